@@ -1,0 +1,656 @@
+//! The syntax tree of a ruleset: plain data, every node carries the byte span it came from.
+
+use serde::{Deserialize, Serialize};
+
+/// A byte range `start..end` into the source text of a ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+    /// Number of bytes covered.
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+    /// Whether the span covers no bytes.
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> Self {
+        (s.start, s.len()).into()
+    }
+}
+
+/// A name as written, with its span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A whole ruleset file.
+#[derive(Debug, Clone, Default)]
+pub struct File {
+    /// `ruleset "Title"`, if given.
+    pub title: Option<(String, Span)>,
+    /// Top-level items in file order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level item together with its doc comment (`/// ...` lines before it).
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Doc comment text, lines joined with `\n`, without the `///` markers.
+    pub doc: Option<String>,
+    /// Span of the whole item.
+    pub span: Span,
+    /// What the item is.
+    pub kind: ItemKind,
+}
+
+/// The kinds of top-level item.
+#[derive(Debug, Clone)]
+pub enum ItemKind {
+    /// `kind unit { spi: 0..6 = 3  ap: 0..1 = 0, strict }`
+    Kind(KindDef),
+    /// `ladder difficulty { simple = 3  routine = 7 }`
+    Ladder(LadderDef),
+    /// `event damaged(unit: unit, hp_lost: 0..99)`
+    Event(EventDef),
+    /// `define tn(markers: 0..) = 6 + triangular(markers)`
+    Define(DefineDef),
+    /// `table reaction(roll: 2..12) -> flee | surrender { 2..6: flee  7..12: surrender }`
+    Table(TableDef),
+    /// `check morale for unit { ... }`
+    Check(CheckDef),
+    /// `on damaged when hp_lost >= 3 { ... }`
+    Trigger(TriggerDef),
+    /// `result major_victory "Major Victory"`
+    Result(ResultDef),
+    /// `scenario max_and_tom "Max and Tom" { ... }`
+    Scenario(ScenarioDef),
+    /// `script { ... }` or `script "file.rhai"`: reserved for Rhai, not yet run.
+    Script(ScriptDef),
+}
+
+/// A typed attribute, input, fact or parameter: `name: type = default, strict`.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Doc comment, if any.
+    pub doc: Option<String>,
+    /// The attribute's name.
+    pub name: Ident,
+    /// Its type.
+    pub ty: TypeExpr,
+    /// Default value, if given.
+    pub default: Option<Expr>,
+    /// `strict`: pushing the value past its bounds is an error instead of clamping.
+    pub strict: bool,
+    /// Span of the whole field.
+    pub span: Span,
+}
+
+/// A written type.
+#[derive(Debug, Clone)]
+pub struct TypeExpr {
+    /// What kind of type.
+    pub kind: TypeKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The kinds of written type.
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    /// `0..6`, `1..`, `int` (no bounds): a bounded integer.
+    Range {
+        /// Lowest value allowed, if bounded below.
+        lo: Option<i64>,
+        /// Highest value allowed, if bounded above.
+        hi: Option<i64>,
+    },
+    /// `flag`: yes or no.
+    Flag,
+    /// `steady | shaken | broken`: one of these names.
+    Names(Vec<Ident>),
+    /// A named type: an entity kind or a ladder.
+    Named(Ident),
+}
+
+/// `kind NAME { fields }`
+#[derive(Debug, Clone)]
+pub struct KindDef {
+    /// The kind's name.
+    pub name: Ident,
+    /// Its attributes.
+    pub fields: Vec<Field>,
+}
+
+/// `ladder NAME { rung = value ... }`: ordered names, optionally with numbers.
+#[derive(Debug, Clone)]
+pub struct LadderDef {
+    /// The ladder's name.
+    pub name: Ident,
+    /// Rungs from lowest to highest.
+    pub rungs: Vec<(Ident, Option<Expr>)>,
+}
+
+/// `event NAME(facts)`
+#[derive(Debug, Clone)]
+pub struct EventDef {
+    /// The event's name.
+    pub name: Ident,
+    /// Facts the host supplies with it.
+    pub facts: Vec<Field>,
+}
+
+/// `define NAME(params) = expr`
+#[derive(Debug, Clone)]
+pub struct DefineDef {
+    /// The formula's name.
+    pub name: Ident,
+    /// Parameters.
+    pub params: Vec<Field>,
+    /// Its body.
+    pub body: Expr,
+}
+
+/// `table NAME(keys) -> type { rows }`
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    /// The table's name.
+    pub name: Ident,
+    /// The lookup keys.
+    pub params: Vec<Field>,
+    /// Result type; an integer when omitted.
+    pub result: Option<TypeExpr>,
+    /// Rows tried in order.
+    pub rows: Vec<TableRow>,
+}
+
+/// One table row: `2..6, yes: flee`. A row with no keys is the `otherwise:` row.
+#[derive(Debug, Clone)]
+pub struct TableRow {
+    /// One pattern per key; empty for `otherwise`.
+    pub keys: Vec<Pattern>,
+    /// The value of the row.
+    pub value: Expr,
+    /// Span of the row.
+    pub span: Span,
+}
+
+/// A table key pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    /// What it matches.
+    pub kind: PatternKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// What a table key pattern matches.
+#[derive(Debug, Clone)]
+pub enum PatternKind {
+    /// `_`: anything.
+    Any,
+    /// `4`, `-2`
+    Int(i64),
+    /// `2..6`, `7..`, `..3` (inclusive)
+    Range(Option<i64>, Option<i64>),
+    /// `yes` / `no`
+    Bool(bool),
+    /// `minor`: a name of the key's type.
+    Name(Ident),
+}
+
+/// `check NAME [for KIND] { ... }`
+#[derive(Debug, Clone)]
+pub struct CheckDef {
+    /// The check's name.
+    pub name: Ident,
+    /// `for unit`: the kind of entity the check is made by; it is named like its kind in the body.
+    pub subject: Option<Ident>,
+    /// Lines of the check in order.
+    pub lines: Vec<CheckLine>,
+}
+
+/// A line inside a check.
+#[derive(Debug, Clone)]
+pub struct CheckLine {
+    /// Doc comment, if any.
+    pub doc: Option<String>,
+    /// Span of the line.
+    pub span: Span,
+    /// What the line says.
+    pub kind: CheckLineKind,
+}
+
+/// The kinds of line inside a check.
+#[derive(Debug, Clone)]
+pub enum CheckLineKind {
+    /// `input spi: 0..6 = 3`
+    Input(Field),
+    /// `roll d6 as base`: the check's dice.
+    Roll {
+        /// The dice.
+        dice: Expr,
+        /// `as NAME`: a name for the first die (the "natural" die).
+        name: Option<Ident>,
+    },
+    /// `modifier "Spirit" +spi`, `modifier "Leader" +leadership dice when near max 2`
+    Modifier(ModifierDef),
+    /// `target 7`
+    Target(Expr),
+    /// `let margin2 = total - 9`
+    Let(Ident, Expr),
+    /// `outcome steady when total >= target { ... }` / `otherwise shaken { ... }`
+    Outcome(OutcomeDef),
+}
+
+/// A named modifier line.
+#[derive(Debug, Clone)]
+pub struct ModifierDef {
+    /// The label shown in explanations.
+    pub label: (String, Span),
+    /// Signed amount.
+    pub amount: Expr,
+    /// `dice`/`die`: the amount is a number of dice added to (or removed from) the roll.
+    pub dice: bool,
+    /// `when COND`
+    pub when: Option<Expr>,
+    /// `max N`: cap on the amount's size.
+    pub cap: Option<Expr>,
+}
+
+/// An outcome of a check.
+#[derive(Debug, Clone)]
+pub struct OutcomeDef {
+    /// The outcome's name.
+    pub name: Ident,
+    /// `when COND`; `None` for `otherwise`.
+    pub when: Option<Expr>,
+    /// Whether written as `otherwise NAME`.
+    pub otherwise: bool,
+    /// Effects when this outcome happens to a check with a subject.
+    pub body: Vec<Stmt>,
+}
+
+/// `on EVENT [when COND] { ... }`
+#[derive(Debug, Clone)]
+pub struct TriggerDef {
+    /// The event.
+    pub event: Ident,
+    /// Condition on the event's facts.
+    pub when: Option<Expr>,
+    /// Effects.
+    pub body: Vec<Stmt>,
+}
+
+/// `result NAME ["Label"]`
+#[derive(Debug, Clone)]
+pub struct ResultDef {
+    /// The result's name.
+    pub name: Ident,
+    /// A label for people.
+    pub label: Option<(String, Span)>,
+}
+
+/// `scenario NAME ["Title"] { steps }`
+#[derive(Debug, Clone)]
+pub struct ScenarioDef {
+    /// Identifier used on the command line.
+    pub name: Ident,
+    /// A title for people.
+    pub title: Option<(String, Span)>,
+    /// Steps in order.
+    pub body: Vec<Stmt>,
+}
+
+/// `script { ... }` or `script "file.rhai"`
+#[derive(Debug, Clone)]
+pub struct ScriptDef {
+    /// The inline code or the path, with its span.
+    pub source: (String, Span),
+    /// Whether `source` is a path to a file.
+    pub is_file: bool,
+}
+
+/// A statement (an effect, or a scenario step).
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    /// Span of the statement.
+    pub span: Span,
+    /// What it does.
+    pub kind: StmtKind,
+}
+
+/// How long a `set` lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Duration {
+    /// `until end of turn`
+    EndOfTurn,
+    /// `until end of round`
+    EndOfRound,
+    /// `for next round`: until the end of the round after this one.
+    NextRound,
+}
+
+/// The kinds of statement.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `set unit.morale to shaken [until end of turn]`
+    Set {
+        /// The attribute set.
+        place: Expr,
+        /// The new value.
+        value: Expr,
+        /// How long it lasts, if not for good.
+        until: Option<(Duration, Span)>,
+    },
+    /// `add 1 to side.ap`
+    Add {
+        /// Amount added.
+        amount: Expr,
+        /// The counter.
+        place: Expr,
+    },
+    /// `remove d3 from group.mp`
+    Remove {
+        /// Amount removed.
+        amount: Expr,
+        /// The counter.
+        place: Expr,
+    },
+    /// `let loss = d3`
+    Let(Ident, Expr),
+    /// `roll morale for unit with spi = unit.spi`
+    Roll {
+        /// The check.
+        check: Ident,
+        /// Who makes it.
+        subject: Option<Expr>,
+        /// Input values.
+        args: Vec<(Ident, Expr)>,
+    },
+    /// `if c { } else if d { } else { }`
+    If {
+        /// Condition.
+        cond: Expr,
+        /// When true.
+        then: Vec<Stmt>,
+        /// When false (an `else if` is a nested `If`).
+        otherwise: Vec<Stmt>,
+    },
+    /// `for each unit u where u.side == s { }`
+    ForEach {
+        /// The kind iterated.
+        kind: Ident,
+        /// The loop variable.
+        var: Ident,
+        /// Filter.
+        filter: Option<Expr>,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// `trigger damaged(unit: Z, hp_lost: 3)`
+    Trigger {
+        /// The event.
+        event: Ident,
+        /// Fact values.
+        args: Vec<(Ident, Expr)>,
+    },
+    /// `choose steady "Spend 1 AP to stay steady?" from yes | no default no`
+    /// or `choose who "Which unit gets the AP?" from unit u where u.side == side`
+    Choose(ChooseDef),
+    /// `end game with major_victory for group`
+    EndGame {
+        /// The result.
+        result: Ident,
+        /// The winner, if any.
+        winner: Option<Expr>,
+    },
+    /// `note "text"`
+    Note(String),
+    /// `repeat { ... } until COND` (at most 1000 times)
+    Repeat {
+        /// Body.
+        body: Vec<Stmt>,
+        /// Stop once true.
+        until: Expr,
+    },
+    // Scenario steps.
+    /// `new unit Y with spi = 3, hp = 6`
+    New {
+        /// The kind.
+        kind: Ident,
+        /// The new entity's name.
+        name: Ident,
+        /// Attribute values.
+        with: Vec<(Ident, Expr)>,
+    },
+    /// `dice 4, 3`: the next dice rolled show these faces.
+    Dice(Vec<(i64, Span)>),
+    /// `answer steady = yes`: the next time choice `steady` is asked, answer this.
+    Answer {
+        /// The choice's name.
+        choice: Ident,
+        /// The answer.
+        value: Expr,
+    },
+    /// `expect cond ["message"]`
+    Expect {
+        /// What must hold.
+        cond: Expr,
+        /// Shown when it does not.
+        message: Option<String>,
+    },
+}
+
+/// A choice point.
+#[derive(Debug, Clone)]
+pub struct ChooseDef {
+    /// Name the answer is bound to, and the name scenarios answer by.
+    pub name: Ident,
+    /// The question shown to people.
+    pub question: (String, Span),
+    /// The options.
+    pub options: ChoiceOptions,
+    /// `default X` (for entity choices: the first candidate when omitted).
+    pub default: Option<Expr>,
+}
+
+/// The options of a choice.
+#[derive(Debug, Clone)]
+pub enum ChoiceOptions {
+    /// `from yes | no` or `from flee | surrender`
+    Names(Vec<Ident>),
+    /// `from unit u where u.side == side`
+    Entities {
+        /// The kind.
+        kind: Ident,
+        /// Candidate variable.
+        var: Ident,
+        /// Filter.
+        filter: Option<Expr>,
+    },
+}
+
+/// An expression.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// Span of the expression.
+    pub span: Span,
+    /// What it is.
+    pub kind: ExprKind,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (rounds down)
+    Div,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+    /// `is`
+    Is,
+    /// `is not`
+    IsNot,
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `not x`
+    Not,
+}
+
+/// A comparison inside a dice modifier or pool function: `>=5`, `6`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cmp {
+    /// `=` or a bare number
+    Eq,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Cmp {
+    /// Whether `x` satisfies `x CMP n`.
+    pub fn test(self, x: i64, n: i64) -> bool {
+        match self {
+            Cmp::Eq => x == n,
+            Cmp::Lt => x < n,
+            Cmp::Le => x <= n,
+            Cmp::Gt => x > n,
+            Cmp::Ge => x >= n,
+        }
+    }
+}
+
+/// Dice notation modifiers (`4d6kh3`, `3d6x`, `2d6r1`, `10d6cs>=5`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DiceMod {
+    /// `khN` (also `kN`): keep the N highest.
+    KeepHighest(u32),
+    /// `klN`: keep the N lowest.
+    KeepLowest(u32),
+    /// `dhN`: drop the N highest.
+    DropHighest(u32),
+    /// `dlN` (also `dN`): drop the N lowest.
+    DropLowest(u32),
+    /// `x` (explode on the highest face) or `x>=N`: roll again and add.
+    Explode(Cmp, Option<i64>),
+    /// `rN`, `r<N`: reroll matching dice until they don't match.
+    Reroll(Cmp, i64),
+    /// `roN`: reroll matching dice once.
+    RerollOnce(Cmp, i64),
+    /// `cs>=N`: the roll's value is the number of dice matching.
+    CountSuccesses(Cmp, i64),
+}
+
+/// How many sides a die has.
+#[derive(Debug, Clone)]
+pub enum Sides {
+    /// `d6`, `d(die)`
+    Count(Box<Expr>),
+    /// `d[0,0,1,1,2,3]`: custom faces.
+    Faces(Vec<(i64, Span)>),
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// `7`
+    Int(i64),
+    /// `yes` / `no`
+    Bool(bool),
+    /// `none`
+    None,
+    /// `"text"`
+    Str(String),
+    /// `spi`, `shaken`, `round`
+    Name(Ident),
+    /// `unit.spi`, `last morale.total`
+    Field(Box<Expr>, Ident),
+    /// `triangular(n)`, `count(dice, 6)`, `stress_tn(markers)`
+    Call(Ident, Vec<Arg>),
+    /// `2d6`, `(n)d6kh1`, `d[1,2,3]`
+    Dice {
+        /// Number of dice; one when omitted.
+        count: Option<Box<Expr>>,
+        /// Sides.
+        sides: Sides,
+        /// Notation modifiers in order.
+        mods: Vec<(DiceMod, Span)>,
+    },
+    /// `a + b`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `-a`, `not a`
+    Unary(UnOp, Box<Expr>),
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `last morale`: the most recent result of a check.
+    Last(Ident),
+    /// `number of unit u where u.side == s`
+    NumberOf {
+        /// The kind counted.
+        kind: Ident,
+        /// Candidate variable.
+        var: Ident,
+        /// Filter.
+        filter: Option<Box<Expr>>,
+    },
+}
+
+/// A call argument: an expression, or a comparison such as `>= 5` for pool functions.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    /// `x`
+    Expr(Expr),
+    /// `>= 5`
+    Cmp(Cmp, Expr, Span),
+}

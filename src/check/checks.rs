@@ -1,0 +1,411 @@
+//! Checking `check` definitions: inputs, the roll, modifiers, target, values and outcomes.
+
+use super::expr::PoolInfo;
+use super::{Checker, Ctx, Progress};
+use crate::ast::{self, CheckLineKind, Span};
+use crate::diagnostics::Diagnostic;
+use crate::program::*;
+
+impl<'a> Checker<'a> {
+    /// Pass 1: the check's name, outcome names and a placeholder body.
+    pub(crate) fn declare_check(&mut self, ch: &'a ast::CheckDef, item: &ast::Item) {
+        let id = self.prog.checks.len() as CheckId;
+        self.checks.insert(ch.name.name.clone(), id);
+        let outcome_names: Vec<ast::Ident> = ch
+            .lines
+            .iter()
+            .filter_map(|l| match &l.kind {
+                CheckLineKind::Outcome(o) => Some(o.name.clone()),
+                _ => None,
+            })
+            .collect();
+        let outcome_set = self.new_set(&format!("{} outcome", ch.name.name), &outcome_names);
+        self.prog.checks.push(Check {
+            name: ch.name.name.clone(),
+            doc: item.doc.clone(),
+            subject: None,
+            inputs: vec![],
+            slots: CheckSlots { subject: 0, dice: 0, natural: 0, total: 0, target: 0, margin: 0 },
+            nslots: 0,
+            lets: vec![],
+            steps: vec![],
+            roll: None,
+            modifiers: vec![],
+            target: None,
+            outcomes: vec![],
+            outcome_set,
+            span: item.span,
+        });
+        self.check_ast.push(ch);
+        self.check_progress.push(Progress::NotStarted);
+        self.check_slots.push(vec![]);
+    }
+
+    /// Checks a check's body now if it has not been (needed for `last CHECK.value`).
+    pub(crate) fn ensure_check(&mut self, id: CheckId) {
+        if self.check_progress[id as usize] == Progress::NotStarted {
+            let saved = std::mem::take(&mut self.scope);
+            let saved_pools = std::mem::take(&mut self.pool_slots);
+            let ctx = self.ctx;
+            self.check_check(id);
+            self.scope = saved;
+            self.pool_slots = saved_pools;
+            self.ctx = ctx;
+        }
+    }
+
+    /// Resolves subjects and inputs of every check, so that rules can roll any check.
+    pub(crate) fn check_inputs(&mut self) {
+        for id in 0..self.check_ast.len() {
+            let ch = self.check_ast[id];
+            let subject = ch.subject.as_ref().and_then(|s| self.kind(s));
+            self.scope = Default::default();
+            let mut inputs = vec![];
+            let fields: Vec<ast::Field> = ch
+                .lines
+                .iter()
+                .filter_map(|l| match &l.kind {
+                    CheckLineKind::Input(f) => Some(f.clone()),
+                    _ => None,
+                })
+                .collect();
+            // Defaults may use the subject and earlier inputs, so check them one by one.
+            let subject_name = ch.subject.as_ref().map(|s| s.name.clone());
+            let resolved = {
+                let no_defaults: Vec<ast::Field> = fields.iter().map(|f| ast::Field { default: None, ..f.clone() }).collect();
+                self.fields(&no_defaults, "input")
+            };
+            for (i, f) in resolved.into_iter().enumerate() {
+                self.scope.bind(&f.name, f.ty.clone(), f.span, false);
+                inputs.push(Input { field: f, default: None });
+                let _ = i;
+            }
+            if let (Some(k), Some(name)) = (subject, &subject_name) {
+                self.scope.bind(name, Ty::Entity(k), ch.subject.as_ref().map(|s| s.span).unwrap_or_default(), false);
+            }
+            for input in inputs.iter_mut() {
+                let Some(f) = fields.iter().find(|f| f.name.name == input.field.name) else { continue };
+                let Some(d) = &f.default else { continue };
+                let t = self.expr(d, Some(&input.field.ty));
+                self.expect_ty(&t, &input.field.ty, d.span, &format!("the default of input `{}`", f.name.name));
+                match super::expr::const_value(&t.e) {
+                    Some(v) => {
+                        self.in_bounds(&v, &input.field.ty, d.span, &f.name.name);
+                        input.field.default = Some(v);
+                    }
+                    None => input.default = Some(t.e),
+                }
+            }
+            let c = &mut self.prog.checks[id];
+            c.subject = subject;
+            c.inputs = inputs;
+        }
+        self.scope = Default::default();
+    }
+
+    pub(crate) fn check_check(&mut self, id: CheckId) {
+        if self.check_progress[id as usize] != Progress::NotStarted {
+            return;
+        }
+        self.check_progress[id as usize] = Progress::Running;
+        let ch = self.check_ast[id as usize];
+        self.ctx = Ctx::Pure;
+        self.scope = Default::default();
+        self.pool_slots.clear();
+        let inputs = self.prog.checks[id as usize].inputs.clone();
+        let subject = self.prog.checks[id as usize].subject;
+        for i in &inputs {
+            self.scope.bind(&i.field.name, i.field.ty.clone(), i.field.span, false);
+        }
+        let subject_slot = match (subject, &ch.subject) {
+            (Some(k), Some(s)) => self.scope.bind(&s.name, Ty::Entity(k), s.span, false),
+            _ => {
+                let s = self.scope.next;
+                self.scope.next += 1;
+                s
+            }
+        };
+        let mut slots = CheckSlots { subject: subject_slot, dice: 0, natural: 0, total: 0, target: 0, margin: 0 };
+        let mut steps = vec![];
+        let mut lets = vec![];
+        let mut roll: Option<RollLine> = None;
+        let mut roll_info: Option<PoolInfo> = None;
+        let mut rolled = false;
+        let has_roll_line = ch.lines.iter().any(|l| matches!(l.kind, CheckLineKind::Roll { .. }));
+        let mut modifiers = vec![];
+        let mut target = None;
+        let mut roll_name: Option<ast::Ident> = None;
+        let mut named: Vec<(String, u32, Ty)> =
+            inputs.iter().enumerate().map(|(i, f)| (f.field.name.clone(), i as u32, f.field.ty.clone())).collect();
+
+        for line in &ch.lines {
+            match &line.kind {
+                CheckLineKind::Let(name, e) => {
+                    let t = self.expr(e, None);
+                    let slot = self.scope.bind(&name.name, t.ty.clone(), name.span, false);
+                    if let Some(p) = t.pool {
+                        self.pool_slots.push((slot, p));
+                    }
+                    named.push((name.name.clone(), slot, t.ty.clone()));
+                    lets.push((name.name.clone(), slot));
+                    steps.push(CheckStep::Let(slot, t.e));
+                }
+                CheckLineKind::Roll { dice, name } => {
+                    if rolled {
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::duplicate",
+                                format!("check `{}` has more than one `roll` line", ch.name.name),
+                                line.span,
+                                "second roll",
+                            )
+                            .with_label(roll.as_ref().map(|r| r.span).unwrap_or_default(), "first roll here")
+                            .with_help("a check rolls once: put all its dice in one roll, and add dice with `modifier … dice`"),
+                        );
+                        continue;
+                    }
+                    let t = self.expr(dice, None);
+                    match t.e {
+                        Expr::Dice(d) => {
+                            roll = Some(RollLine { dice: *d, name_slot: None, span: line.span });
+                            roll_info = t.pool;
+                        }
+                        _ => {
+                            self.error(
+                                Diagnostic::error(
+                                    "resolve::roll_not_dice",
+                                    "a check's roll must be a single dice term",
+                                    dice.span,
+                                    "not a dice term",
+                                )
+                                .with_help("write dice such as `2d6` or `(n)d6`; add flat numbers with `modifier \"Label\" +N`"),
+                            );
+                        }
+                    }
+                    roll_name = name.clone();
+                    self.roll_point(ch, &mut modifiers, &mut target, &mut slots, roll_info, &mut named, roll_name.as_ref());
+                    rolled = true;
+                    steps.push(CheckStep::Roll);
+                }
+                CheckLineKind::Outcome(_) if !rolled && !has_roll_line => {
+                    self.roll_point(ch, &mut modifiers, &mut target, &mut slots, None, &mut named, None);
+                    rolled = true;
+                    steps.push(CheckStep::Roll);
+                }
+                _ => {}
+            }
+        }
+        if !rolled {
+            self.roll_point(ch, &mut modifiers, &mut target, &mut slots, None, &mut named, None);
+            steps.push(CheckStep::Roll);
+        }
+        if let (Some(r), Some(n)) = (roll.as_mut(), roll_name) {
+            r.name_slot = named.iter().find(|x| x.0 == n.name).map(|x| x.1);
+        }
+        // Record the check's named slots before its outcomes, so that outcomes may read `last` of it.
+        self.check_slots[id as usize] = named.clone();
+        let outcomes = self.outcomes(ch, id);
+        let c = &mut self.prog.checks[id as usize];
+        c.slots = slots;
+        c.lets = lets;
+        c.steps = steps;
+        c.roll = roll;
+        c.modifiers = modifiers;
+        c.target = target;
+        c.outcomes = outcomes;
+        self.close_scope();
+        c_nslots(self, id);
+        self.check_progress[id as usize] = Progress::Done;
+        self.ctx = Ctx::Pure;
+    }
+
+    /// Modifiers and target are worked out when the dice are rolled: check them with the names known
+    /// at that point, then bring `dice`, `natural`, `total`, `target` and `margin` into scope.
+    #[allow(clippy::too_many_arguments, reason = "one call site, which owns all of these")]
+    fn roll_point(
+        &mut self,
+        ch: &ast::CheckDef,
+        modifiers: &mut Vec<Modifier>,
+        target: &mut Option<Expr>,
+        slots: &mut CheckSlots,
+        roll_info: Option<PoolInfo>,
+        named: &mut Vec<(String, u32, Ty)>,
+        roll_name: Option<&ast::Ident>,
+    ) {
+        let mut extra = (0i64, 0i64);
+        let mut flat = (0i64, 0i64);
+        for line in &ch.lines {
+            match &line.kind {
+                CheckLineKind::Modifier(m) => {
+                    let amount = self.expr(&m.amount, Some(&Ty::INT));
+                    self.expect_ty(&amount, &Ty::INT, m.amount.span, "a modifier's amount");
+                    let when = m.when.as_ref().map(|w| {
+                        let t = self.expr(w, Some(&Ty::Flag));
+                        self.expect_ty(&t, &Ty::Flag, w.span, "a modifier's condition");
+                        t
+                    });
+                    let cap = m.cap.as_ref().map(|c| {
+                        let t = self.expr(c, Some(&Ty::INT));
+                        self.expect_ty(&t, &Ty::INT, c.span, "a modifier's cap");
+                        t
+                    });
+                    if m.dice && roll_info.is_none() {
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::dice_without_roll",
+                                "this modifier adds dice, but the check rolls none",
+                                line.span,
+                                "no `roll` line to add to",
+                            )
+                            .with_help("add a `roll` line such as `roll d6`, or make the modifier a flat number"),
+                        );
+                    }
+                    let (mut lo, mut hi) = amount.range();
+                    if let Some(c) = cap.as_ref().and_then(|c| c.range().1) {
+                        hi = hi.map(|h| h.min(c)).or(Some(c));
+                        lo = lo.map(|l| l.max(-c));
+                    }
+                    let possible = when.as_ref().and_then(|w| w.known) != Some(false);
+                    let (lo, hi) = if when.is_some() { (lo.map(|l| l.min(0)), hi.map(|h| h.max(0))) } else { (lo, hi) };
+                    if possible {
+                        let acc = if m.dice { &mut extra } else { &mut flat };
+                        acc.0 = acc.0.saturating_add(lo.unwrap_or(-1_000_000));
+                        acc.1 = acc.1.saturating_add(hi.unwrap_or(1_000_000));
+                    }
+                    modifiers.push(Modifier {
+                        label: m.label.0.clone(),
+                        amount: amount.e,
+                        dice: m.dice,
+                        when: when.map(|w| w.e),
+                        cap: cap.map(|c| c.e),
+                        span: line.span,
+                    });
+                }
+                CheckLineKind::Target(e) => {
+                    if target.is_some() {
+                        self.error(
+                            Diagnostic::error("resolve::duplicate", "this check has two targets", line.span, "second target")
+                                .with_help("keep one `target` line"),
+                        );
+                        continue;
+                    }
+                    let t = self.expr(e, Some(&Ty::INT));
+                    self.expect_ty(&t, &Ty::INT, e.span, "the target");
+                    self.target_range = t.range();
+                    *target = Some(t.e);
+                }
+                _ => {}
+            }
+        }
+        let dice_info = roll_info.map(|p| PoolInfo {
+            count: ((p.count.0.saturating_add(extra.0)).max(0), p.count.1.saturating_add(extra.1).max(0)),
+            ..p
+        });
+        let sp = ch.name.span;
+        slots.dice = self.scope.bind("dice", Ty::Pool, sp, false);
+        if let Some(p) = dice_info {
+            self.pool_slots.push((slots.dice, p));
+        }
+        let faces = roll_info.map(|p| p.faces).unwrap_or((0, 0));
+        slots.natural = self.scope.bind("natural", Ty::Int { lo: Some(faces.0.min(0).max(faces.0)), hi: Some(faces.1) }, sp, false);
+        if let Some(n) = roll_name {
+            self.scope.vars.push(super::scope::Var {
+                name: n.name.clone(),
+                slot: slots.natural,
+                ty: Ty::Int { lo: Some(faces.0), hi: Some(faces.1) },
+                span: n.span,
+                used: true,
+                warn_unused: false,
+            });
+            named.push((n.name.clone(), slots.natural, Ty::Int { lo: Some(faces.0), hi: Some(faces.1) }));
+        }
+        let pool_range = match dice_info {
+            Some(p) if p.successes => (0, p.count.1),
+            Some(p) => (p.count.0.saturating_mul(p.faces.0).min(p.count.1.saturating_mul(p.faces.0)), p.count.1.saturating_mul(p.faces.1)),
+            None => (0, 0),
+        };
+        let total = (pool_range.0.saturating_add(flat.0), pool_range.1.saturating_add(flat.1));
+        slots.total = self.scope.bind("total", Ty::Int { lo: Some(total.0), hi: Some(total.1) }, sp, false);
+        let (tl, th) = self.target_range;
+        slots.target = self.scope.bind("target", Ty::Int { lo: tl, hi: th }, sp, false);
+        let margin = (tl.map(|l| total.1.saturating_sub(l)), th.map(|h| total.0.saturating_sub(h)));
+        slots.margin = self.scope.bind("margin", Ty::Int { lo: margin.1, hi: margin.0 }, sp, false);
+        for (n, s) in [("dice", slots.dice), ("natural", slots.natural), ("total", slots.total), ("target", slots.target), ("margin", slots.margin)] {
+            let ty = self.scope.find(n).map(|v| v.ty.clone()).unwrap_or(Ty::INT);
+            named.push((n.to_string(), s, ty));
+        }
+        self.target_range = (None, None);
+    }
+
+    fn outcomes(&mut self, ch: &ast::CheckDef, id: CheckId) -> Vec<Outcome> {
+        let mut out = vec![];
+        let mut always: Option<Span> = None;
+        let mut otherwise_seen = false;
+        let set = self.prog.checks[id as usize].outcome_set;
+        let mut index = 0u32;
+        for line in &ch.lines {
+            let CheckLineKind::Outcome(o) = &line.kind else { continue };
+            let this_index = self.prog.sets[set as usize].names.iter().position(|n| *n == o.name.name).unwrap_or(0) as u32;
+            index += 1;
+            let when = o.when.as_ref().map(|w| {
+                let t = self.expr(w, Some(&Ty::Flag));
+                self.expect_ty(&t, &Ty::Flag, w.span, "an outcome's condition");
+                t
+            });
+            if let Some(prev) = always {
+                self.diags.push(
+                    Diagnostic::warning(
+                        "resolve::unreachable",
+                        format!("outcome `{}` can never happen", o.name.name),
+                        o.name.span,
+                        "never reached",
+                    )
+                    .with_label(prev, "this outcome always applies first")
+                    .with_help("outcomes are tried in order; move this one up or change the conditions"),
+                );
+            } else if let Some(false) = when.as_ref().and_then(|w| w.known) {
+                let span = o.when.as_ref().map(|w| w.span).unwrap_or(o.name.span);
+                self.diags.push(
+                    Diagnostic::warning(
+                        "resolve::unreachable",
+                        format!("outcome `{}` can never happen", o.name.name),
+                        span,
+                        "this condition never holds",
+                    )
+                    .with_help("check the numbers: with the dice and inputs this check allows, the condition is always false"),
+                );
+            }
+            if o.otherwise || when.as_ref().and_then(|w| w.known) == Some(true) {
+                always.get_or_insert(o.name.span);
+            }
+            otherwise_seen |= o.otherwise;
+            self.ctx = Ctx::Outcome;
+            let body = self.block(&o.body);
+            self.ctx = Ctx::Pure;
+            out.push(Outcome { index: this_index, when: when.map(|w| w.e), body, span: line.span });
+        }
+        let _ = index;
+        if always.is_none() {
+            let span = ch.name.span;
+            let d = if out.is_empty() {
+                Diagnostic::error("resolve::no_outcomes", format!("check `{}` has no outcomes", ch.name.name), span, "no outcomes")
+                    .with_help("add outcomes such as `outcome pass when total >= target` and `otherwise fail`")
+            } else {
+                Diagnostic::error(
+                    "resolve::missing_otherwise",
+                    format!("check `{}` has no `otherwise` outcome", ch.name.name),
+                    span,
+                    "some rolls match no outcome",
+                )
+                .with_help("end the outcomes with `otherwise NAME` for every roll the others do not cover")
+            };
+            self.error(d);
+        }
+        let _ = otherwise_seen;
+        out
+    }
+}
+
+fn c_nslots(c: &mut Checker<'_>, id: CheckId) {
+    c.prog.checks[id as usize].nslots = c.scope.next;
+}

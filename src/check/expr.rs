@@ -1,0 +1,971 @@
+//! Checking expressions: names, types, and the range of values each can take (for warnings about
+//! conditions that can never, or always, hold).
+
+use super::{Checker, Progress};
+use crate::ast::{self, Arg, BinOp, Cmp, ExprKind, Span, UnOp};
+use crate::diagnostics::{Diagnostic, suggest};
+use crate::program::*;
+use std::sync::Arc;
+
+/// What the dice of a pool can show, for range analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PoolInfo {
+    pub count: (i64, i64),
+    pub faces: (i64, i64),
+    pub successes: bool,
+}
+
+/// A checked expression.
+#[derive(Debug, Clone)]
+pub(crate) struct T {
+    pub e: Expr,
+    pub ty: Ty,
+    /// Whether a condition is known to be always true or always false.
+    pub known: Option<bool>,
+    pub pool: Option<PoolInfo>,
+}
+
+impl T {
+    fn new(e: Expr, ty: Ty) -> T {
+        T { e, ty, known: None, pool: None }
+    }
+    fn int(e: Expr, lo: Option<i64>, hi: Option<i64>) -> T {
+        T::new(e, Ty::Int { lo, hi })
+    }
+    fn flag(e: Expr, known: Option<bool>) -> T {
+        T { e, ty: Ty::Flag, known, pool: None }
+    }
+    /// Range of an integer (or pool) value.
+    pub fn range(&self) -> (Option<i64>, Option<i64>) {
+        match (&self.ty, self.pool) {
+            (Ty::Int { lo, hi }, _) => (*lo, *hi),
+            (Ty::Pool, Some(p)) if p.successes => (Some(0), Some(p.count.1)),
+            (Ty::Pool, Some(p)) => {
+                let lo = p.count.0.saturating_mul(p.faces.0).min(p.count.1.saturating_mul(p.faces.0));
+                let hi = p.count.1.saturating_mul(p.faces.1).max(p.count.0.saturating_mul(p.faces.1));
+                (Some(lo), Some(hi))
+            }
+            _ => (None, None),
+        }
+    }
+}
+
+/// The value of an expression that needs nothing from a session.
+pub(crate) fn const_value(e: &Expr) -> Option<Value> {
+    match e {
+        Expr::Const(v) => Some(v.clone()),
+        Expr::Neg(x) => match const_value(x)? {
+            Value::Int(i) => Some(Value::Int(i.checked_neg()?)),
+            _ => None,
+        },
+        Expr::Not(x) => match const_value(x)? {
+            Value::Bool(b) => Some(Value::Bool(!b)),
+            _ => None,
+        },
+        Expr::Bin(op, a, b) => {
+            let (Value::Int(a), Value::Int(b)) = (const_value(a)?, const_value(b)?) else { return None };
+            Some(Value::Int(match op {
+                BinOp::Add => a.checked_add(b)?,
+                BinOp::Sub => a.checked_sub(b)?,
+                BinOp::Mul => a.checked_mul(b)?,
+                BinOp::Div if b != 0 => a.checked_div_euclid(b)?,
+                _ => return None,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Words for a range: "between 0 and 6", "at least 1", …
+pub fn range_words(lo: Option<i64>, hi: Option<i64>) -> String {
+    match (lo, hi) {
+        (Some(l), Some(h)) => format!("between {l} and {h}"),
+        (Some(l), None) => format!("at least {l}"),
+        (None, Some(h)) => format!("at most {h}"),
+        (None, None) => "a whole number".into(),
+    }
+}
+
+fn sat(op: BinOp, a: i64, b: i64) -> i64 {
+    match op {
+        BinOp::Add => a.saturating_add(b),
+        BinOp::Sub => a.saturating_sub(b),
+        BinOp::Mul => a.saturating_mul(b),
+        _ => 0,
+    }
+}
+
+const BUILTINS: &[&str] = &[
+    "min", "max", "abs", "triangular", "clamp", "sum", "count", "any", "all", "highest", "lowest", "die",
+    "size", "shift", "value", "rank",
+];
+
+impl<'a> Checker<'a> {
+    pub(crate) fn ty_words(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Int { lo: None, hi: None } => "a number".into(),
+            Ty::Int { lo, hi } => format!("a number {}", range_words(*lo, *hi)),
+            Ty::Flag => "yes/no".into(),
+            Ty::Name(s) => {
+                let set = &self.prog.sets[*s as usize];
+                let names: Vec<&str> = set.names.iter().take(5).map(|s| s.as_str()).collect();
+                let more = if set.names.len() > 5 { " | …" } else { "" };
+                format!("one of {}{more}", names.join(" | "))
+            }
+            Ty::Entity(k) => format!("a {}", self.prog.kinds[*k as usize].name),
+            Ty::Pool => "dice".into(),
+            Ty::Result(c) => format!("a result of check `{}`", self.prog.checks[*c as usize].name),
+            Ty::Text => "text".into(),
+            Ty::None => "`none`".into(),
+        }
+    }
+
+    /// Whether a value of type `got` can be used where `want` is expected.
+    pub(crate) fn fits(want: &Ty, got: &Ty) -> bool {
+        match (want, got) {
+            (Ty::Int { .. }, Ty::Int { .. } | Ty::Pool) => true,
+            (Ty::Entity(_), Ty::None) => true,
+            (Ty::Name(a), Ty::Name(b)) => a == b,
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b) && a == b,
+        }
+    }
+
+    /// Reports a type mismatch; returns whether the types fit.
+    pub(crate) fn expect_ty(&mut self, t: &T, want: &Ty, span: Span, what: &str) -> bool {
+        if Self::fits(want, &t.ty) {
+            return true;
+        }
+        let help = match (want, &t.ty) {
+            (Ty::Int { .. }, Ty::Flag) => "a yes/no value is not a number: write `if … then 1 else 0`".to_string(),
+            (Ty::Flag, Ty::Int { .. } | Ty::Pool) => {
+                "a number is not yes/no: compare it, e.g. `… >= 7`".to_string()
+            }
+            (Ty::Flag, Ty::Name(_)) => "compare the name with `is`, e.g. `unit.morale is shaken`".to_string(),
+            (Ty::Int { .. }, Ty::Name(_)) => {
+                "a name is not a number; for a ladder rung use `value(…)` or `rank(…)`".to_string()
+            }
+            _ => format!("give {} here", self.ty_words(want)),
+        };
+        let d = Diagnostic::error(
+            "resolve::type_mismatch",
+            format!("{what} must be {}, but this is {}", self.ty_words(want), self.ty_words(&t.ty)),
+            span,
+            format!("this is {}", self.ty_words(&t.ty)),
+        )
+        .with_help(help);
+        self.error(d);
+        false
+    }
+
+    fn int_arg(&mut self, e: &ast::Expr, what: &str) -> T {
+        let t = self.expr(e, Some(&Ty::INT));
+        self.expect_ty(&t, &Ty::INT, e.span, what);
+        self.as_int(t)
+    }
+
+    /// Turns a pool into its value.
+    fn as_int(&self, t: T) -> T {
+        if t.ty == Ty::Pool {
+            let (lo, hi) = t.range();
+            T::int(t.e, lo, hi)
+        } else {
+            t
+        }
+    }
+
+    /// Checks an expression. `want` guides how bare names are read (a name of a state, a ladder).
+    pub(crate) fn expr(&mut self, e: &ast::Expr, want: Option<&Ty>) -> T {
+        match &e.kind {
+            ExprKind::Int(i) => T::int(Expr::Const(Value::Int(*i)), Some(*i), Some(*i)),
+            ExprKind::Bool(b) => T::flag(Expr::Const(Value::Bool(*b)), Some(*b)),
+            ExprKind::None => T::new(Expr::Const(Value::None), Ty::None),
+            ExprKind::Str(_) => {
+                self.error(
+                    Diagnostic::error("resolve::text_value", "text cannot be used as a value here", e.span, "text")
+                        .with_help("text is for labels, notes and questions; use a number, yes/no or a name"),
+                );
+                T::new(Expr::Const(Value::Int(0)), Ty::Text)
+            }
+            ExprKind::Name(id) => self.name(id, want),
+            ExprKind::Field(base, field) => self.field(base, field),
+            ExprKind::Call(f, args) => self.call(f, args, e.span),
+            ExprKind::Dice { count, sides, mods } => self.dice(e, count.as_deref(), sides, mods),
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let t = self.int_arg(x, "the value after `-`");
+                let (lo, hi) = t.range();
+                T::int(Expr::Neg(Box::new(t.e)), hi.map(|h| h.saturating_neg()), lo.map(|l| l.saturating_neg()))
+            }
+            ExprKind::Unary(UnOp::Not, x) => {
+                let t = self.expr(x, Some(&Ty::Flag));
+                self.expect_ty(&t, &Ty::Flag, x.span, "the value after `not`");
+                T::flag(Expr::Not(Box::new(t.e)), t.known.map(|k| !k))
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expr(c, Some(&Ty::Flag));
+                self.expect_ty(&c, &Ty::Flag, e.span, "the condition of `if`");
+                let ta = self.expr(a, want);
+                let tb = self.expr(b, Some(&ta.ty.clone()));
+                let ty = match (&ta.ty, &tb.ty) {
+                    (Ty::Int { .. } | Ty::Pool, Ty::Int { .. } | Ty::Pool) => {
+                        let (al, ah) = ta.range();
+                        let (bl, bh) = tb.range();
+                        Ty::Int { lo: al.zip(bl).map(|(x, y)| x.min(y)), hi: ah.zip(bh).map(|(x, y)| x.max(y)) }
+                    }
+                    (Ty::Entity(k), Ty::None) | (Ty::None, Ty::Entity(k)) => Ty::Entity(*k),
+                    (x, y) if x == y => x.clone(),
+                    _ => {
+                        let d = Diagnostic::error(
+                            "resolve::type_mismatch",
+                            format!(
+                                "both branches of `if` must give the same type, but one is {} and the other {}",
+                                self.ty_words(&ta.ty),
+                                self.ty_words(&tb.ty)
+                            ),
+                            b.span,
+                            format!("this is {}", self.ty_words(&tb.ty)),
+                        )
+                        .with_label(a.span, format!("this is {}", self.ty_words(&ta.ty)))
+                        .with_help("make both branches numbers, both yes/no, or both names of the same kind");
+                        self.error(d);
+                        ta.ty.clone()
+                    }
+                };
+                let known = match c.known {
+                    Some(true) => ta.known,
+                    Some(false) => tb.known,
+                    None if ta.known == tb.known => ta.known,
+                    None => None,
+                };
+                T { e: Expr::If(Box::new(c.e), Box::new(ta.e), Box::new(tb.e)), ty, known, pool: None }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::Last(check) => match self.checks.get(&check.name) {
+                Some(&c) => T::new(Expr::Last(c), Ty::Result(c)),
+                None => {
+                    let known: Vec<&str> = self.checks.keys().map(|s| s.as_str()).collect();
+                    let help = suggest(&check.name, "check", &known);
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_check",
+                            format!("there is no check called `{}`", check.name),
+                            check.span,
+                            "unknown check",
+                        )
+                        .with_help(help),
+                    );
+                    T::new(Expr::Const(Value::None), Ty::None)
+                }
+            },
+            ExprKind::NumberOf { kind, var, filter } => {
+                let Some(k) = self.kind(kind) else { return T::int(Expr::Const(Value::Int(0)), Some(0), None) };
+                self.scope.push();
+                let slot = self.scope.bind(&var.name, Ty::Entity(k), var.span, false);
+                let f = filter.as_ref().map(|f| {
+                    let t = self.expr(f, Some(&Ty::Flag));
+                    self.expect_ty(&t, &Ty::Flag, f.span, "the condition after `where`");
+                    Box::new(t.e)
+                });
+                self.scope.pop();
+                T::int(Expr::NumberOf { kind: k, slot, filter: f }, Some(0), None)
+            }
+        }
+    }
+
+    pub(crate) fn kind(&mut self, id: &ast::Ident) -> Option<KindId> {
+        if let Some(&k) = self.kinds.get(&id.name) {
+            return Some(k);
+        }
+        let known: Vec<&str> = self.kinds.keys().map(|s| s.as_str()).collect();
+        let help = suggest(&id.name, "kind", &known);
+        self.error(
+            Diagnostic::error(
+                "resolve::unknown_kind",
+                format!("there is no kind called `{}`", id.name),
+                id.span,
+                "unknown kind",
+            )
+            .with_help(format!("{help}; declare it with `kind {} {{ … }}`", id.name)),
+        );
+        None
+    }
+
+    fn name(&mut self, id: &ast::Ident, want: Option<&Ty>) -> T {
+        if let Some(v) = self.scope.lookup(&id.name) {
+            let (slot, ty) = (v.slot, v.ty.clone());
+            let mut t = T::new(Expr::Local(slot), ty);
+            if let Some(p) = self.pool_info_of(slot) {
+                t.pool = Some(p);
+            }
+            return t;
+        }
+        match id.name.as_str() {
+            "round" => return T::int(Expr::Global(Global::Round), Some(0), None),
+            "turn" => return T::int(Expr::Global(Global::Turn), Some(0), None),
+            _ => {}
+        }
+        if let Some(Ty::Name(set)) = want
+            && let Some(i) = self.prog.sets[*set as usize].names.iter().position(|n| *n == id.name)
+        {
+            return T::new(Expr::Const(Value::Name { set: *set, index: i as u32 }), Ty::Name(*set));
+        }
+        // A name of some set, when nothing says which.
+        if want.is_none() || !matches!(want, Some(Ty::Name(_))) {
+            let found = self.prog.sets.iter().enumerate().skip(1).find_map(|(s, set)| {
+                set.names.iter().position(|n| *n == id.name).map(|i| (s as SetId, i as u32))
+            });
+            if let Some((set, index)) = found
+                && want.is_none()
+            {
+                return T::new(Expr::Const(Value::Name { set, index }), Ty::Name(set));
+            }
+        }
+        let mut known = self.scope.names();
+        known.extend(["round", "turn"]);
+        if let Some(Ty::Name(set)) = want {
+            known.extend(self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()));
+        }
+        let mut help = suggest(&id.name, "name", &known);
+        if self.kinds.contains_key(&id.name) || self.checks.contains_key(&id.name) {
+            help = format!("`{}` is a kind or check, not a value here; {help}", id.name);
+        }
+        let label = match want {
+            Some(Ty::Name(set)) => format!("not one of {}", self.prog.sets[*set as usize].names.join(" | ")),
+            _ => "not defined here".to_string(),
+        };
+        self.error(
+            Diagnostic::error("resolve::unknown_name", format!("unknown name `{}`", id.name), id.span, label)
+                .with_help(help),
+        );
+        T::new(Expr::Const(Value::Int(0)), want.cloned().unwrap_or(Ty::INT))
+    }
+
+    fn pool_info_of(&self, slot: u32) -> Option<PoolInfo> {
+        self.pool_slots.iter().find(|(s, _)| *s == slot).map(|(_, p)| *p)
+    }
+
+    fn field(&mut self, base: &ast::Expr, field: &ast::Ident) -> T {
+        let b = self.expr(base, None);
+        match &b.ty {
+            Ty::Entity(k) => {
+                let kind = &self.prog.kinds[*k as usize];
+                match kind.fields.iter().position(|f| f.name == field.name) {
+                    Some(i) => {
+                        let ty = kind.fields[i].ty.clone();
+                        T::new(Expr::Field(Box::new(b.e), i as u32), ty)
+                    }
+                    None => {
+                        let known: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
+                        let help = suggest(&field.name, "attribute", &known);
+                        let kname = kind.name.clone();
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::unknown_attribute",
+                                format!("a {kname} has no attribute `{}`", field.name),
+                                field.span,
+                                "unknown attribute",
+                            )
+                            .with_help(help),
+                        );
+                        T::new(Expr::Const(Value::Int(0)), Ty::INT)
+                    }
+                }
+            }
+            Ty::Result(c) => {
+                let c = *c;
+                if field.name == "outcome" {
+                    let set = self.prog.checks[c as usize].outcome_set;
+                    return T::new(Expr::Outcome(Box::new(b.e)), Ty::Name(set));
+                }
+                self.ensure_check(c);
+                let slots = self.check_slots[c as usize].clone();
+                match slots.iter().find(|(n, _, _)| *n == field.name) {
+                    Some((_, slot, ty)) => T::new(Expr::ResultSlot(Box::new(b.e), *slot), ty.clone()),
+                    None => {
+                        let mut known: Vec<&str> = slots.iter().map(|(n, _, _)| n.as_str()).collect();
+                        known.push("outcome");
+                        let help = suggest(&field.name, "value", &known);
+                        let name = self.prog.checks[c as usize].name.clone();
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::unknown_attribute",
+                                format!("check `{name}` has no value `{}`", field.name),
+                                field.span,
+                                "unknown value",
+                            )
+                            .with_help(help),
+                        );
+                        T::new(Expr::Const(Value::Int(0)), Ty::INT)
+                    }
+                }
+            }
+            _ => {
+                let words = self.ty_words(&b.ty);
+                self.error(
+                    Diagnostic::error(
+                        "resolve::no_attributes",
+                        format!("`.{}` needs an entity or a check result, but this is {words}", field.name),
+                        base.span,
+                        format!("this is {words}"),
+                    )
+                    .with_help("only entities (such as a unit) and `last CHECK` have attributes"),
+                );
+                T::new(Expr::Const(Value::Int(0)), Ty::INT)
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> T {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let ta = self.expr(a, Some(&Ty::Flag));
+                self.expect_ty(&ta, &Ty::Flag, a.span, &format!("each side of `{}`", if op == BinOp::And { "and" } else { "or" }));
+                let tb = self.expr(b, Some(&Ty::Flag));
+                self.expect_ty(&tb, &Ty::Flag, b.span, &format!("each side of `{}`", if op == BinOp::And { "and" } else { "or" }));
+                let known = match (op, ta.known, tb.known) {
+                    (BinOp::And, Some(false), _) | (BinOp::And, _, Some(false)) => Some(false),
+                    (BinOp::And, Some(true), Some(true)) => Some(true),
+                    (BinOp::Or, Some(true), _) | (BinOp::Or, _, Some(true)) => Some(true),
+                    (BinOp::Or, Some(false), Some(false)) => Some(false),
+                    _ => None,
+                };
+                T::flag(Expr::Bin(op, Box::new(ta.e), Box::new(tb.e)), known)
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                let sym = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    BinOp::Mul => "*",
+                    _ => "/",
+                };
+                let ta = self.int_arg(a, &format!("each side of `{sym}`"));
+                let tb = self.int_arg(b, &format!("each side of `{sym}`"));
+                let (al, ah) = ta.range();
+                let (bl, bh) = tb.range();
+                let (lo, hi) = match op {
+                    BinOp::Add => (al.zip(bl).map(|(x, y)| sat(op, x, y)), ah.zip(bh).map(|(x, y)| sat(op, x, y))),
+                    BinOp::Sub => (al.zip(bh).map(|(x, y)| sat(op, x, y)), ah.zip(bl).map(|(x, y)| sat(op, x, y))),
+                    BinOp::Mul => match (al, ah, bl, bh) {
+                        (Some(a1), Some(a2), Some(b1), Some(b2)) => {
+                            let c = [sat(op, a1, b1), sat(op, a1, b2), sat(op, a2, b1), sat(op, a2, b2)];
+                            (c.iter().min().copied(), c.iter().max().copied())
+                        }
+                        _ => (None, None),
+                    },
+                    _ => {
+                        if let Some(Value::Int(0)) = const_value(&tb.e) {
+                            self.error(
+                                Diagnostic::error("resolve::divide_by_zero", "division by zero", b.span, "this is 0")
+                                    .with_help("divide by a number other than 0"),
+                            );
+                        }
+                        (None, None)
+                    }
+                };
+                let e = Expr::Bin(op, Box::new(ta.e), Box::new(tb.e));
+                match const_value(&e) {
+                    Some(Value::Int(v)) => T::int(Expr::Const(Value::Int(v)), Some(v), Some(v)),
+                    _ => T::int(e, lo, hi),
+                }
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let sym = match op {
+                    BinOp::Lt => "<",
+                    BinOp::Le => "<=",
+                    BinOp::Gt => ">",
+                    _ => ">=",
+                };
+                let ta = self.int_arg(a, &format!("each side of `{sym}`"));
+                let tb = self.int_arg(b, &format!("each side of `{sym}`"));
+                let known = compare_known(op, ta.range(), tb.range());
+                T::flag(Expr::Bin(op, Box::new(ta.e), Box::new(tb.e)), known)
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
+                let mut ta = self.expr(a, None);
+                if let Ty::Result(c) = ta.ty {
+                    let set = self.prog.checks[c as usize].outcome_set;
+                    ta = T::new(Expr::Outcome(Box::new(ta.e)), Ty::Name(set));
+                }
+                if ta.ty == Ty::Pool {
+                    ta = self.as_int(ta);
+                }
+                let want = ta.ty.clone();
+                let mut tb = self.expr(b, Some(&want));
+                if tb.ty == Ty::Pool {
+                    tb = self.as_int(tb);
+                }
+                let ok = Self::fits(&ta.ty, &tb.ty) || Self::fits(&tb.ty, &ta.ty);
+                if !ok {
+                    let d = Diagnostic::error(
+                        "resolve::type_mismatch",
+                        format!("cannot compare {} with {}", self.ty_words(&ta.ty), self.ty_words(&tb.ty)),
+                        span,
+                        "these differ",
+                    )
+                    .with_label(a.span, format!("this is {}", self.ty_words(&ta.ty)))
+                    .with_label(b.span, format!("this is {}", self.ty_words(&tb.ty)))
+                    .with_help("compare values of the same type");
+                    self.error(d);
+                }
+                let eq = matches!(op, BinOp::Eq | BinOp::Is);
+                let known = match (&ta.ty, &tb.ty) {
+                    (Ty::Int { .. }, Ty::Int { .. }) => {
+                        compare_known(BinOp::Eq, ta.range(), tb.range()).map(|k| if eq { k } else { !k })
+                    }
+                    _ => None,
+                };
+                let op = if eq { BinOp::Eq } else { BinOp::Ne };
+                T::flag(Expr::Bin(op, Box::new(ta.e), Box::new(tb.e)), known)
+            }
+        }
+    }
+
+    fn dice(&mut self, e: &ast::Expr, count: Option<&ast::Expr>, sides: &ast::Sides, mods: &[(ast::DiceMod, Span)]) -> T {
+        let (count_e, count_r) = match count {
+            Some(c) => {
+                let t = self.int_arg(c, "the number of dice");
+                let (lo, hi) = t.range();
+                if let Some(h) = hi
+                    && h < 0
+                {
+                    self.error(
+                        Diagnostic::error("resolve::bad_dice", "the number of dice cannot be negative", c.span, "below 0")
+                            .with_help("roll 0 or more dice"),
+                    );
+                }
+                if lo.is_some_and(|l| l > 10_000) {
+                    self.error(
+                        Diagnostic::error("resolve::bad_dice", "too many dice: at most 10000 in one roll", c.span, "too many")
+                            .with_help("roll fewer dice"),
+                    );
+                }
+                (t.e, (lo.unwrap_or(0).max(0), hi.unwrap_or(i64::MAX).max(0)))
+            }
+            None => (Expr::Const(Value::Int(1)), (1, 1)),
+        };
+        let (sides_e, faces) = match sides {
+            ast::Sides::Count(s) => {
+                let t = self.int_arg(s, "the number of sides");
+                let (lo, hi) = t.range();
+                if let Some(h) = hi
+                    && h < 1
+                {
+                    self.error(
+                        Diagnostic::error("resolve::bad_dice", "a die needs at least one side", s.span, "fewer than 1 side")
+                            .with_help("roll a die with 1 or more sides, such as `d6`"),
+                    );
+                }
+                (SidesExpr::Count(t.e), (1, hi.unwrap_or(i64::MAX).max(lo.unwrap_or(1))))
+            }
+            ast::Sides::Faces(f) => {
+                let faces: Vec<i64> = f.iter().map(|x| x.0).collect();
+                let lo = faces.iter().copied().min().unwrap_or(0);
+                let hi = faces.iter().copied().max().unwrap_or(0);
+                (SidesExpr::Faces(Arc::from(faces)), (lo, hi))
+            }
+        };
+        let mut successes = false;
+        let mut kept_hi = count_r.1;
+        let mut kept_lo = count_r.0;
+        for (m, span) in mods {
+            match m {
+                ast::DiceMod::CountSuccesses(..) => successes = true,
+                ast::DiceMod::KeepHighest(k) | ast::DiceMod::KeepLowest(k) => {
+                    kept_hi = kept_hi.min(*k as i64);
+                    kept_lo = kept_lo.min(*k as i64);
+                }
+                ast::DiceMod::DropHighest(k) | ast::DiceMod::DropLowest(k) => {
+                    kept_hi = kept_hi.saturating_sub(*k as i64).max(0);
+                    kept_lo = kept_lo.saturating_sub(*k as i64).max(0);
+                }
+                ast::DiceMod::Explode(..) => kept_hi = i64::MAX,
+                ast::DiceMod::Reroll(cmp, n) => {
+                    // Rerolling every face would never stop.
+                    if matches!(sides, ast::Sides::Count(_)) && faces.1 < i64::MAX {
+                        let all = (faces.0..=faces.1.min(1000)).all(|x| cmp.test(x, *n));
+                        if all {
+                            self.error(
+                                Diagnostic::error("resolve::bad_dice", "this reroll matches every face", *span, "rerolls everything")
+                                    .with_help("reroll only some faces, e.g. `r1`"),
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let text = self.src(e.span).to_string();
+        let d = DiceExpr { count: count_e, sides: sides_e, mods: mods.iter().map(|m| m.0).collect(), text, span: e.span };
+        let mut t = T::new(Expr::Dice(Box::new(d)), Ty::Pool);
+        t.pool = Some(PoolInfo { count: (kept_lo, kept_hi), faces, successes });
+        t
+    }
+
+    fn call(&mut self, f: &ast::Ident, args: &[Arg], span: Span) -> T {
+        let name = f.name.as_str();
+        if BUILTINS.contains(&name) {
+            return self.builtin(f, args, span);
+        }
+        if let Some(&d) = self.defines.get(name) {
+            self.define_used[d as usize] = true;
+            if self.define_progress[d as usize] == Progress::Running {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::cycle",
+                        format!("formula `{name}` depends on itself"),
+                        f.span,
+                        "used inside its own definition",
+                    )
+                    .with_label(self.define_ast[d as usize].name.span, "defined here")
+                    .with_help("a formula cannot use itself, directly or through other formulas and tables"),
+                );
+                return T::int(Expr::Const(Value::Int(0)), None, None);
+            }
+            let saved = std::mem::take(&mut self.scope);
+            let saved_pools = std::mem::take(&mut self.pool_slots);
+            self.check_define(d);
+            self.scope = saved;
+            self.pool_slots = saved_pools;
+            let params = self.prog.defines[d as usize].params.clone();
+            let args = self.args(name, &params, args, span);
+            return T::new(Expr::Define(d, args), self.define_ty[d as usize].clone());
+        }
+        if let Some(&t) = self.tables.get(name) {
+            self.table_used[t as usize] = true;
+            if self.table_progress[t as usize] == Progress::Running {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::cycle",
+                        format!("table `{name}` depends on itself"),
+                        f.span,
+                        "used inside its own rows",
+                    )
+                    .with_help("a table cannot look itself up, directly or through formulas"),
+                );
+                return T::int(Expr::Const(Value::Int(0)), None, None);
+            }
+            let saved = std::mem::take(&mut self.scope);
+            let saved_pools = std::mem::take(&mut self.pool_slots);
+            self.check_table(t);
+            self.scope = saved;
+            self.pool_slots = saved_pools;
+            let params = self.prog.tables[t as usize].params.clone();
+            let args = self.args(name, &params, args, span);
+            return T::new(Expr::Table(t, args), self.prog.tables[t as usize].result.clone());
+        }
+        let mut known: Vec<&str> = BUILTINS.to_vec();
+        known.extend(self.defines.keys().map(|s| s.as_str()));
+        known.extend(self.tables.keys().map(|s| s.as_str()));
+        let help = suggest(name, "function", &known);
+        let extra = if self.checks.contains_key(name) {
+            format!("; `{name}` is a check: roll it with `roll {name} …` or read `last {name}`")
+        } else {
+            String::new()
+        };
+        self.error(
+            Diagnostic::error(
+                "resolve::unknown_function",
+                format!("there is no formula, table or built-in function called `{name}`"),
+                f.span,
+                "unknown function",
+            )
+            .with_help(format!("{help}{extra}")),
+        );
+        T::int(Expr::Const(Value::Int(0)), None, None)
+    }
+
+    /// Checks positional arguments against parameters.
+    fn args(&mut self, name: &str, params: &[FieldDef], args: &[Arg], span: Span) -> Vec<Expr> {
+        if args.len() != params.len() {
+            let list: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+            self.error(
+                Diagnostic::error(
+                    "resolve::arity",
+                    format!("`{name}` takes {} value{} but {} {} given", params.len(), if params.len() == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }),
+                    span,
+                    "wrong number of values",
+                )
+                .with_help(format!("write `{name}({})`", list.join(", "))),
+            );
+        }
+        let mut out = vec![];
+        for (a, p) in args.iter().zip(params) {
+            match a {
+                Arg::Expr(e) => {
+                    let t = self.expr(e, Some(&p.ty));
+                    self.expect_ty(&t, &p.ty, e.span, &format!("`{}` of `{name}`", p.name));
+                    if let Some(v) = const_value(&t.e) {
+                        self.in_bounds(&v, &p.ty, e.span, &p.name);
+                    }
+                    out.push(t.e);
+                }
+                Arg::Cmp(_, _, s) => {
+                    self.error(
+                        Diagnostic::error("resolve::unexpected_comparison", "a comparison is not a value", *s, "not a value")
+                            .with_help("comparisons such as `>= 5` only go in `count`, `any` and `all`"),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn builtin(&mut self, f: &ast::Ident, args: &[Arg], span: Span) -> T {
+        let name = f.name.as_str();
+        let arity = |c: &mut Self, n: &str, usage: &str| {
+            c.error(
+                Diagnostic::error(
+                    "resolve::arity",
+                    format!("`{name}` takes {n}, but {} {} given", args.len(), if args.len() == 1 { "was" } else { "were" }),
+                    span,
+                    "wrong number of values",
+                )
+                .with_help(format!("write `{usage}`")),
+            );
+            T::int(Expr::Const(Value::Int(0)), None, None)
+        };
+        let plain = |c: &mut Self, a: &Arg| -> Option<T> {
+            match a {
+                Arg::Expr(e) => Some(c.expr(e, None)),
+                Arg::Cmp(_, _, s) => {
+                    c.error(
+                        Diagnostic::error("resolve::unexpected_comparison", "a comparison is not a value here", *s, "not a value")
+                            .with_help("comparisons such as `>= 5` only go in `count`, `any` and `all`"),
+                    );
+                    None
+                }
+            }
+        };
+        match name {
+            "min" | "max" | "abs" | "triangular" | "clamp" => {
+                let want = match name {
+                    "abs" | "triangular" => (1, 1),
+                    "clamp" => (3, 3),
+                    _ => (2, usize::MAX),
+                };
+                if args.len() < want.0 || args.len() > want.1 {
+                    let usage = match name {
+                        "abs" => "abs(x)",
+                        "triangular" => "triangular(n)",
+                        "clamp" => "clamp(x, lowest, highest)",
+                        "min" => "min(a, b)",
+                        _ => "max(a, b)",
+                    };
+                    let n = match want {
+                        (1, 1) => "one value",
+                        (3, 3) => "three values",
+                        _ => "two or more values",
+                    };
+                    return arity(self, n, usage);
+                }
+                let mut ts = vec![];
+                for a in args {
+                    let Some(t) = plain(self, a) else { continue };
+                    let sp = match a {
+                        Arg::Expr(e) => e.span,
+                        Arg::Cmp(_, _, s) => *s,
+                    };
+                    self.expect_ty(&t, &Ty::INT, sp, &format!("each value of `{name}`"));
+                    ts.push(self.as_int(t));
+                }
+                let ranges: Vec<(Option<i64>, Option<i64>)> = ts.iter().map(|t| t.range()).collect();
+                let (lo, hi) = match name {
+                    "min" => (
+                        ranges.iter().map(|r| r.0).collect::<Option<Vec<_>>>().and_then(|v| v.into_iter().min()),
+                        ranges.iter().filter_map(|r| r.1).min(),
+                    ),
+                    "max" => (
+                        ranges.iter().filter_map(|r| r.0).max(),
+                        ranges.iter().map(|r| r.1).collect::<Option<Vec<_>>>().and_then(|v| v.into_iter().max()),
+                    ),
+                    "abs" => (Some(0), ranges.first().and_then(|r| r.0.zip(r.1)).map(|(l, h)| l.saturating_abs().max(h.saturating_abs()))),
+                    "triangular" => (Some(0), ranges.first().and_then(|r| r.1).map(|h| h.saturating_mul(h.saturating_add(1)) / 2)),
+                    _ => (ranges.get(1).and_then(|r| r.0), ranges.get(2).and_then(|r| r.1)),
+                };
+                let b = match name {
+                    "min" => Builtin::Min,
+                    "max" => Builtin::Max,
+                    "abs" => Builtin::Abs,
+                    "triangular" => Builtin::Triangular,
+                    _ => Builtin::Clamp,
+                };
+                T::int(Expr::Builtin(b, ts.into_iter().map(|t| t.e).collect()), lo, hi)
+            }
+            "sum" | "size" => {
+                if args.len() != 1 {
+                    return arity(self, "one pool of dice", &format!("{name}(dice)"));
+                }
+                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let info = p.pool;
+                let (lo, hi) = match (name, info) {
+                    ("size", Some(i)) => (Some(i.count.0), Some(i.count.1)),
+                    ("sum", Some(i)) => (
+                        Some(i.count.0.saturating_mul(i.faces.0).min(i.count.1.saturating_mul(i.faces.0))),
+                        Some(i.count.1.saturating_mul(i.faces.1)),
+                    ),
+                    _ => (None, None),
+                };
+                let b = if name == "sum" { Builtin::Sum } else { Builtin::Size };
+                T::int(Expr::Builtin(b, vec![p.e]), lo, hi)
+            }
+            "count" | "any" | "all" => {
+                if args.len() != 2 {
+                    return arity(self, "a pool of dice and a face", &format!("{name}(dice, >= 5)"));
+                }
+                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let (cmp, n) = match &args[1] {
+                    Arg::Cmp(c, e, _) => (*c, e),
+                    Arg::Expr(e) => (Cmp::Eq, e),
+                };
+                let tn = self.int_arg(n, &format!("the face in `{name}`"));
+                // Can any face of the pool pass the comparison at all?
+                let can_pass = match (p.pool, const_value(&tn.e)) {
+                    (Some(i), Some(Value::Int(v))) if i.faces.1 < 1_000_000 => {
+                        (i.faces.0..=i.faces.1).any(|x| cmp.test(x, v))
+                    }
+                    _ => true,
+                };
+                let maxn = p.pool.map(|i| i.count.1);
+                let e = match name {
+                    "count" => Builtin::Count(cmp),
+                    "any" => Builtin::Any(cmp),
+                    _ => Builtin::All(cmp),
+                };
+                let e = Expr::Builtin(e, vec![p.e, tn.e]);
+                match name {
+                    "count" => T::int(e, Some(0), if can_pass { maxn } else { Some(0) }),
+                    "any" => T::flag(e, if can_pass { None } else { Some(false) }),
+                    _ => T::flag(e, None),
+                }
+            }
+            "highest" | "lowest" => {
+                if args.len() != 2 {
+                    return arity(self, "a pool of dice and how many", &format!("{name}(dice, 2)"));
+                }
+                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let k = match &args[1] {
+                    Arg::Expr(e) => self.int_arg(e, &format!("how many dice `{name}` takes")),
+                    Arg::Cmp(_, e, _) => self.int_arg(e, "how many dice"),
+                };
+                let hi = p.pool.zip(k.range().1).map(|(i, k)| i.faces.1.saturating_mul(k.min(i.count.1)));
+                let b = if name == "highest" { Builtin::Highest } else { Builtin::Lowest };
+                T::int(Expr::Builtin(b, vec![p.e, k.e]), None, hi)
+            }
+            "die" => {
+                if args.len() != 2 {
+                    return arity(self, "a pool of dice and a position", "die(dice, 1)");
+                }
+                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let i = match &args[1] {
+                    Arg::Expr(e) => self.int_arg(e, "the position in `die`"),
+                    Arg::Cmp(_, e, _) => self.int_arg(e, "the position"),
+                };
+                let (lo, hi) = p.pool.map(|i| (Some(i.faces.0.min(0)), Some(i.faces.1))).unwrap_or((None, None));
+                T::int(Expr::Builtin(Builtin::Die, vec![p.e, i.e]), lo, hi)
+            }
+            "shift" | "value" | "rank" => {
+                let n = if name == "shift" { 2 } else { 1 };
+                if args.len() != n {
+                    let usage = if name == "shift" { "shift(level, 1)".to_string() } else { format!("{name}(level)") };
+                    return arity(self, if n == 2 { "a ladder rung and a number of steps" } else { "one ladder rung" }, &usage);
+                }
+                let Some(r) = plain(self, &args[0]) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let Ty::Name(set) = r.ty else {
+                    let words = self.ty_words(&r.ty);
+                    let sp = match &args[0] {
+                        Arg::Expr(e) => e.span,
+                        Arg::Cmp(_, _, s) => *s,
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::type_mismatch",
+                            format!("`{name}` needs a name from a ladder, but this is {words}"),
+                            sp,
+                            format!("this is {words}"),
+                        )
+                        .with_help("pass a ladder rung, such as `routine`"),
+                    );
+                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                };
+                let len = self.prog.sets[set as usize].names.len() as i64;
+                match name {
+                    "shift" => {
+                        let k = match &args[1] {
+                            Arg::Expr(e) => self.int_arg(e, "the steps of `shift`"),
+                            Arg::Cmp(_, e, _) => self.int_arg(e, "the steps"),
+                        };
+                        T::new(Expr::Builtin(Builtin::Shift, vec![r.e, k.e]), Ty::Name(set))
+                    }
+                    "rank" => T::int(Expr::Builtin(Builtin::Rank, vec![r.e]), Some(0), Some(len - 1)),
+                    _ => {
+                        let vals = self.prog.sets[set as usize].values.clone();
+                        match vals {
+                            Some(v) => T::int(
+                                Expr::Builtin(Builtin::RungValue, vec![r.e]),
+                                v.iter().copied().min(),
+                                v.iter().copied().max(),
+                            ),
+                            None => {
+                                let sname = self.prog.sets[set as usize].name.clone();
+                                self.error(
+                                    Diagnostic::error(
+                                        "resolve::no_values",
+                                        format!("the names of `{sname}` have no numbers"),
+                                        span,
+                                        "nothing to look up",
+                                    )
+                                    .with_help("give the ladder's rungs numbers (`routine = 7`), or use `rank(…)`"),
+                                );
+                                T::int(Expr::Const(Value::Int(0)), None, None)
+                            }
+                        }
+                    }
+                }
+            }
+            _ => T::int(Expr::Const(Value::Int(0)), None, None),
+        }
+    }
+
+    fn pool_arg(&mut self, a: &Arg, fname: &str) -> Option<T> {
+        let Arg::Expr(e) = a else {
+            let Arg::Cmp(_, _, s) = a else { return None };
+            self.error(
+                Diagnostic::error("resolve::unexpected_comparison", "expected dice here, not a comparison", *s, "a comparison")
+                    .with_help(format!("write `{fname}(dice, …)`")),
+            );
+            return None;
+        };
+        let t = self.expr(e, None);
+        if t.ty != Ty::Pool {
+            let words = self.ty_words(&t.ty);
+            self.error(
+                Diagnostic::error(
+                    "resolve::type_mismatch",
+                    format!("`{fname}` needs dice, but this is {words}"),
+                    e.span,
+                    format!("this is {words}"),
+                )
+                .with_help("pass rolled dice, such as `dice` in a check or `3d6`"),
+            );
+            return None;
+        }
+        Some(t)
+    }
+}
+
+/// Whether `a OP b` always or never holds, given the ranges of `a` and `b`.
+fn compare_known(op: BinOp, a: (Option<i64>, Option<i64>), b: (Option<i64>, Option<i64>)) -> Option<bool> {
+    let (al, ah, bl, bh) = (a.0.unwrap_or(i64::MIN), a.1.unwrap_or(i64::MAX), b.0.unwrap_or(i64::MIN), b.1.unwrap_or(i64::MAX));
+    match op {
+        BinOp::Ge if al >= bh => Some(true),
+        BinOp::Ge if ah < bl => Some(false),
+        BinOp::Gt if al > bh => Some(true),
+        BinOp::Gt if ah <= bl => Some(false),
+        BinOp::Le if ah <= bl => Some(true),
+        BinOp::Le if al > bh => Some(false),
+        BinOp::Lt if ah < bl => Some(true),
+        BinOp::Lt if al >= bh => Some(false),
+        BinOp::Eq if ah < bl || bh < al => Some(false),
+        BinOp::Eq if al == ah && bl == bh && al == bl => Some(true),
+        _ => None,
+    }
+}

@@ -1,0 +1,549 @@
+//! Checking statements: effects in rules and steps in scenarios.
+
+use super::expr::{T, const_value};
+use super::{Checker, Ctx};
+use crate::ast::{self, Span, StmtKind};
+use crate::diagnostics::{Diagnostic, suggest};
+use crate::program::*;
+
+impl<'a> Checker<'a> {
+    pub(crate) fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
+        self.scope.push();
+        let out = stmts.iter().filter_map(|s| self.stmt(s)).collect();
+        self.scope.pop();
+        out
+    }
+
+    fn scenario_only(&mut self, span: Span, what: &str) -> bool {
+        if self.ctx == Ctx::Scenario {
+            return true;
+        }
+        self.error(
+            Diagnostic::error(
+                "resolve::scenario_only",
+                format!("`{what}` can only be used in a scenario"),
+                span,
+                "not allowed in a rule",
+            )
+            .with_help(format!("move this into a `scenario {{ … }}` block; rules cannot `{what}`")),
+        );
+        false
+    }
+
+    /// Checks the target of `set`/`add`/`remove`: an attribute of an entity.
+    fn place(&mut self, e: &ast::Expr, verb: &str) -> Option<(Place, Ty, String)> {
+        let t = self.expr(e, None);
+        if let Expr::Field(ent, idx) = t.e
+            && let Some(kind) = self.entity_kind_of(&ent)
+        {
+            let f = &self.prog.kinds[kind as usize].fields[idx as usize];
+            return Some((Place { entity: *ent, field: idx, kind }, t.ty, f.name.clone()));
+        }
+        self.error(
+            Diagnostic::error(
+                "resolve::not_assignable",
+                format!("`{verb}` needs an attribute of an entity, such as `unit.spi`"),
+                e.span,
+                "not an attribute",
+            )
+            .with_help("values worked out with `let`, inputs and facts cannot be changed; change an entity's attribute"),
+        );
+        None
+    }
+
+    /// The kind of an entity-typed expression (re-derived from how it was built).
+    fn entity_kind_of(&self, e: &Expr) -> Option<KindId> {
+        match e {
+            Expr::Local(slot) => self.scope.vars.iter().rev().find(|v| v.slot == *slot).and_then(|v| match v.ty {
+                Ty::Entity(k) => Some(k),
+                _ => None,
+            }),
+            Expr::Field(base, idx) => {
+                let k = self.entity_kind_of(base)?;
+                match self.prog.kinds[k as usize].fields[*idx as usize].ty {
+                    Ty::Entity(k2) => Some(k2),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn value_for(&mut self, e: &ast::Expr, ty: &Ty, what: &str, name: &str) -> Expr {
+        let t = self.expr(e, Some(ty));
+        self.expect_ty(&t, ty, e.span, what);
+        if let Some(v) = const_value(&t.e) {
+            self.in_bounds(&v, ty, e.span, name);
+        }
+        t.e
+    }
+
+    fn cond(&mut self, e: &ast::Expr, what: &str) -> T {
+        let t = self.expr(e, Some(&Ty::Flag));
+        self.expect_ty(&t, &Ty::Flag, e.span, what);
+        t
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+        let span = s.span;
+        Some(match &s.kind {
+            StmtKind::Set { place, value, until } => {
+                let (place, ty, name) = self.place(place, "set")?;
+                let value = self.value_for(value, &ty, &format!("the new value of `{name}`"), &name);
+                Stmt::Set { place, value, until: until.map(|u| u.0), span }
+            }
+            StmtKind::Add { amount, .. } | StmtKind::Remove { amount, .. } => {
+                let negate = matches!(s.kind, StmtKind::Remove { .. });
+                let verb = if negate { "remove" } else { "add" };
+                let amount = self.expr(amount, Some(&Ty::INT));
+                self.expect_ty(&amount, &Ty::INT, span, &format!("the amount to {verb}"));
+                let (place, ty, name) = self.place(place_expr(s), verb)?;
+                if !matches!(ty, Ty::Int { .. }) {
+                    let words = self.ty_words(&ty);
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::type_mismatch",
+                            format!("`{verb}` needs a number, but `{name}` is {words}"),
+                            place_expr(s).span,
+                            format!("this is {words}"),
+                        )
+                        .with_help("use `set … to …` for attributes that are not numbers"),
+                    );
+                    return None;
+                }
+                Stmt::Add { place, amount: amount.e, negate, span }
+            }
+            StmtKind::Let(name, e) => {
+                let t = self.expr(e, None);
+                if t.ty == Ty::Text {
+                    return None;
+                }
+                let slot = self.scope.bind(&name.name, t.ty.clone(), name.span, true);
+                if let Some(p) = t.pool {
+                    self.pool_slots.push((slot, p));
+                }
+                Stmt::Let(slot, t.e)
+            }
+            StmtKind::Roll { check, subject, args } => self.roll_stmt(check, subject.as_ref(), args, span)?,
+            StmtKind::If { cond, then, otherwise } => {
+                let c = self.cond(cond, "the condition of `if`");
+                if let Some(k) = c.known {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            "resolve::always",
+                            format!("this condition is always {}", if k { "true" } else { "false" }),
+                            cond.span,
+                            if k { "always holds" } else { "never holds" },
+                        )
+                        .with_help("check the numbers against the ranges of the values used"),
+                    );
+                }
+                let then = self.block(then);
+                let otherwise = self.block(otherwise);
+                Stmt::If(c.e, then, otherwise)
+            }
+            StmtKind::ForEach { kind, var, filter, body } => {
+                let kind = self.kind(kind)?;
+                self.scope.push();
+                let slot = self.scope.bind(&var.name, Ty::Entity(kind), var.span, false);
+                let filter = filter.as_ref().map(|f| self.cond(f, "the condition after `where`").e);
+                let body = self.block(body);
+                self.scope.pop();
+                Stmt::ForEach { kind, slot, filter, body }
+            }
+            StmtKind::Trigger { event, args } => {
+                let Some(&ev) = self.events.get(&event.name) else {
+                    let known: Vec<&str> = self.events.keys().map(|s| s.as_str()).collect();
+                    let help = suggest(&event.name, "event", &known);
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_event",
+                            format!("there is no event called `{}`", event.name),
+                            event.span,
+                            "unknown event",
+                        )
+                        .with_help(help),
+                    );
+                    return None;
+                };
+                self.event_fired[ev as usize] = true;
+                let facts = self.prog.events[ev as usize].facts.clone();
+                let values = self.named_args(&event.name, "fact", &facts, args, span, None);
+                Stmt::Trigger { event: ev, args: values.into_iter().map(|v| v.unwrap_or(Expr::Const(Value::None))).collect(), span }
+            }
+            StmtKind::Choose(c) => self.choose(c, span)?,
+            StmtKind::EndGame { result, winner } => {
+                let set = &self.prog.sets[self.prog.results as usize];
+                let Some(i) = set.names.iter().position(|n| *n == result.name) else {
+                    let known: Vec<&str> = set.names.iter().map(|s| s.as_str()).collect();
+                    let help = suggest(&result.name, "result", &known);
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_result",
+                            format!("there is no result called `{}`", result.name),
+                            result.span,
+                            "unknown result",
+                        )
+                        .with_help(format!("{help}; declare results with `result {} \"Label\"`", result.name)),
+                    );
+                    return None;
+                };
+                let winner = match winner {
+                    Some(w) => {
+                        let t = self.expr(w, None);
+                        if !matches!(t.ty, Ty::Entity(_)) {
+                            let words = self.ty_words(&t.ty);
+                            self.error(
+                                Diagnostic::error(
+                                    "resolve::type_mismatch",
+                                    format!("the winner must be an entity, but this is {words}"),
+                                    w.span,
+                                    format!("this is {words}"),
+                                )
+                                .with_help("name the winning side, e.g. `for group.opponent`"),
+                            );
+                        }
+                        Some(t.e)
+                    }
+                    None => None,
+                };
+                Stmt::EndGame { result: i as u32, winner, span }
+            }
+            StmtKind::Note(text) => Stmt::Note(text.clone(), span),
+            StmtKind::Repeat { body, until } => {
+                let body = self.block(body);
+                let until = self.cond(until, "the condition after `until`").e;
+                Stmt::Repeat { body, until, span }
+            }
+            StmtKind::New { kind, name, with } => {
+                if !self.scenario_only(span, "new") {
+                    return None;
+                }
+                let k = self.kind(kind)?;
+                if self.scope.find(&name.name).is_some() {
+                    let prev = self.scope.find(&name.name).map(|v| v.span).unwrap_or_default();
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::duplicate",
+                            format!("`{}` is already defined in this scenario", name.name),
+                            name.span,
+                            "defined again",
+                        )
+                        .with_label(prev, "first defined here")
+                        .with_help("give the new entity another name"),
+                    );
+                }
+                let fields = self.prog.kinds[k as usize].fields.clone();
+                let kname = self.prog.kinds[k as usize].name.clone();
+                let mut out = vec![];
+                for (f, e) in with {
+                    match fields.iter().position(|x| x.name == f.name) {
+                        Some(i) => {
+                            if out.iter().any(|(j, _, _)| *j == i as u32) {
+                                self.error(
+                                    Diagnostic::error(
+                                        "resolve::duplicate",
+                                        format!("`{}` is given twice", f.name),
+                                        f.span,
+                                        "given again",
+                                    )
+                                    .with_help("give each attribute once"),
+                                );
+                                continue;
+                            }
+                            let v = self.value_for(e, &fields[i].ty, &format!("`{}`", f.name), &f.name);
+                            out.push((i as u32, v, e.span));
+                        }
+                        None => {
+                            let known: Vec<&str> = fields.iter().map(|x| x.name.as_str()).collect();
+                            let help = suggest(&f.name, "attribute", &known);
+                            self.error(
+                                Diagnostic::error(
+                                    "resolve::unknown_attribute",
+                                    format!("a {kname} has no attribute `{}`", f.name),
+                                    f.span,
+                                    "unknown attribute",
+                                )
+                                .with_help(help),
+                            );
+                        }
+                    }
+                }
+                for (i, f) in fields.iter().enumerate() {
+                    if f.default.is_none() && !matches!(f.ty, Ty::Entity(_)) && !out.iter().any(|(j, _, _)| *j == i as u32) {
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::missing_attribute",
+                                format!("`{}` needs a value for `{}`, which has no default", name.name, f.name),
+                                span,
+                                format!("no `{}` given", f.name),
+                            )
+                            .with_label(f.span, "declared without a default here")
+                            .with_help(format!("add `with {} = …`, or give the attribute a default", f.name)),
+                        );
+                    }
+                }
+                let slot = self.scope.bind(&name.name, Ty::Entity(k), name.span, false);
+                Stmt::New { kind: k, slot, name: name.name.clone(), with: out, span }
+            }
+            StmtKind::Dice(faces) => {
+                if !self.scenario_only(span, "dice") {
+                    return None;
+                }
+                for (f, fs) in faces {
+                    if *f < 0 {
+                        self.error(
+                            Diagnostic::error("resolve::bad_dice", "a forced die cannot show a negative face", *fs, "negative")
+                                .with_help("force faces of 0 or more (custom dice), usually 1 and up"),
+                        );
+                    }
+                }
+                Stmt::Dice(faces.iter().map(|f| f.0).collect(), span)
+            }
+            StmtKind::Answer { choice, value } => {
+                if !self.scenario_only(span, "answer") {
+                    return None;
+                }
+                let Some(&c) = self.choices.get(&choice.name) else {
+                    let known: Vec<&str> = self.choices.keys().map(|s| s.as_str()).collect();
+                    let help = suggest(&choice.name, "choice", &known);
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_choice",
+                            format!("no rule asks a choice called `{}`", choice.name),
+                            choice.span,
+                            "unknown choice",
+                        )
+                        .with_help(help),
+                    );
+                    return None;
+                };
+                let ty = self.prog.choices[c as usize].ty.clone();
+                let value = self.value_for(value, &ty, &format!("the answer to `{}`", choice.name), &choice.name);
+                Stmt::Answer { choice: c, value, span }
+            }
+            StmtKind::Expect { cond, message } => {
+                if !self.scenario_only(span, "expect") {
+                    return None;
+                }
+                let c = self.cond(cond, "an expectation");
+                Stmt::Expect { cond: c.e, message: message.clone(), text: self.src(cond.span).to_string(), span }
+            }
+        })
+    }
+
+    /// Checks `name = value` arguments against declared fields; returns one value per field (defaults
+    /// filled in), reporting unknown, repeated and missing names.
+    pub(crate) fn named_args(
+        &mut self,
+        owner: &str,
+        what: &str,
+        fields: &[FieldDef],
+        args: &[(ast::Ident, ast::Expr)],
+        span: Span,
+        defaults: Option<&[Option<Expr>]>,
+    ) -> Vec<Option<Expr>> {
+        let mut out: Vec<Option<Expr>> = vec![None; fields.len()];
+        for (name, e) in args {
+            match fields.iter().position(|f| f.name == name.name) {
+                Some(i) if out[i].is_some() => {
+                    self.error(
+                        Diagnostic::error("resolve::duplicate", format!("{what} `{}` is given twice", name.name), name.span, "given again")
+                            .with_help("give each value once"),
+                    );
+                }
+                Some(i) => {
+                    let v = self.value_for(e, &fields[i].ty, &format!("{what} `{}`", name.name), &name.name);
+                    out[i] = Some(v);
+                }
+                None => {
+                    let known: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+                    let help = suggest(&name.name, what, &known);
+                    self.error(
+                        Diagnostic::error(
+                            &format!("resolve::unknown_{what}"),
+                            format!("`{owner}` has no {what} `{}`", name.name),
+                            name.span,
+                            format!("unknown {what}"),
+                        )
+                        .with_help(help),
+                    );
+                }
+            }
+        }
+        for (i, f) in fields.iter().enumerate() {
+            if out[i].is_none() {
+                if let Some(v) = &f.default {
+                    out[i] = Some(Expr::Const(v.clone()));
+                } else if let Some(Some(d)) = defaults.map(|d| &d[i]) {
+                    out[i] = Some(d.clone());
+                } else if matches!(f.ty, Ty::Entity(_)) && what == "fact" {
+                    // An entity fact may be left out: it is then `none`.
+                    out[i] = Some(Expr::Const(Value::None));
+                } else if defaults.is_some() {
+                    // Check inputs: computed by the callee from its own defaults at run time.
+                } else {
+                    self.error(
+                        Diagnostic::error(
+                            &format!("resolve::missing_{what}"),
+                            format!("`{owner}` needs {what} `{}`, which has no default", f.name),
+                            span,
+                            format!("no `{}` given", f.name),
+                        )
+                        .with_label(f.span, "declared here")
+                        .with_help(format!("add `{}: …`", f.name)),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn roll_stmt(&mut self, check: &ast::Ident, subject: Option<&ast::Expr>, args: &[(ast::Ident, ast::Expr)], span: Span) -> Option<Stmt> {
+        let Some(&c) = self.checks.get(&check.name) else {
+            let known: Vec<&str> = self.checks.keys().map(|s| s.as_str()).collect();
+            let help = suggest(&check.name, "check", &known);
+            self.error(
+                Diagnostic::error("resolve::unknown_check", format!("there is no check called `{}`", check.name), check.span, "unknown check")
+                    .with_help(help),
+            );
+            return None;
+        };
+        let want = self.prog.checks[c as usize].subject;
+        let subject = match (subject, want) {
+            (Some(s), Some(k)) => {
+                let t = self.expr(s, Some(&Ty::Entity(k)));
+                self.expect_ty(&t, &Ty::Entity(k), s.span, &format!("who makes check `{}`", check.name));
+                Some(t.e)
+            }
+            (Some(s), None) => {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::no_subject",
+                        format!("check `{}` is not made by anyone", check.name),
+                        s.span,
+                        "not needed",
+                    )
+                    .with_help(format!("remove `for …`, or declare the check as `check {} for KIND`", check.name)),
+                );
+                None
+            }
+            (None, Some(k)) if self.ctx != Ctx::Scenario => {
+                let kname = self.prog.kinds[k as usize].name.clone();
+                self.error(
+                    Diagnostic::error(
+                        "resolve::missing_subject",
+                        format!("check `{}` is made by a {kname}: say which one", check.name),
+                        check.span,
+                        "who rolls?",
+                    )
+                    .with_help(format!("write `roll {} for SOME_{}`", check.name, kname.to_uppercase())),
+                );
+                None
+            }
+            _ => None,
+        };
+        let inputs: Vec<FieldDef> = self.prog.checks[c as usize].inputs.iter().map(|i| i.field.clone()).collect();
+        let has_default: Vec<Option<Expr>> = self.prog.checks[c as usize]
+            .inputs
+            .iter()
+            .map(|i| i.default.clone().or_else(|| i.field.default.clone().map(Expr::Const)))
+            .collect();
+        let values = self.named_args(&check.name, "input", &inputs, args, span, Some(&has_default));
+        for (i, f) in inputs.iter().enumerate() {
+            if values[i].is_none() && has_default[i].is_none() {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::missing_input",
+                        format!("check `{}` needs input `{}`, which has no default", check.name, f.name),
+                        span,
+                        format!("no `{}` given", f.name),
+                    )
+                    .with_label(f.span, "declared here")
+                    .with_help(format!("add `with {} = …`", f.name)),
+                );
+            }
+        }
+        let args = values.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i as u32, v))).collect();
+        Some(Stmt::Roll { check: c, subject, args, span })
+    }
+
+    fn choose(&mut self, c: &ast::ChooseDef, span: Span) -> Option<Stmt> {
+        let (options, ty) = match &c.options {
+            ast::ChoiceOptions::Names(names) => {
+                let all_flags = names.iter().all(|n| n.name == "yes" || n.name == "no");
+                if all_flags {
+                    (ChoiceOpts::Flag, Ty::Flag)
+                } else {
+                    let set = match self.choices.get(&c.name.name) {
+                        Some(&id) => match self.prog.choices[id as usize].ty {
+                            Ty::Name(s) => s,
+                            _ => self.new_set(&c.name.name, names),
+                        },
+                        None => self.new_set(&c.name.name, names),
+                    };
+                    let mut idx = vec![];
+                    for n in names {
+                        match self.prog.sets[set as usize].names.iter().position(|x| *x == n.name) {
+                            Some(i) => idx.push(i as u32),
+                            None => {
+                                self.error(
+                                    Diagnostic::error(
+                                        "resolve::choice_mismatch",
+                                        format!("choice `{}` is asked elsewhere without `{}`", c.name.name, n.name),
+                                        n.span,
+                                        "not an option there",
+                                    )
+                                    .with_help("a choice asked in several places must offer the same options; or rename one"),
+                                );
+                            }
+                        }
+                    }
+                    (ChoiceOpts::Names(set, idx), Ty::Name(set))
+                }
+            }
+            ast::ChoiceOptions::Entities { kind, var, filter } => {
+                let k = self.kind(kind)?;
+                self.scope.push();
+                let slot = self.scope.bind(&var.name, Ty::Entity(k), var.span, false);
+                let filter = filter.as_ref().map(|f| self.cond(f, "the condition after `where`").e);
+                self.scope.pop();
+                (ChoiceOpts::Entities { kind: k, slot, filter }, Ty::Entity(k))
+            }
+        };
+        let id = match self.choices.get(&c.name.name) {
+            Some(&id) => {
+                if self.prog.choices[id as usize].ty != ty {
+                    let first = self.prog.choices[id as usize].span;
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::choice_mismatch",
+                            format!("choice `{}` is asked elsewhere with other options", c.name.name),
+                            c.name.span,
+                            "different options",
+                        )
+                        .with_label(first, "first asked here")
+                        .with_help("give this choice another name"),
+                    );
+                }
+                id
+            }
+            None => {
+                let id = self.prog.choices.len() as u32;
+                self.choices.insert(c.name.name.clone(), id);
+                self.prog.choices.push(ChoiceDecl { name: c.name.name.clone(), question: c.question.0.clone(), ty: ty.clone(), span: c.name.span });
+                id
+            }
+        };
+        let default = c.default.as_ref().map(|d| self.value_for(d, &ty, &format!("the default of choice `{}`", c.name.name), &c.name.name));
+        let slot = self.scope.bind(&c.name.name, ty, c.name.span, false);
+        Some(Stmt::Choose { choice: id, slot, options, default, span })
+    }
+}
+
+fn place_expr(s: &ast::Stmt) -> &ast::Expr {
+    match &s.kind {
+        StmtKind::Add { place, .. } | StmtKind::Remove { place, .. } => place,
+        _ => unreachable!("only called for add and remove"),
+    }
+}

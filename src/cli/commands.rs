@@ -1,0 +1,220 @@
+//! The commands. Everything printed goes through here; the library only returns data.
+
+use mettle::diagnostics::{Diagnostic, render_color, render_plain};
+use mettle::program::Ty;
+use mettle::{LoadError, Ruleset, Session, Value};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+const WIDTH: usize = 100;
+
+fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
+    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        render_color(diags, name, text, WIDTH)
+    } else {
+        render_plain(diags, name, text, WIDTH)
+    }
+}
+
+fn load(path: &Path) -> Option<Ruleset> {
+    match Ruleset::from_path(path) {
+        Ok(r) => {
+            if !r.warnings().is_empty() {
+                eprint!("{}", render(r.warnings(), r.name(), r.text()));
+            }
+            Some(r)
+        }
+        Err(e) => {
+            report_load(&e);
+            None
+        }
+    }
+}
+
+fn report_load(e: &LoadError) {
+    eprint!("{}", render(&e.diagnostics, &e.name, &e.text));
+    let errors = e.diagnostics.iter().filter(|d| d.is_error()).count();
+    eprintln!("{}: {errors} error{}", e.name, if errors == 1 { "" } else { "s" });
+}
+
+fn runtime_error(r: &Ruleset, d: &Diagnostic) {
+    eprint!("{}", render(std::slice::from_ref(d), r.name(), r.text()));
+}
+
+pub fn check(files: &[PathBuf]) -> u8 {
+    let mut failed = false;
+    for f in files {
+        match Ruleset::from_path(f) {
+            Ok(r) => {
+                eprint!("{}", render(r.warnings(), r.name(), r.text()));
+                let w = r.warnings().len();
+                let p = r.program();
+                println!(
+                    "{}: ok ({} kinds, {} checks, {} rules, {} scenarios{})",
+                    r.name(),
+                    p.kinds.len(),
+                    p.checks.len(),
+                    p.triggers.len(),
+                    p.scenarios.len(),
+                    if w > 0 { format!(", {w} warning{}", if w == 1 { "" } else { "s" }) } else { String::new() }
+                );
+            }
+            Err(e) => {
+                report_load(&e);
+                failed = true;
+            }
+        }
+    }
+    u8::from(failed)
+}
+
+/// Reads `name=value` for a check input: numbers, yes/no, or a name of the input's type.
+fn parse_input(r: &Ruleset, check: &str, s: &str) -> Result<(String, Value), String> {
+    let Some((name, value)) = s.split_once('=') else {
+        return Err(format!("`--set {s}` needs the form NAME=VALUE, e.g. `--set spi=3`"));
+    };
+    let (name, value) = (name.trim(), value.trim());
+    let p = r.program();
+    let ty = p
+        .checks
+        .iter()
+        .find(|c| c.name == check)
+        .and_then(|c| c.inputs.iter().find(|i| i.field.name == name))
+        .map(|i| i.field.ty.clone());
+    let v = match (ty, value) {
+        (Some(Ty::Flag), "yes" | "true" | "on") => Value::Bool(true),
+        (Some(Ty::Flag), "no" | "false" | "off") => Value::Bool(false),
+        (Some(Ty::Flag), _) => return Err(format!("input `{name}` is yes/no, not `{value}`")),
+        (Some(Ty::Name(set)), v) => {
+            let names = &p.sets[set as usize].names;
+            match names.iter().position(|n| n == v) {
+                Some(i) => Value::Name { set, index: i as u32 },
+                None => return Err(format!("input `{name}` must be one of {}, not `{v}`", names.join(", "))),
+            }
+        }
+        (_, v) => match v.parse::<i64>() {
+            Ok(i) => Value::Int(i),
+            Err(_) => return Err(format!("input `{name}` must be a whole number, not `{v}`")),
+        },
+    };
+    Ok((name.to_string(), v))
+}
+
+pub fn roll(file: &Path, check: &str, set: &[String], seed: u64, json: bool) -> u8 {
+    let Some(r) = load(file) else { return 1 };
+    let mut inputs = vec![];
+    for s in set {
+        match parse_input(&r, check, s) {
+            Ok(v) => inputs.push(v),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
+    let mut session = Session::new(&r, seed);
+    let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+    match session.roll(check, &refs) {
+        Ok(result) => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
+            } else {
+                println!("seed {seed}");
+                print!("{}", mettle::session::render_log(session.log(), r.text()));
+            }
+            0
+        }
+        Err(d) => {
+            runtime_error(&r, &d);
+            1
+        }
+    }
+}
+
+pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
+    let Some(r) = load(file) else { return 1 };
+    let mut session = Session::new(&r, seed);
+    let result = session.run_scenario(scenario);
+    if json {
+        println!("{}", serde_json::to_string_pretty(session.log()).unwrap_or_default());
+    } else {
+        println!("scenario {scenario}, seed {seed}");
+        print!("{}", mettle::session::render_log(session.log(), r.text()));
+        if let Some(over) = &session.state().over {
+            println!("result: {}{}", over.result, over.winner.as_ref().map(|w| format!(" for {w}")).unwrap_or_default());
+        }
+    }
+    match result {
+        Ok(rep) if rep.failures.is_empty() => 0,
+        Ok(_) => 1,
+        Err(d) => {
+            runtime_error(&r, &d);
+            1
+        }
+    }
+}
+
+fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for p in paths {
+        if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            files.sort();
+            out.extend(files.into_iter().filter(|f| f.extension().is_some_and(|e| e == "mettle")));
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
+    let files = collect(paths);
+    let (mut passed, mut failed) = (0usize, 0usize);
+    if files.is_empty() {
+        eprintln!("error: no .mettle files found in {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        return 2;
+    }
+    for f in files {
+        let Some(r) = load(&f) else {
+            failed += 1;
+            continue;
+        };
+        for sc in &r.program().scenarios {
+            let mut session = Session::new(&r, seed);
+            match session.run_scenario(&sc.name) {
+                Ok(rep) if rep.failures.is_empty() => {
+                    println!("ok      {} :: {} ({} expectations)", r.name(), sc.name, rep.passed);
+                    passed += 1;
+                }
+                Ok(rep) => {
+                    println!("FAILED  {} :: {}", r.name(), sc.name);
+                    print!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
+                    for fl in &rep.failures {
+                        if let mettle::LogEntry::Expect { text, found, message, .. } = fl {
+                            println!(
+                                "  failed: expect {text}{}{}",
+                                found.as_ref().map(|f| format!(" ({f})")).unwrap_or_default(),
+                                message.as_ref().map(|m| format!(": {m}")).unwrap_or_default()
+                            );
+                        }
+                    }
+                    failed += 1;
+                }
+                Err(d) => {
+                    println!("FAILED  {} :: {} (stopped by an error)", r.name(), sc.name);
+                    runtime_error(&r, &d);
+                    failed += 1;
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    u8::from(failed > 0)
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}\n")).collect()
+}

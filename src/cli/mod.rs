@@ -1,0 +1,86 @@
+//! Command-line parsing (clap) and the commands: check, roll, play, test.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  mettle check rulesets/infinite_frontiers.mettle
+  mettle roll rulesets/infinite_frontiers.mettle morale --set spi=3 --set leadership=1 --seed 7
+  mettle play rulesets/combat_hq.mettle max_and_tom
+  mettle test rulesets/";
+
+/// mettle: write morale and battle-pressure rules, then roll them, test them and play them out.
+#[derive(Parser, Debug)]
+#[command(name = "mettle", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check ruleset files and report every error and warning (exit 1 if any has errors).
+    #[command(after_help = "Example:\n  mettle check rulesets/*.mettle")]
+    Check {
+        /// Ruleset files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Roll one check once and explain the result.
+    #[command(after_help = "Example:\n  mettle roll rulesets/dice_pool_morale.mettle morale --set base=3 --set bonus=2 --seed 1")]
+    Roll {
+        /// The ruleset.
+        file: PathBuf,
+        /// The check to roll.
+        check: String,
+        /// An input value, as name=value (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a scenario and print its explained log.
+    #[command(after_help = "Example:\n  mettle play rulesets/infinite_frontiers.mettle morale_failure --seed 3")]
+    Play {
+        /// The ruleset.
+        file: PathBuf,
+        /// The scenario's name.
+        scenario: String,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the log as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every scenario's expectations in the given files or folders.
+    #[command(after_help = "Example:\n  mettle test rulesets/")]
+    Test {
+        /// Ruleset files or folders of them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+/// Runs the command line.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Check { files } => commands::check(&files),
+        Command::Roll { file, check, set, seed, json } => commands::roll(&file, &check, &set, seed, json),
+        Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
+        Command::Test { paths, seed } => commands::test(&paths, seed),
+    };
+    ExitCode::from(code)
+}

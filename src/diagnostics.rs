@@ -1,0 +1,203 @@
+//! Errors and warnings as plain data with byte spans, and their rendering through miette.
+
+use crate::ast::Span;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity};
+use serde::Serialize;
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Level {
+    /// The ruleset cannot be used.
+    Error,
+    /// The ruleset works but something looks wrong.
+    Warning,
+}
+
+/// A labelled span of a diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What to say there.
+    pub text: String,
+    /// The main label (there is one per diagnostic).
+    pub primary: bool,
+}
+
+/// One error or warning: a code such as `mettle::resolve::unknown_name`, a message, labelled spans
+/// and help saying how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub level: Level,
+    /// A stable code, `mettle::PHASE::what`.
+    pub code: String,
+    /// One sentence saying what is wrong.
+    pub message: String,
+    /// Spans in the source, the first primary.
+    pub labels: Vec<Label>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error with `code`, `message`, and a primary label at `span`.
+    pub fn error(code: &str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
+        Diagnostic {
+            level: Level::Error,
+            code: format!("mettle::{code}"),
+            message: message.into(),
+            labels: vec![Label { span, text: label.into(), primary: true }],
+            help: None,
+        }
+    }
+
+    /// A warning with `code`, `message`, and a primary label at `span`.
+    pub fn warning(code: &str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
+        Diagnostic { level: Level::Warning, ..Diagnostic::error(code, message, span, label) }
+    }
+
+    /// Adds help text.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.push(Label { span, text: text.into(), primary: false });
+        self
+    }
+
+    /// The primary span.
+    pub fn span(&self) -> Span {
+        self.labels.first().map(|l| l.span).unwrap_or_default()
+    }
+
+    /// Whether this is an error (not a warning).
+    pub fn is_error(&self) -> bool {
+        self.level == Level::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// A diagnostic joined to the source text it points into, ready for miette to render.
+#[derive(Debug)]
+pub struct Report<'a> {
+    diag: &'a Diagnostic,
+    source: NamedSource<String>,
+}
+
+impl<'a> Report<'a> {
+    /// Joins `diag` to the source `text` of the file `name`.
+    pub fn new(diag: &'a Diagnostic, name: &str, text: &str) -> Self {
+        Report { diag, source: NamedSource::new(name, text.to_string()) }
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.diag.code))
+    }
+    fn severity(&self) -> Option<Severity> {
+        Some(match self.diag.level {
+            Level::Error => Severity::Error,
+            Level::Warning => Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let len = self.source.inner().len();
+        Some(Box::new(self.diag.labels.iter().map(move |l| {
+            // Keep spans inside the text so that rendering never fails.
+            let start = l.span.start.min(len);
+            let end = l.span.end.clamp(start, len);
+            let text = (!l.text.is_empty()).then(|| l.text.clone());
+            if l.primary {
+                LabeledSpan::new_primary_with_span(text, (start, end - start))
+            } else {
+                LabeledSpan::new_with_span(text, (start, end - start))
+            }
+        })))
+    }
+}
+
+/// Renders diagnostics as text without colour, `width` columns wide: the form used by the CLI when
+/// its output is not a terminal, and by the snapshot tests.
+pub fn render_plain(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(width)
+        .with_links(false);
+    let mut out = String::new();
+    for d in diags {
+        let report = Report::new(d, name, text);
+        // Writing into a String cannot fail.
+        let _ = handler.render_report(&mut out, &report);
+    }
+    out
+}
+
+/// Renders diagnostics in colour for a terminal.
+pub fn render_color(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode())
+        .with_width(width)
+        .with_links(false);
+    let mut out = String::new();
+    for d in diags {
+        let _ = handler.render_report(&mut out, &Report::new(d, name, text));
+    }
+    out
+}
+
+/// The known name closest to `name`, if one is close enough to be a likely misspelling.
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(f64, &str)> = None;
+    for k in known {
+        if k == name {
+            continue;
+        }
+        let score = strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase());
+        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// `help` text for an unknown name: "did you mean" when a close name exists.
+pub fn suggest(name: &str, what: &str, known: &[&str]) -> String {
+    match did_you_mean(name, known.iter().copied()) {
+        Some(k) => format!("did you mean `{k}`?"),
+        None if known.is_empty() => format!("no {what} is defined here; define one first"),
+        None => {
+            let mut list: Vec<&str> = known.to_vec();
+            list.sort_unstable();
+            list.dedup();
+            let shown: Vec<String> = list.iter().take(8).map(|k| format!("`{k}`")).collect();
+            let more = if list.len() > 8 { ", …" } else { "" };
+            format!("the {what}s here are {}{more}", shown.join(", "))
+        }
+    }
+}

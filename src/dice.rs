@@ -1,0 +1,168 @@
+//! Rolling dice terms: counts, custom faces and the notation modifiers (keep, drop, explode, reroll,
+//! count successes), drawing faces from forced dice first and the seeded generator after.
+
+use crate::ast::{Cmp, DiceMod};
+use crate::program::{Die, Pool};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// Most dice an exploding or rerolling die may add or roll again.
+pub const MAX_CHAIN: usize = 100;
+
+/// The faces of a die: `1..=n`, or a list.
+#[derive(Debug, Clone, Copy)]
+pub enum Faces<'a> {
+    /// `dN`
+    Count(i64),
+    /// `d[…]`
+    List(&'a [i64]),
+}
+
+impl Faces<'_> {
+    /// The largest face.
+    pub fn max(&self) -> i64 {
+        match self {
+            Faces::Count(n) => *n,
+            Faces::List(l) => l.iter().copied().max().unwrap_or(0),
+        }
+    }
+}
+
+/// Where faces come from: forced values first (scenarios' `dice 4, 3`), then the generator.
+pub struct Source<'a> {
+    /// The seeded generator.
+    pub rng: &'a mut ChaCha8Rng,
+    /// Faces the next dice must show.
+    pub forced: &'a mut VecDeque<i64>,
+}
+
+impl Source<'_> {
+    /// One face of a die.
+    pub fn face(&mut self, faces: Faces<'_>) -> Result<i64, String> {
+        if let Some(f) = self.forced.pop_front() {
+            let ok = match faces {
+                Faces::Count(n) => (1..=n).contains(&f),
+                Faces::List(l) => l.contains(&f),
+            };
+            if !ok {
+                return Err(match faces {
+                    Faces::Count(n) => format!("a forced die shows {f}, which a d{n} cannot roll"),
+                    Faces::List(l) => format!("a forced die shows {f}, which is not a face of d{l:?}"),
+                });
+            }
+            return Ok(f);
+        }
+        Ok(match faces {
+            Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
+            Faces::List(l) if l.is_empty() => 0,
+            Faces::List(l) => l[self.rng.random_range(0..l.len())],
+        })
+    }
+}
+
+/// Rolls `count` dice with `faces` and applies `mods` in order. `labels` names, for each die past the
+/// first `count - labels.len()`, the modifier that added it.
+pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'_>) -> Result<Pool, String> {
+    let mut dice: Vec<Die> = Vec::with_capacity(count);
+    for _ in 0..count {
+        dice.push(Die { face: src.face(faces)?, kept: true, rerolled: vec![], exploded: false, from: None });
+    }
+    let mut successes: Option<(Cmp, i64)> = None;
+    for m in mods {
+        match *m {
+            DiceMod::Reroll(cmp, n) | DiceMod::RerollOnce(cmp, n) => {
+                let once = matches!(m, DiceMod::RerollOnce(..));
+                for d in dice.iter_mut() {
+                    let mut tries = 0;
+                    while cmp.test(d.face, n) && tries < if once { 1 } else { MAX_CHAIN } {
+                        d.rerolled.push(d.face);
+                        d.face = src.face(faces)?;
+                        tries += 1;
+                    }
+                }
+            }
+            DiceMod::Explode(cmp, n) => {
+                let n = n.unwrap_or_else(|| faces.max());
+                let mut out = Vec::with_capacity(dice.len());
+                for d in dice.drain(..) {
+                    let mut last = d.face;
+                    out.push(d);
+                    let mut chain = 0;
+                    while cmp.test(last, n) && chain < MAX_CHAIN {
+                        last = src.face(faces)?;
+                        out.push(Die { face: last, kept: true, rerolled: vec![], exploded: true, from: None });
+                        chain += 1;
+                    }
+                }
+                dice = out;
+            }
+            DiceMod::KeepHighest(k) | DiceMod::KeepLowest(k) | DiceMod::DropHighest(k) | DiceMod::DropLowest(k) => {
+                let mut order: Vec<usize> = (0..dice.len()).filter(|&i| dice[i].kept).collect();
+                // Stable: among equal faces, earlier dice count as higher.
+                order.sort_by(|&a, &b| dice[b].face.cmp(&dice[a].face));
+                let k = k as usize;
+                let n = order.len();
+                let dropped: Vec<usize> = match m {
+                    DiceMod::KeepHighest(_) => order.iter().skip(k).copied().collect(),
+                    DiceMod::KeepLowest(_) => order.iter().take(n.saturating_sub(k)).copied().collect(),
+                    DiceMod::DropHighest(_) => order.iter().take(k).copied().collect(),
+                    _ => order.iter().skip(n.saturating_sub(k)).copied().collect(),
+                };
+                for i in dropped {
+                    dice[i].kept = false;
+                }
+            }
+            DiceMod::CountSuccesses(cmp, n) => successes = Some((cmp, n)),
+        }
+    }
+    let value = match successes {
+        Some((cmp, n)) => dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64,
+        None => dice.iter().filter(|d| d.kept).map(|d| d.face).sum(),
+    };
+    Ok(Pool { notation: String::new(), sides: faces.max(), dice, value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn forced(faces: &[i64], count: usize, sides: i64, mods: &[DiceMod]) -> Pool {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut q: VecDeque<i64> = faces.iter().copied().collect();
+        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q }).unwrap()
+    }
+
+    #[test]
+    fn sums_kept_dice() {
+        assert_eq!(forced(&[3, 5, 1, 6], 4, 6, &[DiceMod::KeepHighest(3)]).value, 14);
+        assert_eq!(forced(&[3, 5, 1, 6], 4, 6, &[DiceMod::DropLowest(1)]).value, 14);
+        assert_eq!(forced(&[3, 5, 1, 6], 4, 6, &[DiceMod::KeepLowest(1)]).value, 1);
+        assert_eq!(forced(&[3, 5, 1, 6], 4, 6, &[DiceMod::DropHighest(2)]).value, 4);
+    }
+
+    #[test]
+    fn explodes_and_rerolls() {
+        let p = forced(&[6, 6, 2, 4], 2, 6, &[DiceMod::Explode(Cmp::Ge, None)]);
+        assert_eq!(p.dice.len(), 4);
+        assert_eq!(p.value, 18);
+        let p = forced(&[1, 1, 5, 3], 2, 6, &[DiceMod::Reroll(Cmp::Eq, 1)]);
+        assert_eq!(p.dice.iter().map(|d| d.face).collect::<Vec<_>>(), vec![5, 3]);
+        let p = forced(&[1, 1, 5], 2, 6, &[DiceMod::RerollOnce(Cmp::Eq, 1)]);
+        assert_eq!(p.dice.iter().map(|d| d.face).collect::<Vec<_>>(), vec![1, 5]);
+    }
+
+    #[test]
+    fn counts_successes() {
+        assert_eq!(forced(&[5, 6, 1, 4], 4, 6, &[DiceMod::CountSuccesses(Cmp::Ge, 5)]).value, 2);
+    }
+
+    #[test]
+    fn rejects_impossible_forced_faces() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut q: VecDeque<i64> = [7].into_iter().collect();
+        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q }).unwrap_err();
+        assert!(e.contains("d6 cannot roll"), "{e}");
+    }
+}

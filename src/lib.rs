@@ -1,0 +1,45 @@
+//! mettle: a rules language for tabletop morale and battle-pressure systems.
+//!
+//! A ruleset file says, in words close to a rulebook's, what the dice are, what the checks are, what
+//! happens on each outcome, and which events call for which checks. mettle parses it, checks it,
+//! compiles it once, and runs it in sessions that roll dice from a seed and explain every step.
+//!
+//! ```
+//! use mettle::{Ruleset, Session, Value};
+//!
+//! let rules = Ruleset::from_str("morale.mettle", r#"
+//!     kind unit { spi: 0..6 = 3  morale: steady | shaken = steady }
+//!     check morale for unit {
+//!         input spi: 0..6
+//!         roll d6
+//!         modifier "Spirit" +spi
+//!         target 7
+//!         outcome steady when total >= target
+//!         otherwise shaken { set unit.morale to shaken }
+//!     }
+//! "#).unwrap();
+//!
+//! let mut session = Session::new(&rules, 42);
+//! session.force_dice(&[3]); // the next d6 shows 3
+//! let result = session.roll("morale", &[("spi", Value::Int(2))]).unwrap();
+//! assert_eq!(result.total, 5);
+//! assert_eq!(result.outcome, "shaken");
+//! // Every number can be traced to the rule that produced it:
+//! assert_eq!(result.modifiers[0].label, "Spirit");
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod ast;
+pub mod check;
+pub mod diagnostics;
+pub mod dice;
+pub mod program;
+mod ruleset;
+pub mod session;
+pub mod syntax;
+
+pub use diagnostics::Diagnostic;
+pub use program::{CheckResult, Value};
+pub use ruleset::{LoadError, Ruleset};
+pub use session::{LogEntry, Session};

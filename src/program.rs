@@ -1,0 +1,741 @@
+//! The compiled program: an immutable, `Send + Sync` form of a checked ruleset. Every name is
+//! resolved to an index and every expression to a small tree over slots, so nothing is looked up by
+//! string while a session runs.
+
+use crate::ast::{BinOp, Cmp, DiceMod, Duration, Span};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Index of an entity kind in [`Program::kinds`].
+pub type KindId = u32;
+/// Index of a name set (the names of a state, a ladder, a check's outcomes…) in [`Program::sets`].
+pub type SetId = u32;
+/// Index of a check in [`Program::checks`].
+pub type CheckId = u32;
+/// Index of an event in [`Program::events`].
+pub type EventId = u32;
+
+/// A value while rules run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// yes / no.
+    Bool(bool),
+    /// A name from a name set.
+    Name {
+        /// The set.
+        set: SetId,
+        /// Which name.
+        index: u32,
+    },
+    /// An entity in the session.
+    Entity(u32),
+    /// No entity.
+    None,
+    /// Rolled dice.
+    Pool(Arc<Pool>),
+    /// The result of a check.
+    Result(Arc<CheckResult>),
+}
+
+impl Value {
+    /// The integer, for values of integer or pool type.
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Int(i) => *i,
+            Value::Pool(p) => p.value,
+            Value::Bool(b) => *b as i64,
+            _ => 0,
+        }
+    }
+    /// The truth of a flag.
+    pub fn truth(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+}
+
+/// One die of a roll.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Die {
+    /// The face it shows.
+    pub face: i64,
+    /// Whether it counts (keep/drop).
+    pub kept: bool,
+    /// Faces it showed before being rerolled.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub rerolled: Vec<i64>,
+    /// Whether it was added by an exploding die.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub exploded: bool,
+    /// The label of the modifier that added it, when not the roll itself.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub from: Option<String>,
+}
+
+/// Rolled dice and their value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pool {
+    /// Written form, such as `2d6kh1`.
+    pub notation: String,
+    /// Sides of each die (the largest face for custom dice).
+    pub sides: i64,
+    /// The dice in the order rolled.
+    pub dice: Vec<Die>,
+    /// The sum of the kept dice, or the number of successes for `cs`.
+    pub value: i64,
+}
+
+impl Pool {
+    /// Faces of the kept dice.
+    pub fn kept(&self) -> impl Iterator<Item = i64> + '_ {
+        self.dice.iter().filter(|d| d.kept).map(|d| d.face)
+    }
+}
+
+/// A modifier as applied to one roll.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AppliedModifier {
+    /// Its label.
+    pub label: String,
+    /// The amount (after its cap).
+    pub amount: i64,
+    /// Whether the amount is a number of dice.
+    pub dice: bool,
+    /// The rule that produced it.
+    pub span: Span,
+}
+
+/// The result of one check, as data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// The check's name.
+    pub check: String,
+    /// Index of the check.
+    #[serde(skip)]
+    pub check_id: CheckId,
+    /// Who made it.
+    pub subject: Option<String>,
+    /// Input values, by name.
+    pub inputs: Vec<(String, String)>,
+    /// The dice, if the check rolls any.
+    pub pool: Option<Pool>,
+    /// The modifiers that applied.
+    pub modifiers: Vec<AppliedModifier>,
+    /// Dice plus flat modifiers.
+    pub total: i64,
+    /// The target number, if the check has one.
+    pub target: Option<i64>,
+    /// `total - target`.
+    pub margin: Option<i64>,
+    /// Values the check worked out (`let`), by name.
+    pub values: Vec<(String, String)>,
+    /// The outcome's name.
+    pub outcome: String,
+    /// Index of the outcome in the check's outcome set.
+    pub outcome_index: u32,
+    /// Span of the outcome rule chosen.
+    pub outcome_span: Span,
+    /// Span of the check.
+    pub span: Span,
+    /// Every local slot of the check, for `last CHECK.name`.
+    #[serde(skip)]
+    pub slots: Vec<Value>,
+}
+
+/// A type as the checker knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ty {
+    /// An integer within bounds.
+    Int {
+        /// Lowest allowed.
+        lo: Option<i64>,
+        /// Highest allowed.
+        hi: Option<i64>,
+    },
+    /// yes / no.
+    Flag,
+    /// One of a set of names.
+    Name(SetId),
+    /// An entity of a kind (or none).
+    Entity(KindId),
+    /// Rolled dice.
+    Pool,
+    /// The result of a check.
+    Result(CheckId),
+    /// Text.
+    Text,
+    /// `none`.
+    None,
+}
+
+impl Ty {
+    /// An unbounded integer.
+    pub const INT: Ty = Ty::Int { lo: None, hi: None };
+}
+
+/// An attribute of a kind, a fact of an event, an input of a check, or a parameter.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldDef {
+    /// Its name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// Its type.
+    pub ty: Ty,
+    /// Default value (a constant).
+    pub default: Option<Value>,
+    /// Whether pushing past the bounds is an error rather than clamped.
+    pub strict: bool,
+    /// Where it is defined.
+    pub span: Span,
+}
+
+/// An entity kind.
+#[derive(Debug, Clone, Serialize)]
+pub struct Kind {
+    /// Its name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// Attributes.
+    pub fields: Vec<FieldDef>,
+    /// Where it is defined.
+    pub span: Span,
+}
+
+/// A set of names: the states of an attribute, a ladder, a check's outcomes, results, choices.
+#[derive(Debug, Clone, Serialize)]
+pub struct NameSet {
+    /// A name for the set, for messages.
+    pub name: String,
+    /// The names in order (a ladder from lowest to highest).
+    pub names: Vec<String>,
+    /// Numbers of a ladder's rungs.
+    pub values: Option<Vec<i64>>,
+    /// Labels for people (results).
+    pub labels: Vec<Option<String>>,
+    /// Where each name is defined.
+    pub spans: Vec<Span>,
+}
+
+/// An event.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventDecl {
+    /// Its name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// Facts the host supplies.
+    pub facts: Vec<FieldDef>,
+    /// Triggers in file order.
+    pub triggers: Vec<u32>,
+    /// Where it is defined (empty for built-in events).
+    pub span: Span,
+}
+
+/// A trigger: `on EVENT when COND { ... }`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trigger {
+    /// The event.
+    pub event: EventId,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// Condition.
+    #[serde(skip)]
+    pub when: Option<Expr>,
+    /// Effects.
+    #[serde(skip)]
+    pub body: Vec<Stmt>,
+    /// Number of local slots (facts first).
+    pub slots: u32,
+    /// Where it is defined.
+    pub span: Span,
+    /// Span of its first line, for explanations.
+    pub head: Span,
+}
+
+/// A formula: `define f(x) = ...`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Define {
+    /// Its name.
+    pub name: String,
+    /// Parameters.
+    pub params: Vec<FieldDef>,
+    /// Body.
+    #[serde(skip)]
+    pub body: Expr,
+    /// Local slots.
+    pub slots: u32,
+    /// Where it is defined.
+    pub span: Span,
+}
+
+/// One table row's key pattern.
+#[derive(Debug, Clone, Serialize)]
+pub enum Pat {
+    /// Anything.
+    Any,
+    /// An inclusive integer range.
+    Range(i64, i64),
+    /// A flag.
+    Bool(bool),
+    /// A name (index in the key's set).
+    Name(u32),
+}
+
+/// A table.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Its name.
+    pub name: String,
+    /// Keys.
+    pub params: Vec<FieldDef>,
+    /// Result type.
+    pub result: Ty,
+    /// Rows: patterns (empty for otherwise) and value.
+    #[serde(skip)]
+    pub rows: Vec<(Vec<Pat>, Expr, Span)>,
+    /// Where it is defined.
+    pub span: Span,
+}
+
+/// A modifier line of a check.
+#[derive(Debug, Clone)]
+pub struct Modifier {
+    /// Label.
+    pub label: String,
+    /// Signed amount.
+    pub amount: Expr,
+    /// A number of dice.
+    pub dice: bool,
+    /// Condition.
+    pub when: Option<Expr>,
+    /// Cap on the size of the amount.
+    pub cap: Option<Expr>,
+    /// Where.
+    pub span: Span,
+}
+
+/// An outcome of a check.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Index in the check's outcome set.
+    pub index: u32,
+    /// Condition; `None` for otherwise.
+    pub when: Option<Expr>,
+    /// Effects applied to the subject.
+    pub body: Vec<Stmt>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A step of a check, in written order.
+#[derive(Debug, Clone)]
+pub enum CheckStep {
+    /// `let`: work out a value into a slot.
+    Let(u32, Expr),
+    /// The roll, with all modifiers and the target.
+    Roll,
+}
+
+/// The roll line of a check.
+#[derive(Debug, Clone)]
+pub struct RollLine {
+    /// The dice.
+    pub dice: DiceExpr,
+    /// Slot for the first die when named with `as`.
+    pub name_slot: Option<u32>,
+    /// Where.
+    pub span: Span,
+}
+
+/// Slots every check has.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct CheckSlots {
+    /// The subject (or none).
+    pub subject: u32,
+    /// The pool after modifiers.
+    pub dice: u32,
+    /// The first die of the roll.
+    pub natural: u32,
+    /// Dice plus flat modifiers.
+    pub total: u32,
+    /// Target number.
+    pub target: u32,
+    /// Total minus target.
+    pub margin: u32,
+}
+
+/// An input of a check.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// Name, type, default.
+    pub field: FieldDef,
+    /// A default that is an expression over earlier inputs and the subject.
+    pub default: Option<Expr>,
+}
+
+/// A check.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// Its name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// The subject kind.
+    pub subject: Option<KindId>,
+    /// Inputs in slot order (slots `0..inputs.len()`).
+    pub inputs: Vec<Input>,
+    /// Built-in slots.
+    pub slots: CheckSlots,
+    /// Number of slots.
+    pub nslots: u32,
+    /// Names of `let` values and their slots, for explanations.
+    pub lets: Vec<(String, u32)>,
+    /// Steps in order.
+    pub steps: Vec<CheckStep>,
+    /// The roll.
+    pub roll: Option<RollLine>,
+    /// Modifiers.
+    pub modifiers: Vec<Modifier>,
+    /// Target.
+    pub target: Option<Expr>,
+    /// Outcomes tried in order.
+    pub outcomes: Vec<Outcome>,
+    /// The outcome names.
+    pub outcome_set: SetId,
+    /// Where.
+    pub span: Span,
+}
+
+/// A choice point, by name.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChoiceDecl {
+    /// Its name.
+    pub name: String,
+    /// The question.
+    pub question: String,
+    /// Type of the answer.
+    pub ty: Ty,
+    /// Where it is asked.
+    pub span: Span,
+}
+
+/// A scenario.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// Identifier.
+    pub name: String,
+    /// Title.
+    pub title: Option<String>,
+    /// Steps.
+    pub body: Vec<Stmt>,
+    /// Local slots.
+    pub slots: u32,
+    /// Where.
+    pub span: Span,
+}
+
+/// Read-only numbers of the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Global {
+    /// Current round (0 before the first).
+    Round,
+    /// Current turn within the game (0 before the first).
+    Turn,
+}
+
+/// Built-in functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Builtin {
+    /// `min(a, b, …)`
+    Min,
+    /// `max(a, b, …)`
+    Max,
+    /// `abs(a)`
+    Abs,
+    /// `triangular(n)`: 1 + 2 + … + n.
+    Triangular,
+    /// `clamp(x, lo, hi)`
+    Clamp,
+    /// `sum(pool)`
+    Sum,
+    /// `count(pool, CMP n)`
+    Count(Cmp),
+    /// `any(pool, CMP n)`
+    Any(Cmp),
+    /// `all(pool, CMP n)`
+    All(Cmp),
+    /// `highest(pool, k)`: sum of the k highest.
+    Highest,
+    /// `lowest(pool, k)`: sum of the k lowest.
+    Lowest,
+    /// `die(pool, i)`: the i-th die (from 1).
+    Die,
+    /// `size(pool)`: number of kept dice.
+    Size,
+    /// `shift(rung, n)`: n rungs up a ladder (down when negative), stopping at the ends.
+    Shift,
+    /// `value(rung)`: a ladder rung's number.
+    RungValue,
+    /// `rank(rung)`: a name's position, from 0.
+    Rank,
+}
+
+/// A compiled expression.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    /// A constant.
+    Const(Value),
+    /// A local slot.
+    Local(u32),
+    /// A session number.
+    Global(Global),
+    /// An attribute of an entity.
+    Field(Box<Expr>, u32),
+    /// `-x`
+    Neg(Box<Expr>),
+    /// `not x`
+    Not(Box<Expr>),
+    /// Arithmetic and comparison.
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Roll dice.
+    Dice(Box<DiceExpr>),
+    /// A built-in function.
+    Builtin(Builtin, Vec<Expr>),
+    /// A formula.
+    Define(u32, Vec<Expr>),
+    /// A table lookup.
+    Table(u32, Vec<Expr>),
+    /// The last result of a check.
+    Last(CheckId),
+    /// The outcome of a result, as a name of the check's outcome set.
+    Outcome(Box<Expr>),
+    /// A slot of a result.
+    ResultSlot(Box<Expr>, u32),
+    /// `number of KIND v where COND`
+    NumberOf {
+        /// Kind.
+        kind: KindId,
+        /// Slot of the candidate.
+        slot: u32,
+        /// Filter.
+        filter: Option<Box<Expr>>,
+    },
+}
+
+/// How many sides a die has.
+#[derive(Debug, Clone)]
+pub enum SidesExpr {
+    /// `dN`
+    Count(Expr),
+    /// `d[…]`
+    Faces(Arc<[i64]>),
+}
+
+/// A dice term.
+#[derive(Debug, Clone)]
+pub struct DiceExpr {
+    /// Number of dice.
+    pub count: Expr,
+    /// Sides.
+    pub sides: SidesExpr,
+    /// Notation modifiers.
+    pub mods: Vec<DiceMod>,
+    /// Written form.
+    pub text: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// An attribute of an entity, as the target of `set`, `add`, `remove`.
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// The entity.
+    pub entity: Expr,
+    /// The attribute.
+    pub field: u32,
+    /// The kind (for names and bounds).
+    pub kind: KindId,
+}
+
+/// Options of a choice.
+#[derive(Debug, Clone)]
+pub enum ChoiceOpts {
+    /// Names of a set.
+    Names(SetId, Vec<u32>),
+    /// yes / no.
+    Flag,
+    /// Entities of a kind matching a filter (the candidate in `slot`).
+    Entities {
+        /// Kind.
+        kind: KindId,
+        /// Slot of the candidate.
+        slot: u32,
+        /// Filter.
+        filter: Option<Expr>,
+    },
+}
+
+/// A compiled statement.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// `set`
+    Set {
+        /// Target.
+        place: Place,
+        /// Value.
+        value: Expr,
+        /// Duration.
+        until: Option<Duration>,
+        /// Where.
+        span: Span,
+    },
+    /// `add` (or `remove`, with `negate`).
+    Add {
+        /// Target.
+        place: Place,
+        /// Amount.
+        amount: Expr,
+        /// `remove`.
+        negate: bool,
+        /// Where.
+        span: Span,
+    },
+    /// `let`
+    Let(u32, Expr),
+    /// `roll CHECK`
+    Roll {
+        /// The check.
+        check: CheckId,
+        /// Subject.
+        subject: Option<Expr>,
+        /// Input values by input index.
+        args: Vec<(u32, Expr)>,
+        /// Where.
+        span: Span,
+    },
+    /// `if`
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    /// `for each`
+    ForEach {
+        /// Kind.
+        kind: KindId,
+        /// Slot of the loop variable.
+        slot: u32,
+        /// Filter.
+        filter: Option<Expr>,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// `trigger EVENT(...)`
+    Trigger {
+        /// Event.
+        event: EventId,
+        /// One value per fact.
+        args: Vec<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `choose`
+    Choose {
+        /// The choice.
+        choice: u32,
+        /// Slot the answer goes to.
+        slot: u32,
+        /// Options.
+        options: ChoiceOpts,
+        /// Default answer.
+        default: Option<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `end game`
+    EndGame {
+        /// Result index in the results set.
+        result: u32,
+        /// Winner.
+        winner: Option<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `note`
+    Note(String, Span),
+    /// `repeat … until`
+    Repeat {
+        /// Body.
+        body: Vec<Stmt>,
+        /// Condition.
+        until: Expr,
+        /// Where.
+        span: Span,
+    },
+    /// `new KIND NAME with …`
+    New {
+        /// Kind.
+        kind: KindId,
+        /// Slot bound to the entity.
+        slot: u32,
+        /// Name.
+        name: String,
+        /// Attribute values.
+        with: Vec<(u32, Expr, Span)>,
+        /// Where.
+        span: Span,
+    },
+    /// `dice …`
+    Dice(Vec<i64>, Span),
+    /// `answer`
+    Answer {
+        /// Choice.
+        choice: u32,
+        /// Value.
+        value: Expr,
+        /// Where.
+        span: Span,
+    },
+    /// `expect`
+    Expect {
+        /// Condition.
+        cond: Expr,
+        /// Message.
+        message: Option<String>,
+        /// Source text of the condition.
+        text: String,
+        /// Where.
+        span: Span,
+    },
+}
+
+/// A compiled ruleset.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// `ruleset "…"`.
+    pub title: Option<String>,
+    /// Entity kinds.
+    pub kinds: Vec<Kind>,
+    /// Name sets.
+    pub sets: Vec<NameSet>,
+    /// Events (the four built-in time events first).
+    pub events: Vec<EventDecl>,
+    /// Triggers.
+    pub triggers: Vec<Trigger>,
+    /// Formulas.
+    pub defines: Vec<Define>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Checks.
+    pub checks: Vec<Check>,
+    /// Choice points.
+    pub choices: Vec<ChoiceDecl>,
+    /// The set of game results.
+    pub results: SetId,
+    /// Scenarios.
+    pub scenarios: Vec<Scenario>,
+}
+
+/// The built-in time events, in event-index order.
+pub const TIME_EVENTS: [&str; 4] = ["round_start", "turn_start", "turn_end", "round_end"];

@@ -1,0 +1,122 @@
+//! The explained log: what happened, step by step, as data, with the span of the rule behind each step.
+
+use crate::ast::Span;
+use crate::program::CheckResult;
+use serde::{Deserialize, Serialize};
+
+/// One step of the log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LogEntry {
+    /// An event happened (from the host, a scenario or a rule).
+    Event {
+        /// The event.
+        name: String,
+        /// Its facts, rendered.
+        facts: Vec<(String, String)>,
+        /// Nesting: 0 for events from outside.
+        depth: u32,
+    },
+    /// A rule fired.
+    Rule {
+        /// The rule's first line.
+        text: String,
+        /// Where it is.
+        span: Span,
+    },
+    /// A check was rolled.
+    Check(Box<CheckResult>),
+    /// Dice rolled inside a rule.
+    Roll {
+        /// The dice as written.
+        text: String,
+        /// Faces shown.
+        faces: Vec<i64>,
+        /// The value.
+        value: i64,
+        /// Where.
+        span: Span,
+    },
+    /// An attribute changed.
+    Change {
+        /// The entity.
+        entity: String,
+        /// The attribute.
+        field: String,
+        /// Old value.
+        from: String,
+        /// New value.
+        to: String,
+        /// Why it differs from what the rule asked (clamped to bounds), if it does.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        note: Option<String>,
+        /// The rule that changed it.
+        span: Span,
+    },
+    /// A timed change ran out.
+    Expired {
+        /// The entity.
+        entity: String,
+        /// The attribute.
+        field: String,
+        /// The value restored.
+        to: String,
+        /// The rule that made the timed change.
+        span: Span,
+    },
+    /// An entity was created.
+    New {
+        /// Its name.
+        entity: String,
+        /// Its kind.
+        kind: String,
+        /// Where.
+        span: Span,
+    },
+    /// A choice was made.
+    Choice {
+        /// The choice.
+        name: String,
+        /// The question.
+        question: String,
+        /// The answer.
+        answer: String,
+        /// Who answered: `scenario`, `host` or `default`.
+        by: String,
+        /// Where it was asked.
+        span: Span,
+    },
+    /// A note from the rules.
+    Note {
+        /// Text.
+        text: String,
+        /// Where.
+        span: Span,
+    },
+    /// The game ended.
+    GameOver {
+        /// The result's name.
+        result: String,
+        /// Its label.
+        label: String,
+        /// The winner.
+        winner: Option<String>,
+        /// Where.
+        span: Span,
+    },
+    /// A scenario expectation was tested.
+    Expect {
+        /// Whether it held.
+        passed: bool,
+        /// The condition as written.
+        text: String,
+        /// What was actually found, when it failed.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        found: Option<String>,
+        /// Its message.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        message: Option<String>,
+        /// Where.
+        span: Span,
+    },
+}

@@ -1,0 +1,371 @@
+//! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
+//! `u64`), and the explained log. Events, checks and scenarios run here.
+
+mod log;
+mod run;
+mod show;
+
+pub use log::LogEntry;
+pub use show::render_log;
+
+use crate::Ruleset;
+use crate::ast::Span;
+use crate::diagnostics::{Diagnostic, suggest};
+use crate::program::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use run::Runner;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// An entity in play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entity {
+    /// Its kind.
+    pub kind: KindId,
+    /// Its name.
+    pub name: String,
+    /// Attribute values in the kind's order.
+    pub fields: Vec<Value>,
+}
+
+/// When a timed change runs out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Expiry {
+    /// At the next `turn_end`.
+    TurnEnd,
+    /// At the `round_end` of this round.
+    RoundEnd(i64),
+}
+
+/// A change that will be undone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Timed {
+    /// The entity.
+    pub entity: u32,
+    /// The attribute.
+    pub field: u32,
+    /// The value to restore.
+    pub restore: Value,
+    /// When.
+    pub expiry: Expiry,
+    /// The rule that made it.
+    pub span: Span,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameOver {
+    /// The result's name.
+    pub result: String,
+    /// The winner's name.
+    pub winner: Option<String>,
+}
+
+/// Everything that changes while a game runs; serialises losslessly, generator included.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The seed the session started from.
+    pub seed: u64,
+    /// The generator (ChaCha8).
+    pub rng: ChaCha8Rng,
+    /// Current round.
+    pub round: i64,
+    /// Current turn.
+    pub turn: i64,
+    /// Entities, by id.
+    pub entities: Vec<Entity>,
+    /// Faces the next dice must show.
+    pub forced: VecDeque<i64>,
+    /// Answers waiting for their choices.
+    pub answers: Vec<(u32, Value)>,
+    /// Changes to undo later.
+    pub timed: Vec<Timed>,
+    /// The last result of each check.
+    pub last: Vec<Option<Arc<CheckResult>>>,
+    /// Set once the game has ended.
+    pub over: Option<GameOver>,
+}
+
+/// The outcome of one scenario run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioReport {
+    /// The scenario.
+    pub name: String,
+    /// Expectations that held.
+    pub passed: usize,
+    /// Expectations that failed, as log entries.
+    pub failures: Vec<LogEntry>,
+}
+
+/// A game in progress over one ruleset.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("demo.mettle", r#"
+///     check test { roll 2d6  target 8  outcome hit when total >= target  otherwise miss }
+/// "#).unwrap();
+/// let mut s = mettle::Session::new(&rules, 7);
+/// let r = s.roll("test", &[]).unwrap();
+/// assert!(r.outcome == "hit" || r.outcome == "miss");
+/// ```
+#[derive(Debug, Clone)]
+pub struct Session {
+    rules: Ruleset,
+    state: State,
+    log: Vec<LogEntry>,
+    logging: bool,
+}
+
+/// A session saved as JSON.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    format: u32,
+    ruleset: Option<String>,
+    state: State,
+    log: Vec<LogEntry>,
+}
+
+impl Session {
+    /// A new session with the generator seeded from `seed`.
+    pub fn new(rules: &Ruleset, seed: u64) -> Session {
+        let p = rules.program();
+        Session {
+            rules: rules.clone(),
+            state: State {
+                seed,
+                rng: ChaCha8Rng::seed_from_u64(seed),
+                round: 0,
+                turn: 0,
+                entities: vec![],
+                forced: VecDeque::new(),
+                answers: vec![],
+                timed: vec![],
+                last: vec![None; p.checks.len()],
+                over: None,
+            },
+            log: vec![],
+            logging: true,
+        }
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The log so far.
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// Takes the log, leaving it empty.
+    pub fn take_log(&mut self) -> Vec<LogEntry> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Turns the log off (for fast simulation) or on.
+    pub fn set_logging(&mut self, on: bool) {
+        self.logging = on;
+    }
+
+    /// Faces the next dice will show, before the generator is used again.
+    pub fn force_dice(&mut self, faces: &[i64]) {
+        self.state.forced.extend(faces);
+    }
+
+    fn runner(&mut self) -> Runner<'_> {
+        Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging)
+    }
+
+    /// Runs `f` and, if it fails, puts the state back as it was: an error never leaves a half-applied
+    /// event behind.
+    fn atomic<T>(&mut self, f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
+        let saved = self.state.clone();
+        let log_len = self.log.len();
+        let r = f(&mut self.runner());
+        if r.is_err() {
+            self.state = saved;
+            self.log.truncate(log_len);
+        }
+        r
+    }
+
+    /// The id of the entity called `name`.
+    pub fn entity(&self, name: &str) -> Option<u32> {
+        self.state.entities.iter().position(|e| e.name == name).map(|i| i as u32)
+    }
+
+    /// Creates an entity of `kind` called `name` with the given attribute values (the rest default).
+    pub fn create(&mut self, kind: &str, name: &str, with: &[(&str, Value)]) -> Result<u32, Diagnostic> {
+        let p = self.rules.program().clone();
+        let Some(k) = p.kinds.iter().position(|k| k.name == kind) else {
+            let known: Vec<&str> = p.kinds.iter().map(|k| k.name.as_str()).collect();
+            return Err(api_error("unknown_kind", format!("there is no kind called `{kind}`"), suggest(kind, "kind", &known)));
+        };
+        if self.entity(name).is_some() {
+            return Err(api_error("duplicate", format!("there is already an entity called `{name}`"), "choose another name".into()));
+        }
+        let mut fields = vec![];
+        for (f, v) in with {
+            let Some(i) = p.kinds[k].fields.iter().position(|x| x.name == *f) else {
+                let known: Vec<&str> = p.kinds[k].fields.iter().map(|x| x.name.as_str()).collect();
+                return Err(api_error(
+                    "unknown_attribute",
+                    format!("a {kind} has no attribute `{f}`"),
+                    suggest(f, "attribute", &known),
+                ));
+            };
+            fields.push((i as u32, v.clone()));
+        }
+        self.atomic(|r| r.create(k as KindId, name, fields, Span::default()))
+    }
+
+    /// Applies an event by name with its facts by name (missing facts take their defaults).
+    pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<(), Diagnostic> {
+        let p = self.rules.program().clone();
+        let Some(e) = p.events.iter().position(|e| e.name == event) else {
+            let known: Vec<&str> = p.events.iter().map(|e| e.name.as_str()).collect();
+            return Err(api_error("unknown_event", format!("there is no event called `{event}`"), suggest(event, "event", &known)));
+        };
+        let decl = &p.events[e];
+        let mut values: Vec<Option<Value>> = vec![None; decl.facts.len()];
+        for (n, v) in facts {
+            let Some(i) = decl.facts.iter().position(|f| f.name == *n) else {
+                let known: Vec<&str> = decl.facts.iter().map(|f| f.name.as_str()).collect();
+                return Err(api_error(
+                    "unknown_fact",
+                    format!("event `{event}` has no fact `{n}`"),
+                    suggest(n, "fact", &known),
+                ));
+            };
+            values[i] = Some(v.clone());
+        }
+        let mut out = vec![];
+        for (i, f) in decl.facts.iter().enumerate() {
+            match values[i].take().or_else(|| f.default.clone()) {
+                Some(v) => out.push(v),
+                None if matches!(f.ty, Ty::Entity(_)) => out.push(Value::None),
+                None => {
+                    return Err(api_error(
+                        "missing_fact",
+                        format!("event `{event}` needs fact `{}`", f.name),
+                        format!("give `{}`", f.name),
+                    ));
+                }
+            }
+        }
+        self.atomic(|r| r.fire(e as EventId, out, Span::default()))
+    }
+
+    /// Rolls a check by name with inputs by name; nobody makes it, so its outcome's effects are not
+    /// applied. Returns the explained result.
+    pub fn roll(&mut self, check: &str, inputs: &[(&str, Value)]) -> Result<Arc<CheckResult>, Diagnostic> {
+        self.roll_for(check, None, inputs)
+    }
+
+    /// Rolls a check made by the entity `subject` (its outcome's effects are applied).
+    pub fn roll_for(&mut self, check: &str, subject: Option<u32>, inputs: &[(&str, Value)]) -> Result<Arc<CheckResult>, Diagnostic> {
+        let p = self.rules.program().clone();
+        let Some(c) = p.checks.iter().position(|c| c.name == check) else {
+            let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
+            return Err(api_error("unknown_check", format!("there is no check called `{check}`"), suggest(check, "check", &known)));
+        };
+        let mut args = vec![];
+        for (n, v) in inputs {
+            let Some(i) = p.checks[c].inputs.iter().position(|f| f.field.name == *n) else {
+                let known: Vec<&str> = p.checks[c].inputs.iter().map(|f| f.field.name.as_str()).collect();
+                return Err(api_error(
+                    "unknown_input",
+                    format!("check `{check}` has no input `{n}`"),
+                    suggest(n, "input", &known),
+                ));
+            };
+            args.push((i as u32, v.clone()));
+        }
+        self.atomic(|r| r.roll_check(c as CheckId, subject, args, Span::default()))
+    }
+
+    /// Rolls a check with inputs already resolved to input indices: the fast path for simulation.
+    pub fn roll_id(&mut self, check: CheckId, inputs: Vec<(u32, Value)>) -> Result<Arc<CheckResult>, Diagnostic> {
+        self.runner().roll_check(check, None, inputs, Span::default())
+    }
+
+    /// Runs scenario `name` from this session's state and reports its expectations.
+    pub fn run_scenario(&mut self, name: &str) -> Result<ScenarioReport, Diagnostic> {
+        let p = self.rules.program().clone();
+        let Some(s) = p.scenarios.iter().position(|s| s.name == name) else {
+            let known: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
+            return Err(api_error(
+                "unknown_scenario",
+                format!("there is no scenario called `{name}`"),
+                suggest(name, "scenario", &known),
+            ));
+        };
+        let start = self.log.len();
+        self.runner().scenario(s)?;
+        let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
+        for e in &self.log[start..] {
+            if let LogEntry::Expect { passed, .. } = e {
+                if *passed {
+                    report.passed += 1;
+                } else {
+                    report.failures.push(e.clone());
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// The value of `entity.field`.
+    pub fn get(&self, entity: &str, field: &str) -> Option<&Value> {
+        let e = &self.state.entities[self.entity(entity)? as usize];
+        let i = self.rules.program().kinds[e.kind as usize].fields.iter().position(|f| f.name == field)?;
+        e.fields.get(i)
+    }
+
+    /// A value as people read it: numbers, yes/no, names.
+    pub fn show(&self, v: &Value) -> String {
+        run::show_value(self.rules.program(), &self.state, v)
+    }
+
+    /// Saves the session as JSON: state, generator and log.
+    pub fn save(&self) -> String {
+        let saved = Saved {
+            format: 1,
+            ruleset: self.rules.program().title.clone(),
+            state: self.state.clone(),
+            log: self.log.clone(),
+        };
+        serde_json::to_string_pretty(&saved).unwrap_or_default()
+    }
+
+    /// Loads a session saved by [`Session::save`] over the same ruleset.
+    pub fn load(rules: &Ruleset, json: &str) -> Result<Session, Diagnostic> {
+        let saved: Saved = serde_json::from_str(json).map_err(|e| {
+            api_error("bad_save", format!("this is not a saved mettle session: {e}"), "save a session with `:save` or `Session::save`".into())
+        })?;
+        let p = rules.program();
+        let fits = saved.state.last.len() == p.checks.len()
+            && saved.state.entities.iter().all(|e| {
+                p.kinds.get(e.kind as usize).is_some_and(|k| k.fields.len() == e.fields.len())
+            });
+        if !fits {
+            return Err(api_error(
+                "save_mismatch",
+                "this saved session was made with a different ruleset".into(),
+                "load it with the ruleset it was saved from".into(),
+            ));
+        }
+        Ok(Session { rules: rules.clone(), state: saved.state, log: saved.log, logging: true })
+    }
+}
+
+fn api_error(code: &str, message: String, help: String) -> Diagnostic {
+    Diagnostic::error(&format!("run::{code}"), message, Span::default(), "").with_help(help)
+}

@@ -1,0 +1,116 @@
+//! The log as text for people: one line per step, indented under the event that caused it, each
+//! ending with the line of the rule behind it.
+
+use super::LogEntry;
+use crate::ast::Span;
+use std::fmt::Write;
+
+/// Line number (from 1) of a byte offset.
+fn line_of(text: &str, span: Span) -> Option<usize> {
+    if span.is_empty() && span.start == 0 {
+        return None;
+    }
+    let end = span.start.min(text.len());
+    Some(text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1)
+}
+
+/// Renders a log; `text` is the ruleset's source, used to give line numbers.
+pub fn render_log(log: &[LogEntry], text: &str) -> String {
+    let mut out = String::new();
+    let mut indent = 0usize;
+    let at = |span: Span| line_of(text, span).map(|l| format!("  (line {l})")).unwrap_or_default();
+    for e in log {
+        let pad = "  ".repeat(indent);
+        let _ = match e {
+            LogEntry::Event { name, facts, depth } => {
+                indent = *depth as usize + 1;
+                let pad = "  ".repeat(*depth as usize);
+                let facts: Vec<String> = facts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+                if facts.is_empty() {
+                    writeln!(out, "{pad}event {name}")
+                } else {
+                    writeln!(out, "{pad}event {name}({})", facts.join(", "))
+                }
+            }
+            LogEntry::Rule { text: t, span } => writeln!(out, "{pad}rule {t}{}", at(*span)),
+            LogEntry::Check(r) => {
+                let who = r.subject.as_ref().map(|s| format!("{s} rolls ")).unwrap_or_default();
+                let inputs: Vec<String> = r.inputs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                let _ = writeln!(out, "{pad}{who}check {}({}){}", r.check, inputs.join(", "), at(r.span));
+                if let Some(p) = &r.pool {
+                    let faces: Vec<String> = p
+                        .dice
+                        .iter()
+                        .map(|d| {
+                            let mut s = d.face.to_string();
+                            if !d.rerolled.is_empty() {
+                                let old: Vec<String> = d.rerolled.iter().map(|x| x.to_string()).collect();
+                                s = format!("{s} (rerolled {})", old.join(", "));
+                            }
+                            if d.exploded {
+                                s = format!("{s} (exploded)");
+                            }
+                            if let Some(f) = &d.from {
+                                s = format!("{s} ({f})");
+                            }
+                            if !d.kept {
+                                s = format!("{s} dropped");
+                            }
+                            s
+                        })
+                        .collect();
+                    let _ = writeln!(out, "{pad}  dice {}: {} = {}", p.notation, faces.join(", "), p.value);
+                }
+                for m in &r.modifiers {
+                    let unit = if m.dice { if m.amount.abs() == 1 { " die" } else { " dice" } } else { "" };
+                    let _ = writeln!(out, "{pad}  {} {:+}{unit}{}", m.label, m.amount, at(m.span));
+                }
+                match r.target {
+                    Some(t) => {
+                        let _ = writeln!(out, "{pad}  total {} against target {t} (margin {:+})", r.total, r.total - t);
+                    }
+                    None => {
+                        let _ = writeln!(out, "{pad}  total {}", r.total);
+                    }
+                }
+                for (k, v) in &r.values {
+                    let _ = writeln!(out, "{pad}  {k} = {v}");
+                }
+                writeln!(out, "{pad}  outcome: {}{}", r.outcome, at(r.outcome_span))
+            }
+            LogEntry::Roll { text: t, faces, value, span } => {
+                let f: Vec<String> = faces.iter().map(|x| x.to_string()).collect();
+                writeln!(out, "{pad}roll {t}: {} = {value}{}", f.join(", "), at(*span))
+            }
+            LogEntry::Change { entity, field, from, to, note, span } => {
+                let note = note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
+                writeln!(out, "{pad}{entity}.{field}: {from} -> {to}{note}{}", at(*span))
+            }
+            LogEntry::Expired { entity, field, to, span } => {
+                writeln!(out, "{pad}{entity}.{field} back to {to} (its time is up){}", at(*span))
+            }
+            LogEntry::New { entity, kind, span } => writeln!(out, "{pad}new {kind} {entity}{}", at(*span)),
+            LogEntry::Choice { name, question, answer, by, span } => {
+                writeln!(out, "{pad}choice {name}: \"{question}\" -> {answer} (by {by}){}", at(*span))
+            }
+            LogEntry::Note { text: t, span } => writeln!(out, "{pad}note: {t}{}", at(*span)),
+            LogEntry::GameOver { label, winner, span, .. } => match winner {
+                Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),
+                None => writeln!(out, "{pad}game over: {label}{}", at(*span)),
+            },
+            LogEntry::Expect { passed, text: t, found, message, span } => {
+                indent = 0;
+                let mark = if *passed { "ok" } else { "FAILED" };
+                let mut line = format!("expect {t}: {mark}{}", at(*span));
+                if let Some(f) = found {
+                    line.push_str(&format!(" ({f})"));
+                }
+                if let (false, Some(m)) = (passed, message) {
+                    line.push_str(&format!(": {m}"));
+                }
+                writeln!(out, "{line}")
+            }
+        };
+    }
+    out
+}

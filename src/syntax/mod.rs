@@ -1,0 +1,13 @@
+//! Text to syntax tree: the pest grammar in `grammar/mettle.pest`, a Pratt parser for expressions,
+//! and syntax errors worded for people. pest's `Rule` never leaves this module.
+
+mod build;
+mod errors;
+mod expr;
+mod parse;
+mod scan;
+mod stmt;
+#[cfg(test)]
+mod tests;
+
+pub use parse::{ReplInput, is_incomplete, parse, parse_repl};
