@@ -112,7 +112,6 @@ pub struct CheckResult {
     /// The check's name.
     pub check: String,
     /// Index of the check.
-    #[serde(skip)]
     pub check_id: CheckId,
     /// Who made it.
     pub subject: Option<String>,
@@ -139,7 +138,6 @@ pub struct CheckResult {
     /// Span of the check.
     pub span: Span,
     /// Every local slot of the check, for `last CHECK.name`.
-    #[serde(skip)]
     pub slots: Vec<Value>,
 }
 
@@ -253,6 +251,8 @@ pub struct Trigger {
     pub span: Span,
     /// Span of its first line, for explanations.
     pub head: Span,
+    /// Its first line as written (`on damaged when hp_lost >= 3`).
+    pub text: String,
 }
 
 /// A formula: `define f(x) = ...`.

@@ -761,7 +761,9 @@ impl<'a> Checker<'a> {
         let head = Span::new(item.span.start, head_end.max(item.span.start));
         let head_text = self.src(head).trim_end().trim_end_matches('{').trim_end();
         let head = Span::new(head.start, head.start + head_text.len());
+        let text = head_text.split_whitespace().collect::<Vec<_>>().join(" ");
         self.prog.triggers.push(Trigger {
+            text,
             event,
             doc: item.doc.clone(),
             when,

@@ -221,6 +221,7 @@ impl Session {
                     suggest(f, "attribute", &known),
                 ));
             };
+            check_value(v, &p.kinds[k].fields[i].ty, &format!("attribute `{f}` of `{name}`"))?;
             fields.push((i as u32, v.clone()));
         }
         self.atomic(|r| r.create(k as KindId, name, fields, Span::default()))
@@ -249,7 +250,10 @@ impl Session {
         let mut out = vec![];
         for (i, f) in decl.facts.iter().enumerate() {
             match values[i].take().or_else(|| f.default.clone()) {
-                Some(v) => out.push(v),
+                Some(v) => {
+                    check_value(&v, &f.ty, &format!("fact `{}` of event `{event}`", f.name))?;
+                    out.push(v)
+                }
                 None if matches!(f.ty, Ty::Entity(_)) => out.push(Value::None),
                 None => {
                     return Err(api_error(
@@ -286,6 +290,7 @@ impl Session {
                     suggest(n, "input", &known),
                 ));
             };
+            check_value(v, &p.checks[c].inputs[i].field.ty, &format!("input `{n}` of check `{check}`"))?;
             args.push((i as u32, v.clone()));
         }
         self.atomic(|r| r.roll_check(c as CheckId, subject, args, Span::default()))
@@ -363,6 +368,30 @@ impl Session {
             ));
         }
         Ok(Session { rules: rules.clone(), state: saved.state, log: saved.log, logging: true })
+    }
+}
+
+/// Checks a value given through the API against its declared type and bounds.
+fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
+    let ok = match (ty, v) {
+        (Ty::Int { lo, hi }, Value::Int(x)) => {
+            if lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h) {
+                return Err(api_error(
+                    "out_of_range",
+                    format!("{what} is {x}, outside its range"),
+                    format!("give a value {}", crate::check::range_words(*lo, *hi)),
+                ));
+            }
+            true
+        }
+        (Ty::Flag, Value::Bool(_)) | (Ty::Entity(_), Value::Entity(_) | Value::None) => true,
+        (Ty::Name(s), Value::Name { set, .. }) => s == set,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(api_error("type_mismatch", format!("{what} got a value of the wrong type"), "give a value of the declared type".into()))
     }
 }
 

@@ -573,8 +573,7 @@ impl<'a> Runner<'a> {
                 continue;
             }
             if self.logging {
-                let text = self.p_src_head(trig);
-                self.log.push(LogEntry::Rule { text, span: trig.head });
+                self.log.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
             }
             self.exec_block(&trig.body, &mut f)?;
             if self.st.over.is_some() {
@@ -582,10 +581,6 @@ impl<'a> Runner<'a> {
             }
         }
         Ok(())
-    }
-
-    fn p_src_head(&self, t: &Trigger) -> String {
-        format!("on {}", self.p.events[t.event as usize].name)
     }
 
     fn expire(&mut self, due: impl Fn(Expiry) -> bool) {

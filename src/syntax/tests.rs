@@ -613,3 +613,23 @@ fn random_edits_never_panic() {
         let _ = parse_repl(&text);
     }
 }
+#[test]
+fn timing() {
+    use pest::Parser;
+    let t = std::time::Instant::now();
+    for _ in 0..20 { let _ = parse::MettleParser::parse(parse::Rule::file, EXAMPLE); }
+    println!("ok parse {:?}", t.elapsed() / 20);
+    let t = std::time::Instant::now();
+    for _ in 0..20 { let _ = parse(EXAMPLE); }
+    println!("ok full {:?}", t.elapsed() / 20);
+    let half = &EXAMPLE[..1200];
+    let t = std::time::Instant::now();
+    for _ in 0..20 { let _ = parse::MettleParser::parse(parse::Rule::file, half); }
+    println!("err parse {:?}", t.elapsed() / 20);
+    let t = std::time::Instant::now();
+    for _ in 0..20 { let _ = parse(half); }
+    println!("err full {:?}", t.elapsed() / 20);
+    let t = std::time::Instant::now();
+    for _ in 0..20 { let _ = parse_repl(half); }
+    println!("err repl {:?}", t.elapsed() / 20);
+}
