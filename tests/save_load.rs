@@ -129,21 +129,47 @@ fn a_failed_event_changes_nothing() {
     // u1's `ap` is strict 0..1: setting it past the cap is an error, and the event is undone whole.
     let err = s.create("unit", "u1", &[]).unwrap_err();
     assert_eq!(err.code, "mettle::run::duplicate");
-    let err = s.apply("engaged", &[("unit", u), ("enemies", Value::Int(-1))]);
-    assert!(err.is_ok() || s.save() == before);
+    // A fact outside its declared range is refused, and nothing changes.
+    let err = s.apply("engaged", &[("unit", u), ("enemies", Value::Int(-1))]).unwrap_err();
+    assert_eq!(err.code, "mettle::run::out_of_range");
     assert_eq!(s.save(), before);
 }
 
 #[test]
-fn strict_counter_past_its_cap_is_an_error_and_undone() {
+fn saving_a_loaded_session_gives_the_same_text() {
     let mut s = setup(5);
     let red = Value::Entity(s.entity("red").unwrap());
-    let blue = Value::Entity(s.entity("blue").unwrap());
-    // Give red an AP twice and assign both to the only eligible unit... the rules stop at one per unit.
     s.apply("turn_start", &[]).unwrap();
-    let _ = s.apply("assign_ap", &[("side", red.clone())]);
-    let _ = s.apply("assign_ap", &[("side", blue)]);
+    s.apply("assign_ap", &[("side", red)]).unwrap();
+    s.roll("morale", &[("spi", Value::Int(2))]).unwrap();
+    let saved = s.save();
+    let loaded = Session::load(rules(), &saved).unwrap();
+    assert_eq!(loaded.save(), saved);
+}
+
+#[test]
+fn loading_rejects_other_rulesets_and_garbage() {
+    let other = Ruleset::from_str("other.mettle", "kind thing { size: 0..3 = 1 }").unwrap();
+    let saved = setup(1).save();
+    assert_eq!(Session::load(&other, &saved).unwrap_err().code, "mettle::run::save_mismatch");
+    assert_eq!(Session::load(rules(), "{ not json").unwrap_err().code, "mettle::run::bad_save");
+}
+
+#[test]
+fn an_event_that_fails_halfway_is_undone_whole() {
+    let rules = Ruleset::from_str(
+        "halfway.mettle",
+        "kind unit { hits: 0..9 = 0  ap: 0..1 = 0, strict }
+         event hit(unit: unit)
+         on hit { add 1 to unit.hits  add 1 to unit.ap }",
+    )
+    .unwrap();
+    let mut s = Session::new(&rules, 1);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("hit", &[("unit", u.clone())]).unwrap();
     let before = s.save();
-    let loaded = Session::load(rules(), &before).unwrap();
-    assert_eq!(loaded.save(), before);
+    let err = s.apply("hit", &[("unit", u)]).unwrap_err();
+    assert_eq!(err.code, "mettle::run::out_of_bounds");
+    assert_eq!(s.get("u", "hits"), Some(&Value::Int(1)), "the first change of the failed event is undone");
+    assert_eq!(s.save(), before);
 }
