@@ -147,10 +147,11 @@ mod tests {
         let p = forced(&[6, 6, 2, 4], 2, 6, &[DiceMod::Explode(Cmp::Ge, None)]);
         assert_eq!(p.dice.len(), 4);
         assert_eq!(p.value, 18);
-        let p = forced(&[1, 1, 5, 3], 2, 6, &[DiceMod::Reroll(Cmp::Eq, 1)]);
-        assert_eq!(p.dice.iter().map(|d| d.face).collect::<Vec<_>>(), vec![5, 3]);
-        let p = forced(&[1, 1, 5], 2, 6, &[DiceMod::RerollOnce(Cmp::Eq, 1)]);
-        assert_eq!(p.dice.iter().map(|d| d.face).collect::<Vec<_>>(), vec![1, 5]);
+        // `r1` rerolls until the die is not a 1; `ro1` rerolls once and keeps what comes.
+        let p = forced(&[1, 1, 4], 1, 6, &[DiceMod::Reroll(Cmp::Eq, 1)]);
+        assert_eq!((p.dice[0].face, p.dice[0].rerolled.clone()), (4, vec![1, 1]));
+        let p = forced(&[1, 1, 4], 1, 6, &[DiceMod::RerollOnce(Cmp::Eq, 1)]);
+        assert_eq!((p.dice[0].face, p.dice[0].rerolled.clone()), (1, vec![1]));
     }
 
     #[test]

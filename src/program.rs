@@ -444,6 +444,10 @@ pub enum Global {
     Round,
     /// Current turn within the game (0 before the first).
     Turn,
+    /// How the game ended (`none` while it goes on).
+    Game,
+    /// Who won (`none` while the game goes on, or if nobody did).
+    Winner,
 }
 
 /// Built-in functions.

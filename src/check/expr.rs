@@ -301,6 +301,13 @@ impl<'a> Checker<'a> {
         match id.name.as_str() {
             "round" => return T::int(Expr::Global(Global::Round), Some(0), None),
             "turn" => return T::int(Expr::Global(Global::Turn), Some(0), None),
+            "game" => return T::new(Expr::Global(Global::Game), Ty::Name(self.prog.results)),
+            "winner" => {
+                return match self.winner_kind {
+                    Some(k) => T::new(Expr::Global(Global::Winner), Ty::Entity(k)),
+                    None => T::new(Expr::Global(Global::Winner), Ty::None),
+                };
+            }
             _ => {}
         }
         if let Some(Ty::Name(set)) = want
@@ -320,7 +327,7 @@ impl<'a> Checker<'a> {
             }
         }
         let mut known = self.scope.names();
-        known.extend(["round", "turn"]);
+        known.extend(["round", "turn", "game", "winner"]);
         if let Some(Ty::Name(set)) = want {
             known.extend(self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()));
         }
@@ -493,7 +500,9 @@ impl<'a> Checker<'a> {
                 if tb.ty == Ty::Pool {
                     tb = self.as_int(tb);
                 }
-                let ok = Self::fits(&ta.ty, &tb.ty) || Self::fits(&tb.ty, &ta.ty);
+                let ok = Self::fits(&ta.ty, &tb.ty)
+                    || Self::fits(&tb.ty, &ta.ty)
+                    || (op_is(op) && (ta.ty == Ty::None || tb.ty == Ty::None));
                 if !ok {
                     let d = Diagnostic::error(
                         "resolve::type_mismatch",
@@ -950,6 +959,10 @@ impl<'a> Checker<'a> {
         }
         Some(t)
     }
+}
+
+fn op_is(op: BinOp) -> bool {
+    matches!(op, BinOp::Is | BinOp::IsNot)
 }
 
 /// Whether `a OP b` always or never holds, given the ranges of `a` and `b`.

@@ -59,6 +59,8 @@ pub(crate) struct Checker<'a> {
     scope: Scope,
     /// What the dice in pool-typed slots can show.
     pool_slots: Vec<(u32, expr::PoolInfo)>,
+    /// The kind of entity named as winner by `end game … for`, for the global `winner`.
+    winner_kind: Option<KindId>,
     /// Range of the target of the check being checked.
     target_range: (Option<i64>, Option<i64>),
     ctx: Ctx,
@@ -133,6 +135,7 @@ impl<'a> Checker<'a> {
             scope: Scope::default(),
             pool_slots: vec![],
             target_range: (None, None),
+            winner_kind: None,
             ctx: Ctx::Pure,
         }
     }
@@ -147,7 +150,7 @@ impl<'a> Checker<'a> {
 
     /// Records a top-level name; reports a duplicate if it is taken.
     fn claim(&mut self, id: &ast::Ident, what: &'static str) -> bool {
-        if TIME_EVENTS.contains(&id.name.as_str()) || matches!(id.name.as_str(), "round" | "turn") {
+        if TIME_EVENTS.contains(&id.name.as_str()) || matches!(id.name.as_str(), "round" | "turn" | "game" | "winner") {
             self.error(
                 Diagnostic::error(
                     "resolve::reserved_name",
@@ -155,7 +158,7 @@ impl<'a> Checker<'a> {
                     id.span,
                     "already defined by mettle",
                 )
-                .with_help("choose another name; `round`, `turn` and the time events `round_start`, `turn_start`, `turn_end`, `round_end` are built in"),
+                .with_help("choose another name; `round`, `turn`, `game`, `winner` and the time events `round_start`, `turn_start`, `turn_end`, `round_end` are built in"),
             );
             return false;
         }

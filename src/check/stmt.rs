@@ -168,7 +168,7 @@ impl<'a> Checker<'a> {
                 };
                 self.event_fired[ev as usize] = true;
                 let facts = self.prog.events[ev as usize].facts.clone();
-                let values = self.named_args(&event.name, "fact", &facts, args, span, None);
+                let values = self.named_args(&event.name, "fact", &facts, args, span, false);
                 Stmt::Trigger { event: ev, args: values.into_iter().map(|v| v.unwrap_or(Expr::Const(Value::None))).collect(), span }
             }
             StmtKind::Choose(c) => self.choose(c, span)?,
@@ -191,6 +191,9 @@ impl<'a> Checker<'a> {
                 let winner = match winner {
                     Some(w) => {
                         let t = self.expr(w, None);
+                        if let Ty::Entity(k) = t.ty {
+                            self.winner_kind.get_or_insert(k);
+                        }
                         if !matches!(t.ty, Ty::Entity(_)) {
                             let words = self.ty_words(&t.ty);
                             self.error(
@@ -211,8 +214,11 @@ impl<'a> Checker<'a> {
             }
             StmtKind::Note(text) => Stmt::Note(text.clone(), span),
             StmtKind::Repeat { body, until } => {
-                let body = self.block(body);
+                // The condition is part of the body's block, so it can read the body's lets.
+                self.scope.push();
+                let body = body.iter().filter_map(|s| self.stmt(s)).collect();
                 let until = self.cond(until, "the condition after `until`").e;
+                self.scope.pop();
                 Stmt::Repeat { body, until, span }
             }
             StmtKind::New { kind, name, with } => {
@@ -332,8 +338,9 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// Checks `name = value` arguments against declared fields; returns one value per field (defaults
-    /// filled in), reporting unknown, repeated and missing names.
+    /// Checks `name = value` arguments against declared fields; returns one value per field, reporting
+    /// unknown, repeated and missing names. Defaults are filled in, unless `callee_defaults` says the
+    /// callee works them out itself (a check's inputs, whose defaults may use its other inputs).
     pub(crate) fn named_args(
         &mut self,
         owner: &str,
@@ -341,7 +348,7 @@ impl<'a> Checker<'a> {
         fields: &[FieldDef],
         args: &[(ast::Ident, ast::Expr)],
         span: Span,
-        defaults: Option<&[Option<Expr>]>,
+        callee_defaults: bool,
     ) -> Vec<Option<Expr>> {
         let mut out: Vec<Option<Expr>> = vec![None; fields.len()];
         for (name, e) in args {
@@ -372,16 +379,12 @@ impl<'a> Checker<'a> {
             }
         }
         for (i, f) in fields.iter().enumerate() {
-            if out[i].is_none() {
+            if out[i].is_none() && !callee_defaults {
                 if let Some(v) = &f.default {
                     out[i] = Some(Expr::Const(v.clone()));
-                } else if let Some(Some(d)) = defaults.map(|d| &d[i]) {
-                    out[i] = Some(d.clone());
                 } else if matches!(f.ty, Ty::Entity(_)) && what == "fact" {
                     // An entity fact may be left out: it is then `none`.
                     out[i] = Some(Expr::Const(Value::None));
-                } else if defaults.is_some() {
-                    // Check inputs: computed by the callee from its own defaults at run time.
                 } else {
                     self.error(
                         Diagnostic::error(
@@ -449,7 +452,7 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|i| i.default.clone().or_else(|| i.field.default.clone().map(Expr::Const)))
             .collect();
-        let values = self.named_args(&check.name, "input", &inputs, args, span, Some(&has_default));
+        let values = self.named_args(&check.name, "input", &inputs, args, span, true);
         for (i, f) in inputs.iter().enumerate() {
             if values[i].is_none() && has_default[i].is_none() {
                 self.error(

@@ -61,6 +61,10 @@ pub struct GameOver {
     pub result: String,
     /// The winner's name.
     pub winner: Option<String>,
+    /// Index of the result in the results set.
+    pub index: u32,
+    /// The winner's id.
+    pub winner_id: Option<u32>,
 }
 
 /// Everything that changes while a game runs; serialises losslessly, generator included.

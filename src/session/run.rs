@@ -79,9 +79,17 @@ impl<'a> Runner<'a> {
     pub fn eval(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
         Ok(match e {
             Expr::Const(v) => v.clone(),
-            Expr::Local(s) => f[*s as usize].clone(),
+            Expr::Local(s) => f.get(*s as usize).cloned().unwrap_or(Value::None),
             Expr::Global(Global::Round) => Value::Int(self.st.round),
             Expr::Global(Global::Turn) => Value::Int(self.st.turn),
+            Expr::Global(Global::Game) => match &self.st.over {
+                Some(o) => Value::Name { set: self.p.results, index: o.index },
+                None => Value::None,
+            },
+            Expr::Global(Global::Winner) => match self.st.over.as_ref().and_then(|o| o.winner_id) {
+                Some(id) => Value::Entity(id),
+                None => Value::None,
+            },
             Expr::Field(base, i) => {
                 let b = self.eval(base, f)?;
                 let id = self.entity_id(&b, "the entity")?;
@@ -836,19 +844,20 @@ impl<'a> Runner<'a> {
             Stmt::EndGame { result, winner, span } => {
                 self.span = *span;
                 let set = &self.p.sets[self.p.results as usize];
-                let winner = match winner {
+                let winner_id = match winner {
                     Some(w) => match self.eval(w, f)? {
-                        Value::Entity(e) => Some(self.st.entities[e as usize].name.clone()),
+                        Value::Entity(e) => Some(e),
                         _ => None,
                     },
                     None => None,
                 };
+                let winner = winner_id.and_then(|e| self.st.entities.get(e as usize)).map(|e| e.name.clone());
                 let name = set.names[*result as usize].clone();
                 let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
                 if self.logging {
                     self.log.push(LogEntry::GameOver { result: name.clone(), label, winner: winner.clone(), span: *span });
                 }
-                self.st.over = Some(GameOver { result: name, winner });
+                self.st.over = Some(GameOver { result: name, winner, index: *result, winner_id });
                 Ok(())
             }
             Stmt::Note(text, span) => {
@@ -920,7 +929,14 @@ impl<'a> Runner<'a> {
         // Scenario steps that fail stop the scenario; expectations do not.
         let logging = self.logging;
         self.logging = true;
-        let r = self.exec_block(&sc.body, &mut f);
+        // Unlike a rule, a scenario goes on after the game ends, so it can test how it ended.
+        let mut r = Ok(());
+        for step in &sc.body {
+            r = self.exec(step, &mut f);
+            if r.is_err() {
+                break;
+            }
+        }
         self.logging = logging;
         r
     }

@@ -7,16 +7,34 @@ use crate::diagnostics::Diagnostic;
 use pest::iterators::Pair;
 use std::cell::{Cell, RefCell};
 
-/// The deepest syntax tree built: nested expressions, blocks and operators together. Brackets are
-/// capped at 64 before pest runs; this also bounds `if … else if` chains, runs of prefix operators
-/// and long operator chains, so that no later pass recurses too deep.
-pub(super) const MAX_TREE_DEPTH: usize = 256;
+/// The deepest the builder recurses: nested expressions and blocks, and runs of prefix operators
+/// (which the Pratt parser recurses on). Brackets are capped at 64 before pest runs, but `if … then`
+/// chains, `else if` chains and `not not …` are not bracketed. 128 levels fit in 1 MiB of stack even
+/// in a debug build.
+pub(super) const MAX_NEST: usize = 128;
+
+/// The deepest syntax tree built, counting each operator as a level too (`a + b + c` is as deep as it
+/// is long), so that no later pass, nor dropping the tree, recurses too deep.
+pub(super) const MAX_TREE: usize = 256;
+
+/// Levels of nesting a node adds: to the builder's recursion, and to the tree's depth.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Levels {
+    pub(super) nest: usize,
+    pub(super) tree: usize,
+}
+
+impl Levels {
+    /// One level of both.
+    pub(super) const ONE: Levels = Levels { nest: 1, tree: 1 };
+}
 
 /// Builds syntax trees from pairs of a text that starts at byte `offset` of the whole file,
 /// collecting errors (numbers out of range, trees too deep) as it goes.
 pub(super) struct Builder {
     offset: usize,
-    depth: Cell<usize>,
+    nest: Cell<usize>,
+    tree: Cell<usize>,
     errors: RefCell<Vec<Diagnostic>>,
 }
 
@@ -61,7 +79,7 @@ impl<'i> Kids<'i> {
 
 impl Builder {
     pub(super) fn new(offset: usize) -> Self {
-        Builder { offset, depth: Cell::new(0), errors: RefCell::new(Vec::new()) }
+        Builder { offset, nest: Cell::new(0), tree: Cell::new(0), errors: RefCell::new(Vec::new()) }
     }
 
     /// The errors found while building.
@@ -79,34 +97,31 @@ impl Builder {
         Span::new(start, start + scan::trimmed_len(pair.as_str()))
     }
 
-    /// Enters one level of nesting that adds `levels` to the tree's depth; false (after
-    /// reporting it, once) when that would be too deep. Pair with [`Builder::leave`] on true.
-    pub(super) fn enter(&self, levels: usize, span: Span) -> bool {
-        let depth = self.depth.get() + levels;
-        if depth > MAX_TREE_DEPTH {
-            let reported = self.errors.borrow().iter().any(|d| d.code == "mettle::parse::too_deep");
-            if !reported {
-                self.error(
-                    Diagnostic::error(
-                        "parse::too_deep",
-                        format!("this is nested more than {MAX_TREE_DEPTH} levels deep"),
-                        span,
-                        "too deep from here on",
-                    )
-                    .with_help(
-                        "split this into smaller expressions or let-bindings; every bracket, operator, \
-                         `if` and block counts as a level",
-                    ),
-                );
-            }
+    /// Enters a node that adds `levels`; false (after reporting it, once) when that would be too
+    /// deep. Pair with [`Builder::leave`] when it returns true.
+    pub(super) fn enter(&self, levels: Levels, span: Span) -> bool {
+        let (nest, tree) = (self.nest.get() + levels.nest, self.tree.get() + levels.tree);
+        if nest <= MAX_NEST && tree <= MAX_TREE {
+            self.nest.set(nest);
+            self.tree.set(tree);
+            return true;
+        }
+        if self.errors.borrow().iter().any(|d| d.code == "mettle::parse::too_deep") {
             return false;
         }
-        self.depth.set(depth);
-        true
+        let (message, label) = if nest > MAX_NEST {
+            (format!("this is nested more than {MAX_NEST} levels deep"), "nested too deep from here on")
+        } else {
+            (format!("this expression is more than {MAX_TREE} operators deep"), "too many operators from here on")
+        };
+        let help = "split this into smaller expressions or let-bindings";
+        self.error(Diagnostic::error("parse::too_deep", message, span, label).with_help(help));
+        false
     }
 
-    pub(super) fn leave(&self, levels: usize) {
-        self.depth.set(self.depth.get().saturating_sub(levels));
+    pub(super) fn leave(&self, levels: Levels) {
+        self.nest.set(self.nest.get().saturating_sub(levels.nest));
+        self.tree.set(self.tree.get().saturating_sub(levels.tree));
     }
 
     /// The span of an atomic pair, which never holds trailing whitespace.

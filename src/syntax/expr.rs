@@ -1,6 +1,6 @@
 //! pest pairs to expressions: a Pratt parser over the flat `expr` rule, dice notation, calls.
 
-use super::build::{Builder, Kids};
+use super::build::{Builder, Kids, Levels};
 use super::parse::Rule;
 use crate::ast::*;
 use pest::iterators::Pair;
@@ -91,12 +91,19 @@ fn placeholder(span: Span) -> Expr {
 }
 
 impl Builder {
-    /// An `expr` pair. It adds one level of nesting plus one per operator, as each operator is a
-    /// level of the tree built (a chain `a + b + c` is as deep as it is long).
+    /// An `expr` pair. It adds one level to the tree per operator, as each operator is a level of
+    /// the tree built, and one level of recursion per prefix operator in a row.
     pub(super) fn expr(&self, pair: Pair<'_, Rule>) -> Expr {
         let span = self.span(&pair);
         let pairs = pair.into_inner();
-        let levels = 1 + pairs.clone().filter(|p| is_operator(p.as_rule())).count();
+        let (mut operators, mut prefixes, mut run) = (0, 0, 0);
+        for p in pairs.clone() {
+            let rule = p.as_rule();
+            operators += usize::from(is_operator(rule));
+            run = if matches!(rule, Rule::op_not | Rule::op_neg | Rule::op_pos) { run + 1 } else { 0 };
+            prefixes = prefixes.max(run);
+        }
+        let levels = Levels { nest: 1 + prefixes, tree: 1 + operators };
         if !self.enter(levels, span) {
             return placeholder(span);
         }

@@ -1,6 +1,6 @@
 //! pest pairs to statements: effects in triggers and outcomes, and scenario steps.
 
-use super::build::{Builder, Kids};
+use super::build::{Builder, Kids, Levels};
 use super::parse::Rule;
 use crate::ast::*;
 use pest::iterators::Pair;
@@ -9,11 +9,11 @@ impl Builder {
     /// A `block` pair: its statements. Counts as one level of nesting.
     pub(super) fn block(&self, pair: Pair<'_, Rule>) -> Vec<Stmt> {
         let span = self.span(&pair);
-        if !self.enter(1, span) {
+        if !self.enter(Levels::ONE, span) {
             return Vec::new();
         }
         let stmts = Kids::of(pair).all(Rule::stmt).map(|s| self.stmt(s)).collect();
-        self.leave(1);
+        self.leave(Levels::ONE);
         stmts
     }
 
@@ -86,9 +86,9 @@ impl Builder {
         let otherwise = match k.after(Rule::kw_else) {
             Some(p) if p.as_rule() == Rule::if_stmt => {
                 let else_span = self.span(&p);
-                if self.enter(1, else_span) {
+                if self.enter(Levels::ONE, else_span) {
                     let nested = Stmt { span: else_span, kind: self.if_stmt(p) };
-                    self.leave(1);
+                    self.leave(Levels::ONE);
                     vec![nested]
                 } else {
                     Vec::new()
