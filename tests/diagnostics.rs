@@ -12,6 +12,7 @@ use mettle::diagnostics::{Diagnostic, render_plain};
 use mettle::{Ruleset, Session};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const WIDTH: usize = 80;
@@ -311,31 +312,49 @@ fn deep_nesting_is_refused_fast() {
     assert!(Ruleset::from_str("deep.mettle", &open).is_err());
 }
 
-fn shipped_rulesets() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
-    mettle_files(&dir).iter().map(|p| std::fs::read_to_string(p).expect("readable ruleset")).collect()
+/// The shipped rulesets, read once.
+fn shipped_rulesets() -> &'static [String] {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+        mettle_files(&dir).iter().map(|p| std::fs::read_to_string(p).expect("readable ruleset")).collect()
+    })
 }
 
-/// The largest char boundary at or below `i`.
-fn floor(text: &str, i: usize) -> usize {
-    let mut i = i.min(text.len());
+/// The byte offset at fraction `f` of `text`, moved down to a char boundary.
+fn at(text: &str, f: f64) -> usize {
+    let mut i = ((f * text.len() as f64) as usize).min(text.len());
     while !text.is_char_boundary(i) {
         i -= 1;
     }
     i
 }
 
-/// A shipped ruleset, cut at `a` and `b` (fractions of its length): kept up to `a`, then (when
-/// `splice`) the text from `b` on.
-fn cut(rulesets: &[String], pick: usize, a: f64, b: f64, splice: bool) -> String {
-    let text = &rulesets[pick % rulesets.len()];
-    let (a, b) =
-        (floor(text, (a * text.len() as f64) as usize), floor(text, (b * text.len() as f64) as usize));
-    let mut out = text[..a].to_string();
-    if splice {
-        out.push_str(&text[b..]);
+/// How a shipped ruleset is damaged.
+#[derive(Debug, Clone, Copy)]
+enum Damage {
+    /// Everything after `a` is lost.
+    Truncate,
+    /// The text between `a` and `b` is lost.
+    Remove,
+    /// The text between `a` and `b` of another ruleset is pasted at `a`.
+    Paste,
+}
+
+/// Ruleset `pick` damaged between fractions `a <= b` of its length.
+fn damaged(pick: usize, other: usize, a: f64, b: f64, how: Damage) -> String {
+    let all = shipped_rulesets();
+    let text = &all[pick % all.len()];
+    let (i, j) = (at(text, a), at(text, b));
+    match how {
+        Damage::Truncate => text[..i].to_string(),
+        Damage::Remove => format!("{}{}", &text[..i], &text[j..]),
+        Damage::Paste => {
+            let src = &all[other % all.len()];
+            let (k, l) = (at(src, a), at(src, b));
+            format!("{}{}{}", &text[..i], &src[k..l], &text[i..])
+        }
     }
-    out
 }
 
 proptest! {
@@ -345,6 +364,11 @@ proptest! {
     fn random_text_never_panics(text in "\\PC{0,200}") {
         let _ = Ruleset::from_str("random.mettle", &text);
     }
+}
+
+// Each of these loads a ruleset of some length: fewer cases keep the whole file under 5 s.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
     fn random_tokens_never_panic(words in proptest::collection::vec(prop_oneof![
@@ -358,11 +382,16 @@ proptest! {
     }
 
     #[test]
-    fn cut_rulesets_never_panic(pick in 0usize..16, a in 0.0f64..1.0, b in 0.0f64..1.0, splice: bool) {
-        let rulesets = shipped_rulesets();
-        prop_assume!(!rulesets.is_empty());
-        let text = cut(&rulesets, pick, a.min(b), a.max(b), splice);
-        if let Err(e) = Ruleset::from_str("cut.mettle", &text) {
+    fn damaged_rulesets_never_panic(
+        pick in 0usize..16,
+        other in 0usize..16,
+        a in 0.0f64..1.0,
+        b in 0.0f64..1.0,
+        how in prop_oneof![Just(Damage::Truncate), Just(Damage::Remove), Just(Damage::Paste)],
+    ) {
+        prop_assume!(!shipped_rulesets().is_empty());
+        let text = damaged(pick, other, a.min(b), a.max(b), how);
+        if let Err(e) = Ruleset::from_str("damaged.mettle", &text) {
             // Rendering must not panic either.
             let _ = e.render(WIDTH);
         }

@@ -13,6 +13,9 @@ const CHECK_LINE: &str =
     "a check line such as `input`, `roll`, `modifier`, `target`, `let`, `outcome` or `otherwise`";
 const TYPE: &str = "a type such as `0..6`, `flag` or a kind's name";
 const EXPR: &str = "an expression";
+const FIELD: &str = "a field such as `spi: 0..6`";
+const RUNG: &str = "a rung such as `simple = 3`";
+const ARGUMENT: &str = "an argument such as `spi = 3`";
 const NAME: &str = "a name";
 const OPERATOR: &str = "an operator";
 const EOF: &str = "end of file";
@@ -80,7 +83,7 @@ impl SyntaxError {
 
     /// The diagnostic for this error in `text` (the whole text).
     pub(super) fn to_diagnostic(&self, text: &str) -> Diagnostic {
-        let (span, found) = found_at(text, self.pos);
+        let (span, found, found_text) = found_at(text, self.pos);
         if let Some(limit) = &self.limit {
             return Diagnostic::error(
                 "parse::too_deep",
@@ -91,7 +94,6 @@ impl SyntaxError {
             .with_help("split this into smaller expressions or let-bindings");
         }
         let phrases = phrases(&self.expected);
-        let found_text = found.map_or_else(|| EOF.to_string(), |f| format!("`{f}`"));
         let (message, label) = if phrases.is_empty() {
             (format!("unexpected {found_text}"), "unexpected here".to_string())
         } else {
@@ -103,7 +105,7 @@ impl SyntaxError {
             diag = diag.with_help(help);
         }
         // Point at the bracket that a missing closer belongs to.
-        let runs_out = found.is_none() || found.is_some_and(|f| scan_top_level(f));
+        let runs_out = span.is_empty() || found.is_some_and(scan_top_level);
         if runs_out && let Some((at, open)) = self.open_bracket(text, &phrases) {
             let close = scan::closer(open) as char;
             diag = diag.with_label(Span::new(at, at + 1), format!("this `{}` is never closed", open as char));
@@ -127,7 +129,11 @@ impl SyntaxError {
 fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Option<String> {
     let found = found?;
     let wants = |p: &str| phrases.iter().any(|q| q == p);
-    if wants(NAME) && is_keyword(found) {
+    // A keyword where a name was expected, or where a field, rung or argument (which start with a
+    // name) was and it is followed by `:` or `=` as a name would be.
+    let named = text.get(span.end..).and_then(|r| r.trim_start().chars().next()).is_some_and(|c| c == ':' || c == '=');
+    let name_led = [FIELD, RUNG, ARGUMENT].iter().any(|p| wants(p)) && named;
+    if (wants(NAME) || name_led) && is_keyword(found) {
         return Some(format!("`{found}` is a keyword and cannot be used as a name; choose another name"));
     }
     let line_rest = text.get(span.end..).and_then(|r| r.lines().next()).unwrap_or("");
@@ -161,24 +167,28 @@ fn scan_top_level(word: &str) -> bool {
     TOP_LEVEL.contains(&word)
 }
 
-/// The span of the token at `pos` and its text, or `None` for the end of the file. The span is at
-/// least one byte long except at the end of the file.
-fn found_at(text: &str, pos: usize) -> (Span, Option<&str>) {
+/// What is at byte `pos`: its span (at least one byte long except at the end of the file), the
+/// token's text if it is one, and how to say what it is.
+fn found_at(text: &str, pos: usize) -> (Span, Option<&str>, String) {
     let pos = pos.min(text.len());
-    // pest reports positions after whitespace, but be safe.
     let rest = &text[pos..];
-    let start = pos + (rest.len() - rest.trim_start().len());
-    let rest = &text[start..];
     let Some(c) = rest.chars().next() else {
-        return (Span::new(text.len(), text.len()), None);
+        return (Span::new(pos, pos), None, EOF.into());
     };
+    // pest reports positions after skipped whitespace; whitespace is only found where none is
+    // allowed, as inside dice notation.
+    if c.is_whitespace() {
+        let what = if c == '\n' || c == '\r' { "end of line" } else { "a space" };
+        return (Span::new(pos, pos + c.len_utf8()), None, what.into());
+    }
     let len = if c.is_alphanumeric() || c == '_' {
         rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len())
     } else {
         let two = ["==", "!=", "<=", ">=", "->", "..", "//"];
         if two.iter().any(|t| rest.starts_with(t)) { 2 } else { c.len_utf8() }
     };
-    (Span::new(start, start + len), Some(&rest[..len]))
+    let token = &rest[..len];
+    (Span::new(pos, pos + len), Some(token), format!("`{token}`"))
 }
 
 /// Ranks phrases: symbols, then keywords, then words, then the long descriptions, end of file last.
@@ -198,9 +208,9 @@ fn rank(phrase: &str) -> u8 {
 /// The expected rules as deduplicated phrases in a stable order.
 fn phrases(rules: &[Rule]) -> Vec<String> {
     let mut out: Vec<String> = rules.iter().filter_map(|&r| phrase(r)).collect();
-    // A call's `(` and a field's `.` continue an expression like an operator does.
+    // A call's `(`, a field's `.` and the `d` of `(n)d6` continue an expression as an operator does.
     if out.iter().any(|p| p == OPERATOR) {
-        out.retain(|p| p != "`(`" && p != "`.`");
+        out.retain(|p| !["`(`", "`.`", "`d`"].contains(&p.as_str()));
     }
     // The ways an expression can start are "an expression".
     let has = |p: &str| out.iter().any(|q| q == p);
@@ -313,12 +323,12 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::let_line
         | Rule::outcome_line
         | Rule::otherwise_line => CHECK_LINE,
-        Rule::field | Rule::field_list => "a field such as `spi: 0..6`",
-        Rule::rung => "a rung such as `simple = 3`",
+        Rule::field | Rule::field_list => FIELD,
+        Rule::rung => RUNG,
         Rule::table_row => "a table row such as `2..6: flee`",
         Rule::pattern | Rule::any_pattern | Rule::range_pattern => "a pattern such as `2..6`, `yes` or `_`",
         Rule::duration => "a duration such as `until end of turn` or `for next round`",
-        Rule::arg_list | Rule::named_arg => "an argument such as `spi = 3`",
+        Rule::arg_list | Rule::named_arg => ARGUMENT,
         Rule::choice_options | Rule::choice_entities | Rule::choice_names => {
             "options such as `yes | no` or `unit u where …`"
         }

@@ -637,3 +637,15 @@ fn random_edits_never_panic() {
         let _ = parse_repl(&text);
     }
 }
+#[test]
+fn probe3() {
+    for t in std::fs::read_dir("tests/inputs/bad").unwrap().map(|e| e.unwrap().path()).filter(|p| p.to_string_lossy().contains("/0")) {
+        let text = std::fs::read_to_string(&t).unwrap();
+        let (_, d) = parse(&text);
+        println!("{}", crate::diagnostics::render_plain(&d, "x", &text, 80));
+    }
+    for t in ["kind unit { spi: 0..6 = 3", "check c { roll 2d outcome a otherwise b }", "check c { roll d[] outcome a otherwise b }", "kind unit { hp: 0..6 = 3 } $", "kind when { hp: 0..6 = 3 }", "ladder l { a = 1 check = 2 }", "on e { roll c with to = 1 }", "kind a {\n x: int\ncheck c { roll d6 }"] {
+        let (_, d) = parse(t);
+        println!("{t}\n  {:?}", d.iter().map(|d| (&d.message, &d.help)).collect::<Vec<_>>());
+    }
+}
