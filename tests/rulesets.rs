@@ -74,5 +74,5 @@ fn a_failing_expectation_fails_mettle_test() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout.contains("0 passed, 1 failed"), "{stdout}");
     assert!(stdout.contains("expect u.spi == 4"), "{stdout}");
-    assert!(stdout.contains("found 3 and 4"), "{stdout}");
+    assert!(stdout.contains("found 3, not 4"), "{stdout}");
 }

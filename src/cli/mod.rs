@@ -10,7 +10,7 @@ const EXAMPLES: &str = "\
 Examples:
   mettle check rulesets/infinite_frontiers.mettle
   mettle roll rulesets/infinite_frontiers.mettle morale --set spi=3 --set leadership=1 --seed 7
-  mettle play rulesets/combat_hq.mettle max_and_tom
+  mettle play rulesets/combat_hq.mettle example_excess
   mettle test rulesets/";
 
 /// mettle: write morale and battle-pressure rules, then roll them, test them and play them out.

@@ -911,13 +911,17 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// For a failed `expect a OP b`, what `a` actually was.
+    /// For a failed `expect a OP b`, what the two sides actually were.
     fn explain_failure(&mut self, cond: &Expr, f: &mut Vec<Value>) -> Option<String> {
         match cond {
             Expr::Bin(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
                 let x = self.eval(a, f).ok()?;
                 let y = self.eval(b, f).ok()?;
-                Some(format!("found {} and {}", self.show(&x), self.show(&y)))
+                let (x, y) = (self.show(&x), self.show(&y));
+                Some(match op {
+                    BinOp::Eq | BinOp::Is => format!("found {x}, not {y}"),
+                    _ => format!("the left side is {x}, the right side {y}"),
+                })
             }
             _ => None,
         }

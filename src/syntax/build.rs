@@ -112,7 +112,10 @@ impl Builder {
         let (message, label) = if nest > MAX_NEST {
             (format!("this is nested more than {MAX_NEST} levels deep"), "nested too deep from here on")
         } else {
-            (format!("this expression is more than {MAX_TREE} operators deep"), "too many operators from here on")
+            (
+                format!("this expression is more than {MAX_TREE} operators deep"),
+                "too many operators from here on",
+            )
         };
         let help = "split this into smaller expressions or let-bindings";
         self.error(Diagnostic::error("parse::too_deep", message, span, label).with_help(help));
@@ -279,7 +282,9 @@ impl Builder {
             }
             Rule::kw_flag => TypeKind::Flag,
             Rule::kw_int => TypeKind::Range { lo: None, hi: None },
-            Rule::names_type => TypeKind::Names(Kids::of(inner).all(Rule::ident).map(|i| self.ident(i)).collect()),
+            Rule::names_type => {
+                TypeKind::Names(Kids::of(inner).all(Rule::ident).map(|i| self.ident(i)).collect())
+            }
             Rule::ident => TypeKind::Named(self.ident(inner)),
             r => unreachable!("the grammar has no type {r:?}"),
         };

@@ -131,7 +131,10 @@ fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Opti
     let wants = |p: &str| phrases.iter().any(|q| q == p);
     // A keyword where a name was expected, or where a field, rung or argument (which start with a
     // name) was and it is followed by `:` or `=` as a name would be.
-    let named = text.get(span.end..).and_then(|r| r.trim_start().chars().next()).is_some_and(|c| c == ':' || c == '=');
+    let named = text
+        .get(span.end..)
+        .and_then(|r| r.trim_start().chars().next())
+        .is_some_and(|c| c == ':' || c == '=');
     let name_led = [FIELD, RUNG, ARGUMENT].iter().any(|p| wants(p)) && named;
     if (wants(NAME) || name_led) && is_keyword(found) {
         return Some(format!("`{found}` is a keyword and cannot be used as a name; choose another name"));
@@ -149,7 +152,8 @@ fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Opti
     // A misspelt keyword.
     let keywords = phrases.iter().filter_map(|p| p.strip_prefix('`')?.strip_suffix('`'));
     let mut words: Vec<&str> = keywords.filter(|k| k.chars().all(|c| c.is_ascii_alphabetic())).collect();
-    for (phrase, starts) in [(ITEM, &TOP_LEVEL[..]), (STMT, &STMT_WORDS[..]), (CHECK_LINE, &CHECK_WORDS[..])] {
+    for (phrase, starts) in [(ITEM, &TOP_LEVEL[..]), (STMT, &STMT_WORDS[..]), (CHECK_LINE, &CHECK_WORDS[..])]
+    {
         if wants(phrase) {
             words.extend(starts);
         }

@@ -207,9 +207,9 @@ impl Builder {
         let sides = match sides.as_rule() {
             Rule::int => Sides::Count(Box::new(self.int_expr(sides))),
             Rule::dice_paren => Sides::Count(Box::new(self.paren(sides))),
-            Rule::dice_faces => {
-                Sides::Faces(Kids::of(sides).all(Rule::signed_int).map(|n| (self.int(&n), self.span(&n))).collect())
-            }
+            Rule::dice_faces => Sides::Faces(
+                Kids::of(sides).all(Rule::signed_int).map(|n| (self.int(&n), self.span(&n))).collect(),
+            ),
             r => unreachable!("the grammar has no dice sides {r:?}"),
         };
         let mods = k.all(Rule::dice_mod).map(|m| (self.dice_mod(Kids::of(m.clone()).first()), self.span(&m)));

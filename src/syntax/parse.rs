@@ -135,7 +135,9 @@ pub fn parse_repl(text: &str) -> Result<ReplInput, Vec<Diagnostic>> {
         let pair = single(pairs);
         let input = match rule {
             Rule::repl_items => ReplInput::Items(builder.file(pair).items),
-            Rule::repl_stmts => ReplInput::Stmts(pair.into_inner().filter(|p| p.as_rule() == Rule::stmt).map(|s| builder.stmt(s)).collect()),
+            Rule::repl_stmts => ReplInput::Stmts(
+                pair.into_inner().filter(|p| p.as_rule() == Rule::stmt).map(|s| builder.stmt(s)).collect(),
+            ),
             _ => ReplInput::Expr(builder.expr(super::build::Kids::of(pair).get(Rule::expr))),
         };
         let errors = builder.finish();

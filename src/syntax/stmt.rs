@@ -29,12 +29,14 @@ impl Builder {
                 value: self.expr(k.nth(Rule::expr, 1)),
                 until: k.find(Rule::duration).map(|d| self.duration(d)),
             },
-            Rule::add_stmt => {
-                StmtKind::Add { amount: self.expr(k.nth(Rule::expr, 0)), place: self.expr(k.nth(Rule::expr, 1)) }
-            }
-            Rule::remove_stmt => {
-                StmtKind::Remove { amount: self.expr(k.nth(Rule::expr, 0)), place: self.expr(k.nth(Rule::expr, 1)) }
-            }
+            Rule::add_stmt => StmtKind::Add {
+                amount: self.expr(k.nth(Rule::expr, 0)),
+                place: self.expr(k.nth(Rule::expr, 1)),
+            },
+            Rule::remove_stmt => StmtKind::Remove {
+                amount: self.expr(k.nth(Rule::expr, 0)),
+                place: self.expr(k.nth(Rule::expr, 1)),
+            },
             Rule::let_stmt => StmtKind::Let(self.ident(k.get(Rule::ident)), self.expr(k.get(Rule::expr))),
             Rule::roll_stmt => StmtKind::Roll {
                 check: self.ident(k.get(Rule::ident)),
@@ -65,10 +67,13 @@ impl Builder {
                 name: self.ident(k.nth(Rule::ident, 1)),
                 with: k.find(Rule::arg_list).map(|a| self.named_args(a)).unwrap_or_default(),
             },
-            Rule::dice_stmt => StmtKind::Dice(k.all(Rule::signed_int).map(|n| (self.int(&n), self.span(&n))).collect()),
-            Rule::answer_stmt => {
-                StmtKind::Answer { choice: self.ident(k.get(Rule::ident)), value: self.expr(k.get(Rule::expr)) }
+            Rule::dice_stmt => {
+                StmtKind::Dice(k.all(Rule::signed_int).map(|n| (self.int(&n), self.span(&n))).collect())
             }
+            Rule::answer_stmt => StmtKind::Answer {
+                choice: self.ident(k.get(Rule::ident)),
+                value: self.expr(k.get(Rule::expr)),
+            },
             Rule::expect_stmt => StmtKind::Expect {
                 cond: self.expr(k.get(Rule::expr)),
                 message: k.find(Rule::string).map(|s| self.string(s).0),

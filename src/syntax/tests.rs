@@ -193,7 +193,12 @@ fn show_stmts(stmts: &[Stmt]) -> String {
 fn show_stmt(s: &Stmt) -> String {
     match &s.kind {
         StmtKind::Set { place, value, until } => {
-            format!("set {} {}{}", show(place), show(value), until.map(|u| format!(" {:?}", u.0)).unwrap_or_default())
+            format!(
+                "set {} {}{}",
+                show(place),
+                show(value),
+                until.map(|u| format!(" {:?}", u.0)).unwrap_or_default()
+            )
         }
         StmtKind::Add { amount, place } => format!("add {} {}", show(amount), show(place)),
         StmtKind::Remove { amount, place } => format!("remove {} {}", show(amount), show(place)),
@@ -205,7 +210,13 @@ fn show_stmt(s: &Stmt) -> String {
             format!("if {} {{{}}} {{{}}}", show(cond), show_stmts(then), show_stmts(otherwise))
         }
         StmtKind::ForEach { kind, var, filter, body } => {
-            format!("each {} {}{} {{{}}}", kind.name, var.name, opt(" where ", filter.as_ref()), show_stmts(body))
+            format!(
+                "each {} {}{} {{{}}}",
+                kind.name,
+                var.name,
+                opt(" where ", filter.as_ref()),
+                show_stmts(body)
+            )
         }
         StmtKind::Trigger { event, args: a } => format!("trigger {}{}", event.name, args(a)),
         StmtKind::Choose(c) => {
@@ -215,16 +226,27 @@ fn show_stmt(s: &Stmt) -> String {
                     format!("{} {}{}", kind.name, var.name, opt(" where ", filter.as_ref()))
                 }
             };
-            format!("choose {} {:?} {options}{}", c.name.name, c.question.0, opt(" default ", c.default.as_ref()))
+            format!(
+                "choose {} {:?} {options}{}",
+                c.name.name,
+                c.question.0,
+                opt(" default ", c.default.as_ref())
+            )
         }
-        StmtKind::EndGame { result, winner } => format!("end {}{}", result.name, opt(" for ", winner.as_ref())),
+        StmtKind::EndGame { result, winner } => {
+            format!("end {}{}", result.name, opt(" for ", winner.as_ref()))
+        }
         StmtKind::Note(n) => format!("note {n:?}"),
         StmtKind::Repeat { body, until } => format!("repeat {{{}}} {}", show_stmts(body), show(until)),
         StmtKind::New { kind, name, with } => format!("new {} {}{}", kind.name, name.name, args(with)),
         StmtKind::Dice(d) => format!("dice {:?}", d.iter().map(|d| d.0).collect::<Vec<_>>()),
         StmtKind::Answer { choice, value } => format!("answer {} {}", choice.name, show(value)),
         StmtKind::Expect { cond, message } => {
-            format!("expect {}{}", show(cond), message.as_ref().map(|m| format!(" {m:?}")).unwrap_or_default())
+            format!(
+                "expect {}{}",
+                show(cond),
+                message.as_ref().map(|m| format!(" {m:?}")).unwrap_or_default()
+            )
         }
     }
 }
@@ -248,7 +270,11 @@ fn show_line(l: &CheckLine) -> String {
     match &l.kind {
         CheckLineKind::Input(f) => format!("input {}", show_field(f)),
         CheckLineKind::Roll { dice, name } => {
-            format!("roll {}{}", show(dice), name.as_ref().map(|n| format!(" as {}", n.name)).unwrap_or_default())
+            format!(
+                "roll {}{}",
+                show(dice),
+                name.as_ref().map(|n| format!(" as {}", n.name)).unwrap_or_default()
+            )
         }
         CheckLineKind::Modifier(m) => format!(
             "modifier {:?} {}{}{}{}",
@@ -305,24 +331,34 @@ fn header_and_docs() {
 
 #[test]
 fn kind_fields() {
-    assert_eq!(fields("ap: 0..6 = 0\n units: 0.. = 0"), ["ap: Some(0)..Some(6) = 0", "units: Some(0)..None = 0"]);
+    assert_eq!(
+        fields("ap: 0..6 = 0\n units: 0.. = 0"),
+        ["ap: Some(0)..Some(6) = 0", "units: Some(0)..None = 0"]
+    );
     assert_eq!(fields("/// Spirit\nspi: 0..6 = 3, strict"), ["/Spirit/ spi: Some(0)..Some(6) = 3 strict"]);
     assert_eq!(fields("comms: flag = no, label: int"), ["comms: flag = no", "label: None..None"]);
-    assert_eq!(fields("m: steady | shaken = steady side: side"), ["m: steady|shaken = steady", "side: <side>"]);
+    assert_eq!(
+        fields("m: steady | shaken = steady side: side"),
+        ["m: steady|shaken = steady", "side: <side>"]
+    );
     assert_eq!(fields("t: -3..-1"), ["t: Some(-3)..Some(-1)"]);
 }
 
 #[test]
 fn ladder_rungs() {
     let ItemKind::Ladder(l) = item("ladder d { simple = 3  routine = 7, hard }") else { panic!() };
-    let rungs: Vec<String> = l.rungs.iter().map(|(n, e)| format!("{}{}", n.name, opt("=", e.as_ref()))).collect();
+    let rungs: Vec<String> =
+        l.rungs.iter().map(|(n, e)| format!("{}{}", n.name, opt("=", e.as_ref()))).collect();
     assert_eq!(rungs, ["simple=3", "routine=7", "hard"]);
 }
 
 #[test]
 fn events() {
     let ItemKind::Event(e) = item("event damaged(unit: unit, hp: 0..99, l: 0..3 = 0)") else { panic!() };
-    assert_eq!(e.facts.iter().map(show_field).collect::<Vec<_>>(), ["unit: <unit>", "hp: Some(0)..Some(99)", "l: Some(0)..Some(3) = 0"]);
+    assert_eq!(
+        e.facts.iter().map(show_field).collect::<Vec<_>>(),
+        ["unit: <unit>", "hp: Some(0)..Some(99)", "l: Some(0)..Some(3) = 0"]
+    );
     assert!(matches!(item("event turn_over"), ItemKind::Event(e) if e.facts.is_empty()));
 }
 
@@ -338,34 +374,65 @@ fn tables() {
     let ItemKind::Table(t) = item(table) else { panic!() };
     assert_eq!(t.params.iter().map(|p| p.name.name.as_str()).collect::<Vec<_>>(), ["roll", "calm"]);
     assert_eq!(t.result.as_ref().map(show_type).as_deref(), Some("flee|surrender"));
-    let rows: Vec<String> =
-        t.rows.iter().map(|r| format!("{:?}: {}", r.keys.iter().map(|k| &k.kind).collect::<Vec<_>>(), show(&r.value))).collect();
-    assert_eq!(rows, ["[Range(Some(2), Some(6)), Any]: flee", "[Range(Some(7), None), Bool(true)]: surrender", "[]: flee"]);
+    let rows: Vec<String> = t
+        .rows
+        .iter()
+        .map(|r| format!("{:?}: {}", r.keys.iter().map(|k| &k.kind).collect::<Vec<_>>(), show(&r.value)))
+        .collect();
+    assert_eq!(
+        rows,
+        ["[Range(Some(2), Some(6)), Any]: flee", "[Range(Some(7), None), Bool(true)]: surrender", "[]: flee"]
+    );
     let ItemKind::Table(t) = item("table t(a: int, b: x|y) { -1, y: 2, ..0, _: 3 }") else { panic!() };
-    assert_eq!(format!("{:?}", t.rows[0].keys.iter().map(|k| &k.kind).collect::<Vec<_>>()), r#"[Int(-1), Name(Ident { name: "y", span: Span { start: 30, end: 31 } })]"#);
+    assert_eq!(
+        format!("{:?}", t.rows[0].keys.iter().map(|k| &k.kind).collect::<Vec<_>>()),
+        r#"[Int(-1), Name(Ident { name: "y", span: Span { start: 30, end: 31 } })]"#
+    );
 }
 
 #[test]
 fn check_lines() {
-    assert_eq!(check("input spi: 0..6\ninput l: 0..3 = 0"), ["input spi: Some(0)..Some(6)", "input l: Some(0)..Some(3) = 0"]);
+    assert_eq!(
+        check("input spi: 0..6\ninput l: 0..3 = 0"),
+        ["input spi: Some(0)..Some(6)", "input l: Some(0)..Some(3) = 0"]
+    );
     assert_eq!(check("roll d6 as natural\nroll 2d6"), ["roll [d6] as natural", "roll [2d6]"]);
     assert_eq!(check("modifier \"Spirit\" +spi"), ["modifier \"Spirit\" spi"]);
-    assert_eq!(check("modifier \"L\" +l dice when l > 0 max 2"), ["modifier \"L\" l dice when (Gt l 0) max 2"]);
-    assert_eq!(check("modifier \"S\" -1 die when u.m is shaken"), ["modifier \"S\" (Neg 1) dice when (Is u.m shaken)"]);
+    assert_eq!(
+        check("modifier \"L\" +l dice when l > 0 max 2"),
+        ["modifier \"L\" l dice when (Gt l 0) max 2"]
+    );
+    assert_eq!(
+        check("modifier \"S\" -1 die when u.m is shaken"),
+        ["modifier \"S\" (Neg 1) dice when (Is u.m shaken)"]
+    );
     assert_eq!(check("target 7\nlet s = count(dice, 6)"), ["target 7", "let s count(dice, 6)"]);
     assert_eq!(check("outcome b when n == 1 { set u.m to b }"), ["outcome b when (Eq n 1) {set u.m b}"]);
-    assert_eq!(check("otherwise shaken\notherwise x { note \"n\" }"), ["otherwise shaken {}", "otherwise x {note \"n\"}"]);
+    assert_eq!(
+        check("otherwise shaken\notherwise x { note \"n\" }"),
+        ["otherwise shaken {}", "otherwise x {note \"n\"}"]
+    );
     let ItemKind::Check(c) = item("check morale for unit { /// the die\nroll d6 }") else { panic!() };
-    assert_eq!((c.subject.map(|s| s.name), c.lines[0].doc.as_deref()), (Some("unit".into()), Some("the die")));
+    assert_eq!(
+        (c.subject.map(|s| s.name), c.lines[0].doc.as_deref()),
+        (Some("unit".into()), Some("the die"))
+    );
 }
 
 #[test]
 fn triggers_results_scenarios() {
     let ItemKind::Trigger(t) = item("on damaged when hp * 2 >= 3 { }") else { panic!() };
-    assert_eq!((t.event.name.as_str(), t.when.as_ref().map(show)), ("damaged", Some("(Ge (Mul hp 2) 3)".into())));
-    assert!(matches!(item("result win \"Victory\""), ItemKind::Result(r) if r.label.as_ref().is_some_and(|l| l.0 == "Victory")));
+    assert_eq!(
+        (t.event.name.as_str(), t.when.as_ref().map(show)),
+        ("damaged", Some("(Ge (Mul hp 2) 3)".into()))
+    );
+    assert!(
+        matches!(item("result win \"Victory\""), ItemKind::Result(r) if r.label.as_ref().is_some_and(|l| l.0 == "Victory"))
+    );
     assert!(matches!(item("result draw"), ItemKind::Result(r) if r.label.is_none()));
-    assert!(matches!(item("scenario s \"T\" { dice 1 }"), ItemKind::Scenario(s) if s.title.is_some() && s.body.len() == 1));
+    assert!(
+        matches!(item("scenario s \"T\" { dice 1 }"), ItemKind::Scenario(s) if s.title.is_some() && s.body.len() == 1)
+    );
 }
 
 #[test]
@@ -383,21 +450,36 @@ fn scripts_keep_raw_text() {
 #[test]
 fn statements() {
     assert_eq!(st("set u.m to b\nset u.c to yes for next round"), "set u.m b; set u.c yes NextRound");
-    assert_eq!(st("set a to b until end of turn set a to b until end of round"), "set a b EndOfTurn; set a b EndOfRound");
+    assert_eq!(
+        st("set a to b until end of turn set a to b until end of round"),
+        "set a b EndOfTurn; set a b EndOfRound"
+    );
     assert_eq!(st("add 1 to u.side.ap remove loss from u.ap"), "add 1 u.side.ap; remove loss u.ap");
-    assert_eq!(st("roll morale for unit with spi = unit.spi, l = l"), "roll morale for unit spi=unit.spi l=l");
+    assert_eq!(
+        st("roll morale for unit with spi = unit.spi, l = l"),
+        "roll morale for unit spi=unit.spi l=l"
+    );
     assert_eq!(st("roll morale"), "roll morale");
-    assert_eq!(st("if a { note \"x\" } else if b { } else { let c = 1 }"), "if a {note \"x\"} {if b {} {let c 1}}");
+    assert_eq!(
+        st("if a { note \"x\" } else if b { } else { let c = 1 }"),
+        "if a {note \"x\"} {if b {} {let c 1}}"
+    );
     assert_eq!(st("for each unit u where u.s == s { }"), "each unit u where (Eq u.s s) {}");
     assert_eq!(st("trigger t trigger d(unit: y, hp: 3)"), "trigger t; trigger d unit=y hp=3");
     assert_eq!(st("choose s \"Q?\" from yes | no default no"), "choose s \"Q?\" yes|no default no");
     assert_eq!(st("choose w \"Q\" from unit u where u.s > 1"), "choose w \"Q\" unit u where (Gt u.s 1)");
     assert_eq!(st("choose w \"Q\" from flee | surrender"), "choose w \"Q\" flee|surrender");
     assert_eq!(st("end game with draw end game with win for u.side"), "end draw; end win for u.side");
-    assert_eq!(st("repeat { add 1 to x } until x >= 3 or last m is s"), "repeat {add 1 x} (Or (Ge x 3) (Is (last m) s))");
+    assert_eq!(
+        st("repeat { add 1 to x } until x >= 3 or last m is s"),
+        "repeat {add 1 x} (Or (Ge x 3) (Is (last m) s))"
+    );
     assert_eq!(st("new side a new unit y with side = a, spi = 3"), "new side a; new unit y side=a spi=3");
     assert_eq!(st("dice 4, 1, -2 answer spend = yes"), "dice [4, 1, -2]; answer spend yes");
-    assert_eq!(st("expect y.m is s, \"hold\" expect last m.total == 8"), "expect (Is y.m s) \"hold\"; expect (Eq (last m).total 8)");
+    assert_eq!(
+        st("expect y.m is s, \"hold\" expect last m.total == 8"),
+        "expect (Is y.m s) \"hold\"; expect (Eq (last m).total 8)"
+    );
 }
 
 // ---------------------------------------------------------------- expressions
@@ -426,7 +508,10 @@ fn primaries() {
     assert_eq!(ex("if y.c then 1 else 0 == 0"), "(if y.c 1 (Eq 0 0))");
     assert_eq!(ex("last morale.total"), "(last morale).total");
     assert_eq!(ex("number of unit v where v.spi > 2"), "(number unit v where (Gt v.spi 2))");
-    assert_eq!(ex("count(dice, 6) + count(dice, >= 6, < 2, = 1)"), "(Add count(dice, 6) count(dice, Ge 6, Lt 2, Eq 1))");
+    assert_eq!(
+        ex("count(dice, 6) + count(dice, >= 6, < 2, = 1)"),
+        "(Add count(dice, 6) count(dice, Ge 6, Lt 2, Eq 1))"
+    );
     assert_eq!(ex("f()"), "f()");
     assert_eq!(ex("number + roll"), "(Add number roll)");
 }
@@ -442,7 +527,10 @@ fn dice_notation() {
     assert_eq!(ex("3d6x + 3d6x>=5"), "(Add [3d6 Explode(Ge, None)] [3d6 Explode(Ge, Some(5))])");
     assert_eq!(ex("2d6r1 + 2d6r<3"), "(Add [2d6 Reroll(Eq, 1)] [2d6 Reroll(Lt, 3)])");
     assert_eq!(ex("2d6ro1 + 2d6ro<=2"), "(Add [2d6 RerollOnce(Eq, 1)] [2d6 RerollOnce(Le, 2)])");
-    assert_eq!(ex("10d6cs>=5 + 2d6cs6 + d6cs=6"), "(Add (Add [10d6 CountSuccesses(Ge, 5)] [2d6 CountSuccesses(Eq, 6)]) [d6 CountSuccesses(Eq, 6)])");
+    assert_eq!(
+        ex("10d6cs>=5 + 2d6cs6 + d6cs=6"),
+        "(Add (Add [10d6 CountSuccesses(Ge, 5)] [2d6 CountSuccesses(Eq, 6)]) [d6 CountSuccesses(Eq, 6)])"
+    );
     assert_eq!(ex("4d6kh3x"), "[4d6 KeepHighest(3) Explode(Ge, None)]");
     assert!(parse_repl("(x) d6").is_err());
 }
@@ -455,7 +543,10 @@ fn spans() {
     assert_eq!((lhs.span, rhs.span), (Span::new(0, 8), Span::new(11, 14)));
     let file = ok("/// doc\nkind a { x: int = 1 }");
     let ItemKind::Kind(k) = &file.items[0].kind else { panic!() };
-    assert_eq!((file.items[0].span, k.name.span, k.fields[0].span), (Span::new(8, 29), Span::new(13, 14), Span::new(17, 27)));
+    assert_eq!(
+        (file.items[0].span, k.name.span, k.fields[0].span),
+        (Span::new(8, 29), Span::new(13, 14), Span::new(17, 27))
+    );
 }
 
 // ---------------------------------------------------------------- errors
@@ -464,11 +555,23 @@ fn spans() {
 fn error_wording() {
     assert_eq!(message("on damaged foo {"), "expected `{` or `when`, found `foo`");
     assert_eq!(message("kind side { ap 0..6 }"), "expected `:`, found `0`");
-    assert_eq!(message("kind side { ap: }"), "expected a type such as `0..6`, `flag` or a kind's name, found `}`");
+    assert_eq!(
+        message("kind side { ap: }"),
+        "expected a type such as `0..6`, `flag` or a kind's name, found `}`"
+    );
     assert_eq!(message("on x { set y 5 }"), "expected `to` or an operator, found `5`");
-    assert_eq!(message("on x { frob }"), "expected `}` or a statement such as `set`, `add`, `roll`, `if`…, found `frob`");
-    assert_eq!(message("frob"), "expected a top-level item such as `kind`, `check`, `on`, `scenario`…, found `frob`");
-    assert_eq!(message("check c { frob }"), "expected `}` or a check line such as `input`, `roll`, `modifier`, `target`, `let`, `outcome` or `otherwise`, found `frob`");
+    assert_eq!(
+        message("on x { frob }"),
+        "expected `}` or a statement such as `set`, `add`, `roll`, `if`…, found `frob`"
+    );
+    assert_eq!(
+        message("frob"),
+        "expected a top-level item such as `kind`, `check`, `on`, `scenario`…, found `frob`"
+    );
+    assert_eq!(
+        message("check c { frob }"),
+        "expected `}` or a check line such as `input`, `roll`, `modifier`, `target`, `let`, `outcome` or `otherwise`, found `frob`"
+    );
     assert_eq!(message("define f(x: int) = "), "expected an expression, found end of file");
     assert_eq!(message("on x { set a to b until end }"), "expected `of`, found `}`");
     assert_eq!(message("event e(a)"), "expected `:`, found `)`");
@@ -484,19 +587,37 @@ fn error_labels_and_help() {
     assert_eq!(help("on x { sett a to b }"), "did you mean `set`?");
     assert_eq!(help("result w \"abc"), "this string is not closed: end it with `\"` on the same line");
     let unclosed = error("kind a {\n  ap: int\n");
-    assert_eq!((unclosed.span(), unclosed.labels[1].span, unclosed.labels[1].text.as_str()), (Span::new(19, 19), Span::new(7, 8), "this `{` is never closed"));
+    assert_eq!(
+        (unclosed.span(), unclosed.labels[1].span, unclosed.labels[1].text.as_str()),
+        (Span::new(19, 19), Span::new(7, 8), "this `{` is never closed")
+    );
     assert_eq!(error("kind a {\n  ap: int\n").help.as_deref(), Some("add the missing `}`"));
 }
 
 #[test]
 fn recovery_reports_every_broken_item() {
-    let text = "kind side { ap: 0..6 }\nrezult x\nkind b { c: int }\nkind to {}\nkind c {\n  d: int\nresult r\n";
+    let text =
+        "kind side { ap: 0..6 }\nrezult x\nkind b { c: int }\nkind to {}\nkind c {\n  d: int\nresult r\n";
     let (file, diags) = parse(text);
     let found: Vec<&str> = diags.iter().map(|d| &text[d.span().start..d.span().end]).collect();
     assert_eq!(found, ["rezult", "to", "result"]);
-    assert_eq!(file.items.iter().filter_map(|i| match &i.kind { ItemKind::Kind(k) => Some(k.name.name.as_str()), _ => None }).collect::<Vec<_>>(), ["side", "b"]);
+    assert_eq!(
+        file.items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::Kind(k) => Some(k.name.name.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>(),
+        ["side", "b"]
+    );
     assert_eq!(file.items.len(), 3);
-    assert_eq!(errors("ruleset \"x\"\nkind a {}\nruleset \"y\"\n"), ["expected a top-level item such as `kind`, `check`, `on`, `scenario`… or end of file, found `ruleset`"]);
+    assert_eq!(
+        errors("ruleset \"x\"\nkind a {}\nruleset \"y\"\n"),
+        [
+            "expected a top-level item such as `kind`, `check`, `on`, `scenario`… or end of file, found `ruleset`"
+        ]
+    );
     assert_eq!(ok("ruleset \"x\"\nkind a {}").title.map(|t| t.0), Some("x".into()));
 }
 
@@ -516,7 +637,10 @@ fn deep_brackets_are_refused_quickly() {
     let start = std::time::Instant::now();
     let (file, diags) = parse(&"(".repeat(100_000));
     assert!(file.items.is_empty());
-    assert_eq!((diags.len(), diags[0].code.as_str(), diags[0].span()), (1, "mettle::parse::too_deep", Span::new(64, 65)));
+    assert_eq!(
+        (diags.len(), diags[0].code.as_str(), diags[0].span()),
+        (1, "mettle::parse::too_deep", Span::new(64, 65))
+    );
     assert_eq!(diags[0].help.as_deref(), Some("split this into smaller expressions or let-bindings"));
     assert!(parse_repl(&"[{(".repeat(30_000)).is_err());
     assert!(start.elapsed().as_secs() < 2);
@@ -526,7 +650,10 @@ fn deep_brackets_are_refused_quickly() {
 fn deep_but_allowed_brackets_parse() {
     let e = format!("define f() = {}1{}", "(".repeat(64), ")".repeat(64));
     assert!(parse(&e).1.is_empty());
-    assert_eq!(error(&format!("define f() = {}1{}", "(".repeat(65), ")".repeat(65))).code, "mettle::parse::too_deep");
+    assert_eq!(
+        error(&format!("define f() = {}1{}", "(".repeat(65), ")".repeat(65))).code,
+        "mettle::parse::too_deep"
+    );
 }
 
 #[test]
@@ -538,7 +665,10 @@ fn deep_without_brackets_is_refused() {
     assert!(too_deep(format!("define f() = a{}", ".b".repeat(5_000))));
     assert!(too_deep(format!("define f() = {}1{}", "if a then ".repeat(20_000), " else 2".repeat(20_000))));
     assert!(too_deep(format!("on e {{ {} }}", "if a { } else ".repeat(1_000) + "{ }")));
-    assert!(too_deep(format!("define f() = 1 + number of u v where {}", "number of u v where ".repeat(1_000))));
+    assert!(too_deep(format!(
+        "define f() = 1 + number of u v where {}",
+        "number of u v where ".repeat(1_000)
+    )));
     assert!(!too_deep(format!("define f() = 1{}", " + 1".repeat(200))));
 }
 
@@ -569,7 +699,10 @@ fn nesting_limits_fit_in_one_mib_of_stack() {
 fn keywords() {
     assert!(errors::is_keyword("to") && errors::is_keyword("none") && errors::is_keyword("no"));
     assert!(!errors::is_keyword("roll") && !errors::is_keyword("nothing") && !errors::is_keyword("to_do"));
-    assert_eq!(help("kind none { }"), "`none` is a keyword and cannot be used as a name; choose another name");
+    assert_eq!(
+        help("kind none { }"),
+        "`none` is a keyword and cannot be used as a name; choose another name"
+    );
 }
 
 // ---------------------------------------------------------------- the REPL
@@ -583,7 +716,10 @@ fn repl_readings() {
     let first = |t: &str| parse_repl(t).unwrap_err()[0].message.clone();
     assert_eq!(first("2d6 +"), "expected an expression, found end of file");
     assert_eq!(first("set y.spi 2"), "expected `to` or an operator, found `2`");
-    assert_eq!(first(")"), "expected an expression, a statement such as `set`, `add`, `roll`, `if`… or a top-level item such as `kind`, `check`, `on`, `scenario`…, found `)`");
+    assert_eq!(
+        first(")"),
+        "expected an expression, a statement such as `set`, `add`, `roll`, `if`… or a top-level item such as `kind`, `check`, `on`, `scenario`…, found `)`"
+    );
     assert_eq!(parse_repl("99999999999999999999").unwrap_err()[0].code, "mettle::parse::bad_number");
 }
 
@@ -635,17 +771,5 @@ fn random_edits_never_panic() {
         let text = String::from_utf8_lossy(&bytes);
         let _ = parse(&text);
         let _ = parse_repl(&text);
-    }
-}
-#[test]
-fn probe3() {
-    for t in std::fs::read_dir("tests/inputs/bad").unwrap().map(|e| e.unwrap().path()).filter(|p| p.to_string_lossy().contains("/0")) {
-        let text = std::fs::read_to_string(&t).unwrap();
-        let (_, d) = parse(&text);
-        println!("{}", crate::diagnostics::render_plain(&d, "x", &text, 80));
-    }
-    for t in ["kind unit { spi: 0..6 = 3", "check c { roll 2d outcome a otherwise b }", "check c { roll d[] outcome a otherwise b }", "kind unit { hp: 0..6 = 3 } $", "kind when { hp: 0..6 = 3 }", "ladder l { a = 1 check = 2 }", "on e { roll c with to = 1 }", "kind a {\n x: int\ncheck c { roll d6 }"] {
-        let (_, d) = parse(t);
-        println!("{t}\n  {:?}", d.iter().map(|d| (&d.message, &d.help)).collect::<Vec<_>>());
     }
 }
