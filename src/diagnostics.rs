@@ -161,9 +161,8 @@ pub fn render_plain(diags: &[Diagnostic], name: &str, text: &str, width: usize) 
 
 /// Renders diagnostics in colour for a terminal.
 pub fn render_color(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode())
-        .with_width(width)
-        .with_links(false);
+    let handler =
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(width).with_links(false);
     let mut out = String::new();
     for d in diags {
         let _ = handler.render_report(&mut out, &Report::new(d, name, text));

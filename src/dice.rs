@@ -55,7 +55,7 @@ impl Source<'_> {
         }
         Ok(match faces {
             Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
-            Faces::List(l) if l.is_empty() => 0,
+            Faces::List([]) => 0,
             Faces::List(l) => l[self.rng.random_range(0..l.len())],
         })
     }
@@ -91,13 +91,22 @@ pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'
                     let mut chain = 0;
                     while cmp.test(last, n) && chain < MAX_CHAIN {
                         last = src.face(faces)?;
-                        out.push(Die { face: last, kept: true, rerolled: vec![], exploded: true, from: None });
+                        out.push(Die {
+                            face: last,
+                            kept: true,
+                            rerolled: vec![],
+                            exploded: true,
+                            from: None,
+                        });
                         chain += 1;
                     }
                 }
                 dice = out;
             }
-            DiceMod::KeepHighest(k) | DiceMod::KeepLowest(k) | DiceMod::DropHighest(k) | DiceMod::DropLowest(k) => {
+            DiceMod::KeepHighest(k)
+            | DiceMod::KeepLowest(k)
+            | DiceMod::DropHighest(k)
+            | DiceMod::DropLowest(k) => {
                 let mut order: Vec<usize> = (0..dice.len()).filter(|&i| dice[i].kept).collect();
                 // Stable: among equal faces, earlier dice count as higher.
                 order.sort_by(|&a, &b| dice[b].face.cmp(&dice[a].face));

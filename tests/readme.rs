@@ -29,7 +29,8 @@ fn readme_example_plays_as_shown() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("example.mettle");
     std::fs::write(&file, &rules).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_mettle")).arg("play").arg(&file).arg("example").output().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_mettle")).arg("play").arg(&file).arg("example").output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let printed = String::from_utf8_lossy(&out.stdout);
     // The README shows the part of the log from the event on.
@@ -46,7 +47,12 @@ fn readme_error_example_is_what_mettle_check_prints() {
         "kind unit { spi: 0..6 = 3 }\ncheck morale {\n  input spi: 0..6\n  roll d6\n  modifier \"Spirit\" +spirit\n  target 7\n  outcome steady when total >= target\n  otherwise shaken\n}\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_mettle")).arg("check").arg("morale.mettle").current_dir(&dir).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .arg("check")
+        .arg("morale.mettle")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let printed = String::from_utf8_lossy(&out.stderr);
     let shown = block_starting(&readme(), "mettle::resolve::unknown_name");

@@ -18,7 +18,8 @@ fn shipped() -> Vec<PathBuf> {
 
 #[test]
 fn the_three_seed_rulesets_ship() {
-    let names: Vec<String> = shipped().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> =
+        shipped().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     for want in ["combat_hq.mettle", "dice_pool_morale.mettle", "infinite_frontiers.mettle"] {
         assert!(names.iter().any(|n| n == want), "{want} is missing from rulesets/");
     }
@@ -35,7 +36,9 @@ fn every_shipped_ruleset_is_clean_and_its_scenarios_pass() {
             // The seed matters only where a scenario leaves dice unforced; try several.
             for seed in [0, 1, 99] {
                 let mut s = Session::new(&rules, seed);
-                let report = s.run_scenario(&sc.name).unwrap_or_else(|d| panic!("{} :: {}: {d}", path.display(), sc.name));
+                let report = s
+                    .run_scenario(&sc.name)
+                    .unwrap_or_else(|d| panic!("{} :: {}: {d}", path.display(), sc.name));
                 assert!(
                     report.failures.is_empty() && report.passed > 0,
                     "{} :: {} (seed {seed}) failed:\n{}",
@@ -57,7 +60,11 @@ fn mettle_test_rulesets_passes() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
-    assert!(out.status.success(), "mettle test rulesets/ failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "mettle test rulesets/ failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(last.ends_with(" passed, 0 failed"), "unexpected summary line: {last}");
     let passed: usize = last.split_whitespace().next().unwrap().parse().unwrap();
     assert!(passed >= 20, "only {passed} scenarios ran");
@@ -68,7 +75,8 @@ fn a_failing_expectation_fails_mettle_test() {
     let dir = std::env::temp_dir().join(format!("mettle-failing-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("failing.mettle");
-    std::fs::write(&file, "kind unit { spi: 0..6 = 3 }\nscenario wrong { new unit u\n expect u.spi == 4 }\n").unwrap();
+    std::fs::write(&file, "kind unit { spi: 0..6 = 3 }\nscenario wrong { new unit u\n expect u.spi == 4 }\n")
+        .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_mettle")).arg("test").arg(&file).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1));

@@ -30,7 +30,11 @@ const SIDES: [&str; 2] = ["red", "blue"];
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         prop::sample::select(vec!["round_start", "turn_start", "turn_end", "round_end"]).prop_map(Step::Time),
-        (0..4usize, 0..4i64, 0..4i64).prop_map(|(unit, enemies, leadership)| Step::Engaged { unit, enemies, leadership }),
+        (0..4usize, 0..4i64, 0..4i64).prop_map(|(unit, enemies, leadership)| Step::Engaged {
+            unit,
+            enemies,
+            leadership
+        }),
         (0..4usize, 0..8i64).prop_map(|(unit, hp_lost)| Step::Damaged { unit, hp_lost }),
         (0..4usize, 0..10i64).prop_map(|(unit, distance)| Step::Destroyed { unit, distance }),
         (0..4usize).prop_map(|unit| Step::Activation { unit }),
@@ -59,7 +63,10 @@ fn apply(s: &mut Session, step: &Step) {
         Step::Time(e) => s.apply(e, &[]),
         Step::Engaged { unit, enemies, leadership } => {
             let u = ent(s, UNITS[*unit]);
-            s.apply("engaged", &[("unit", u), ("enemies", Value::Int(*enemies)), ("leadership", Value::Int(*leadership))])
+            s.apply(
+                "engaged",
+                &[("unit", u), ("enemies", Value::Int(*enemies)), ("leadership", Value::Int(*leadership))],
+            )
         }
         Step::Damaged { unit, hp_lost } => {
             let u = ent(s, UNITS[*unit]);

@@ -72,7 +72,8 @@ impl<'a> Checker<'a> {
             // Defaults may use the subject and earlier inputs, so check them one by one.
             let subject_name = ch.subject.as_ref().map(|s| s.name.clone());
             let resolved = {
-                let no_defaults: Vec<ast::Field> = fields.iter().map(|f| ast::Field { default: None, ..f.clone() }).collect();
+                let no_defaults: Vec<ast::Field> =
+                    fields.iter().map(|f| ast::Field { default: None, ..f.clone() }).collect();
                 self.fields(&no_defaults, "input")
             };
             for (i, f) in resolved.into_iter().enumerate() {
@@ -81,13 +82,23 @@ impl<'a> Checker<'a> {
                 let _ = i;
             }
             if let (Some(k), Some(name)) = (subject, &subject_name) {
-                self.scope.bind(name, Ty::Entity(k), ch.subject.as_ref().map(|s| s.span).unwrap_or_default(), false);
+                self.scope.bind(
+                    name,
+                    Ty::Entity(k),
+                    ch.subject.as_ref().map(|s| s.span).unwrap_or_default(),
+                    false,
+                );
             }
             for input in inputs.iter_mut() {
                 let Some(f) = fields.iter().find(|f| f.name.name == input.field.name) else { continue };
                 let Some(d) = &f.default else { continue };
                 let t = self.expr(d, Some(&input.field.ty));
-                self.expect_ty(&t, &input.field.ty, d.span, &format!("the default of input `{}`", f.name.name));
+                self.expect_ty(
+                    &t,
+                    &input.field.ty,
+                    d.span,
+                    &format!("the default of input `{}`", f.name.name),
+                );
                 match super::expr::const_value(&t.e) {
                     Some(v) => {
                         self.in_bounds(&v, &input.field.ty, d.span, &f.name.name);
@@ -125,7 +136,8 @@ impl<'a> Checker<'a> {
                 s
             }
         };
-        let mut slots = CheckSlots { subject: subject_slot, dice: 0, natural: 0, total: 0, target: 0, margin: 0 };
+        let mut slots =
+            CheckSlots { subject: subject_slot, dice: 0, natural: 0, total: 0, target: 0, margin: 0 };
         let mut steps = vec![];
         let mut lets = vec![];
         let mut roll: Option<RollLine> = None;
@@ -135,8 +147,11 @@ impl<'a> Checker<'a> {
         let mut modifiers = vec![];
         let mut target = None;
         let mut roll_name: Option<ast::Ident> = None;
-        let mut named: Vec<(String, u32, Ty)> =
-            inputs.iter().enumerate().map(|(i, f)| (f.field.name.clone(), i as u32, f.field.ty.clone())).collect();
+        let mut named: Vec<(String, u32, Ty)> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.field.name.clone(), i as u32, f.field.ty.clone()))
+            .collect();
 
         for line in &ch.lines {
             match &line.kind {
@@ -183,7 +198,15 @@ impl<'a> Checker<'a> {
                         }
                     }
                     roll_name = name.clone();
-                    self.roll_point(ch, &mut modifiers, &mut target, &mut slots, roll_info, &mut named, roll_name.as_ref());
+                    self.roll_point(
+                        ch,
+                        &mut modifiers,
+                        &mut target,
+                        &mut slots,
+                        roll_info,
+                        &mut named,
+                        roll_name.as_ref(),
+                    );
                     rolled = true;
                     steps.push(CheckStep::Roll);
                 }
@@ -257,7 +280,9 @@ impl<'a> Checker<'a> {
                                 line.span,
                                 "no `roll` line to add to",
                             )
-                            .with_help("add a `roll` line such as `roll d6`, or make the modifier a flat number"),
+                            .with_help(
+                                "add a `roll` line such as `roll d6`, or make the modifier a flat number",
+                            ),
                         );
                     }
                     let (mut lo, mut hi) = amount.range();
@@ -266,7 +291,8 @@ impl<'a> Checker<'a> {
                         lo = lo.map(|l| l.max(-c));
                     }
                     let possible = when.as_ref().and_then(|w| w.known) != Some(false);
-                    let (lo, hi) = if when.is_some() { (lo.map(|l| l.min(0)), hi.map(|h| h.max(0))) } else { (lo, hi) };
+                    let (lo, hi) =
+                        if when.is_some() { (lo.map(|l| l.min(0)), hi.map(|h| h.max(0))) } else { (lo, hi) };
                     if possible {
                         let acc = if m.dice { &mut extra } else { &mut flat };
                         acc.0 = acc.0.saturating_add(lo.unwrap_or(-1_000_000));
@@ -284,8 +310,13 @@ impl<'a> Checker<'a> {
                 CheckLineKind::Target(e) => {
                     if target.is_some() {
                         self.error(
-                            Diagnostic::error("resolve::duplicate", "this check has two targets", line.span, "second target")
-                                .with_help("keep one `target` line"),
+                            Diagnostic::error(
+                                "resolve::duplicate",
+                                "this check has two targets",
+                                line.span,
+                                "second target",
+                            )
+                            .with_help("keep one `target` line"),
                         );
                         continue;
                     }
@@ -307,7 +338,12 @@ impl<'a> Checker<'a> {
             self.pool_slots.push((slots.dice, p));
         }
         let faces = roll_info.map(|p| p.faces).unwrap_or((0, 0));
-        slots.natural = self.scope.bind("natural", Ty::Int { lo: Some(faces.0.min(0).max(faces.0)), hi: Some(faces.1) }, sp, false);
+        slots.natural = self.scope.bind(
+            "natural",
+            Ty::Int { lo: Some(faces.0.min(0).max(faces.0)), hi: Some(faces.1) },
+            sp,
+            false,
+        );
         if let Some(n) = roll_name {
             self.scope.vars.push(super::scope::Var {
                 name: n.name.clone(),
@@ -321,7 +357,10 @@ impl<'a> Checker<'a> {
         }
         let pool_range = match dice_info {
             Some(p) if p.successes => (0, p.count.1),
-            Some(p) => (p.count.0.saturating_mul(p.faces.0).min(p.count.1.saturating_mul(p.faces.0)), p.count.1.saturating_mul(p.faces.1)),
+            Some(p) => (
+                p.count.0.saturating_mul(p.faces.0).min(p.count.1.saturating_mul(p.faces.0)),
+                p.count.1.saturating_mul(p.faces.1),
+            ),
             None => (0, 0),
         };
         let total = (pool_range.0.saturating_add(flat.0), pool_range.1.saturating_add(flat.1));
@@ -330,7 +369,13 @@ impl<'a> Checker<'a> {
         slots.target = self.scope.bind("target", Ty::Int { lo: tl, hi: th }, sp, false);
         let margin = (tl.map(|l| total.1.saturating_sub(l)), th.map(|h| total.0.saturating_sub(h)));
         slots.margin = self.scope.bind("margin", Ty::Int { lo: margin.1, hi: margin.0 }, sp, false);
-        for (n, s) in [("dice", slots.dice), ("natural", slots.natural), ("total", slots.total), ("target", slots.target), ("margin", slots.margin)] {
+        for (n, s) in [
+            ("dice", slots.dice),
+            ("natural", slots.natural),
+            ("total", slots.total),
+            ("target", slots.target),
+            ("margin", slots.margin),
+        ] {
             let ty = self.scope.find(n).map(|v| v.ty.clone()).unwrap_or(Ty::INT);
             named.push((n.to_string(), s, ty));
         }
@@ -345,7 +390,8 @@ impl<'a> Checker<'a> {
         let mut index = 0u32;
         for line in &ch.lines {
             let CheckLineKind::Outcome(o) = &line.kind else { continue };
-            let this_index = self.prog.sets[set as usize].names.iter().position(|n| *n == o.name.name).unwrap_or(0) as u32;
+            let this_index =
+                self.prog.sets[set as usize].names.iter().position(|n| *n == o.name.name).unwrap_or(0) as u32;
             index += 1;
             let when = o.when.as_ref().map(|w| {
                 let t = self.expr(w, Some(&Ty::Flag));
@@ -388,8 +434,13 @@ impl<'a> Checker<'a> {
         if always.is_none() {
             let span = ch.name.span;
             let d = if out.is_empty() {
-                Diagnostic::error("resolve::no_outcomes", format!("check `{}` has no outcomes", ch.name.name), span, "no outcomes")
-                    .with_help("add outcomes such as `outcome pass when total >= target` and `otherwise fail`")
+                Diagnostic::error(
+                    "resolve::no_outcomes",
+                    format!("check `{}` has no outcomes", ch.name.name),
+                    span,
+                    "no outcomes",
+                )
+                .with_help("add outcomes such as `outcome pass when total >= target` and `otherwise fail`")
             } else {
                 Diagnostic::error(
                     "resolve::missing_otherwise",

@@ -96,8 +96,22 @@ fn sat(op: BinOp, a: i64, b: i64) -> i64 {
 }
 
 const BUILTINS: &[&str] = &[
-    "min", "max", "abs", "triangular", "clamp", "sum", "count", "any", "all", "highest", "lowest", "die",
-    "size", "shift", "value", "rank",
+    "min",
+    "max",
+    "abs",
+    "triangular",
+    "clamp",
+    "sum",
+    "count",
+    "any",
+    "all",
+    "highest",
+    "lowest",
+    "die",
+    "size",
+    "shift",
+    "value",
+    "rank",
 ];
 
 impl<'a> Checker<'a> {
@@ -136,7 +150,9 @@ impl<'a> Checker<'a> {
             return true;
         }
         let help = match (want, &t.ty) {
-            (Ty::Int { .. }, Ty::Flag) => "a yes/no value is not a number: write `if … then 1 else 0`".to_string(),
+            (Ty::Int { .. }, Ty::Flag) => {
+                "a yes/no value is not a number: write `if … then 1 else 0`".to_string()
+            }
             (Ty::Flag, Ty::Int { .. } | Ty::Pool) => {
                 "a number is not yes/no: compare it, e.g. `… >= 7`".to_string()
             }
@@ -181,8 +197,13 @@ impl<'a> Checker<'a> {
             ExprKind::None => T::new(Expr::Const(Value::None), Ty::None),
             ExprKind::Str(_) => {
                 self.error(
-                    Diagnostic::error("resolve::text_value", "text cannot be used as a value here", e.span, "text")
-                        .with_help("text is for labels, notes and questions; use a number, yes/no or a name"),
+                    Diagnostic::error(
+                        "resolve::text_value",
+                        "text cannot be used as a value here",
+                        e.span,
+                        "text",
+                    )
+                    .with_help("text is for labels, notes and questions; use a number, yes/no or a name"),
                 );
                 T::new(Expr::Const(Value::Int(0)), Ty::Text)
             }
@@ -193,7 +214,11 @@ impl<'a> Checker<'a> {
             ExprKind::Unary(UnOp::Neg, x) => {
                 let t = self.int_arg(x, "the value after `-`");
                 let (lo, hi) = t.range();
-                T::int(Expr::Neg(Box::new(t.e)), hi.map(|h| h.saturating_neg()), lo.map(|l| l.saturating_neg()))
+                T::int(
+                    Expr::Neg(Box::new(t.e)),
+                    hi.map(|h| h.saturating_neg()),
+                    lo.map(|l| l.saturating_neg()),
+                )
             }
             ExprKind::Unary(UnOp::Not, x) => {
                 let t = self.expr(x, Some(&Ty::Flag));
@@ -209,7 +234,10 @@ impl<'a> Checker<'a> {
                     (Ty::Int { .. } | Ty::Pool, Ty::Int { .. } | Ty::Pool) => {
                         let (al, ah) = ta.range();
                         let (bl, bh) = tb.range();
-                        Ty::Int { lo: al.zip(bl).map(|(x, y)| x.min(y)), hi: ah.zip(bh).map(|(x, y)| x.max(y)) }
+                        Ty::Int {
+                            lo: al.zip(bl).map(|(x, y)| x.min(y)),
+                            hi: ah.zip(bh).map(|(x, y)| x.max(y)),
+                        }
                     }
                     (Ty::Entity(k), Ty::None) | (Ty::None, Ty::Entity(k)) => Ty::Entity(*k),
                     (x, y) if x == y => x.clone(),
@@ -257,7 +285,9 @@ impl<'a> Checker<'a> {
                 }
             },
             ExprKind::NumberOf { kind, var, filter } => {
-                let Some(k) = self.kind(kind) else { return T::int(Expr::Const(Value::Int(0)), Some(0), None) };
+                let Some(k) = self.kind(kind) else {
+                    return T::int(Expr::Const(Value::Int(0)), Some(0), None);
+                };
                 self.scope.push();
                 let slot = self.scope.bind(&var.name, Ty::Entity(k), var.span, false);
                 let f = filter.as_ref().map(|f| {
@@ -425,9 +455,19 @@ impl<'a> Checker<'a> {
         match op {
             BinOp::And | BinOp::Or => {
                 let ta = self.expr(a, Some(&Ty::Flag));
-                self.expect_ty(&ta, &Ty::Flag, a.span, &format!("each side of `{}`", if op == BinOp::And { "and" } else { "or" }));
+                self.expect_ty(
+                    &ta,
+                    &Ty::Flag,
+                    a.span,
+                    &format!("each side of `{}`", if op == BinOp::And { "and" } else { "or" }),
+                );
                 let tb = self.expr(b, Some(&Ty::Flag));
-                self.expect_ty(&tb, &Ty::Flag, b.span, &format!("each side of `{}`", if op == BinOp::And { "and" } else { "or" }));
+                self.expect_ty(
+                    &tb,
+                    &Ty::Flag,
+                    b.span,
+                    &format!("each side of `{}`", if op == BinOp::And { "and" } else { "or" }),
+                );
                 let known = match (op, ta.known, tb.known) {
                     (BinOp::And, Some(false), _) | (BinOp::And, _, Some(false)) => Some(false),
                     (BinOp::And, Some(true), Some(true)) => Some(true),
@@ -449,8 +489,12 @@ impl<'a> Checker<'a> {
                 let (al, ah) = ta.range();
                 let (bl, bh) = tb.range();
                 let (lo, hi) = match op {
-                    BinOp::Add => (al.zip(bl).map(|(x, y)| sat(op, x, y)), ah.zip(bh).map(|(x, y)| sat(op, x, y))),
-                    BinOp::Sub => (al.zip(bh).map(|(x, y)| sat(op, x, y)), ah.zip(bl).map(|(x, y)| sat(op, x, y))),
+                    BinOp::Add => {
+                        (al.zip(bl).map(|(x, y)| sat(op, x, y)), ah.zip(bh).map(|(x, y)| sat(op, x, y)))
+                    }
+                    BinOp::Sub => {
+                        (al.zip(bh).map(|(x, y)| sat(op, x, y)), ah.zip(bl).map(|(x, y)| sat(op, x, y)))
+                    }
                     BinOp::Mul => match (al, ah, bl, bh) {
                         (Some(a1), Some(a2), Some(b1), Some(b2)) => {
                             let c = [sat(op, a1, b1), sat(op, a1, b2), sat(op, a2, b1), sat(op, a2, b2)];
@@ -461,8 +505,13 @@ impl<'a> Checker<'a> {
                     _ => {
                         if let Some(Value::Int(0)) = const_value(&tb.e) {
                             self.error(
-                                Diagnostic::error("resolve::divide_by_zero", "division by zero", b.span, "this is 0")
-                                    .with_help("divide by a number other than 0"),
+                                Diagnostic::error(
+                                    "resolve::divide_by_zero",
+                                    "division by zero",
+                                    b.span,
+                                    "this is 0",
+                                )
+                                .with_help("divide by a number other than 0"),
                             );
                         }
                         (None, None)
@@ -528,7 +577,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn dice(&mut self, e: &ast::Expr, count: Option<&ast::Expr>, sides: &ast::Sides, mods: &[(ast::DiceMod, Span)]) -> T {
+    fn dice(
+        &mut self,
+        e: &ast::Expr,
+        count: Option<&ast::Expr>,
+        sides: &ast::Sides,
+        mods: &[(ast::DiceMod, Span)],
+    ) -> T {
         let (count_e, count_r) = match count {
             Some(c) => {
                 let t = self.int_arg(c, "the number of dice");
@@ -537,14 +592,24 @@ impl<'a> Checker<'a> {
                     && h < 0
                 {
                     self.error(
-                        Diagnostic::error("resolve::bad_dice", "the number of dice cannot be negative", c.span, "below 0")
-                            .with_help("roll 0 or more dice"),
+                        Diagnostic::error(
+                            "resolve::bad_dice",
+                            "the number of dice cannot be negative",
+                            c.span,
+                            "below 0",
+                        )
+                        .with_help("roll 0 or more dice"),
                     );
                 }
                 if lo.is_some_and(|l| l > 10_000) {
                     self.error(
-                        Diagnostic::error("resolve::bad_dice", "too many dice: at most 10000 in one roll", c.span, "too many")
-                            .with_help("roll fewer dice"),
+                        Diagnostic::error(
+                            "resolve::bad_dice",
+                            "too many dice: at most 10000 in one roll",
+                            c.span,
+                            "too many",
+                        )
+                        .with_help("roll fewer dice"),
                     );
                 }
                 (t.e, (lo.unwrap_or(0).max(0), hi.unwrap_or(i64::MAX).max(0)))
@@ -559,8 +624,13 @@ impl<'a> Checker<'a> {
                     && h < 1
                 {
                     self.error(
-                        Diagnostic::error("resolve::bad_dice", "a die needs at least one side", s.span, "fewer than 1 side")
-                            .with_help("roll a die with 1 or more sides, such as `d6`"),
+                        Diagnostic::error(
+                            "resolve::bad_dice",
+                            "a die needs at least one side",
+                            s.span,
+                            "fewer than 1 side",
+                        )
+                        .with_help("roll a die with 1 or more sides, such as `d6`"),
                     );
                 }
                 (SidesExpr::Count(t.e), (1, hi.unwrap_or(i64::MAX).max(lo.unwrap_or(1))))
@@ -587,23 +657,29 @@ impl<'a> Checker<'a> {
                     kept_lo = kept_lo.saturating_sub(*k as i64).max(0);
                 }
                 ast::DiceMod::Explode(..) => kept_hi = i64::MAX,
-                ast::DiceMod::Reroll(cmp, n) => {
-                    // Rerolling every face would never stop.
-                    if matches!(sides, ast::Sides::Count(_)) && faces.1 < i64::MAX {
-                        let all = (faces.0..=faces.1.min(1000)).all(|x| cmp.test(x, *n));
-                        if all {
-                            self.error(
-                                Diagnostic::error("resolve::bad_dice", "this reroll matches every face", *span, "rerolls everything")
-                                    .with_help("reroll only some faces, e.g. `r1`"),
-                            );
-                        }
-                    }
+                // Rerolling every face would only stop at the reroll limit: surely a mistake.
+                ast::DiceMod::Reroll(cmp, n) if every_face(sides, faces, |x| cmp.test(x, *n)) => {
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::bad_dice",
+                            "this reroll matches every face",
+                            *span,
+                            "rerolls everything",
+                        )
+                        .with_help("reroll only some faces, e.g. `r1`"),
+                    );
                 }
                 _ => {}
             }
         }
         let text = self.src(e.span).to_string();
-        let d = DiceExpr { count: count_e, sides: sides_e, mods: mods.iter().map(|m| m.0).collect(), text, span: e.span };
+        let d = DiceExpr {
+            count: count_e,
+            sides: sides_e,
+            mods: mods.iter().map(|m| m.0).collect(),
+            text,
+            span: e.span,
+        };
         let mut t = T::new(Expr::Dice(Box::new(d)), Ty::Pool);
         t.pool = Some(PoolInfo { count: (kept_lo, kept_hi), faces, successes });
         t
@@ -689,7 +765,13 @@ impl<'a> Checker<'a> {
             self.error(
                 Diagnostic::error(
                     "resolve::arity",
-                    format!("`{name}` takes {} value{} but {} {} given", params.len(), if params.len() == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }),
+                    format!(
+                        "`{name}` takes {} value{} but {} {} given",
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len(),
+                        if args.len() == 1 { "was" } else { "were" }
+                    ),
                     span,
                     "wrong number of values",
                 )
@@ -709,8 +791,13 @@ impl<'a> Checker<'a> {
                 }
                 Arg::Cmp(_, _, s) => {
                     self.error(
-                        Diagnostic::error("resolve::unexpected_comparison", "a comparison is not a value", *s, "not a value")
-                            .with_help("comparisons such as `>= 5` only go in `count`, `any` and `all`"),
+                        Diagnostic::error(
+                            "resolve::unexpected_comparison",
+                            "a comparison is not a value",
+                            *s,
+                            "not a value",
+                        )
+                        .with_help("comparisons such as `>= 5` only go in `count`, `any` and `all`"),
                     );
                 }
             }
@@ -724,7 +811,11 @@ impl<'a> Checker<'a> {
             c.error(
                 Diagnostic::error(
                     "resolve::arity",
-                    format!("`{name}` takes {n}, but {} {} given", args.len(), if args.len() == 1 { "was" } else { "were" }),
+                    format!(
+                        "`{name}` takes {n}, but {} {} given",
+                        args.len(),
+                        if args.len() == 1 { "was" } else { "were" }
+                    ),
                     span,
                     "wrong number of values",
                 )
@@ -737,8 +828,13 @@ impl<'a> Checker<'a> {
                 Arg::Expr(e) => Some(c.expr(e, None)),
                 Arg::Cmp(_, _, s) => {
                     c.error(
-                        Diagnostic::error("resolve::unexpected_comparison", "a comparison is not a value here", *s, "not a value")
-                            .with_help("comparisons such as `>= 5` only go in `count`, `any` and `all`"),
+                        Diagnostic::error(
+                            "resolve::unexpected_comparison",
+                            "a comparison is not a value here",
+                            *s,
+                            "not a value",
+                        )
+                        .with_help("comparisons such as `>= 5` only go in `count`, `any` and `all`"),
                     );
                     None
                 }
@@ -779,15 +875,32 @@ impl<'a> Checker<'a> {
                 let ranges: Vec<(Option<i64>, Option<i64>)> = ts.iter().map(|t| t.range()).collect();
                 let (lo, hi) = match name {
                     "min" => (
-                        ranges.iter().map(|r| r.0).collect::<Option<Vec<_>>>().and_then(|v| v.into_iter().min()),
+                        ranges
+                            .iter()
+                            .map(|r| r.0)
+                            .collect::<Option<Vec<_>>>()
+                            .and_then(|v| v.into_iter().min()),
                         ranges.iter().filter_map(|r| r.1).min(),
                     ),
                     "max" => (
                         ranges.iter().filter_map(|r| r.0).max(),
-                        ranges.iter().map(|r| r.1).collect::<Option<Vec<_>>>().and_then(|v| v.into_iter().max()),
+                        ranges
+                            .iter()
+                            .map(|r| r.1)
+                            .collect::<Option<Vec<_>>>()
+                            .and_then(|v| v.into_iter().max()),
                     ),
-                    "abs" => (Some(0), ranges.first().and_then(|r| r.0.zip(r.1)).map(|(l, h)| l.saturating_abs().max(h.saturating_abs()))),
-                    "triangular" => (Some(0), ranges.first().and_then(|r| r.1).map(|h| h.saturating_mul(h.saturating_add(1)) / 2)),
+                    "abs" => (
+                        Some(0),
+                        ranges
+                            .first()
+                            .and_then(|r| r.0.zip(r.1))
+                            .map(|(l, h)| l.saturating_abs().max(h.saturating_abs())),
+                    ),
+                    "triangular" => (
+                        Some(0),
+                        ranges.first().and_then(|r| r.1).map(|h| h.saturating_mul(h.saturating_add(1)) / 2),
+                    ),
                     _ => (ranges.get(1).and_then(|r| r.0), ranges.get(2).and_then(|r| r.1)),
                 };
                 let b = match name {
@@ -803,7 +916,9 @@ impl<'a> Checker<'a> {
                 if args.len() != 1 {
                     return arity(self, "one pool of dice", &format!("{name}(dice)"));
                 }
-                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let Some(p) = self.pool_arg(&args[0], name) else {
+                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                };
                 let info = p.pool;
                 let (lo, hi) = match (name, info) {
                     ("size", Some(i)) => (Some(i.count.0), Some(i.count.1)),
@@ -820,7 +935,9 @@ impl<'a> Checker<'a> {
                 if args.len() != 2 {
                     return arity(self, "a pool of dice and a face", &format!("{name}(dice, >= 5)"));
                 }
-                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let Some(p) = self.pool_arg(&args[0], name) else {
+                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                };
                 let (cmp, n) = match &args[1] {
                     Arg::Cmp(c, e, _) => (*c, e),
                     Arg::Expr(e) => (Cmp::Eq, e),
@@ -850,7 +967,9 @@ impl<'a> Checker<'a> {
                 if args.len() != 2 {
                     return arity(self, "a pool of dice and how many", &format!("{name}(dice, 2)"));
                 }
-                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let Some(p) = self.pool_arg(&args[0], name) else {
+                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                };
                 let k = match &args[1] {
                     Arg::Expr(e) => self.int_arg(e, &format!("how many dice `{name}` takes")),
                     Arg::Cmp(_, e, _) => self.int_arg(e, "how many dice"),
@@ -863,21 +982,34 @@ impl<'a> Checker<'a> {
                 if args.len() != 2 {
                     return arity(self, "a pool of dice and a position", "die(dice, 1)");
                 }
-                let Some(p) = self.pool_arg(&args[0], name) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let Some(p) = self.pool_arg(&args[0], name) else {
+                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                };
                 let i = match &args[1] {
                     Arg::Expr(e) => self.int_arg(e, "the position in `die`"),
                     Arg::Cmp(_, e, _) => self.int_arg(e, "the position"),
                 };
-                let (lo, hi) = p.pool.map(|i| (Some(i.faces.0.min(0)), Some(i.faces.1))).unwrap_or((None, None));
+                let (lo, hi) =
+                    p.pool.map(|i| (Some(i.faces.0.min(0)), Some(i.faces.1))).unwrap_or((None, None));
                 T::int(Expr::Builtin(Builtin::Die, vec![p.e, i.e]), lo, hi)
             }
             "shift" | "value" | "rank" => {
                 let n = if name == "shift" { 2 } else { 1 };
                 if args.len() != n {
-                    let usage = if name == "shift" { "shift(level, 1)".to_string() } else { format!("{name}(level)") };
-                    return arity(self, if n == 2 { "a ladder rung and a number of steps" } else { "one ladder rung" }, &usage);
+                    let usage = if name == "shift" {
+                        "shift(level, 1)".to_string()
+                    } else {
+                        format!("{name}(level)")
+                    };
+                    return arity(
+                        self,
+                        if n == 2 { "a ladder rung and a number of steps" } else { "one ladder rung" },
+                        &usage,
+                    );
                 }
-                let Some(r) = plain(self, &args[0]) else { return T::int(Expr::Const(Value::Int(0)), None, None) };
+                let Some(r) = plain(self, &args[0]) else {
+                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                };
                 let Ty::Name(set) = r.ty else {
                     let words = self.ty_words(&r.ty);
                     let sp = match &args[0] {
@@ -922,7 +1054,9 @@ impl<'a> Checker<'a> {
                                         span,
                                         "nothing to look up",
                                     )
-                                    .with_help("give the ladder's rungs numbers (`routine = 7`), or use `rank(…)`"),
+                                    .with_help(
+                                        "give the ladder's rungs numbers (`routine = 7`), or use `rank(…)`",
+                                    ),
                                 );
                                 T::int(Expr::Const(Value::Int(0)), None, None)
                             }
@@ -938,8 +1072,13 @@ impl<'a> Checker<'a> {
         let Arg::Expr(e) = a else {
             let Arg::Cmp(_, _, s) = a else { return None };
             self.error(
-                Diagnostic::error("resolve::unexpected_comparison", "expected dice here, not a comparison", *s, "a comparison")
-                    .with_help(format!("write `{fname}(dice, …)`")),
+                Diagnostic::error(
+                    "resolve::unexpected_comparison",
+                    "expected dice here, not a comparison",
+                    *s,
+                    "a comparison",
+                )
+                .with_help(format!("write `{fname}(dice, …)`")),
             );
             return None;
         };
@@ -961,13 +1100,23 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// Whether every face of a die satisfies `test` (for dice of up to 1000 sides).
+fn every_face(sides: &ast::Sides, faces: (i64, i64), test: impl Fn(i64) -> bool) -> bool {
+    match sides {
+        ast::Sides::Count(_) if faces.1 <= 1000 => (faces.0.max(1)..=faces.1).all(test),
+        ast::Sides::Count(_) => false,
+        ast::Sides::Faces(f) => f.iter().all(|x| test(x.0)),
+    }
+}
+
 fn op_is(op: BinOp) -> bool {
     matches!(op, BinOp::Is | BinOp::IsNot)
 }
 
 /// Whether `a OP b` always or never holds, given the ranges of `a` and `b`.
 fn compare_known(op: BinOp, a: (Option<i64>, Option<i64>), b: (Option<i64>, Option<i64>)) -> Option<bool> {
-    let (al, ah, bl, bh) = (a.0.unwrap_or(i64::MIN), a.1.unwrap_or(i64::MAX), b.0.unwrap_or(i64::MIN), b.1.unwrap_or(i64::MAX));
+    let (al, ah, bl, bh) =
+        (a.0.unwrap_or(i64::MIN), a.1.unwrap_or(i64::MAX), b.0.unwrap_or(i64::MIN), b.1.unwrap_or(i64::MAX));
     match op {
         BinOp::Ge if al >= bh => Some(true),
         BinOp::Ge if ah < bl => Some(false),

@@ -90,13 +90,8 @@ impl<'a> Checker<'a> {
                 span: Span::default(),
             });
         }
-        let results = NameSet {
-            name: "result".into(),
-            names: vec![],
-            values: None,
-            labels: vec![],
-            spans: vec![],
-        };
+        let results =
+            NameSet { name: "result".into(), names: vec![], values: None, labels: vec![], spans: vec![] };
         Checker {
             text,
             diags: vec![],
@@ -150,7 +145,9 @@ impl<'a> Checker<'a> {
 
     /// Records a top-level name; reports a duplicate if it is taken.
     fn claim(&mut self, id: &ast::Ident, what: &'static str) -> bool {
-        if TIME_EVENTS.contains(&id.name.as_str()) || matches!(id.name.as_str(), "round" | "turn" | "game" | "winner") {
+        if TIME_EVENTS.contains(&id.name.as_str())
+            || matches!(id.name.as_str(), "round" | "turn" | "game" | "winner")
+        {
             self.error(
                 Diagnostic::error(
                     "resolve::reserved_name",
@@ -195,7 +192,8 @@ impl<'a> Checker<'a> {
                 }
                 ItemKind::Ladder(l) => {
                     if self.claim(&l.name, "ladder") {
-                        let set = self.new_set(&l.name.name, &l.rungs.iter().map(|r| r.0.clone()).collect::<Vec<_>>());
+                        let set = self
+                            .new_set(&l.name.name, &l.rungs.iter().map(|r| r.0.clone()).collect::<Vec<_>>());
                         self.ladders.insert(l.name.name.clone(), set);
                     }
                 }
@@ -297,7 +295,9 @@ impl<'a> Checker<'a> {
                             s.source.1,
                             "a Rhai script",
                         )
-                        .with_help("write the rule with `on`, `check` and `table`, or remove the script block"),
+                        .with_help(
+                            "write the rule with `on`, `check` and `table`, or remove the script block",
+                        ),
                     );
                 }
             }
@@ -398,13 +398,8 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn new_set(&mut self, name: &str, names: &[ast::Ident]) -> SetId {
         let id = self.prog.sets.len() as SetId;
-        let mut set = NameSet {
-            name: name.to_string(),
-            names: vec![],
-            values: None,
-            labels: vec![],
-            spans: vec![],
-        };
+        let mut set =
+            NameSet { name: name.to_string(), names: vec![], values: None, labels: vec![], spans: vec![] };
         for n in names {
             if let Some(i) = set.names.iter().position(|x| *x == n.name) {
                 let first = set.spans[i];
@@ -706,24 +701,26 @@ impl<'a> Checker<'a> {
             (P::Int(i), Ty::Int { .. }) => Pat::Range(*i, *i),
             (P::Range(lo, hi), Ty::Int { .. }) => Pat::Range(lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
             (P::Bool(b), Ty::Flag) => Pat::Bool(*b),
-            (P::Name(n), Ty::Name(set)) => match self.prog.sets[*set as usize].names.iter().position(|x| *x == n.name)
-            {
-                Some(i) => Pat::Name(i as u32),
-                None => {
-                    let known: Vec<&str> = self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()).collect();
-                    let help = suggest(&n.name, "name", &known);
-                    self.error(
-                        Diagnostic::error(
-                            "resolve::unknown_name",
-                            format!("`{}` is not one of the names of key `{key}`", n.name),
-                            n.span,
-                            "unknown name",
-                        )
-                        .with_help(help),
-                    );
-                    Pat::Any
+            (P::Name(n), Ty::Name(set)) => {
+                match self.prog.sets[*set as usize].names.iter().position(|x| *x == n.name) {
+                    Some(i) => Pat::Name(i as u32),
+                    None => {
+                        let known: Vec<&str> =
+                            self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()).collect();
+                        let help = suggest(&n.name, "name", &known);
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::unknown_name",
+                                format!("`{}` is not one of the names of key `{key}`", n.name),
+                                n.span,
+                                "unknown name",
+                            )
+                            .with_help(help),
+                        );
+                        Pat::Any
+                    }
                 }
-            },
+            }
             (_, Ty::Int { .. }) => mismatch(self, "a number or a range such as `2..6`"),
             (_, Ty::Flag) => mismatch(self, "`yes` or `no`"),
             (_, Ty::Name(_)) => mismatch(self, "a name"),
@@ -798,8 +795,13 @@ impl<'a> Checker<'a> {
     pub(crate) fn close_scope(&mut self) {
         for (name, span) in self.scope.finish() {
             self.diags.push(
-                Diagnostic::warning("resolve::unused", format!("`{name}` is never used"), span, "defined here")
-                    .with_help("use it, or remove the `let`"),
+                Diagnostic::warning(
+                    "resolve::unused",
+                    format!("`{name}` is never used"),
+                    span,
+                    "defined here",
+                )
+                .with_help("use it, or remove the `let`"),
             );
         }
     }

@@ -54,10 +54,12 @@ impl<'a> Checker<'a> {
     /// The kind of an entity-typed expression (re-derived from how it was built).
     fn entity_kind_of(&self, e: &Expr) -> Option<KindId> {
         match e {
-            Expr::Local(slot) => self.scope.vars.iter().rev().find(|v| v.slot == *slot).and_then(|v| match v.ty {
-                Ty::Entity(k) => Some(k),
-                _ => None,
-            }),
+            Expr::Local(slot) => {
+                self.scope.vars.iter().rev().find(|v| v.slot == *slot).and_then(|v| match v.ty {
+                    Ty::Entity(k) => Some(k),
+                    _ => None,
+                })
+            }
             Expr::Field(base, idx) => {
                 let k = self.entity_kind_of(base)?;
                 match self.prog.kinds[k as usize].fields[*idx as usize].ty {
@@ -169,7 +171,11 @@ impl<'a> Checker<'a> {
                 self.event_fired[ev as usize] = true;
                 let facts = self.prog.events[ev as usize].facts.clone();
                 let values = self.named_args(&event.name, "fact", &facts, args, span, false);
-                Stmt::Trigger { event: ev, args: values.into_iter().map(|v| v.unwrap_or(Expr::Const(Value::None))).collect(), span }
+                Stmt::Trigger {
+                    event: ev,
+                    args: values.into_iter().map(|v| v.unwrap_or(Expr::Const(Value::None))).collect(),
+                    span,
+                }
             }
             StmtKind::Choose(c) => self.choose(c, span)?,
             StmtKind::EndGame { result, winner } => {
@@ -184,7 +190,10 @@ impl<'a> Checker<'a> {
                             result.span,
                             "unknown result",
                         )
-                        .with_help(format!("{help}; declare results with `result {} \"Label\"`", result.name)),
+                        .with_help(format!(
+                            "{help}; declare results with `result {} \"Label\"`",
+                            result.name
+                        )),
                     );
                     return None;
                 };
@@ -276,11 +285,17 @@ impl<'a> Checker<'a> {
                     }
                 }
                 for (i, f) in fields.iter().enumerate() {
-                    if f.default.is_none() && !matches!(f.ty, Ty::Entity(_)) && !out.iter().any(|(j, _, _)| *j == i as u32) {
+                    if f.default.is_none()
+                        && !matches!(f.ty, Ty::Entity(_))
+                        && !out.iter().any(|(j, _, _)| *j == i as u32)
+                    {
                         self.error(
                             Diagnostic::error(
                                 "resolve::missing_attribute",
-                                format!("`{}` needs a value for `{}`, which has no default", name.name, f.name),
+                                format!(
+                                    "`{}` needs a value for `{}`, which has no default",
+                                    name.name, f.name
+                                ),
                                 span,
                                 format!("no `{}` given", f.name),
                             )
@@ -299,8 +314,13 @@ impl<'a> Checker<'a> {
                 for (f, fs) in faces {
                     if *f < 0 {
                         self.error(
-                            Diagnostic::error("resolve::bad_dice", "a forced die cannot show a negative face", *fs, "negative")
-                                .with_help("force faces of 0 or more (custom dice), usually 1 and up"),
+                            Diagnostic::error(
+                                "resolve::bad_dice",
+                                "a forced die cannot show a negative face",
+                                *fs,
+                                "negative",
+                            )
+                            .with_help("force faces of 0 or more (custom dice), usually 1 and up"),
                         );
                     }
                 }
@@ -325,7 +345,8 @@ impl<'a> Checker<'a> {
                     return None;
                 };
                 let ty = self.prog.choices[c as usize].ty.clone();
-                let value = self.value_for(value, &ty, &format!("the answer to `{}`", choice.name), &choice.name);
+                let value =
+                    self.value_for(value, &ty, &format!("the answer to `{}`", choice.name), &choice.name);
                 Stmt::Answer { choice: c, value, span }
             }
             StmtKind::Expect { cond, message } => {
@@ -333,7 +354,12 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 let c = self.cond(cond, "an expectation");
-                Stmt::Expect { cond: c.e, message: message.clone(), text: self.src(cond.span).to_string(), span }
+                Stmt::Expect {
+                    cond: c.e,
+                    message: message.clone(),
+                    text: self.src(cond.span).to_string(),
+                    span,
+                }
             }
         })
     }
@@ -355,8 +381,13 @@ impl<'a> Checker<'a> {
             match fields.iter().position(|f| f.name == name.name) {
                 Some(i) if out[i].is_some() => {
                     self.error(
-                        Diagnostic::error("resolve::duplicate", format!("{what} `{}` is given twice", name.name), name.span, "given again")
-                            .with_help("give each value once"),
+                        Diagnostic::error(
+                            "resolve::duplicate",
+                            format!("{what} `{}` is given twice", name.name),
+                            name.span,
+                            "given again",
+                        )
+                        .with_help("give each value once"),
                     );
                 }
                 Some(i) => {
@@ -402,13 +433,24 @@ impl<'a> Checker<'a> {
         out
     }
 
-    fn roll_stmt(&mut self, check: &ast::Ident, subject: Option<&ast::Expr>, args: &[(ast::Ident, ast::Expr)], span: Span) -> Option<Stmt> {
+    fn roll_stmt(
+        &mut self,
+        check: &ast::Ident,
+        subject: Option<&ast::Expr>,
+        args: &[(ast::Ident, ast::Expr)],
+        span: Span,
+    ) -> Option<Stmt> {
         let Some(&c) = self.checks.get(&check.name) else {
             let known: Vec<&str> = self.checks.keys().map(|s| s.as_str()).collect();
             let help = suggest(&check.name, "check", &known);
             self.error(
-                Diagnostic::error("resolve::unknown_check", format!("there is no check called `{}`", check.name), check.span, "unknown check")
-                    .with_help(help),
+                Diagnostic::error(
+                    "resolve::unknown_check",
+                    format!("there is no check called `{}`", check.name),
+                    check.span,
+                    "unknown check",
+                )
+                .with_help(help),
             );
             return None;
         };
@@ -427,7 +469,10 @@ impl<'a> Checker<'a> {
                         s.span,
                         "not needed",
                     )
-                    .with_help(format!("remove `for …`, or declare the check as `check {} for KIND`", check.name)),
+                    .with_help(format!(
+                        "remove `for …`, or declare the check as `check {} for KIND`",
+                        check.name
+                    )),
                 );
                 None
             }
@@ -440,13 +485,18 @@ impl<'a> Checker<'a> {
                         check.span,
                         "who rolls?",
                     )
-                    .with_help(format!("write `roll {} for SOME_{}`", check.name, kname.to_uppercase())),
+                    .with_help(format!(
+                        "write `roll {} for SOME_{}`",
+                        check.name,
+                        kname.to_uppercase()
+                    )),
                 );
                 None
             }
             _ => None,
         };
-        let inputs: Vec<FieldDef> = self.prog.checks[c as usize].inputs.iter().map(|i| i.field.clone()).collect();
+        let inputs: Vec<FieldDef> =
+            self.prog.checks[c as usize].inputs.iter().map(|i| i.field.clone()).collect();
         let has_default: Vec<Option<Expr>> = self.prog.checks[c as usize]
             .inputs
             .iter()
@@ -534,11 +584,18 @@ impl<'a> Checker<'a> {
             None => {
                 let id = self.prog.choices.len() as u32;
                 self.choices.insert(c.name.name.clone(), id);
-                self.prog.choices.push(ChoiceDecl { name: c.name.name.clone(), question: c.question.0.clone(), ty: ty.clone(), span: c.name.span });
+                self.prog.choices.push(ChoiceDecl {
+                    name: c.name.name.clone(),
+                    question: c.question.0.clone(),
+                    ty: ty.clone(),
+                    span: c.name.span,
+                });
                 id
             }
         };
-        let default = c.default.as_ref().map(|d| self.value_for(d, &ty, &format!("the default of choice `{}`", c.name.name), &c.name.name));
+        let default = c.default.as_ref().map(|d| {
+            self.value_for(d, &ty, &format!("the default of choice `{}`", c.name.name), &c.name.name)
+        });
         let slot = self.scope.bind(&c.name.name, ty, c.name.span, false);
         Some(Stmt::Choose { choice: id, slot, options, default, span })
     }

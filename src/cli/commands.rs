@@ -56,7 +56,11 @@ pub fn check(files: &[PathBuf]) -> u8 {
                     p.checks.len(),
                     p.triggers.len(),
                     p.scenarios.len(),
-                    if w > 0 { format!(", {w} warning{}", if w == 1 { "" } else { "s" }) } else { String::new() }
+                    if w > 0 {
+                        format!(", {w} warning{}", if w == 1 { "" } else { "s" })
+                    } else {
+                        String::new()
+                    }
                 );
             }
             Err(e) => {
@@ -141,7 +145,11 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
         println!("scenario {scenario}, seed {seed}");
         print!("{}", mettle::session::render_log(session.log(), r.text()));
         if let Some(over) = &session.state().over {
-            println!("result: {}{}", over.result, over.winner.as_ref().map(|w| format!(" for {w}")).unwrap_or_default());
+            println!(
+                "result: {}{}",
+                over.result,
+                over.winner.as_ref().map(|w| format!(" for {w}")).unwrap_or_default()
+            );
         }
     }
     match result {
@@ -174,7 +182,10 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
     let files = collect(paths);
     let (mut passed, mut failed) = (0usize, 0usize);
     if files.is_empty() {
-        eprintln!("error: no .mettle files found in {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        eprintln!(
+            "error: no .mettle files found in {}",
+            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
         return 2;
     }
     for f in files {

@@ -31,7 +31,9 @@ enum Command {
         files: Vec<PathBuf>,
     },
     /// Roll one check once and explain the result.
-    #[command(after_help = "Example:\n  mettle roll rulesets/dice_pool_morale.mettle morale --set base=3 --set bonus=2 --seed 1")]
+    #[command(
+        after_help = "Example:\n  mettle roll rulesets/dice_pool_morale.mettle morale --set base=3 --set bonus=2 --seed 1"
+    )]
     Roll {
         /// The ruleset.
         file: PathBuf,
@@ -48,7 +50,9 @@ enum Command {
         json: bool,
     },
     /// Play a scenario and print its explained log.
-    #[command(after_help = "Example:\n  mettle play rulesets/infinite_frontiers.mettle morale_failure --seed 3")]
+    #[command(
+        after_help = "Example:\n  mettle play rulesets/infinite_frontiers.mettle morale_failure --seed 3"
+    )]
     Play {
         /// The ruleset.
         file: PathBuf,

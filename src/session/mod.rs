@@ -189,7 +189,10 @@ impl Session {
 
     /// Runs `f` and, if it fails, puts the state back as it was: an error never leaves a half-applied
     /// event behind.
-    fn atomic<T>(&mut self, f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
+    fn atomic<T>(
+        &mut self,
+        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
         let saved = self.state.clone();
         let log_len = self.log.len();
         let r = f(&mut self.runner());
@@ -210,10 +213,18 @@ impl Session {
         let p = self.rules.program().clone();
         let Some(k) = p.kinds.iter().position(|k| k.name == kind) else {
             let known: Vec<&str> = p.kinds.iter().map(|k| k.name.as_str()).collect();
-            return Err(api_error("unknown_kind", format!("there is no kind called `{kind}`"), suggest(kind, "kind", &known)));
+            return Err(api_error(
+                "unknown_kind",
+                format!("there is no kind called `{kind}`"),
+                suggest(kind, "kind", &known),
+            ));
         };
         if self.entity(name).is_some() {
-            return Err(api_error("duplicate", format!("there is already an entity called `{name}`"), "choose another name".into()));
+            return Err(api_error(
+                "duplicate",
+                format!("there is already an entity called `{name}`"),
+                "choose another name".into(),
+            ));
         }
         let mut fields = vec![];
         for (f, v) in with {
@@ -236,7 +247,11 @@ impl Session {
         let p = self.rules.program().clone();
         let Some(e) = p.events.iter().position(|e| e.name == event) else {
             let known: Vec<&str> = p.events.iter().map(|e| e.name.as_str()).collect();
-            return Err(api_error("unknown_event", format!("there is no event called `{event}`"), suggest(event, "event", &known)));
+            return Err(api_error(
+                "unknown_event",
+                format!("there is no event called `{event}`"),
+                suggest(event, "event", &known),
+            ));
         };
         let decl = &p.events[e];
         let mut values: Vec<Option<Value>> = vec![None; decl.facts.len()];
@@ -278,11 +293,20 @@ impl Session {
     }
 
     /// Rolls a check made by the entity `subject` (its outcome's effects are applied).
-    pub fn roll_for(&mut self, check: &str, subject: Option<u32>, inputs: &[(&str, Value)]) -> Result<Arc<CheckResult>, Diagnostic> {
+    pub fn roll_for(
+        &mut self,
+        check: &str,
+        subject: Option<u32>,
+        inputs: &[(&str, Value)],
+    ) -> Result<Arc<CheckResult>, Diagnostic> {
         let p = self.rules.program().clone();
         let Some(c) = p.checks.iter().position(|c| c.name == check) else {
             let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
-            return Err(api_error("unknown_check", format!("there is no check called `{check}`"), suggest(check, "check", &known)));
+            return Err(api_error(
+                "unknown_check",
+                format!("there is no check called `{check}`"),
+                suggest(check, "check", &known),
+            ));
         };
         let mut args = vec![];
         for (n, v) in inputs {
@@ -301,7 +325,11 @@ impl Session {
     }
 
     /// Rolls a check with inputs already resolved to input indices: the fast path for simulation.
-    pub fn roll_id(&mut self, check: CheckId, inputs: Vec<(u32, Value)>) -> Result<Arc<CheckResult>, Diagnostic> {
+    pub fn roll_id(
+        &mut self,
+        check: CheckId,
+        inputs: Vec<(u32, Value)>,
+    ) -> Result<Arc<CheckResult>, Diagnostic> {
         self.runner().roll_check(check, None, inputs, Span::default())
     }
 
@@ -357,13 +385,19 @@ impl Session {
     /// Loads a session saved by [`Session::save`] over the same ruleset.
     pub fn load(rules: &Ruleset, json: &str) -> Result<Session, Diagnostic> {
         let saved: Saved = serde_json::from_str(json).map_err(|e| {
-            api_error("bad_save", format!("this is not a saved mettle session: {e}"), "save a session with `:save` or `Session::save`".into())
+            api_error(
+                "bad_save",
+                format!("this is not a saved mettle session: {e}"),
+                "save a session with `:save` or `Session::save`".into(),
+            )
         })?;
         let p = rules.program();
         let fits = saved.state.last.len() == p.checks.len()
-            && saved.state.entities.iter().all(|e| {
-                p.kinds.get(e.kind as usize).is_some_and(|k| k.fields.len() == e.fields.len())
-            });
+            && saved
+                .state
+                .entities
+                .iter()
+                .all(|e| p.kinds.get(e.kind as usize).is_some_and(|k| k.fields.len() == e.fields.len()));
         if !fits {
             return Err(api_error(
                 "save_mismatch",
@@ -395,7 +429,11 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
     if ok {
         Ok(())
     } else {
-        Err(api_error("type_mismatch", format!("{what} got a value of the wrong type"), "give a value of the declared type".into()))
+        Err(api_error(
+            "type_mismatch",
+            format!("{what} got a value of the wrong type"),
+            "give a value of the declared type".into(),
+        ))
     }
 }
 

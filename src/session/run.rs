@@ -29,7 +29,9 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
             .and_then(|s| s.names.get(*index as usize))
             .cloned()
             .unwrap_or_else(|| "?".into()),
-        Value::Entity(e) => st.entities.get(*e as usize).map(|e| e.name.clone()).unwrap_or_else(|| "?".into()),
+        Value::Entity(e) => {
+            st.entities.get(*e as usize).map(|e| e.name.clone()).unwrap_or_else(|| "?".into())
+        }
         Value::None => "none".into(),
         Value::Pool(pool) => {
             let faces: Vec<String> = pool
@@ -174,9 +176,10 @@ impl<'a> Runner<'a> {
                 }
             },
             Expr::Outcome(r) => match self.eval(r, f)? {
-                Value::Result(r) => {
-                    Value::Name { set: self.p.checks[r.check_id as usize].outcome_set, index: r.outcome_index }
-                }
+                Value::Result(r) => Value::Name {
+                    set: self.p.checks[r.check_id as usize].outcome_set,
+                    index: r.outcome_index,
+                },
                 v => v,
             },
             Expr::ResultSlot(r, s) => match self.eval(r, f)? {
@@ -247,7 +250,12 @@ impl<'a> Runner<'a> {
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| self.overflow())?),
                     BinOp::Div => {
                         if y == 0 {
-                            return Err(fail("divide_by_zero", "division by zero", self.span, "divide by a number other than 0"));
+                            return Err(fail(
+                                "divide_by_zero",
+                                "division by zero",
+                                self.span,
+                                "divide by a number other than 0",
+                            ));
                         }
                         Value::Int(x.div_euclid(y))
                     }
@@ -269,7 +277,8 @@ impl<'a> Runner<'a> {
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr], f: &mut Vec<Value>) -> R<Value> {
-        let ints = |r: &mut Self, f: &mut Vec<Value>| -> R<Vec<i64>> { args.iter().map(|a| r.int(a, f)).collect() };
+        let ints =
+            |r: &mut Self, f: &mut Vec<Value>| -> R<Vec<i64>> { args.iter().map(|a| r.int(a, f)).collect() };
         Ok(match b {
             Builtin::Min => Value::Int(ints(self, f)?.into_iter().min().unwrap_or(0)),
             Builtin::Max => Value::Int(ints(self, f)?.into_iter().max().unwrap_or(0)),
@@ -322,7 +331,12 @@ impl<'a> Runner<'a> {
                 Value::Name { set, index } => Value::Int(if b == Builtin::Rank {
                     index as i64
                 } else {
-                    self.p.sets[set as usize].values.as_ref().and_then(|v| v.get(index as usize)).copied().unwrap_or(0)
+                    self.p.sets[set as usize]
+                        .values
+                        .as_ref()
+                        .and_then(|v| v.get(index as usize))
+                        .copied()
+                        .unwrap_or(0)
                 }),
                 _ => Value::Int(0),
             },
@@ -330,17 +344,33 @@ impl<'a> Runner<'a> {
     }
 
     /// Rolls a dice term with `extra` more dice, labelled by the modifiers that added them.
-    fn roll_dice(&mut self, d: &DiceExpr, extra: i64, labels: &[(String, i64)], f: &mut Vec<Value>) -> R<Pool> {
+    fn roll_dice(
+        &mut self,
+        d: &DiceExpr,
+        extra: i64,
+        labels: &[(String, i64)],
+        f: &mut Vec<Value>,
+    ) -> R<Pool> {
         let count = self.int(&d.count, f)?.saturating_add(extra).max(0);
         if count > 10_000 {
-            return Err(fail("too_many_dice", format!("{count} dice is too many for one roll"), d.span, "roll at most 10000 dice"));
+            return Err(fail(
+                "too_many_dice",
+                format!("{count} dice is too many for one roll"),
+                d.span,
+                "roll at most 10000 dice",
+            ));
         }
         let sides_n;
         let faces = match &d.sides {
             SidesExpr::Count(e) => {
                 sides_n = self.int(e, f)?;
                 if sides_n < 1 {
-                    return Err(fail("bad_dice", format!("a die cannot have {sides_n} sides"), d.span, "give dice 1 or more sides"));
+                    return Err(fail(
+                        "bad_dice",
+                        format!("a die cannot have {sides_n} sides"),
+                        d.span,
+                        "give dice 1 or more sides",
+                    ));
                 }
                 Faces::Count(sides_n)
             }
@@ -366,7 +396,13 @@ impl<'a> Runner<'a> {
 
     // ---------------------------------------------------------------- checks
 
-    pub fn roll_check(&mut self, c: CheckId, subject: Option<u32>, args: Vec<(u32, Value)>, span: Span) -> R<Arc<CheckResult>> {
+    pub fn roll_check(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        args: Vec<(u32, Value)>,
+        span: Span,
+    ) -> R<Arc<CheckResult>> {
         let check = &self.p.checks[c as usize];
         let mut f = vec![Value::None; check.nslots as usize];
         f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
@@ -401,7 +437,10 @@ impl<'a> Runner<'a> {
                     "missing_input",
                     format!("check `{}` needs input `{}`", check.name, input.field.name),
                     if span.is_empty() { input.field.span } else { span },
-                    &format!("give `{}` a value (`--set {}=…` on the command line)", input.field.name, input.field.name),
+                    &format!(
+                        "give `{}` a value (`--set {}=…` on the command line)",
+                        input.field.name, input.field.name
+                    ),
                 ));
             }
         }
@@ -442,12 +481,18 @@ impl<'a> Runner<'a> {
                         } else {
                             flat = flat.checked_add(amount).ok_or_else(|| self.overflow())?;
                         }
-                        applied.push(AppliedModifier { label: m.label.clone(), amount, dice: m.dice, span: m.span });
+                        applied.push(AppliedModifier {
+                            label: m.label.clone(),
+                            amount,
+                            dice: m.dice,
+                            span: m.span,
+                        });
                     }
                     if let Some(r) = &check.roll {
                         self.span = r.span;
                         let p = self.roll_dice(&r.dice, extra, &labels, &mut f)?;
-                        f[check.slots.natural as usize] = Value::Int(p.dice.first().map(|d| d.face).unwrap_or(0));
+                        f[check.slots.natural as usize] =
+                            Value::Int(p.dice.first().map(|d| d.face).unwrap_or(0));
                         total = p.value;
                         let p = Arc::new(p);
                         f[check.slots.dice as usize] = Value::Pool(p.clone());
@@ -497,7 +542,12 @@ impl<'a> Runner<'a> {
             check_id: c,
             subject: subject.map(|s| self.st.entities[s as usize].name.clone()),
             inputs: if self.logging {
-                check.inputs.iter().enumerate().map(|(i, inp)| (inp.field.name.clone(), self.show(&f[i]))).collect()
+                check
+                    .inputs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, inp)| (inp.field.name.clone(), self.show(&f[i])))
+                    .collect()
             } else {
                 vec![]
             },
@@ -715,7 +765,13 @@ impl<'a> Runner<'a> {
                             t.expiry = expiry;
                             t.span = *span;
                         }
-                        None => self.st.timed.push(Timed { entity: id, field: place.field, restore, expiry, span: *span }),
+                        None => self.st.timed.push(Timed {
+                            entity: id,
+                            field: place.field,
+                            restore,
+                            expiry,
+                            span: *span,
+                        }),
                     }
                 } else {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
@@ -790,7 +846,9 @@ impl<'a> Runner<'a> {
                 let decl = &self.p.choices[*choice as usize];
                 let candidates: Vec<Value> = match options {
                     ChoiceOpts::Flag => vec![Value::Bool(true), Value::Bool(false)],
-                    ChoiceOpts::Names(set, idx) => idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect(),
+                    ChoiceOpts::Names(set, idx) => {
+                        idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect()
+                    }
                     ChoiceOpts::Entities { kind, slot: cs, filter } => {
                         let mut out = vec![];
                         for id in 0..self.st.entities.len() as u32 {
@@ -816,9 +874,16 @@ impl<'a> Runner<'a> {
                             let shown: Vec<String> = candidates.iter().map(|c| self.show(c)).collect();
                             return Err(fail(
                                 "bad_answer",
-                                format!("`{}` is not an option for choice `{}` here", self.show(&v), decl.name),
+                                format!(
+                                    "`{}` is not an option for choice `{}` here",
+                                    self.show(&v),
+                                    decl.name
+                                ),
                                 *span,
-                                &format!("answer one of: {}", if shown.is_empty() { "(none)".into() } else { shown.join(", ") }),
+                                &format!(
+                                    "answer one of: {}",
+                                    if shown.is_empty() { "(none)".into() } else { shown.join(", ") }
+                                ),
                             ));
                         }
                         (v, "scenario")
@@ -855,7 +920,12 @@ impl<'a> Runner<'a> {
                 let name = set.names[*result as usize].clone();
                 let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
                 if self.logging {
-                    self.log.push(LogEntry::GameOver { result: name.clone(), label, winner: winner.clone(), span: *span });
+                    self.log.push(LogEntry::GameOver {
+                        result: name.clone(),
+                        label,
+                        winner: winner.clone(),
+                        span: *span,
+                    });
                 }
                 self.st.over = Some(GameOver { result: name, winner, index: *result, winner_id });
                 Ok(())
@@ -905,7 +975,13 @@ impl<'a> Runner<'a> {
                 self.span = *span;
                 let passed = self.eval(cond, f)?.truth();
                 let found = if passed { None } else { self.explain_failure(cond, f) };
-                self.log.push(LogEntry::Expect { passed, text: text.clone(), found, message: message.clone(), span: *span });
+                self.log.push(LogEntry::Expect {
+                    passed,
+                    text: text.clone(),
+                    found,
+                    message: message.clone(),
+                    span: *span,
+                });
                 Ok(())
             }
         }

@@ -67,7 +67,12 @@ pub fn render_log(log: &[LogEntry], text: &str) -> String {
                 }
                 match r.target {
                     Some(t) => {
-                        let _ = writeln!(out, "{pad}  total {} against target {t} (margin {:+})", r.total, r.total - t);
+                        let _ = writeln!(
+                            out,
+                            "{pad}  total {} against target {t} (margin {:+})",
+                            r.total,
+                            r.total - t
+                        );
                     }
                     None => {
                         let _ = writeln!(out, "{pad}  total {}", r.total);
