@@ -170,19 +170,31 @@ pub fn render_color(diags: &[Diagnostic], name: &str, text: &str, width: usize) 
     out
 }
 
-/// The known name closest to `name`, if one is close enough to be a likely misspelling.
+/// The known name closest to `name`, if one is close enough to be a likely misspelling: at most one
+/// edit (or one swap of neighbours) away for short names, a few for long ones, or very similar overall.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let mut best: Option<(f64, &str)> = None;
+    let lower = name.to_lowercase();
+    let budget = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, f64, &str)> = None;
     for k in known {
         if k == name {
             continue;
         }
-        let score = strsim::jaro_winkler(&name.to_lowercase(), &k.to_lowercase());
-        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, k));
+        let kl = k.to_lowercase();
+        let edits = strsim::osa_distance(&lower, &kl);
+        let similar = strsim::jaro_winkler(&lower, &kl);
+        if edits > budget && similar < 0.88 {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((e, s, _)) => edits < e || (edits == e && similar > s),
+        };
+        if better {
+            best = Some((edits, similar, k));
         }
     }
-    best.map(|(_, k)| k)
+    best.map(|(_, _, k)| k)
 }
 
 /// `help` text for an unknown name: "did you mean" when a close name exists.

@@ -170,6 +170,14 @@ pub enum Ty {
 impl Ty {
     /// An unbounded integer.
     pub const INT: Ty = Ty::Int { lo: None, hi: None };
+
+    /// The name set of a names type.
+    pub fn set(&self) -> Option<SetId> {
+        match self {
+            Ty::Name(s) => Some(*s),
+            _ => None,
+        }
+    }
 }
 
 /// An attribute of a kind, a fact of an event, an input of a check, or a parameter.

@@ -419,6 +419,11 @@ impl<'a> Checker<'a> {
             set.labels.push(None);
             set.spans.push(n.span);
         }
+        // The same names written twice are the same type: `steady | shaken` on a unit and on a check
+        // input can be compared and assigned to each other.
+        if let Some(same) = self.prog.sets.iter().skip(1).position(|s| s.names == set.names && s.values.is_none()) {
+            return same as SetId + 1;
+        }
         self.prog.sets.push(set);
         id
     }

@@ -183,6 +183,31 @@ impl Session {
         self.state.forced.extend(faces);
     }
 
+    /// Answers the next time choice `choice` is asked (answers wait in order, one per asking).
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("c.mettle", r#"
+    ///     kind unit { brave: flag = no }
+    ///     event dare(unit: unit)
+    ///     on dare { choose go "Take the dare?" from yes | no default no  set unit.brave to go }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let u = s.create("unit", "u", &[]).unwrap();
+    /// s.answer("go", mettle::Value::Bool(true)).unwrap();
+    /// s.apply("dare", &[("unit", mettle::Value::Entity(u))]).unwrap();
+    /// assert_eq!(s.get("u", "brave"), Some(&mettle::Value::Bool(true)));
+    /// ```
+    pub fn answer(&mut self, choice: &str, value: Value) -> Result<(), Diagnostic> {
+        let p = self.rules.program();
+        let Some(c) = p.choices.iter().position(|c| c.name == choice) else {
+            let known: Vec<&str> = p.choices.iter().map(|c| c.name.as_str()).collect();
+            return Err(api_error("unknown_choice", format!("no rule asks a choice called `{choice}`"), suggest(choice, "choice", &known)));
+        };
+        check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
+        self.state.answers.push((c as u32, value));
+        Ok(())
+    }
+
     fn runner(&mut self) -> Runner<'_> {
         Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging)
     }

@@ -13,6 +13,7 @@ const CHECK_LINE: &str =
     "a check line such as `input`, `roll`, `modifier`, `target`, `let`, `outcome` or `otherwise`";
 const TYPE: &str = "a type such as `0..6`, `flag` or a kind's name";
 const EXPR: &str = "an expression";
+const SIDES: &str = "the sides of a die such as `6`, `(n)` or `[0,1,2]`";
 const FIELD: &str = "a field such as `spi: 0..6`";
 const RUNG: &str = "a rung such as `simple = 3`";
 const ARGUMENT: &str = "an argument such as `spi = 3`";
@@ -127,8 +128,28 @@ impl SyntaxError {
 
 /// Help for a syntax error: keywords used as names, unclosed strings, `=` for `==`, misspelt keywords.
 fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Option<String> {
-    let found = found?;
     let wants = |p: &str| phrases.iter().any(|q| q == p);
+    if wants(SIDES) {
+        return Some("write the sides right after the `d`, as in `2d6`, `d(n)` or `d[0,1,2]`".into());
+    }
+    if phrases == ["a number"] && in_dice(text.get(..span.start).unwrap_or("")) {
+        return Some("dice modifiers take a number, as in `4d6kh3`, `2d6r1` or `10d6cs>=5`".into());
+    }
+    let found = found?;
+    if found == ";" {
+        return Some("mettle needs no `;` between fields, lines or statements: remove it".into());
+    }
+    if phrases == ["`:`"] {
+        return Some("write a `:` between a name and its type, as in `spi: 0..6`".into());
+    }
+    if wants("`to`") {
+        return Some(
+            "write `to` before the value, as in `set unit.morale to shaken` or `add 1 to side.ap`".into(),
+        );
+    }
+    if wants("`from`") {
+        return Some("write `from` before the counter or the options, as in `remove 1 from side.ap`".into());
+    }
     // A keyword where a name was expected, or where a field, rung or argument (which start with a
     // name) was and it is followed by `:` or `=` as a name would be.
     let named = text
@@ -161,6 +182,12 @@ fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Opti
     did_you_mean(found, words).map(|k| format!("did you mean `{k}`?"))
 }
 
+/// Whether `before` ends inside dice notation (`3d6kh`, `2d6r<`): a `d` then sides, with no space.
+fn in_dice(before: &str) -> bool {
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or(before).as_bytes();
+    word.windows(2).any(|w| w[0] == b'd' && (w[1].is_ascii_digit() || w[1] == b'(' || w[1] == b'['))
+}
+
 /// Whether `word` is one of the grammar's reserved words.
 pub(super) fn is_keyword(word: &str) -> bool {
     MettleParser::parse(Rule::keyword, word).is_ok_and(|p| p.as_str().len() == word.len())
@@ -175,7 +202,7 @@ fn scan_top_level(word: &str) -> bool {
 /// token's text if it is one, and how to say what it is.
 fn found_at(text: &str, pos: usize) -> (Span, Option<&str>, String) {
     let pos = pos.min(text.len());
-    let rest = &text[pos..];
+    let rest = text.get(pos..).unwrap_or("");
     let Some(c) = rest.chars().next() else {
         return (Span::new(pos, pos), None, EOF.into());
     };
@@ -336,7 +363,7 @@ fn phrase(rule: Rule) -> Option<String> {
         Rule::choice_options | Rule::choice_entities | Rule::choice_names => {
             "options such as `yes | no` or `unit u where …`"
         }
-        Rule::dice_sides => "the sides of a die such as `6`, `(n)` or `[0,1,2]`",
+        Rule::dice_sides => SIDES,
         Rule::dice_tail => "`d`",
         Rule::dice_mod
         | Rule::mod_keep

@@ -585,6 +585,24 @@ fn error_labels_and_help() {
     assert_eq!(help("on x when a = 1 { }"), "to compare two values, write `==`");
     assert_eq!(help("rezult x"), "did you mean `result`?");
     assert_eq!(help("on x { sett a to b }"), "did you mean `set`?");
+    assert_eq!(
+        help("on x { set a b }"),
+        "write `to` before the value, as in `set unit.morale to shaken` or `add 1 to side.ap`"
+    );
+    assert_eq!(
+        help("kind a { x: int; }"),
+        "mettle needs no `;` between fields, lines or statements: remove it"
+    );
+    assert_eq!(
+        help("define f() = 3d6kh\n"),
+        "dice modifiers take a number, as in `4d6kh3`, `2d6r1` or `10d6cs>=5`"
+    );
+    assert_eq!(message("define f() = 3d6kh\n"), "expected a number, found end of line");
+    assert_eq!(
+        help("define f() = 2d x"),
+        "write the sides right after the `d`, as in `2d6`, `d(n)` or `d[0,1,2]`"
+    );
+    assert_eq!(help("event e(a)"), "write a `:` between a name and its type, as in `spi: 0..6`");
     assert_eq!(help("result w \"abc"), "this string is not closed: end it with `\"` on the same line");
     let unclosed = error("kind a {\n  ap: int\n");
     assert_eq!(

@@ -1,0 +1,192 @@
+//! How a session runs rules: one small ruleset per behaviour.
+
+use mettle::{Ruleset, Session, Value};
+
+fn rules(text: &str) -> Ruleset {
+    Ruleset::from_str("t.mettle", text).unwrap_or_else(|e| panic!("{}", e.render(100)))
+}
+
+fn int(s: &Session, e: &str, f: &str) -> i64 {
+    s.get(e, f).unwrap().int()
+}
+
+const COUNTER: &str = "kind unit { n: 0..100 = 0  log: 0..1000 = 0 } event poke(unit: unit)";
+
+#[test]
+fn program_is_send_and_sync() {
+    fn assert_both<T: Send + Sync>() {}
+    assert_both::<mettle::program::Program>();
+    assert_both::<Ruleset>();
+}
+
+#[test]
+fn triggers_run_in_file_order() {
+    let r = rules(&format!(
+        "{COUNTER} on poke {{ set unit.log to unit.log * 10 + 1 }} on poke {{ set unit.log to unit.log * 10 + 2 }}"
+    ));
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("poke", &[("unit", u)]).unwrap();
+    assert_eq!(int(&s, "u", "log"), 12);
+}
+
+#[test]
+fn an_event_that_fires_itself_stops_with_an_error() {
+    let r = rules(&format!("{COUNTER} on poke {{ add 1 to unit.n  trigger poke(unit: unit) }}"));
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    let e = s.apply("poke", &[("unit", u)]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::too_deep");
+    assert_eq!(int(&s, "u", "n"), 0, "the whole event is undone");
+}
+
+#[test]
+fn numbers_are_clamped_unless_strict() {
+    let r = rules(&format!("{COUNTER} on poke {{ add 500 to unit.n }}"));
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("poke", &[("unit", u)]).unwrap();
+    assert_eq!(int(&s, "u", "n"), 100);
+}
+
+#[test]
+fn timed_changes_expire() {
+    let r = rules(
+        "kind unit { a: flag = no  b: flag = no  c: flag = no }
+         event boost(unit: unit)
+         on boost { set unit.a to yes until end of turn  set unit.b to yes until end of round
+                    set unit.c to yes for next round }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    let flags = |s: &Session| ["a", "b", "c"].map(|f| s.get("u", f).unwrap().truth());
+    s.apply("round_start", &[]).unwrap();
+    s.apply("turn_start", &[]).unwrap();
+    s.apply("boost", &[("unit", u)]).unwrap();
+    assert_eq!(flags(&s), [true, true, true]);
+    s.apply("turn_end", &[]).unwrap();
+    assert_eq!(flags(&s), [false, true, true]);
+    s.apply("round_end", &[]).unwrap();
+    assert_eq!(flags(&s), [false, false, true]);
+    s.apply("round_start", &[]).unwrap();
+    s.apply("round_end", &[]).unwrap();
+    assert_eq!(flags(&s), [false, false, false]);
+}
+
+#[test]
+fn choices_take_answers_in_order_then_defaults() {
+    let r = rules(
+        "kind unit { pick: red | blue | green = red }
+         event ask(unit: unit)
+         on ask { choose colour \"Which colour?\" from red | blue | green default green  set unit.pick to colour }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    let blue = Value::Name { set: r.program().choices[0].ty.set().unwrap(), index: 1 };
+    s.answer("colour", blue).unwrap();
+    s.apply("ask", &[("unit", u.clone())]).unwrap();
+    assert_eq!(s.show(s.get("u", "pick").unwrap()), "blue");
+    s.apply("ask", &[("unit", u)]).unwrap();
+    assert_eq!(s.show(s.get("u", "pick").unwrap()), "green", "no answer left: the default");
+}
+
+#[test]
+fn tables_ladders_and_formulas() {
+    let r = rules(
+        "ladder difficulty { simple = 3 routine = 7 difficult = 11 formidable = 15 impossible = 19 }
+         table wound(level: minor | serious, party: flag) -> difficulty {
+           minor, no: difficult   minor, yes: routine   serious, _: formidable }
+         define tn(markers: 0..) = 6 + triangular(markers)
+         check test {
+           input level: minor | serious
+           input party: flag = no
+           input markers: 0..10 = 0
+           input shift_by: -5..5 = 0
+           let d = shift(wound(level, party), shift_by)
+           let number = value(d)
+           let stress = tn(markers)
+           outcome ok when number > 0
+           otherwise never
+         }",
+    );
+    let mut s = Session::new(&r, 0);
+    let level = |i| Value::Name { set: r.program().checks[0].inputs[0].field.ty.set().unwrap(), index: i };
+    let run = |s: &mut Session, lvl, party, markers, shift| {
+        let res = s
+            .roll(
+                "test",
+                &[
+                    ("level", level(lvl)),
+                    ("party", Value::Bool(party)),
+                    ("markers", Value::Int(markers)),
+                    ("shift_by", Value::Int(shift)),
+                ],
+            )
+            .unwrap();
+        res.values.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(run(&mut s, 0, false, 1, 0), "d=difficult number=11 stress=7");
+    assert_eq!(run(&mut s, 0, true, 2, 0), "d=routine number=7 stress=9");
+    assert_eq!(run(&mut s, 1, true, 3, 1), "d=impossible number=19 stress=12");
+    assert_eq!(run(&mut s, 1, false, 0, 5), "d=impossible number=19 stress=6", "shifting stops at the top");
+    assert_eq!(run(&mut s, 0, true, 0, -5), "d=simple number=3 stress=6", "and at the bottom");
+}
+
+#[test]
+fn modifiers_apply_with_conditions_caps_and_dice() {
+    let r = rules(
+        "check c {
+           input advancing: 0..10 = 0
+           input shaken: flag = no
+           roll 2d6
+           modifier \"Members advancing\" +advancing max 2
+           modifier \"Shaken\" -1 die when shaken
+           target 8
+           outcome pass when total >= target
+           otherwise fail
+         }",
+    );
+    let mut s = Session::new(&r, 0);
+    s.force_dice(&[3, 4]);
+    let res = s.roll("c", &[("advancing", Value::Int(5))]).unwrap();
+    assert_eq!((res.total, res.outcome.as_str()), (9, "pass"));
+    assert_eq!(res.modifiers.len(), 1);
+    assert_eq!((res.modifiers[0].label.as_str(), res.modifiers[0].amount), ("Members advancing", 2));
+    s.force_dice(&[6]);
+    let res = s.roll("c", &[("shaken", Value::Bool(true))]).unwrap();
+    assert_eq!(res.pool.as_ref().unwrap().dice.len(), 1);
+    assert_eq!((res.total, res.outcome.as_str()), (6, "fail"));
+}
+
+#[test]
+fn game_over_stops_further_events() {
+    let r = rules(&format!("{COUNTER} result done \"Done\" on poke {{ end game with done for unit  add 1 to unit.n }}"));
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("poke", &[("unit", u.clone())]).unwrap();
+    assert_eq!(int(&s, "u", "n"), 0, "the rule stops at the end of the game");
+    assert_eq!(s.state().over.as_ref().unwrap().winner.as_deref(), Some("u"));
+    assert_eq!(s.apply("poke", &[("unit", u)]).unwrap_err().code, "mettle::run::game_over");
+}
+
+#[test]
+fn forced_dice_must_fit_the_die() {
+    let r = rules("check c { roll d6 outcome six when total == 6 otherwise other }");
+    let mut s = Session::new(&r, 0);
+    s.force_dice(&[7]);
+    assert_eq!(s.roll("c", &[]).unwrap_err().code, "mettle::run::forced_dice");
+}
+
+#[test]
+fn api_names_are_checked_with_suggestions() {
+    let r = rules("check morale { input spi: 0..6 roll d6 outcome ok when total > 3 otherwise no_good }");
+    let mut s = Session::new(&r, 0);
+    let e = s.roll("moral", &[]).unwrap_err();
+    assert_eq!(e.help.as_deref(), Some("did you mean `morale`?"));
+    let e = s.roll("morale", &[("sip", Value::Int(1))]).unwrap_err();
+    assert_eq!(e.help.as_deref(), Some("did you mean `spi`?"));
+    let e = s.roll("morale", &[("spi", Value::Int(9))]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::out_of_range");
+    let e = s.roll("morale", &[]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::missing_input");
+}
