@@ -580,7 +580,7 @@ pub enum DiceMod {
     KeepLowest(u32),
     /// `dhN`: drop the N highest.
     DropHighest(u32),
-    /// `dlN` (also `dN`): drop the N lowest.
+    /// `dlN`: drop the N lowest.
     DropLowest(u32),
     /// `x` (explode on the highest face) or `x>=N`: roll again and add.
     Explode(Cmp, Option<i64>),

@@ -54,6 +54,17 @@ impl Diagnostic {
         }
     }
 
+    /// An error about something outside any source text (a command-line value, an API call): no label.
+    pub fn plain(code: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            level: Level::Error,
+            code: format!("mettle::{code}"),
+            message: message.into(),
+            labels: vec![],
+            help: None,
+        }
+    }
+
     /// A warning with `code`, `message`, and a primary label at `span`.
     pub fn warning(code: &str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
         Diagnostic { level: Level::Warning, ..Diagnostic::error(code, message, span, label) }
@@ -210,5 +221,13 @@ pub fn suggest(name: &str, what: &str, known: &[&str]) -> String {
             let more = if list.len() > 8 { ", …" } else { "" };
             format!("the {what}s here are {}{more}", shown.join(", "))
         }
+    }
+}
+
+/// Like [`suggest`], but when no close name exists adds `otherwise` (such as how to declare the name).
+pub fn suggest_or(name: &str, what: &str, known: &[&str], otherwise: &str) -> String {
+    match did_you_mean(name, known.iter().copied()) {
+        Some(k) => format!("did you mean `{k}`?"),
+        None => format!("{}; {otherwise}", suggest(name, what, known)),
     }
 }

@@ -87,7 +87,12 @@ pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'
                 let mut out = Vec::with_capacity(dice.len());
                 for d in dice.drain(..) {
                     let mut last = d.face;
+                    // A die already set aside (by a keep or drop written before) does not explode.
+                    let kept = d.kept;
                     out.push(d);
+                    if !kept {
+                        continue;
+                    }
                     let mut chain = 0;
                     while cmp.test(last, n) && chain < MAX_CHAIN {
                         last = src.face(faces)?;

@@ -165,6 +165,9 @@ pub enum Ty {
     Text,
     /// `none`.
     None,
+    /// Unknown because of an earlier error; fits anywhere, so one mistake is reported once. Never
+    /// found in a compiled program.
+    Error,
 }
 
 impl Ty {
@@ -304,6 +307,8 @@ pub struct Table {
     /// Rows: patterns (empty for otherwise) and value.
     #[serde(skip)]
     pub rows: Vec<(Vec<Pat>, Expr, Span)>,
+    /// Local slots the row values need (`number of … where …`).
+    pub slots: u32,
     /// Where it is defined.
     pub span: Span,
 }
@@ -579,8 +584,8 @@ pub struct Place {
 pub enum ChoiceOpts {
     /// Names of a set.
     Names(SetId, Vec<u32>),
-    /// yes / no.
-    Flag,
+    /// yes / no, in the order written.
+    Flags(Vec<bool>),
     /// Entities of a kind matching a filter (the candidate in `slot`).
     Entities {
         /// Kind.
@@ -751,3 +756,24 @@ pub struct Program {
 
 /// The built-in time events, in event-index order.
 pub const TIME_EVENTS: [&str; 4] = ["round_start", "turn_start", "turn_end", "round_end"];
+
+impl Stmt {
+    /// The statement's span, for the kinds that keep one.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            Stmt::Set { span, .. }
+            | Stmt::Add { span, .. }
+            | Stmt::Roll { span, .. }
+            | Stmt::Trigger { span, .. }
+            | Stmt::Choose { span, .. }
+            | Stmt::EndGame { span, .. }
+            | Stmt::Note(_, span)
+            | Stmt::Repeat { span, .. }
+            | Stmt::New { span, .. }
+            | Stmt::Dice(_, span)
+            | Stmt::Answer { span, .. }
+            | Stmt::Expect { span, .. } => Some(*span),
+            Stmt::Let(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
+        }
+    }
+}

@@ -190,3 +190,77 @@ fn api_names_are_checked_with_suggestions() {
     let e = s.roll("morale", &[]).unwrap_err();
     assert_eq!(e.code, "mettle::run::missing_input");
 }
+
+#[test]
+fn table_rows_may_count_entities() {
+    let r = rules(
+        "kind unit { n: 0..9 = 0 }
+         table crowd(k: 1..2) { 1: number of unit u where u.n > 0  otherwise: 0 }
+         scenario s { new unit a with n = 1  new unit b  expect crowd(1) == 1  expect crowd(2) == 0 }",
+    );
+    let report = Session::new(&r, 0).run_scenario("s").unwrap();
+    assert_eq!((report.passed, report.failures.len()), (2, 0));
+}
+
+#[test]
+fn yes_no_choices_keep_their_written_order() {
+    let r = rules(
+        "kind unit { f: flag = yes } event e(unit: unit)
+         on e { choose c \"?\" from no | yes  set unit.f to c }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("e", &[("unit", u)]).unwrap();
+    assert_eq!(s.get("u", "f"), Some(&Value::Bool(false)), "no default: the first option written");
+}
+
+#[test]
+fn dice_set_aside_do_not_explode() {
+    let r = rules("check c { roll 2d6kl1x outcome any otherwise none_ }");
+    let mut s = Session::new(&r, 0);
+    s.force_dice(&[6, 2, 5]);
+    assert_eq!(s.roll("c", &[]).unwrap().total, 2);
+}
+
+#[test]
+fn input_defaults_use_earlier_inputs() {
+    let r = rules("check c { input base: 0..6 = 2  input more: 0..9 = base + 1  outcome x when more == 3 otherwise y }");
+    let mut s = Session::new(&r, 0);
+    assert_eq!(s.roll("c", &[]).unwrap().outcome, "x");
+    assert_eq!(s.roll("c", &[("base", Value::Int(5))]).unwrap().outcome, "y");
+    let bad = Ruleset::from_str("t.mettle", "check c { input a: 0..9 = b + 1  input b: 0..9 = 1  otherwise x }");
+    assert_eq!(bad.unwrap_err().diagnostics[0].code, "mettle::resolve::unknown_name");
+}
+
+#[test]
+fn an_outcome_without_condition_always_applies() {
+    let r = Ruleset::from_str("t.mettle", "check c { roll d6 outcome a otherwise b }").unwrap();
+    assert_eq!(r.warnings()[0].code, "mettle::resolve::unreachable");
+}
+
+#[test]
+fn a_timed_change_runs_out_without_undoing_other_changes() {
+    let r = rules(
+        "kind unit { spi: 0..9 = 3 } event boost(unit: unit) event hurt(unit: unit)
+         on boost { set unit.spi to unit.spi + 2 until end of turn }
+         on hurt { remove 1 from unit.spi }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("boost", &[("unit", u.clone())]).unwrap();
+    s.apply("hurt", &[("unit", u)]).unwrap();
+    assert_eq!(int(&s, "u", "spi"), 4);
+    s.apply("turn_end", &[]).unwrap();
+    assert_eq!(int(&s, "u", "spi"), 2, "the +2 runs out, the -1 stays");
+}
+
+#[test]
+fn division_rounds_down() {
+    let r = rules("check c { input a: int  input b: int  let q = a / b  otherwise x }");
+    let mut s = Session::new(&r, 0);
+    let q = |s: &mut Session, a, b| s.roll("c", &[("a", Value::Int(a)), ("b", Value::Int(b))]).unwrap().values[0].1.clone();
+    assert_eq!(q(&mut s, 7, 2), "3");
+    assert_eq!(q(&mut s, 7, -2), "-4");
+    assert_eq!(q(&mut s, -7, 2), "-4");
+    assert_eq!(s.roll("c", &[("a", Value::Int(1)), ("b", Value::Int(0))]).unwrap_err().code, "mettle::run::divide_by_zero");
+}

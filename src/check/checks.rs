@@ -76,22 +76,40 @@ impl<'a> Checker<'a> {
                     fields.iter().map(|f| ast::Field { default: None, ..f.clone() }).collect();
                 self.fields(&no_defaults, "input")
             };
-            for (i, f) in resolved.into_iter().enumerate() {
-                self.scope.bind(&f.name, f.ty.clone(), f.span, false);
-                inputs.push(Input { field: f, default: None });
-                let _ = i;
-            }
+            // Inputs take slots 0..n in order and the subject slot n; a default may use the subject and
+            // the inputs before it (they are worked out in order), so names come into scope one by one.
+            let n = resolved.len() as u32;
+            self.scope.next = n + 1;
             if let (Some(k), Some(name)) = (subject, &subject_name) {
-                self.scope.bind(
-                    name,
-                    Ty::Entity(k),
-                    ch.subject.as_ref().map(|s| s.span).unwrap_or_default(),
-                    false,
-                );
+                let span = ch.subject.as_ref().map(|s| s.span).unwrap_or_default();
+                self.scope.vars.push(super::scope::Var {
+                    name: name.clone(),
+                    slot: n,
+                    ty: Ty::Entity(k),
+                    span,
+                    used: true,
+                    warn_unused: false,
+                });
             }
-            for input in inputs.iter_mut() {
+            for f in resolved {
+                inputs.push(Input { field: f, default: None });
+            }
+            for (i, input) in inputs.iter_mut().enumerate() {
                 let Some(f) = fields.iter().find(|f| f.name.name == input.field.name) else { continue };
-                let Some(d) = &f.default else { continue };
+                let bind = |c: &mut Self, input: &Input| {
+                    c.scope.vars.push(super::scope::Var {
+                        name: input.field.name.clone(),
+                        slot: i as u32,
+                        ty: input.field.ty.clone(),
+                        span: input.field.span,
+                        used: true,
+                        warn_unused: false,
+                    });
+                };
+                let Some(d) = &f.default else {
+                    bind(self, input);
+                    continue;
+                };
                 let t = self.expr(d, Some(&input.field.ty));
                 self.expect_ty(
                     &t,
@@ -106,6 +124,7 @@ impl<'a> Checker<'a> {
                     }
                     None => input.default = Some(t.e),
                 }
+                bind(self, input);
             }
             let c = &mut self.prog.checks[id];
             c.subject = subject;
@@ -156,6 +175,17 @@ impl<'a> Checker<'a> {
         for line in &ch.lines {
             match &line.kind {
                 CheckLineKind::Let(name, e) => {
+                    if matches!(name.name.as_str(), "dice" | "natural" | "total" | "target" | "margin") {
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::reserved_name",
+                                format!("`{}` is a built-in value of every check", name.name),
+                                name.span,
+                                "would hide the built-in value",
+                            )
+                            .with_help("choose another name for this value"),
+                        );
+                    }
                     let t = self.expr(e, None);
                     let slot = self.scope.bind(&name.name, t.ty.clone(), name.span, false);
                     if let Some(p) = t.pool {
@@ -421,7 +451,7 @@ impl<'a> Checker<'a> {
                     .with_help("check the numbers: with the dice and inputs this check allows, the condition is always false"),
                 );
             }
-            if o.otherwise || when.as_ref().and_then(|w| w.known) == Some(true) {
+            if o.otherwise || o.when.is_none() || when.as_ref().and_then(|w| w.known) == Some(true) {
                 always.get_or_insert(o.name.span);
             }
             otherwise_seen |= o.otherwise;

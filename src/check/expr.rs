@@ -3,7 +3,7 @@
 
 use super::{Checker, Progress};
 use crate::ast::{self, Arg, BinOp, Cmp, ExprKind, Span, UnOp};
-use crate::diagnostics::{Diagnostic, suggest};
+use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 use std::sync::Arc;
 
@@ -68,12 +68,18 @@ pub(crate) fn const_value(e: &Expr) -> Option<Value> {
                 BinOp::Add => a.checked_add(b)?,
                 BinOp::Sub => a.checked_sub(b)?,
                 BinOp::Mul => a.checked_mul(b)?,
-                BinOp::Div if b != 0 => a.checked_div_euclid(b)?,
+                BinOp::Div if b != 0 => div_floor(a, b)?,
                 _ => return None,
             }))
         }
         _ => None,
     }
+}
+
+/// `a / b` rounded down (towards minus infinity), as rulebooks mean "round down".
+pub fn div_floor(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    Some(if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
 }
 
 /// Words for a range: "between 0 and 6", "at least 1", …
@@ -118,6 +124,7 @@ impl<'a> Checker<'a> {
     pub(crate) fn ty_words(&self, ty: &Ty) -> String {
         match ty {
             Ty::Int { lo: None, hi: None } => "a number".into(),
+            Ty::Int { lo: Some(l), hi: Some(h) } if l == h => format!("the number {l}"),
             Ty::Int { lo, hi } => format!("a number {}", range_words(*lo, *hi)),
             Ty::Flag => "yes/no".into(),
             Ty::Name(s) => {
@@ -131,12 +138,14 @@ impl<'a> Checker<'a> {
             Ty::Result(c) => format!("a result of check `{}`", self.prog.checks[*c as usize].name),
             Ty::Text => "text".into(),
             Ty::None => "`none`".into(),
+            Ty::Error => "unknown".into(),
         }
     }
 
     /// Whether a value of type `got` can be used where `want` is expected.
     pub(crate) fn fits(want: &Ty, got: &Ty) -> bool {
         match (want, got) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
             (Ty::Int { .. }, Ty::Int { .. } | Ty::Pool) => true,
             (Ty::Entity(_), Ty::None) => true,
             (Ty::Name(a), Ty::Name(b)) => a == b,
@@ -153,12 +162,16 @@ impl<'a> Checker<'a> {
             (Ty::Int { .. }, Ty::Flag) => {
                 "a yes/no value is not a number: write `if … then 1 else 0`".to_string()
             }
+            (Ty::Flag, Ty::Int { lo: Some(l), hi: Some(h) }) if l == h => "write `yes` or `no`".to_string(),
             (Ty::Flag, Ty::Int { .. } | Ty::Pool) => {
                 "a number is not yes/no: compare it, e.g. `… >= 7`".to_string()
             }
             (Ty::Flag, Ty::Name(_)) => "compare the name with `is`, e.g. `unit.morale is shaken`".to_string(),
+            (Ty::Int { .. }, Ty::Name(set)) if self.prog.sets[*set as usize].values.is_some() => {
+                "a ladder rung is not a number: use `value(…)` for its number or `rank(…)` for its position".to_string()
+            }
             (Ty::Int { .. }, Ty::Name(_)) => {
-                "a name is not a number; for a ladder rung use `value(…)` or `rank(…)`".to_string()
+                "a name is not a number: compare names with `is`, e.g. `unit.morale is shaken`".to_string()
             }
             _ => format!("give {} here", self.ty_words(want)),
         };
@@ -281,7 +294,7 @@ impl<'a> Checker<'a> {
                         )
                         .with_help(help),
                     );
-                    T::new(Expr::Const(Value::None), Ty::None)
+                    T::new(Expr::Const(Value::None), Ty::Error)
                 }
             },
             ExprKind::NumberOf { kind, var, filter } => {
@@ -306,7 +319,7 @@ impl<'a> Checker<'a> {
             return Some(k);
         }
         let known: Vec<&str> = self.kinds.keys().map(|s| s.as_str()).collect();
-        let help = suggest(&id.name, "kind", &known);
+        let help = suggest_or(&id.name, "kind", &known, &format!("declare it with `kind {} {{ … }}`", id.name));
         self.error(
             Diagnostic::error(
                 "resolve::unknown_kind",
@@ -314,7 +327,7 @@ impl<'a> Checker<'a> {
                 id.span,
                 "unknown kind",
             )
-            .with_help(format!("{help}; declare it with `kind {} {{ … }}`", id.name)),
+            .with_help(help),
         );
         None
     }
@@ -362,18 +375,24 @@ impl<'a> Checker<'a> {
             known.extend(self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()));
         }
         let mut help = suggest(&id.name, "name", &known);
-        if self.kinds.contains_key(&id.name) || self.checks.contains_key(&id.name) {
-            help = format!("`{}` is a kind or check, not a value here; {help}", id.name);
+        if self.kinds.contains_key(&id.name) {
+            help = format!("`{}` is a kind, not a value: name one entity of it, such as an event's fact", id.name);
+        } else if self.checks.contains_key(&id.name) {
+            help = format!("`{}` is a check: roll it with `roll {}`, or read its result with `last {}`", id.name, id.name, id.name);
         }
         let label = match want {
             Some(Ty::Name(set)) => format!("not one of {}", self.prog.sets[*set as usize].names.join(" | ")),
+            Some(Ty::Flag) => {
+                help = "a yes/no value is written `yes` or `no`".to_string();
+                "not yes or no".to_string()
+            }
             _ => "not defined here".to_string(),
         };
         self.error(
             Diagnostic::error("resolve::unknown_name", format!("unknown name `{}`", id.name), id.span, label)
                 .with_help(help),
         );
-        T::new(Expr::Const(Value::Int(0)), want.cloned().unwrap_or(Ty::INT))
+        T::new(Expr::Const(Value::Int(0)), Ty::Error)
     }
 
     fn pool_info_of(&self, slot: u32) -> Option<PoolInfo> {
@@ -403,7 +422,7 @@ impl<'a> Checker<'a> {
                             )
                             .with_help(help),
                         );
-                        T::new(Expr::Const(Value::Int(0)), Ty::INT)
+                        T::new(Expr::Const(Value::Int(0)), Ty::Error)
                     }
                 }
             }
@@ -431,10 +450,11 @@ impl<'a> Checker<'a> {
                             )
                             .with_help(help),
                         );
-                        T::new(Expr::Const(Value::Int(0)), Ty::INT)
+                        T::new(Expr::Const(Value::Int(0)), Ty::Error)
                     }
                 }
             }
+            Ty::Error => T::new(Expr::Const(Value::Int(0)), Ty::Error),
             _ => {
                 let words = self.ty_words(&b.ty);
                 self.error(
@@ -446,7 +466,7 @@ impl<'a> Checker<'a> {
                     )
                     .with_help("only entities (such as a unit) and `last CHECK` have attributes"),
                 );
-                T::new(Expr::Const(Value::Int(0)), Ty::INT)
+                T::new(Expr::Const(Value::Int(0)), Ty::Error)
             }
         }
     }
@@ -561,7 +581,12 @@ impl<'a> Checker<'a> {
                     )
                     .with_label(a.span, format!("this is {}", self.ty_words(&ta.ty)))
                     .with_label(b.span, format!("this is {}", self.ty_words(&tb.ty)))
-                    .with_help("compare values of the same type");
+                    .with_help(match (&ta.ty, &tb.ty) {
+                        (Ty::Name(_), _) | (_, Ty::Name(_)) => {
+                            "a name can only be compared with a name of the same list, with `is`: e.g. `u.morale is shaken`"
+                        }
+                        _ => "compare values of the same type",
+                    });
                     self.error(d);
                 }
                 let eq = matches!(op, BinOp::Eq | BinOp::Is);
@@ -647,8 +672,32 @@ impl<'a> Checker<'a> {
         let mut kept_lo = count_r.0;
         for (m, span) in mods {
             match m {
-                ast::DiceMod::CountSuccesses(..) => successes = true,
+                ast::DiceMod::CountSuccesses(cmp, n) => {
+                    successes = true;
+                    let none = match sides {
+                        ast::Sides::Count(_) if faces.1 <= 1000 => !(faces.0.max(1)..=faces.1).any(|x| cmp.test(x, *n)),
+                        ast::Sides::Count(_) => false,
+                        ast::Sides::Faces(f) => !f.iter().any(|x| cmp.test(x.0, *n)),
+                    };
+                    if none {
+                        self.diags.push(
+                            Diagnostic::warning("resolve::never_succeeds", "no face of this die counts as a success", *span, "never a success")
+                                .with_help("count faces the die can show, e.g. `cs>=5` on a d6"),
+                        );
+                    }
+                }
                 ast::DiceMod::KeepHighest(k) | ast::DiceMod::KeepLowest(k) => {
+                    if count_r.0 == count_r.1 && (*k as i64) > count_r.1 {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                "resolve::keeps_too_many",
+                                format!("this keeps {k} dice but only {} are rolled", count_r.1),
+                                *span,
+                                "keeps every die",
+                            )
+                            .with_help("keep fewer dice than are rolled, or remove the modifier"),
+                        );
+                    }
                     kept_hi = kept_hi.min(*k as i64);
                     kept_lo = kept_lo.min(*k as i64);
                 }
@@ -656,7 +705,16 @@ impl<'a> Checker<'a> {
                     kept_hi = kept_hi.saturating_sub(*k as i64).max(0);
                     kept_lo = kept_lo.saturating_sub(*k as i64).max(0);
                 }
-                ast::DiceMod::Explode(..) => kept_hi = i64::MAX,
+                ast::DiceMod::Explode(cmp, n) => {
+                    let n = n.unwrap_or(faces.1);
+                    if every_face(sides, faces, |x| cmp.test(x, n)) {
+                        self.error(
+                            Diagnostic::error("resolve::bad_dice", "this die explodes on every face", *span, "explodes on everything")
+                                .with_help("explode only on some faces, e.g. `x` (the highest) or `x>=5`"),
+                        );
+                    }
+                    kept_hi = i64::MAX;
+                }
                 // Rerolling every face would only stop at the reroll limit: surely a mistake.
                 ast::DiceMod::Reroll(cmp, n) if every_face(sides, faces, |x| cmp.test(x, *n)) => {
                     self.error(
@@ -693,17 +751,26 @@ impl<'a> Checker<'a> {
         if let Some(&d) = self.defines.get(name) {
             self.define_used[d as usize] = true;
             if self.define_progress[d as usize] == Progress::Running {
-                self.error(
-                    Diagnostic::error(
-                        "resolve::cycle",
-                        format!("formula `{name}` depends on itself"),
-                        f.span,
-                        "used inside its own definition",
-                    )
-                    .with_label(self.define_ast[d as usize].name.span, "defined here")
-                    .with_help("a formula cannot use itself, directly or through other formulas and tables"),
-                );
-                return T::int(Expr::Const(Value::Int(0)), None, None);
+                // The formulas being checked form the loop, from `d` back round to itself.
+                let from = self.define_stack.iter().position(|&x| x == d).unwrap_or(0);
+                let mut chain: Vec<&str> =
+                    self.define_stack[from..].iter().map(|&x| self.define_ast[x as usize].name.name.as_str()).collect();
+                chain.push(name);
+                let chain = chain.join(" → ");
+                let caller = self.define_stack.last().map(|&x| self.define_ast[x as usize].name.name.clone());
+                let d = Diagnostic::error(
+                    "resolve::cycle",
+                    format!("formula `{name}` depends on itself: {chain}"),
+                    f.span,
+                    match &caller {
+                        Some(c) if c != name => format!("`{c}` uses `{name}` here"),
+                        _ => format!("`{name}` uses itself here"),
+                    },
+                )
+                .with_label(self.define_ast[d as usize].name.span, format!("`{name}` is defined here"))
+                .with_help("a formula cannot use itself, directly or through other formulas and tables: break the loop");
+                self.error(d);
+                return T::new(Expr::Const(Value::Int(0)), Ty::Error);
             }
             let saved = std::mem::take(&mut self.scope);
             let saved_pools = std::mem::take(&mut self.pool_slots);
@@ -755,7 +822,7 @@ impl<'a> Checker<'a> {
             )
             .with_help(format!("{help}{extra}")),
         );
-        T::int(Expr::Const(Value::Int(0)), None, None)
+        T::new(Expr::Const(Value::Int(0)), Ty::Error)
     }
 
     /// Checks positional arguments against parameters.

@@ -6,10 +6,10 @@ mod expr;
 mod scope;
 mod stmt;
 
-pub use expr::range_words;
+pub use expr::{div_floor, range_words};
 
 use crate::ast::{self, ItemKind, Span, TypeKind};
-use crate::diagnostics::{Diagnostic, suggest};
+use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 use scope::Scope;
 use std::collections::HashMap;
@@ -48,6 +48,8 @@ pub(crate) struct Checker<'a> {
     define_progress: Vec<Progress>,
     define_ty: Vec<Ty>,
     define_used: Vec<bool>,
+    /// Formulas being checked, innermost last (to show a loop).
+    define_stack: Vec<u32>,
     table_ast: Vec<&'a ast::TableDef>,
     table_progress: Vec<Progress>,
     table_used: Vec<bool>,
@@ -72,6 +74,10 @@ pub fn check(file: &ast::File, text: &str) -> (Option<Program>, Vec<Diagnostic>)
     let mut c = Checker::new(text, file);
     c.run(file);
     let errors = c.diags.iter().any(|d| d.is_error());
+    if errors {
+        // Ranges worked out around an error are not to be trusted: say nothing about them.
+        c.diags.retain(|d| d.is_error() || !matches!(d.code.as_str(), "mettle::resolve::unreachable" | "mettle::resolve::always"));
+    }
     c.diags.sort_by_key(|d| (d.span().start, !d.is_error()));
     (if errors { None } else { Some(c.prog) }, c.diags)
 }
@@ -120,6 +126,7 @@ impl<'a> Checker<'a> {
             define_progress: vec![],
             define_ty: vec![],
             define_used: vec![],
+            define_stack: vec![],
             table_ast: vec![],
             table_progress: vec![],
             table_used: vec![],
@@ -237,6 +244,7 @@ impl<'a> Checker<'a> {
                             params: vec![],
                             result: Ty::INT,
                             rows: vec![],
+                            slots: 0,
                             span: item.span,
                         });
                     }
@@ -501,7 +509,12 @@ impl<'a> Checker<'a> {
                     let mut known: Vec<&str> = self.kinds.keys().map(|s| s.as_str()).collect();
                     known.extend(self.ladders.keys().map(|s| s.as_str()));
                     known.extend(["flag", "int"]);
-                    let help = suggest(&id.name, "type", &known);
+                    let help = suggest_or(
+                        &id.name,
+                        "type",
+                        &known,
+                        "a type is a range such as `0..6`, `flag`, `int`, names such as `steady | shaken`, or a kind or ladder",
+                    );
                     self.error(
                         Diagnostic::error(
                             "resolve::unknown_type",
@@ -509,11 +522,9 @@ impl<'a> Checker<'a> {
                             id.span,
                             "unknown type",
                         )
-                        .with_help(format!(
-                            "{help}; a type is a range such as `0..6`, `flag`, `int`, names such as `steady | shaken`, or a kind or ladder"
-                        )),
+                        .with_help(help),
                     );
-                    Ty::INT
+                    Ty::Error
                 }
             }
         }
@@ -610,6 +621,7 @@ impl<'a> Checker<'a> {
             return;
         }
         self.define_progress[id as usize] = Progress::Running;
+        self.define_stack.push(id);
         let d = self.define_ast[id as usize];
         let params = self.fields(&d.params, "parameter");
         let saved = std::mem::take(&mut self.scope);
@@ -625,6 +637,7 @@ impl<'a> Checker<'a> {
         def.slots = slots;
         self.define_ty[id as usize] = t.ty;
         self.define_progress[id as usize] = Progress::Done;
+        self.define_stack.pop();
     }
 
     fn check_table(&mut self, id: u32) {
@@ -679,11 +692,13 @@ impl<'a> Checker<'a> {
             self.expect_ty(&v, &result, row.value.span, &format!("a row of table `{}`", t.name.name));
             rows.push((pats, v.e, row.span));
         }
+        let slots = self.scope.next;
         self.scope = saved;
         let tab = &mut self.prog.tables[id as usize];
         tab.params = params;
         tab.result = result;
         tab.rows = rows;
+        tab.slots = slots;
         self.table_progress[id as usize] = Progress::Done;
     }
 
@@ -736,7 +751,7 @@ impl<'a> Checker<'a> {
     fn check_trigger(&mut self, t: &ast::TriggerDef, item: &ast::Item) {
         let Some(&event) = self.events.get(&t.event.name) else {
             let known: Vec<&str> = self.events.keys().map(|s| s.as_str()).collect();
-            let help = suggest(&t.event.name, "event", &known);
+            let help = suggest_or(&t.event.name, "event", &known, &format!("declare it with `event {}(…)`", t.event.name));
             self.error(
                 Diagnostic::error(
                     "resolve::unknown_event",
@@ -744,7 +759,7 @@ impl<'a> Checker<'a> {
                     t.event.span,
                     "unknown event",
                 )
-                .with_help(format!("{help}; declare it with `event {}(…)`", t.event.name)),
+                .with_help(help),
             );
             return;
         };

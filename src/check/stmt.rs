@@ -3,7 +3,7 @@
 use super::expr::{T, const_value};
 use super::{Checker, Ctx};
 use crate::ast::{self, Span, StmtKind};
-use crate::diagnostics::{Diagnostic, suggest};
+use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 
 impl<'a> Checker<'a> {
@@ -32,7 +32,12 @@ impl<'a> Checker<'a> {
 
     /// Checks the target of `set`/`add`/`remove`: an attribute of an entity.
     fn place(&mut self, e: &ast::Expr, verb: &str) -> Option<(Place, Ty, String)> {
+        let errors = self.diags.len();
         let t = self.expr(e, None);
+        if self.diags.len() > errors {
+            // Already reported (a misspelt attribute, say): one mistake, one message.
+            return None;
+        }
         if let Expr::Field(ent, idx) = t.e
             && let Some(kind) = self.entity_kind_of(&ent)
         {
@@ -182,7 +187,12 @@ impl<'a> Checker<'a> {
                 let set = &self.prog.sets[self.prog.results as usize];
                 let Some(i) = set.names.iter().position(|n| *n == result.name) else {
                     let known: Vec<&str> = set.names.iter().map(|s| s.as_str()).collect();
-                    let help = suggest(&result.name, "result", &known);
+                    let help = suggest_or(
+                        &result.name,
+                        "result",
+                        &known,
+                        &format!("declare results with `result {} \"Label\"`", result.name),
+                    );
                     self.error(
                         Diagnostic::error(
                             "resolve::unknown_result",
@@ -190,10 +200,7 @@ impl<'a> Checker<'a> {
                             result.span,
                             "unknown result",
                         )
-                        .with_help(format!(
-                            "{help}; declare results with `result {} \"Label\"`",
-                            result.name
-                        )),
+                        .with_help(help),
                     );
                     return None;
                 };
@@ -526,7 +533,7 @@ impl<'a> Checker<'a> {
             ast::ChoiceOptions::Names(names) => {
                 let all_flags = names.iter().all(|n| n.name == "yes" || n.name == "no");
                 if all_flags {
-                    (ChoiceOpts::Flag, Ty::Flag)
+                    (ChoiceOpts::Flags(names.iter().map(|n| n.name == "yes").collect()), Ty::Flag)
                 } else {
                     let set = match self.choices.get(&c.name.name) {
                         Some(&id) => match self.prog.choices[id as usize].ty {

@@ -216,6 +216,7 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
                 }
                 Err(d) => {
                     println!("FAILED  {} :: {} (stopped by an error)", r.name(), sc.name);
+                    print!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
                     runtime_error(&r, &d);
                     failed += 1;
                 }

@@ -39,6 +39,17 @@ pub enum Expiry {
     RoundEnd(i64),
 }
 
+impl Expiry {
+    /// Whether this comes after `other`.
+    pub fn later_than(self, other: Expiry) -> bool {
+        match (self, other) {
+            (Expiry::RoundEnd(a), Expiry::RoundEnd(b)) => a > b,
+            (Expiry::RoundEnd(_), Expiry::TurnEnd) => true,
+            (Expiry::TurnEnd, _) => false,
+        }
+    }
+}
+
 /// A change that will be undone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Timed {
@@ -48,6 +59,9 @@ pub struct Timed {
     pub field: u32,
     /// The value to restore.
     pub restore: Value,
+    /// For numbers: how much the timed change added, taken off again when it runs out.
+    #[serde(default)]
+    pub delta: Option<i64>,
     /// When.
     pub expiry: Expiry,
     /// The rule that made it.
@@ -463,5 +477,5 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
 }
 
 fn api_error(code: &str, message: String, help: String) -> Diagnostic {
-    Diagnostic::error(&format!("run::{code}"), message, Span::default(), "").with_help(help)
+    Diagnostic::plain(&format!("run::{code}"), message).with_help(help)
 }

@@ -149,7 +149,7 @@ impl<'a> Runner<'a> {
                 });
                 match row {
                     Some((_, v, _)) => {
-                        let mut frame = vec![];
+                        let mut frame = vec![Value::None; table.slots as usize];
                         self.eval(v, &mut frame)?
                     }
                     None => {
@@ -257,7 +257,7 @@ impl<'a> Runner<'a> {
                                 "divide by a number other than 0",
                             ));
                         }
-                        Value::Int(x.div_euclid(y))
+                        Value::Int(crate::check::div_floor(x, y).ok_or_else(|| self.overflow())?)
                     }
                     BinOp::Lt => Value::Bool(x < y),
                     BinOp::Le => Value::Bool(x <= y),
@@ -641,16 +641,29 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
+    /// Undoes timed changes that are due. For numbers only the timed change itself is undone: what
+    /// other rules added or removed meanwhile stays.
     fn expire(&mut self, due: impl Fn(Expiry) -> bool) {
         let mut keep = vec![];
         for t in std::mem::take(&mut self.st.timed) {
             if due(t.expiry) {
                 let e = &mut self.st.entities[t.entity as usize];
-                e.fields[t.field as usize] = t.restore.clone();
+                let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
+                let slot = &mut e.fields[t.field as usize];
+                *slot = match (&t.restore, &*slot, t.delta) {
+                    (_, Value::Int(now), Some(delta)) => {
+                        let (lo, hi) = match def.ty {
+                            Ty::Int { lo, hi } => (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
+                            _ => (i64::MIN, i64::MAX),
+                        };
+                        Value::Int(now.saturating_sub(delta).clamp(lo, hi))
+                    }
+                    (restore, _, _) => restore.clone(),
+                };
                 if self.logging {
                     let entity = e.name.clone();
-                    let field = self.p.kinds[e.kind as usize].fields[t.field as usize].name.clone();
-                    let to = self.show(&t.restore);
+                    let field = def.name.clone();
+                    let to = show_value(self.p, self.st, &self.st.entities[t.entity as usize].fields[t.field as usize]);
                     self.log.push(LogEntry::Expired { entity, field, to, span: t.span });
                 }
             } else {
@@ -759,24 +772,30 @@ impl<'a> Runner<'a> {
                         Duration::NextRound => Expiry::RoundEnd(self.st.round.max(0) + 1),
                     };
                     let restore = self.st.entities[id as usize].fields[place.field as usize].clone();
-                    // A second timed change of the same attribute keeps the first's restore value.
                     match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
+                        // A second timed change of the same attribute keeps the first's value to go
+                        // back to, and lasts as long as the longer of the two.
                         Some(t) => {
-                            t.expiry = expiry;
+                            if expiry.later_than(t.expiry) {
+                                t.expiry = expiry;
+                            }
                             t.span = *span;
                         }
-                        None => self.st.timed.push(Timed {
-                            entity: id,
-                            field: place.field,
-                            restore,
-                            expiry,
-                            span: *span,
-                        }),
+                        None => self.st.timed.push(Timed { entity: id, field: place.field, restore, delta: None, expiry, span: *span }),
                     }
                 } else {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
                 }
-                self.write(id, place.field, v, *span)
+                self.write(id, place.field, v, *span)?;
+                if until.is_some() {
+                    let now = self.st.entities[id as usize].fields[place.field as usize].clone();
+                    if let Some(t) = self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
+                        && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
+                    {
+                        t.delta = Some(after - before);
+                    }
+                }
+                Ok(())
             }
             Stmt::Add { place, amount, negate, span } => {
                 self.span = *span;
@@ -845,7 +864,7 @@ impl<'a> Runner<'a> {
                 self.span = *span;
                 let decl = &self.p.choices[*choice as usize];
                 let candidates: Vec<Value> = match options {
-                    ChoiceOpts::Flag => vec![Value::Bool(true), Value::Bool(false)],
+                    ChoiceOpts::Flags(order) => order.iter().map(|b| Value::Bool(*b)).collect(),
                     ChoiceOpts::Names(set, idx) => {
                         idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect()
                     }
@@ -1013,7 +1032,12 @@ impl<'a> Runner<'a> {
         let mut r = Ok(());
         for step in &sc.body {
             r = self.exec(step, &mut f);
-            if r.is_err() {
+            if let Err(d) = r {
+                // Say which step of the scenario led to the error, when it is not the step itself.
+                r = Err(match step.span() {
+                    Some(s) if !d.labels.iter().any(|l| l.span == s) => d.with_label(s, "during this scenario step"),
+                    _ => d,
+                });
                 break;
             }
         }

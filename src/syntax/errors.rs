@@ -126,7 +126,8 @@ impl SyntaxError {
     }
 }
 
-/// Help for a syntax error: keywords used as names, unclosed strings, `=` for `==`, misspelt keywords.
+/// Help for a syntax error: dice notation, `;`, a missing `:`, `to` or `from`, keywords used as names,
+/// unclosed strings, `=` for `==`, a misplaced header, misspelt keywords.
 fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Option<String> {
     let wants = |p: &str| phrases.iter().any(|q| q == p);
     if wants(SIDES) {
