@@ -3,7 +3,7 @@
 
 use super::{Checker, Progress};
 use crate::ast::{self, Arg, BinOp, Cmp, ExprKind, Span, UnOp};
-use crate::diagnostics::{Diagnostic, suggest, suggest_or};
+use crate::diagnostics::{Diagnostic, did_you_mean, suggest, suggest_or};
 use crate::program::*;
 use std::sync::Arc;
 
@@ -370,11 +370,19 @@ impl<'a> Checker<'a> {
             }
         }
         let mut known = self.scope.names();
+        let local = known.len();
         known.extend(["round", "turn", "game", "winner"]);
         if let Some(Ty::Name(set)) = want {
             known.extend(self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()));
         }
-        let mut help = suggest(&id.name, "name", &known);
+        let mut help = match did_you_mean(&id.name, known.iter().copied()) {
+            Some(k) => format!("did you mean `{k}`?"),
+            None if local == 0 && !matches!(want, Some(Ty::Name(_))) => format!(
+                "nothing called `{}` is defined here: define it first with `let`, `new`, an event's fact or a check's input",
+                id.name
+            ),
+            None => suggest(&id.name, "name", &known),
+        };
         if self.kinds.contains_key(&id.name) {
             help = format!("`{}` is a kind, not a value: name one entity of it, such as an event's fact", id.name);
         } else if self.checks.contains_key(&id.name) {

@@ -241,7 +241,11 @@ impl<'a> Checker<'a> {
                 if !self.scenario_only(span, "new") {
                     return None;
                 }
-                let k = self.kind(kind)?;
+                let Some(k) = self.kind(kind) else {
+                    // Keep the name, so that later steps using it are not reported again.
+                    self.scope.bind(&name.name, Ty::Error, name.span, false);
+                    return None;
+                };
                 if self.scope.find(&name.name).is_some() {
                     let prev = self.scope.find(&name.name).map(|v| v.span).unwrap_or_default();
                     self.error(

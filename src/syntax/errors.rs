@@ -18,7 +18,7 @@ const FIELD: &str = "a field such as `spi: 0..6`";
 const RUNG: &str = "a rung such as `simple = 3`";
 const ARGUMENT: &str = "an argument such as `spi = 3`";
 const NAME: &str = "a name";
-const OPERATOR: &str = "an operator";
+const OPERATOR: &str = "an operator such as `+` or `and`";
 const EOF: &str = "end of file";
 /// What pest may list instead of "an expression" where one starts.
 const EXPR_STARTS: [&str; 15] = [
@@ -101,8 +101,23 @@ impl SyntaxError {
             let list = join(&phrases);
             (format!("expected {list}, found {found_text}"), format!("expected {list}"))
         };
+        let help = help(text, span, found, &phrases);
+        // Two mistakes deserve a headline of their own rather than a list of what could come next.
+        let (message, label, help) = match (found, help) {
+            (Some(word), Some(h)) if h.contains("is a keyword and cannot be used as a name") => (
+                format!("`{word}` is a keyword and cannot be used as a name"),
+                "a keyword".to_string(),
+                Some(format!("choose another name, such as `{word}_`")),
+            ),
+            (Some("\""), Some(h)) if h.contains("string is not closed") => (
+                "this text in quotes is never closed".to_string(),
+                "the text starts here".to_string(),
+                Some("end it with `\"` on the same line".to_string()),
+            ),
+            (_, help) => (message, label, help),
+        };
         let mut diag = Diagnostic::error("parse::syntax", message, span, label);
-        if let Some(help) = help(text, span, found, &phrases) {
+        if let Some(help) = help {
             diag = diag.with_help(help);
         }
         // Point at the bracket that a missing closer belongs to.
