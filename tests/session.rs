@@ -160,7 +160,9 @@ fn modifiers_apply_with_conditions_caps_and_dice() {
 
 #[test]
 fn game_over_stops_further_events() {
-    let r = rules(&format!("{COUNTER} result done \"Done\" on poke {{ end game with done for unit  add 1 to unit.n }}"));
+    let r = rules(&format!(
+        "{COUNTER} result done \"Done\" on poke {{ end game with done for unit  add 1 to unit.n }}"
+    ));
     let mut s = Session::new(&r, 0);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     s.apply("poke", &[("unit", u.clone())]).unwrap();
@@ -224,11 +226,14 @@ fn dice_set_aside_do_not_explode() {
 
 #[test]
 fn input_defaults_use_earlier_inputs() {
-    let r = rules("check c { input base: 0..6 = 2  input more: 0..9 = base + 1  outcome x when more == 3 otherwise y }");
+    let r = rules(
+        "check c { input base: 0..6 = 2  input more: 0..9 = base + 1  outcome x when more == 3 otherwise y }",
+    );
     let mut s = Session::new(&r, 0);
     assert_eq!(s.roll("c", &[]).unwrap().outcome, "x");
     assert_eq!(s.roll("c", &[("base", Value::Int(5))]).unwrap().outcome, "y");
-    let bad = Ruleset::from_str("t.mettle", "check c { input a: 0..9 = b + 1  input b: 0..9 = 1  otherwise x }");
+    let bad =
+        Ruleset::from_str("t.mettle", "check c { input a: 0..9 = b + 1  input b: 0..9 = 1  otherwise x }");
     assert_eq!(bad.unwrap_err().diagnostics[0].code, "mettle::resolve::unknown_name");
 }
 
@@ -258,9 +263,14 @@ fn a_timed_change_runs_out_without_undoing_other_changes() {
 fn division_rounds_down() {
     let r = rules("check c { input a: int  input b: int  let q = a / b  otherwise x }");
     let mut s = Session::new(&r, 0);
-    let q = |s: &mut Session, a, b| s.roll("c", &[("a", Value::Int(a)), ("b", Value::Int(b))]).unwrap().values[0].1.clone();
+    let q = |s: &mut Session, a, b| {
+        s.roll("c", &[("a", Value::Int(a)), ("b", Value::Int(b))]).unwrap().values[0].1.clone()
+    };
     assert_eq!(q(&mut s, 7, 2), "3");
     assert_eq!(q(&mut s, 7, -2), "-4");
     assert_eq!(q(&mut s, -7, 2), "-4");
-    assert_eq!(s.roll("c", &[("a", Value::Int(1)), ("b", Value::Int(0))]).unwrap_err().code, "mettle::run::divide_by_zero");
+    assert_eq!(
+        s.roll("c", &[("a", Value::Int(1)), ("b", Value::Int(0))]).unwrap_err().code,
+        "mettle::run::divide_by_zero"
+    );
 }

@@ -168,7 +168,8 @@ impl<'a> Checker<'a> {
             }
             (Ty::Flag, Ty::Name(_)) => "compare the name with `is`, e.g. `unit.morale is shaken`".to_string(),
             (Ty::Int { .. }, Ty::Name(set)) if self.prog.sets[*set as usize].values.is_some() => {
-                "a ladder rung is not a number: use `value(…)` for its number or `rank(…)` for its position".to_string()
+                "a ladder rung is not a number: use `value(…)` for its number or `rank(…)` for its position"
+                    .to_string()
             }
             (Ty::Int { .. }, Ty::Name(_)) => {
                 "a name is not a number: compare names with `is`, e.g. `unit.morale is shaken`".to_string()
@@ -319,7 +320,8 @@ impl<'a> Checker<'a> {
             return Some(k);
         }
         let known: Vec<&str> = self.kinds.keys().map(|s| s.as_str()).collect();
-        let help = suggest_or(&id.name, "kind", &known, &format!("declare it with `kind {} {{ … }}`", id.name));
+        let help =
+            suggest_or(&id.name, "kind", &known, &format!("declare it with `kind {} {{ … }}`", id.name));
         self.error(
             Diagnostic::error(
                 "resolve::unknown_kind",
@@ -384,9 +386,15 @@ impl<'a> Checker<'a> {
             None => suggest(&id.name, "name", &known),
         };
         if self.kinds.contains_key(&id.name) {
-            help = format!("`{}` is a kind, not a value: name one entity of it, such as an event's fact", id.name);
+            help = format!(
+                "`{}` is a kind, not a value: name one entity of it, such as an event's fact",
+                id.name
+            );
         } else if self.checks.contains_key(&id.name) {
-            help = format!("`{}` is a check: roll it with `roll {}`, or read its result with `last {}`", id.name, id.name, id.name);
+            help = format!(
+                "`{}` is a check: roll it with `roll {}`, or read its result with `last {}`",
+                id.name, id.name, id.name
+            );
         }
         let label = match want {
             Some(Ty::Name(set)) => format!("not one of {}", self.prog.sets[*set as usize].names.join(" | ")),
@@ -683,14 +691,21 @@ impl<'a> Checker<'a> {
                 ast::DiceMod::CountSuccesses(cmp, n) => {
                     successes = true;
                     let none = match sides {
-                        ast::Sides::Count(_) if faces.1 <= 1000 => !(faces.0.max(1)..=faces.1).any(|x| cmp.test(x, *n)),
+                        ast::Sides::Count(_) if faces.1 <= 1000 => {
+                            !(faces.0.max(1)..=faces.1).any(|x| cmp.test(x, *n))
+                        }
                         ast::Sides::Count(_) => false,
                         ast::Sides::Faces(f) => !f.iter().any(|x| cmp.test(x.0, *n)),
                     };
                     if none {
                         self.diags.push(
-                            Diagnostic::warning("resolve::never_succeeds", "no face of this die counts as a success", *span, "never a success")
-                                .with_help("count faces the die can show, e.g. `cs>=5` on a d6"),
+                            Diagnostic::warning(
+                                "resolve::never_succeeds",
+                                "no face of this die counts as a success",
+                                *span,
+                                "never a success",
+                            )
+                            .with_help("count faces the die can show, e.g. `cs>=5` on a d6"),
                         );
                     }
                 }
@@ -717,8 +732,13 @@ impl<'a> Checker<'a> {
                     let n = n.unwrap_or(faces.1);
                     if every_face(sides, faces, |x| cmp.test(x, n)) {
                         self.error(
-                            Diagnostic::error("resolve::bad_dice", "this die explodes on every face", *span, "explodes on everything")
-                                .with_help("explode only on some faces, e.g. `x` (the highest) or `x>=5`"),
+                            Diagnostic::error(
+                                "resolve::bad_dice",
+                                "this die explodes on every face",
+                                *span,
+                                "explodes on everything",
+                            )
+                            .with_help("explode only on some faces, e.g. `x` (the highest) or `x>=5`"),
                         );
                     }
                     kept_hi = i64::MAX;
@@ -761,8 +781,10 @@ impl<'a> Checker<'a> {
             if self.define_progress[d as usize] == Progress::Running {
                 // The formulas being checked form the loop, from `d` back round to itself.
                 let from = self.define_stack.iter().position(|&x| x == d).unwrap_or(0);
-                let mut chain: Vec<&str> =
-                    self.define_stack[from..].iter().map(|&x| self.define_ast[x as usize].name.name.as_str()).collect();
+                let mut chain: Vec<&str> = self.define_stack[from..]
+                    .iter()
+                    .map(|&x| self.define_ast[x as usize].name.name.as_str())
+                    .collect();
                 chain.push(name);
                 let chain = chain.join(" → ");
                 let caller = self.define_stack.last().map(|&x| self.define_ast[x as usize].name.name.clone());

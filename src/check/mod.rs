@@ -76,7 +76,10 @@ pub fn check(file: &ast::File, text: &str) -> (Option<Program>, Vec<Diagnostic>)
     let errors = c.diags.iter().any(|d| d.is_error());
     if errors {
         // Ranges worked out around an error are not to be trusted: say nothing about them.
-        c.diags.retain(|d| d.is_error() || !matches!(d.code.as_str(), "mettle::resolve::unreachable" | "mettle::resolve::always"));
+        c.diags.retain(|d| {
+            d.is_error()
+                || !matches!(d.code.as_str(), "mettle::resolve::unreachable" | "mettle::resolve::always")
+        });
     }
     c.diags.sort_by_key(|d| (d.span().start, !d.is_error()));
     (if errors { None } else { Some(c.prog) }, c.diags)
@@ -429,7 +432,9 @@ impl<'a> Checker<'a> {
         }
         // The same names written twice are the same type: `steady | shaken` on a unit and on a check
         // input can be compared and assigned to each other.
-        if let Some(same) = self.prog.sets.iter().skip(1).position(|s| s.names == set.names && s.values.is_none()) {
+        if let Some(same) =
+            self.prog.sets.iter().skip(1).position(|s| s.names == set.names && s.values.is_none())
+        {
             return same as SetId + 1;
         }
         self.prog.sets.push(set);
@@ -751,7 +756,12 @@ impl<'a> Checker<'a> {
     fn check_trigger(&mut self, t: &ast::TriggerDef, item: &ast::Item) {
         let Some(&event) = self.events.get(&t.event.name) else {
             let known: Vec<&str> = self.events.keys().map(|s| s.as_str()).collect();
-            let help = suggest_or(&t.event.name, "event", &known, &format!("declare it with `event {}(…)`", t.event.name));
+            let help = suggest_or(
+                &t.event.name,
+                "event",
+                &known,
+                &format!("declare it with `event {}(…)`", t.event.name),
+            );
             self.error(
                 Diagnostic::error(
                     "resolve::unknown_event",

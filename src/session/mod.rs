@@ -215,7 +215,11 @@ impl Session {
         let p = self.rules.program();
         let Some(c) = p.choices.iter().position(|c| c.name == choice) else {
             let known: Vec<&str> = p.choices.iter().map(|c| c.name.as_str()).collect();
-            return Err(api_error("unknown_choice", format!("no rule asks a choice called `{choice}`"), suggest(choice, "choice", &known)));
+            return Err(api_error(
+                "unknown_choice",
+                format!("no rule asks a choice called `{choice}`"),
+                suggest(choice, "choice", &known),
+            ));
         };
         check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
         self.state.answers.push((c as u32, value));

@@ -663,7 +663,11 @@ impl<'a> Runner<'a> {
                 if self.logging {
                     let entity = e.name.clone();
                     let field = def.name.clone();
-                    let to = show_value(self.p, self.st, &self.st.entities[t.entity as usize].fields[t.field as usize]);
+                    let to = show_value(
+                        self.p,
+                        self.st,
+                        &self.st.entities[t.entity as usize].fields[t.field as usize],
+                    );
                     self.log.push(LogEntry::Expired { entity, field, to, span: t.span });
                 }
             } else {
@@ -781,7 +785,14 @@ impl<'a> Runner<'a> {
                             }
                             t.span = *span;
                         }
-                        None => self.st.timed.push(Timed { entity: id, field: place.field, restore, delta: None, expiry, span: *span }),
+                        None => self.st.timed.push(Timed {
+                            entity: id,
+                            field: place.field,
+                            restore,
+                            delta: None,
+                            expiry,
+                            span: *span,
+                        }),
                     }
                 } else {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
@@ -789,7 +800,8 @@ impl<'a> Runner<'a> {
                 self.write(id, place.field, v, *span)?;
                 if until.is_some() {
                     let now = self.st.entities[id as usize].fields[place.field as usize].clone();
-                    if let Some(t) = self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
+                    if let Some(t) =
+                        self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
                         && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
                     {
                         t.delta = Some(after - before);
@@ -1035,7 +1047,9 @@ impl<'a> Runner<'a> {
             if let Err(d) = r {
                 // Say which step of the scenario led to the error, when it is not the step itself.
                 r = Err(match step.span() {
-                    Some(s) if !d.labels.iter().any(|l| l.span == s) => d.with_label(s, "during this scenario step"),
+                    Some(s) if !d.labels.iter().any(|l| l.span == s) => {
+                        d.with_label(s, "during this scenario step")
+                    }
                     _ => d,
                 });
                 break;

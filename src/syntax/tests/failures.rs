@@ -28,7 +28,10 @@ fn error_wording() {
     assert_eq!(message("define f(x: int) = "), "expected an expression, found end of file");
     assert_eq!(message("on x { set a to b until end }"), "expected `of`, found `}`");
     assert_eq!(message("event e(a)"), "expected `:`, found `)`");
-    assert_eq!(message("on x { let a = (1 + 2 }"), "expected `)` or an operator such as `+` or `and`, found `}`");
+    assert_eq!(
+        message("on x { let a = (1 + 2 }"),
+        "expected `)` or an operator such as `+` or `and`, found `}`"
+    );
 }
 
 #[test]
@@ -170,10 +173,7 @@ fn nesting_limits_fit_in_one_mib_of_stack() {
 fn keywords() {
     assert!(errors::is_keyword("to") && errors::is_keyword("none") && errors::is_keyword("no"));
     assert!(!errors::is_keyword("roll") && !errors::is_keyword("nothing") && !errors::is_keyword("to_do"));
-    assert_eq!(
-        help("kind none { }"),
-        "choose another name, such as `none_`"
-    );
+    assert_eq!(help("kind none { }"), "choose another name, such as `none_`");
 }
 
 // ---------------------------------------------------------------- the REPL
