@@ -4,6 +4,17 @@ use crate::ast::Span;
 use crate::program::CheckResult;
 use serde::{Deserialize, Serialize};
 
+/// One line of the log: an entry and how deeply it is nested. An event from outside is at depth 0,
+/// what its rules do at depth 1, an event they fire at depth 1 and its rules' work at depth 2.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// Nesting under events.
+    pub depth: u32,
+    /// What happened.
+    #[serde(flatten)]
+    pub entry: LogEntry,
+}
+
 /// One step of the log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -14,8 +25,6 @@ pub enum LogEntry {
         name: String,
         /// Its facts, rendered.
         facts: Vec<(String, String)>,
-        /// Nesting: 0 for events from outside.
-        depth: u32,
     },
     /// A rule fired.
     Rule {

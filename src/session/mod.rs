@@ -5,7 +5,7 @@ mod log;
 mod run;
 mod show;
 
-pub use log::LogEntry;
+pub use log::{LogEntry, LogLine};
 pub use show::render_log;
 
 use crate::Ruleset;
@@ -131,7 +131,7 @@ pub struct ScenarioReport {
 pub struct Session {
     rules: Ruleset,
     state: State,
-    log: Vec<LogEntry>,
+    log: Vec<LogLine>,
     logging: bool,
 }
 
@@ -141,7 +141,7 @@ struct Saved {
     format: u32,
     ruleset: Option<String>,
     state: State,
-    log: Vec<LogEntry>,
+    log: Vec<LogLine>,
 }
 
 impl Session {
@@ -178,12 +178,12 @@ impl Session {
     }
 
     /// The log so far.
-    pub fn log(&self) -> &[LogEntry] {
+    pub fn log(&self) -> &[LogLine] {
         &self.log
     }
 
     /// Takes the log, leaving it empty.
-    pub fn take_log(&mut self) -> Vec<LogEntry> {
+    pub fn take_log(&mut self) -> Vec<LogLine> {
         std::mem::take(&mut self.log)
     }
 
@@ -390,12 +390,12 @@ impl Session {
         let start = self.log.len();
         self.runner().scenario(s)?;
         let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
-        for e in &self.log[start..] {
-            if let LogEntry::Expect { passed, .. } = e {
+        for line in &self.log[start..] {
+            if let LogEntry::Expect { passed, .. } = &line.entry {
                 if *passed {
                     report.passed += 1;
                 } else {
-                    report.failures.push(e.clone());
+                    report.failures.push(line.entry.clone());
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Running compiled rules: evaluating expressions, applying statements, firing triggers, rolling checks.
 
-use super::{Entity, Expiry, GameOver, LogEntry, State, Timed};
+use super::{Entity, Expiry, GameOver, LogEntry, LogLine, State, Timed};
 use crate::ast::{BinOp, Duration, Span};
 use crate::diagnostics::Diagnostic;
 use crate::dice::{self, Faces, Source};
@@ -48,16 +48,22 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
 pub(super) struct Runner<'a> {
     p: &'a Program,
     st: &'a mut State,
-    log: &'a mut Vec<LogEntry>,
+    log: &'a mut Vec<LogLine>,
     logging: bool,
     depth: u32,
+    /// Events being applied, for the log's nesting.
+    nest: u32,
     /// The statement being applied, for errors.
     span: Span,
 }
 
 impl<'a> Runner<'a> {
-    pub fn new(p: &'a Program, st: &'a mut State, log: &'a mut Vec<LogEntry>, logging: bool) -> Self {
-        Runner { p, st, log, logging, depth: 0, span: Span::default() }
+    pub fn new(p: &'a Program, st: &'a mut State, log: &'a mut Vec<LogLine>, logging: bool) -> Self {
+        Runner { p, st, log, logging, depth: 0, nest: 0, span: Span::default() }
+    }
+
+    fn push(&mut self, entry: LogEntry) {
+        self.log.push(LogLine { depth: self.nest, entry });
     }
 
     fn show(&self, v: &Value) -> String {
@@ -110,7 +116,7 @@ impl<'a> Runner<'a> {
             Expr::Dice(d) => {
                 let pool = self.roll_dice(d, 0, &[], f)?;
                 if self.logging {
-                    self.log.push(LogEntry::Roll {
+                    self.push(LogEntry::Roll {
                         text: d.text.clone(),
                         faces: pool.dice.iter().map(|d| d.face).collect(),
                         value: pool.value,
@@ -570,7 +576,7 @@ impl<'a> Runner<'a> {
         let result = Arc::new(result);
         self.st.last[c as usize] = Some(result.clone());
         if self.logging {
-            self.log.push(LogEntry::Check(Box::new((*result).clone())));
+            self.push(LogEntry::Check(Box::new((*result).clone())));
         }
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;
@@ -593,7 +599,7 @@ impl<'a> Runner<'a> {
         let decl = &self.p.events[event as usize];
         if self.logging {
             let shown = decl.facts.iter().zip(&facts).map(|(f, v)| (f.name.clone(), self.show(v))).collect();
-            self.log.push(LogEntry::Event { name: decl.name.clone(), facts: shown, depth: self.depth - 1 });
+            self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
         }
         match event {
             0 => {
@@ -604,6 +610,7 @@ impl<'a> Runner<'a> {
             }
             _ => {}
         }
+        self.nest += 1;
         let r = self.run_triggers(event, &facts);
         if r.is_ok() {
             match event {
@@ -615,6 +622,7 @@ impl<'a> Runner<'a> {
                 _ => {}
             }
         }
+        self.nest -= 1;
         self.depth -= 1;
         r
     }
@@ -631,7 +639,7 @@ impl<'a> Runner<'a> {
                 continue;
             }
             if self.logging {
-                self.log.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
+                self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
             }
             self.exec_block(&trig.body, &mut f)?;
             if self.st.over.is_some() {
@@ -668,7 +676,7 @@ impl<'a> Runner<'a> {
                         self.st,
                         &self.st.entities[t.entity as usize].fields[t.field as usize],
                     );
-                    self.log.push(LogEntry::Expired { entity, field, to, span: t.span });
+                    self.push(LogEntry::Expired { entity, field, to, span: t.span });
                 }
             } else {
                 keep.push(t);
@@ -721,7 +729,7 @@ impl<'a> Runner<'a> {
             let e = &self.st.entities[entity as usize];
             let (entity, field) = (e.name.clone(), def.name.clone());
             let (from, to) = (self.show(&old), self.show(&v));
-            self.log.push(LogEntry::Change { entity, field, from, to, note, span });
+            self.push(LogEntry::Change { entity, field, from, to, note, span });
         }
         Ok(())
     }
@@ -757,7 +765,7 @@ impl<'a> Runner<'a> {
         let id = self.st.entities.len() as u32;
         self.st.entities.push(Entity { kind, name: name.to_string(), fields });
         if self.logging {
-            self.log.push(LogEntry::New { entity: name.to_string(), kind: k.name.clone(), span });
+            self.push(LogEntry::New { entity: name.to_string(), kind: k.name.clone(), span });
         }
         Ok(id)
     }
@@ -926,7 +934,7 @@ impl<'a> Runner<'a> {
                 };
                 if self.logging {
                     let shown = self.show(&answer);
-                    self.log.push(LogEntry::Choice {
+                    self.push(LogEntry::Choice {
                         name: decl.name.clone(),
                         question: decl.question.clone(),
                         answer: shown,
@@ -951,7 +959,7 @@ impl<'a> Runner<'a> {
                 let name = set.names[*result as usize].clone();
                 let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
                 if self.logging {
-                    self.log.push(LogEntry::GameOver {
+                    self.push(LogEntry::GameOver {
                         result: name.clone(),
                         label,
                         winner: winner.clone(),
@@ -963,7 +971,7 @@ impl<'a> Runner<'a> {
             }
             Stmt::Note(text, span) => {
                 if self.logging {
-                    self.log.push(LogEntry::Note { text: text.clone(), span: *span });
+                    self.push(LogEntry::Note { text: text.clone(), span: *span });
                 }
                 Ok(())
             }
@@ -1006,7 +1014,7 @@ impl<'a> Runner<'a> {
                 self.span = *span;
                 let passed = self.eval(cond, f)?.truth();
                 let found = if passed { None } else { self.explain_failure(cond, f) };
-                self.log.push(LogEntry::Expect {
+                self.push(LogEntry::Expect {
                     passed,
                     text: text.clone(),
                     found,

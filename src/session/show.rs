@@ -1,7 +1,7 @@
 //! The log as text for people: one line per step, indented under the event that caused it, each
 //! ending with the line of the rule behind it.
 
-use super::LogEntry;
+use super::{LogEntry, LogLine};
 use crate::ast::Span;
 use std::fmt::Write;
 
@@ -15,16 +15,14 @@ fn line_of(text: &str, span: Span) -> Option<usize> {
 }
 
 /// Renders a log; `text` is the ruleset's source, used to give line numbers.
-pub fn render_log(log: &[LogEntry], text: &str) -> String {
+pub fn render_log(log: &[LogLine], text: &str) -> String {
     let mut out = String::new();
-    let mut indent = 0usize;
     let at = |span: Span| line_of(text, span).map(|l| format!("  (line {l})")).unwrap_or_default();
-    for e in log {
-        let pad = "  ".repeat(indent);
+    for line in log {
+        let e = &line.entry;
+        let pad = "  ".repeat(line.depth as usize);
         let _ = match e {
-            LogEntry::Event { name, facts, depth } => {
-                indent = *depth as usize + 1;
-                let pad = "  ".repeat(*depth as usize);
+            LogEntry::Event { name, facts } => {
                 let facts: Vec<String> = facts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
                 if facts.is_empty() {
                     writeln!(out, "{pad}event {name}")
@@ -104,7 +102,6 @@ pub fn render_log(log: &[LogEntry], text: &str) -> String {
                 None => writeln!(out, "{pad}game over: {label}{}", at(*span)),
             },
             LogEntry::Expect { passed, text: t, found, message, span } => {
-                indent = 0;
                 let mark = if *passed { "ok" } else { "FAILED" };
                 let mut line = format!("expect {t}: {mark}{}", at(*span));
                 if let Some(f) = found {
