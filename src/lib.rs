@@ -34,6 +34,7 @@ pub mod ast;
 pub mod check;
 pub mod diagnostics;
 pub mod dice;
+pub mod export;
 pub mod program;
 mod ruleset;
 pub mod session;

@@ -180,3 +180,35 @@ fn roll_with_a_bad_input_value_fails() {
     assert_ne!(code(&o), 0);
     assert!(stderr(&o).contains("comms"), "{}", stderr(&o));
 }
+
+#[test]
+fn export_prints_the_outline_as_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(["export", "rulesets/infinite_frontiers.mettle"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let morale = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "morale").unwrap();
+    let inputs: Vec<&str> = morale["inputs"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!(&inputs[..3], ["spi", "leadership", "comms"]);
+    let outcomes: Vec<&str> = morale["outcomes"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["broken", "steady", "shaken"]);
+    assert!(morale["doc"].as_str().unwrap().contains("natural"));
+}
+
+#[test]
+fn check_json_gives_codes_and_positions() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(["check", "--json", "tests/inputs/bad/09_unknown_kind.mettle", "rulesets/combat_hq.mettle"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    assert_eq!(v[0]["diagnostics"][0]["code"], "mettle::resolve::unknown_kind");
+    assert_eq!(v[0]["diagnostics"][0]["labels"][0]["at"]["line"], 7);
+    assert_eq!(v[1]["ok"], true);
+}

@@ -41,7 +41,10 @@ fn runtime_error(r: &Ruleset, d: &Diagnostic) {
     eprint!("{}", render(std::slice::from_ref(d), r.name(), r.text()));
 }
 
-pub fn check(files: &[PathBuf]) -> u8 {
+pub fn check(files: &[PathBuf], json: bool) -> u8 {
+    if json {
+        return check_json(files);
+    }
     let mut failed = false;
     for f in files {
         match Ruleset::from_path(f) {
@@ -70,6 +73,46 @@ pub fn check(files: &[PathBuf]) -> u8 {
         }
     }
     u8::from(failed)
+}
+
+/// `mettle check --json`: every file's diagnostics as data, with line and column of each label.
+fn check_json(files: &[PathBuf]) -> u8 {
+    let mut failed = false;
+    let mut out = vec![];
+    for f in files {
+        let (name, text, diags, ok) = match Ruleset::from_path(f) {
+            Ok(r) => (r.name().to_string(), r.text().to_string(), r.warnings().to_vec(), true),
+            Err(e) => (e.name, e.text, e.diagnostics, false),
+        };
+        failed |= !ok;
+        let where_ = |offset: usize| {
+            let before = &text.as_bytes()[..offset.min(text.len())];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            serde_json::json!({ "line": line, "column": col })
+        };
+        let diags: Vec<serde_json::Value> = diags
+            .iter()
+            .map(|d| {
+                let mut v = serde_json::to_value(d).unwrap_or_default();
+                if let Some(labels) = v.get_mut("labels").and_then(|l| l.as_array_mut()) {
+                    for (l, label) in labels.iter_mut().zip(&d.labels) {
+                        l["at"] = where_(label.span.start);
+                    }
+                }
+                v
+            })
+            .collect();
+        out.push(serde_json::json!({ "file": name, "ok": ok, "diagnostics": diags }));
+    }
+    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    u8::from(failed)
+}
+
+pub fn export(file: &Path) -> u8 {
+    let Some(r) = load(file) else { return 1 };
+    println!("{}", serde_json::to_string_pretty(&mettle::export::outline(&r)).unwrap_or_default());
+    0
 }
 
 /// Reads `name=value` for a check input: numbers, yes/no, or a name of the input's type.

@@ -29,6 +29,15 @@ enum Command {
         /// Ruleset files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Print the diagnostics as JSON (one object per file) instead of rendering them.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a ruleset's outline as JSON (kinds, events, checks, tables, results, scenarios, docs).
+    #[command(after_help = "Example:\n  mettle export rulesets/infinite_frontiers.mettle > outline.json")]
+    Export {
+        /// The ruleset.
+        file: PathBuf,
     },
     /// Roll one check once and explain the result.
     #[command(
@@ -81,7 +90,8 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
-        Command::Check { files } => commands::check(&files),
+        Command::Check { files, json } => commands::check(&files, json),
+        Command::Export { file } => commands::export(&file),
         Command::Roll { file, check, set, seed, json } => commands::roll(&file, &check, &set, seed, json),
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),

@@ -1,0 +1,125 @@
+//! A ruleset's outline as JSON for other tools: kinds, events, checks, tables, results, choices and
+//! scenarios, with their doc comments and the lines where they are defined.
+
+use crate::Ruleset;
+use crate::ast::Span;
+use crate::program::{FieldDef, Program, Ty, Value};
+use serde_json::{Value as Json, json};
+
+/// The outline of a ruleset as JSON.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("x.mettle", "/// A unit.\nkind unit { spi: 0..6 = 3 }").unwrap();
+/// let out = mettle::export::outline(&rules);
+/// assert_eq!(out["kinds"][0]["name"], "unit");
+/// assert_eq!(out["kinds"][0]["doc"], "A unit.");
+/// assert_eq!(out["kinds"][0]["attributes"][0]["type"], "0..6");
+/// assert_eq!(out["kinds"][0]["attributes"][0]["default"], "3");
+/// ```
+pub fn outline(rules: &Ruleset) -> Json {
+    let p = rules.program();
+    let line = |span: Span| -> Json {
+        if span.is_empty() && span.start == 0 {
+            return Json::Null;
+        }
+        let end = span.start.min(rules.text().len());
+        json!(rules.text().as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1)
+    };
+    let fields = |fs: &[FieldDef]| -> Json {
+        fs.iter()
+            .map(|f| {
+                json!({
+                    "name": f.name,
+                    "type": type_name(p, &f.ty),
+                    "default": f.default.as_ref().map(|v| value_name(p, v)),
+                    "strict": f.strict,
+                    "doc": f.doc,
+                    "line": line(f.span),
+                })
+            })
+            .collect()
+    };
+    let results = &p.sets[p.results as usize];
+    json!({
+        "title": p.title,
+        "file": rules.name(),
+        "kinds": p.kinds.iter().map(|k| json!({
+            "name": k.name, "doc": k.doc, "line": line(k.span), "attributes": fields(&k.fields),
+        })).collect::<Vec<_>>(),
+        "events": p.events.iter().map(|e| json!({
+            "name": e.name, "doc": e.doc, "line": line(e.span), "facts": fields(&e.facts),
+            "built_in": e.span.is_empty() && e.span.start == 0,
+            "rules": e.triggers.iter().map(|&t| json!({
+                "when": p.triggers[t as usize].text,
+                "doc": p.triggers[t as usize].doc,
+                "line": line(p.triggers[t as usize].span),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "checks": p.checks.iter().map(|c| json!({
+            "name": c.name,
+            "doc": c.doc,
+            "line": line(c.span),
+            "made_by": c.subject.map(|k| p.kinds[k as usize].name.clone()),
+            "inputs": fields(&c.inputs.iter().map(|i| i.field.clone()).collect::<Vec<_>>()),
+            "roll": c.roll.as_ref().map(|r| r.dice.text.clone()),
+            "modifiers": c.modifiers.iter().map(|m| json!({
+                "label": m.label, "dice": m.dice, "line": line(m.span),
+            })).collect::<Vec<_>>(),
+            "values": c.lets.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+            "outcomes": c.outcomes.iter().map(|o| json!({
+                "name": p.sets[c.outcome_set as usize].names[o.index as usize],
+                "line": line(o.span),
+                "otherwise": o.when.is_none(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "tables": p.tables.iter().map(|t| json!({
+            "name": t.name, "line": line(t.span), "keys": fields(&t.params), "result": type_name(p, &t.result),
+        })).collect::<Vec<_>>(),
+        "formulas": p.defines.iter().map(|d| json!({
+            "name": d.name, "line": line(d.span), "parameters": fields(&d.params),
+        })).collect::<Vec<_>>(),
+        "results": results.names.iter().zip(&results.labels).map(|(n, l)| json!({
+            "name": n, "label": l,
+        })).collect::<Vec<_>>(),
+        "choices": p.choices.iter().map(|c| json!({
+            "name": c.name, "question": c.question, "type": type_name(p, &c.ty), "line": line(c.span),
+        })).collect::<Vec<_>>(),
+        "scenarios": p.scenarios.iter().map(|s| json!({
+            "name": s.name, "title": s.title, "line": line(s.span),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A type as written in a ruleset: `0..6`, `flag`, `steady | shaken`, a kind's or ladder's name.
+pub fn type_name(p: &Program, ty: &Ty) -> String {
+    match ty {
+        Ty::Int { lo: None, hi: None } => "int".into(),
+        Ty::Int { lo, hi } => format!(
+            "{}..{}",
+            lo.map(|l| l.to_string()).unwrap_or_default(),
+            hi.map(|h| h.to_string()).unwrap_or_default()
+        ),
+        Ty::Flag => "flag".into(),
+        Ty::Name(s) => {
+            let set = &p.sets[*s as usize];
+            if set.values.is_some() { set.name.clone() } else { set.names.join(" | ") }
+        }
+        Ty::Entity(k) => p.kinds[*k as usize].name.clone(),
+        Ty::Pool => "dice".into(),
+        Ty::Result(c) => format!("result of {}", p.checks[*c as usize].name),
+        Ty::Text => "text".into(),
+        Ty::None => "none".into(),
+        Ty::Error => "unknown".into(),
+    }
+}
+
+/// A constant as written in a ruleset.
+fn value_name(p: &Program, v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        Value::Name { set, index } => p.sets[*set as usize].names[*index as usize].clone(),
+        Value::None => "none".into(),
+        _ => "?".into(),
+    }
+}
