@@ -191,9 +191,11 @@ fn export_prints_the_outline_as_json() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let morale = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "morale").unwrap();
-    let inputs: Vec<&str> = morale["inputs"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    let inputs: Vec<&str> =
+        morale["inputs"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
     assert_eq!(&inputs[..3], ["spi", "leadership", "comms"]);
-    let outcomes: Vec<&str> = morale["outcomes"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    let outcomes: Vec<&str> =
+        morale["outcomes"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(outcomes, ["broken", "steady", "shaken"]);
     assert!(morale["doc"].as_str().unwrap().contains("natural"));
 }

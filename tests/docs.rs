@@ -29,8 +29,14 @@ fn every_language_example_works() {
             Ok(rules) => {
                 for sc in &rules.program().scenarios {
                     let mut s = Session::new(&rules, 0);
-                    let report = s.run_scenario(&sc.name).unwrap_or_else(|d| panic!("{name} :: {}: {d}", sc.name));
-                    assert!(report.failures.is_empty(), "{name} :: {} failed:\n{:#?}", sc.name, report.failures);
+                    let report =
+                        s.run_scenario(&sc.name).unwrap_or_else(|d| panic!("{name} :: {}: {d}", sc.name));
+                    assert!(
+                        report.failures.is_empty(),
+                        "{name} :: {} failed:\n{:#?}",
+                        sc.name,
+                        report.failures
+                    );
                 }
             }
             // The one example meant to fail shows that scripts are reserved.

@@ -1,0 +1,306 @@
+//! Evaluating expressions: operators, formulas, tables, built-in functions and dice rolls.
+
+use super::{R, Runner, fail};
+use crate::ast::BinOp;
+use crate::dice::{self, Faces, Source};
+use crate::program::*;
+use crate::session::LogEntry;
+use std::sync::Arc;
+
+impl Runner<'_> {
+    // ---------------------------------------------------------------- expressions
+
+    pub fn eval(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
+        Ok(match e {
+            Expr::Const(v) => v.clone(),
+            Expr::Local(s) => f.get(*s as usize).cloned().unwrap_or(Value::None),
+            Expr::Global(Global::Round) => Value::Int(self.st.round),
+            Expr::Global(Global::Turn) => Value::Int(self.st.turn),
+            Expr::Global(Global::Game) => match &self.st.over {
+                Some(o) => Value::Name { set: self.p.results, index: o.index },
+                None => Value::None,
+            },
+            Expr::Global(Global::Winner) => match self.st.over.as_ref().and_then(|o| o.winner_id) {
+                Some(id) => Value::Entity(id),
+                None => Value::None,
+            },
+            Expr::Field(base, i) => {
+                let b = self.eval(base, f)?;
+                let id = self.entity_id(&b, "the entity")?;
+                self.st.entities[id as usize].fields[*i as usize].clone()
+            }
+            Expr::Neg(x) => Value::Int(self.int(x, f)?.checked_neg().ok_or_else(|| self.overflow())?),
+            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truth()),
+            Expr::Bin(op, a, b) => self.binary(*op, a, b, f)?,
+            Expr::If(c, a, b) => {
+                if self.eval(c, f)?.truth() {
+                    self.eval(a, f)?
+                } else {
+                    self.eval(b, f)?
+                }
+            }
+            Expr::Dice(d) => {
+                let pool = self.roll_dice(d, 0, &[], f)?;
+                if self.logging {
+                    self.push(LogEntry::Roll {
+                        text: d.text.clone(),
+                        faces: pool.dice.iter().map(|d| d.face).collect(),
+                        value: pool.value,
+                        span: d.span,
+                    });
+                }
+                Value::Pool(Arc::new(pool))
+            }
+            Expr::Builtin(b, args) => self.builtin(*b, args, f)?,
+            Expr::Define(d, args) => {
+                let def = &self.p.defines[*d as usize];
+                let mut frame = vec![Value::None; def.slots.max(args.len() as u32) as usize];
+                for (i, a) in args.iter().enumerate() {
+                    frame[i] = self.eval(a, f)?;
+                }
+                self.deeper()?;
+                let v = self.eval(&def.body, &mut frame);
+                self.depth -= 1;
+                v?
+            }
+            Expr::Table(t, args) => {
+                let mut keys = Vec::with_capacity(args.len());
+                for a in args {
+                    keys.push(self.eval(a, f)?);
+                }
+                let table = &self.p.tables[*t as usize];
+                let row = table.rows.iter().find(|(pats, _, _)| {
+                    pats.is_empty()
+                        || pats.iter().zip(&keys).all(|(p, k)| match (p, k) {
+                            (Pat::Any, _) => true,
+                            (Pat::Range(lo, hi), v) => (*lo..=*hi).contains(&v.int()),
+                            (Pat::Bool(b), Value::Bool(v)) => b == v,
+                            (Pat::Name(n), Value::Name { index, .. }) => n == index,
+                            _ => false,
+                        })
+                });
+                match row {
+                    Some((_, v, _)) => {
+                        let mut frame = vec![Value::None; table.slots as usize];
+                        self.eval(v, &mut frame)?
+                    }
+                    None => {
+                        let shown: Vec<String> = keys.iter().map(|k| self.show(k)).collect();
+                        return Err(fail(
+                            "no_row",
+                            format!("table `{}` has no row for {}", table.name, shown.join(", ")),
+                            self.span,
+                            "add a row for these keys, or an `otherwise:` row",
+                        )
+                        .with_label(table.span, "the table"));
+                    }
+                }
+            }
+            Expr::Last(c) => match &self.st.last[*c as usize] {
+                Some(r) => Value::Result(r.clone()),
+                None => {
+                    return Err(fail(
+                        "not_rolled",
+                        format!("check `{}` has not been rolled yet", self.p.checks[*c as usize].name),
+                        self.span,
+                        "roll the check before reading `last`",
+                    ));
+                }
+            },
+            Expr::Outcome(r) => match self.eval(r, f)? {
+                Value::Result(r) => Value::Name {
+                    set: self.p.checks[r.check_id as usize].outcome_set,
+                    index: r.outcome_index,
+                },
+                v => v,
+            },
+            Expr::ResultSlot(r, s) => match self.eval(r, f)? {
+                Value::Result(r) => r.slots.get(*s as usize).cloned().unwrap_or(Value::None),
+                _ => Value::None,
+            },
+            Expr::NumberOf { kind, slot, filter } => {
+                let mut n = 0;
+                for id in 0..self.st.entities.len() {
+                    if self.st.entities[id].kind != *kind {
+                        continue;
+                    }
+                    f[*slot as usize] = Value::Entity(id as u32);
+                    if match filter {
+                        Some(c) => self.eval(c, f)?.truth(),
+                        None => true,
+                    } {
+                        n += 1;
+                    }
+                }
+                Value::Int(n)
+            }
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, f: &mut Vec<Value>) -> R<Value> {
+        Ok(match op {
+            BinOp::And => Value::Bool(self.eval(a, f)?.truth() && self.eval(b, f)?.truth()),
+            BinOp::Or => Value::Bool(self.eval(a, f)?.truth() || self.eval(b, f)?.truth()),
+            BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
+                let x = self.eval(a, f)?;
+                let y = self.eval(b, f)?;
+                let same = match (&x, &y) {
+                    (Value::Int(_) | Value::Pool(_), Value::Int(_) | Value::Pool(_)) => x.int() == y.int(),
+                    (Value::Name { index: i, .. }, Value::Name { index: j, .. }) => i == j,
+                    _ => x == y,
+                };
+                Value::Bool(if matches!(op, BinOp::Eq | BinOp::Is) { same } else { !same })
+            }
+            _ => {
+                let x = self.int(a, f)?;
+                let y = self.int(b, f)?;
+                match op {
+                    BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| self.overflow())?),
+                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| self.overflow())?),
+                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| self.overflow())?),
+                    BinOp::Div => {
+                        if y == 0 {
+                            return Err(fail(
+                                "divide_by_zero",
+                                "division by zero",
+                                self.span,
+                                "divide by a number other than 0",
+                            ));
+                        }
+                        Value::Int(crate::check::div_floor(x, y).ok_or_else(|| self.overflow())?)
+                    }
+                    BinOp::Lt => Value::Bool(x < y),
+                    BinOp::Le => Value::Bool(x <= y),
+                    BinOp::Gt => Value::Bool(x > y),
+                    BinOp::Ge => Value::Bool(x >= y),
+                    _ => unreachable!("handled above"),
+                }
+            }
+        })
+    }
+
+    fn pool(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Arc<Pool>> {
+        match self.eval(e, f)? {
+            Value::Pool(p) => Ok(p),
+            v => Ok(Arc::new(Pool { notation: String::new(), sides: 0, dice: vec![], value: v.int() })),
+        }
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr], f: &mut Vec<Value>) -> R<Value> {
+        let ints =
+            |r: &mut Self, f: &mut Vec<Value>| -> R<Vec<i64>> { args.iter().map(|a| r.int(a, f)).collect() };
+        Ok(match b {
+            Builtin::Min => Value::Int(ints(self, f)?.into_iter().min().unwrap_or(0)),
+            Builtin::Max => Value::Int(ints(self, f)?.into_iter().max().unwrap_or(0)),
+            Builtin::Abs => Value::Int(self.int(&args[0], f)?.checked_abs().ok_or_else(|| self.overflow())?),
+            Builtin::Triangular => {
+                let n = self.int(&args[0], f)?.max(0);
+                Value::Int(n.checked_mul(n + 1).ok_or_else(|| self.overflow())? / 2)
+            }
+            Builtin::Clamp => {
+                let v = ints(self, f)?;
+                Value::Int(v[0].max(v[1]).min(v[2].max(v[1])))
+            }
+            Builtin::Sum => Value::Int(self.pool(&args[0], f)?.kept().sum()),
+            Builtin::Size => Value::Int(self.pool(&args[0], f)?.kept().count() as i64),
+            Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c) => {
+                let p = self.pool(&args[0], f)?;
+                let n = self.int(&args[1], f)?;
+                let hits = p.kept().filter(|x| c.test(*x, n)).count();
+                match b {
+                    Builtin::Count(_) => Value::Int(hits as i64),
+                    Builtin::Any(_) => Value::Bool(hits > 0),
+                    _ => Value::Bool(hits == p.kept().count()),
+                }
+            }
+            Builtin::Highest | Builtin::Lowest => {
+                let p = self.pool(&args[0], f)?;
+                let k = self.int(&args[1], f)?.max(0) as usize;
+                let mut faces: Vec<i64> = p.kept().collect();
+                faces.sort_unstable();
+                if b == Builtin::Highest {
+                    faces.reverse();
+                }
+                Value::Int(faces.into_iter().take(k).sum())
+            }
+            Builtin::Die => {
+                let p = self.pool(&args[0], f)?;
+                let i = self.int(&args[1], f)?;
+                Value::Int(if i >= 1 { p.dice.get(i as usize - 1).map(|d| d.face).unwrap_or(0) } else { 0 })
+            }
+            Builtin::Shift => {
+                let (set, index) = match self.eval(&args[0], f)? {
+                    Value::Name { set, index } => (set, index),
+                    _ => return Ok(Value::None),
+                };
+                let n = self.int(&args[1], f)?;
+                let len = self.p.sets[set as usize].names.len() as i64;
+                Value::Name { set, index: (index as i64).saturating_add(n).clamp(0, len - 1) as u32 }
+            }
+            Builtin::RungValue | Builtin::Rank => match self.eval(&args[0], f)? {
+                Value::Name { set, index } => Value::Int(if b == Builtin::Rank {
+                    index as i64
+                } else {
+                    self.p.sets[set as usize]
+                        .values
+                        .as_ref()
+                        .and_then(|v| v.get(index as usize))
+                        .copied()
+                        .unwrap_or(0)
+                }),
+                _ => Value::Int(0),
+            },
+        })
+    }
+
+    /// Rolls a dice term with `extra` more dice, labelled by the modifiers that added them.
+    pub(super) fn roll_dice(
+        &mut self,
+        d: &DiceExpr,
+        extra: i64,
+        labels: &[(String, i64)],
+        f: &mut Vec<Value>,
+    ) -> R<Pool> {
+        let count = self.int(&d.count, f)?.saturating_add(extra).max(0);
+        if count > 10_000 {
+            return Err(fail(
+                "too_many_dice",
+                format!("{count} dice is too many for one roll"),
+                d.span,
+                "roll at most 10000 dice",
+            ));
+        }
+        let sides_n;
+        let faces = match &d.sides {
+            SidesExpr::Count(e) => {
+                sides_n = self.int(e, f)?;
+                if sides_n < 1 {
+                    return Err(fail(
+                        "bad_dice",
+                        format!("a die cannot have {sides_n} sides"),
+                        d.span,
+                        "give dice 1 or more sides",
+                    ));
+                }
+                Faces::Count(sides_n)
+            }
+            SidesExpr::Faces(l) => Faces::List(l),
+        };
+        let mut src = Source { rng: &mut self.st.rng, forced: &mut self.st.forced };
+        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src)
+            .map_err(|m| fail("forced_dice", m, d.span, "force faces the die can show"))?;
+        pool.notation = d.text.clone();
+        // Label dice added by modifiers, after the roll's own dice.
+        let own = (count - labels.iter().map(|l| l.1).sum::<i64>()).max(0) as usize;
+        let mut i = own;
+        for (label, n) in labels {
+            for _ in 0..*n {
+                if let Some(die) = pool.dice.iter_mut().filter(|d| !d.exploded).nth(i) {
+                    die.from = Some(label.clone());
+                }
+                i += 1;
+            }
+        }
+        Ok(pool)
+    }
+}

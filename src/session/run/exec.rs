@@ -1,0 +1,492 @@
+//! Firing events and applying statements: triggers, timed changes, attribute writes and scenarios.
+
+use super::{MAX_REPEAT, R, Runner, fail, show_value};
+use crate::ast::{BinOp, Duration, Span};
+use crate::diagnostics::Diagnostic;
+use crate::program::*;
+use crate::session::{Entity, Expiry, GameOver, LogEntry, Timed};
+
+impl Runner<'_> {
+    // ---------------------------------------------------------------- events
+
+    pub fn fire(&mut self, event: EventId, facts: Vec<Value>, span: Span) -> R<()> {
+        if let Some(over) = &self.st.over {
+            return Err(fail(
+                "game_over",
+                format!("the game is over ({})", over.result),
+                span,
+                "start a new session to play again",
+            ));
+        }
+        self.deeper()?;
+        let decl = &self.p.events[event as usize];
+        if self.logging {
+            let shown = decl.facts.iter().zip(&facts).map(|(f, v)| (f.name.clone(), self.show(v))).collect();
+            self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
+        }
+        match event {
+            0 => {
+                self.st.round += 1;
+            }
+            1 => {
+                self.st.turn += 1;
+            }
+            _ => {}
+        }
+        self.nest += 1;
+        let r = self.run_triggers(event, &facts);
+        if r.is_ok() {
+            match event {
+                2 => self.expire(|e| e == Expiry::TurnEnd),
+                3 => {
+                    let round = self.st.round;
+                    self.expire(|e| matches!(e, Expiry::RoundEnd(r) if r <= round) || e == Expiry::TurnEnd);
+                }
+                _ => {}
+            }
+        }
+        self.nest -= 1;
+        self.depth -= 1;
+        r
+    }
+
+    fn run_triggers(&mut self, event: EventId, facts: &[Value]) -> R<()> {
+        for &t in &self.p.events[event as usize].triggers {
+            let trig = &self.p.triggers[t as usize];
+            let mut f = vec![Value::None; trig.slots.max(facts.len() as u32) as usize];
+            f[..facts.len()].clone_from_slice(facts);
+            self.span = trig.head;
+            if let Some(w) = &trig.when
+                && !self.eval(w, &mut f)?.truth()
+            {
+                continue;
+            }
+            if self.logging {
+                self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
+            }
+            self.exec_block(&trig.body, &mut f)?;
+            if self.st.over.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Undoes timed changes that are due. For numbers only the timed change itself is undone: what
+    /// other rules added or removed meanwhile stays.
+    fn expire(&mut self, due: impl Fn(Expiry) -> bool) {
+        let mut keep = vec![];
+        for t in std::mem::take(&mut self.st.timed) {
+            if due(t.expiry) {
+                let e = &mut self.st.entities[t.entity as usize];
+                let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
+                let slot = &mut e.fields[t.field as usize];
+                *slot = match (&t.restore, &*slot, t.delta) {
+                    (_, Value::Int(now), Some(delta)) => {
+                        let (lo, hi) = match def.ty {
+                            Ty::Int { lo, hi } => (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
+                            _ => (i64::MIN, i64::MAX),
+                        };
+                        Value::Int(now.saturating_sub(delta).clamp(lo, hi))
+                    }
+                    (restore, _, _) => restore.clone(),
+                };
+                if self.logging {
+                    let entity = e.name.clone();
+                    let field = def.name.clone();
+                    let to = show_value(
+                        self.p,
+                        self.st,
+                        &self.st.entities[t.entity as usize].fields[t.field as usize],
+                    );
+                    self.push(LogEntry::Expired { entity, field, to, span: t.span });
+                }
+            } else {
+                keep.push(t);
+            }
+        }
+        self.st.timed = keep;
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    pub(super) fn exec_block(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
+        for s in stmts {
+            self.exec(s, f)?;
+            if self.st.over.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
+    fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
+        let e = &self.st.entities[entity as usize];
+        let def = &self.p.kinds[e.kind as usize].fields[field as usize];
+        let mut v = v;
+        if let Value::Pool(p) = &v {
+            v = Value::Int(p.value);
+        }
+        let mut note = None;
+        if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, &v) {
+            let clamped = (*x).max(lo.unwrap_or(i64::MIN)).min(hi.unwrap_or(i64::MAX));
+            if clamped != *x {
+                if def.strict {
+                    let bound = if Some(clamped) == *hi { "above its cap" } else { "below its floor" };
+                    return Err(Diagnostic::error(
+                        "run::out_of_bounds",
+                        format!("{}'s {} would become {x}, {bound} of {clamped}", e.name, def.name),
+                        span,
+                        "this rule pushes it past its bounds",
+                    )
+                    .with_label(def.span, format!("`{}` is strict: {}", def.name, crate::check::range_words(*lo, *hi)))
+                    .with_help("the rules forbid this; check the rule's condition, or drop `strict` to clamp instead"));
+                }
+                note = Some(format!("{x} kept within {}", crate::check::range_words(*lo, *hi)));
+                v = Value::Int(clamped);
+            }
+        }
+        let old = std::mem::replace(&mut self.st.entities[entity as usize].fields[field as usize], v.clone());
+        if self.logging && old != v {
+            let e = &self.st.entities[entity as usize];
+            let (entity, field) = (e.name.clone(), def.name.clone());
+            let (from, to) = (self.show(&old), self.show(&v));
+            self.push(LogEntry::Change { entity, field, from, to, note, span });
+        }
+        Ok(())
+    }
+
+    pub fn create(&mut self, kind: KindId, name: &str, with: Vec<(u32, Value)>, span: Span) -> R<u32> {
+        let k = &self.p.kinds[kind as usize];
+        let mut fields: Vec<Value> = k
+            .fields
+            .iter()
+            .map(|f| {
+                f.default.clone().unwrap_or(match f.ty {
+                    Ty::Int { lo, .. } => Value::Int(lo.unwrap_or(0).max(0)),
+                    Ty::Flag => Value::Bool(false),
+                    Ty::Name(set) => Value::Name { set, index: 0 },
+                    _ => Value::None,
+                })
+            })
+            .collect();
+        for (i, v) in with {
+            let def = &k.fields[i as usize];
+            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, &v)
+                && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
+            {
+                return Err(fail(
+                    "out_of_range",
+                    format!("{name}'s {} cannot be {x}", def.name),
+                    span,
+                    &format!("give a value {}", crate::check::range_words(*lo, *hi)),
+                ));
+            }
+            fields[i as usize] = v;
+        }
+        let id = self.st.entities.len() as u32;
+        self.st.entities.push(Entity { kind, name: name.to_string(), fields });
+        if self.logging {
+            self.push(LogEntry::New { entity: name.to_string(), kind: k.name.clone(), span });
+        }
+        Ok(id)
+    }
+
+    fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+        match s {
+            Stmt::Set { place, value, until, span } => {
+                self.span = *span;
+                let ent = self.eval(&place.entity, f)?;
+                let id = self.entity_id(&ent, "the entity")?;
+                let v = self.eval(value, f)?;
+                if let Some(u) = until {
+                    let expiry = match u {
+                        Duration::EndOfTurn => Expiry::TurnEnd,
+                        Duration::EndOfRound => Expiry::RoundEnd(self.st.round),
+                        Duration::NextRound => Expiry::RoundEnd(self.st.round.max(0) + 1),
+                    };
+                    let restore = self.st.entities[id as usize].fields[place.field as usize].clone();
+                    match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
+                        // A second timed change of the same attribute keeps the first's value to go
+                        // back to, and lasts as long as the longer of the two.
+                        Some(t) => {
+                            if expiry.later_than(t.expiry) {
+                                t.expiry = expiry;
+                            }
+                            t.span = *span;
+                        }
+                        None => self.st.timed.push(Timed {
+                            entity: id,
+                            field: place.field,
+                            restore,
+                            delta: None,
+                            expiry,
+                            span: *span,
+                        }),
+                    }
+                } else {
+                    self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
+                }
+                self.write(id, place.field, v, *span)?;
+                if until.is_some() {
+                    let now = self.st.entities[id as usize].fields[place.field as usize].clone();
+                    if let Some(t) =
+                        self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
+                        && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
+                    {
+                        t.delta = Some(after - before);
+                    }
+                }
+                Ok(())
+            }
+            Stmt::Add { place, amount, negate, span } => {
+                self.span = *span;
+                let ent = self.eval(&place.entity, f)?;
+                let id = self.entity_id(&ent, "the entity")?;
+                let n = self.int(amount, f)?;
+                let cur = self.st.entities[id as usize].fields[place.field as usize].int();
+                let new = if *negate { cur.checked_sub(n) } else { cur.checked_add(n) };
+                let new = new.ok_or_else(|| self.overflow())?;
+                self.write(id, place.field, Value::Int(new), *span)
+            }
+            Stmt::Let(slot, e) => {
+                let v = self.eval(e, f)?;
+                f[*slot as usize] = v;
+                Ok(())
+            }
+            Stmt::Roll { check, subject, args, span } => {
+                self.span = *span;
+                let subject = match subject {
+                    Some(e) => {
+                        let v = self.eval(e, f)?;
+                        Some(self.entity_id(&v, "who makes the check")?)
+                    }
+                    None => None,
+                };
+                let mut values = Vec::with_capacity(args.len());
+                for (i, e) in args {
+                    values.push((*i, self.eval(e, f)?));
+                }
+                self.deeper()?;
+                let r = self.roll_check(*check, subject, values, *span);
+                self.depth -= 1;
+                r.map(|_| ())
+            }
+            Stmt::If(c, a, b) => {
+                if self.eval(c, f)?.truth() {
+                    self.exec_block(a, f)
+                } else {
+                    self.exec_block(b, f)
+                }
+            }
+            Stmt::ForEach { kind, slot, filter, body } => {
+                let ids: Vec<u32> = (0..self.st.entities.len() as u32)
+                    .filter(|&i| self.st.entities[i as usize].kind == *kind)
+                    .collect();
+                for id in ids {
+                    f[*slot as usize] = Value::Entity(id);
+                    if let Some(c) = filter
+                        && !self.eval(c, f)?.truth()
+                    {
+                        continue;
+                    }
+                    self.exec_block(body, f)?;
+                }
+                Ok(())
+            }
+            Stmt::Trigger { event, args, span } => {
+                self.span = *span;
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, f)?);
+                }
+                self.fire(*event, values, *span)
+            }
+            Stmt::Choose { choice, slot, options, default, span } => {
+                self.span = *span;
+                let decl = &self.p.choices[*choice as usize];
+                let candidates: Vec<Value> = match options {
+                    ChoiceOpts::Flags(order) => order.iter().map(|b| Value::Bool(*b)).collect(),
+                    ChoiceOpts::Names(set, idx) => {
+                        idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect()
+                    }
+                    ChoiceOpts::Entities { kind, slot: cs, filter } => {
+                        let mut out = vec![];
+                        for id in 0..self.st.entities.len() as u32 {
+                            if self.st.entities[id as usize].kind != *kind {
+                                continue;
+                            }
+                            f[*cs as usize] = Value::Entity(id);
+                            if match filter {
+                                Some(c) => self.eval(c, f)?.truth(),
+                                None => true,
+                            } {
+                                out.push(Value::Entity(id));
+                            }
+                        }
+                        out
+                    }
+                };
+                let answered = self.st.answers.iter().position(|(c, _)| c == choice);
+                let (answer, by) = match answered {
+                    Some(i) => {
+                        let (_, v) = self.st.answers.remove(i);
+                        if !candidates.contains(&v) {
+                            let shown: Vec<String> = candidates.iter().map(|c| self.show(c)).collect();
+                            return Err(fail(
+                                "bad_answer",
+                                format!(
+                                    "`{}` is not an option for choice `{}` here",
+                                    self.show(&v),
+                                    decl.name
+                                ),
+                                *span,
+                                &format!(
+                                    "answer one of: {}",
+                                    if shown.is_empty() { "(none)".into() } else { shown.join(", ") }
+                                ),
+                            ));
+                        }
+                        (v, "scenario")
+                    }
+                    None => match default {
+                        Some(d) => (self.eval(d, f)?, "default"),
+                        None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
+                    },
+                };
+                if self.logging {
+                    let shown = self.show(&answer);
+                    self.push(LogEntry::Choice {
+                        name: decl.name.clone(),
+                        question: decl.question.clone(),
+                        answer: shown,
+                        by: by.into(),
+                        span: *span,
+                    });
+                }
+                f[*slot as usize] = answer;
+                Ok(())
+            }
+            Stmt::EndGame { result, winner, span } => {
+                self.span = *span;
+                let set = &self.p.sets[self.p.results as usize];
+                let winner_id = match winner {
+                    Some(w) => match self.eval(w, f)? {
+                        Value::Entity(e) => Some(e),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                let winner = winner_id.and_then(|e| self.st.entities.get(e as usize)).map(|e| e.name.clone());
+                let name = set.names[*result as usize].clone();
+                let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
+                if self.logging {
+                    self.push(LogEntry::GameOver {
+                        result: name.clone(),
+                        label,
+                        winner: winner.clone(),
+                        span: *span,
+                    });
+                }
+                self.st.over = Some(GameOver { result: name, winner, index: *result, winner_id });
+                Ok(())
+            }
+            Stmt::Note(text, span) => {
+                if self.logging {
+                    self.push(LogEntry::Note { text: text.clone(), span: *span });
+                }
+                Ok(())
+            }
+            Stmt::Repeat { body, until, span } => {
+                for _ in 0..MAX_REPEAT {
+                    self.exec_block(body, f)?;
+                    self.span = *span;
+                    if self.eval(until, f)?.truth() || self.st.over.is_some() {
+                        return Ok(());
+                    }
+                }
+                Err(fail(
+                    "endless_repeat",
+                    format!("`repeat` ran {MAX_REPEAT} times without its condition coming true"),
+                    *span,
+                    "make sure the condition after `until` can become true",
+                ))
+            }
+            Stmt::New { kind, slot, name, with, span } => {
+                self.span = *span;
+                let mut values = vec![];
+                for (i, e, _) in with {
+                    values.push((*i, self.eval(e, f)?));
+                }
+                let id = self.create(*kind, name, values, *span)?;
+                f[*slot as usize] = Value::Entity(id);
+                Ok(())
+            }
+            Stmt::Dice(faces, _) => {
+                self.st.forced.extend(faces.iter().copied());
+                Ok(())
+            }
+            Stmt::Answer { choice, value, span } => {
+                self.span = *span;
+                let v = self.eval(value, f)?;
+                self.st.answers.push((*choice, v));
+                Ok(())
+            }
+            Stmt::Expect { cond, message, text, span } => {
+                self.span = *span;
+                let passed = self.eval(cond, f)?.truth();
+                let found = if passed { None } else { self.explain_failure(cond, f) };
+                self.push(LogEntry::Expect {
+                    passed,
+                    text: text.clone(),
+                    found,
+                    message: message.clone(),
+                    span: *span,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// For a failed `expect a OP b`, what the two sides actually were.
+    fn explain_failure(&mut self, cond: &Expr, f: &mut Vec<Value>) -> Option<String> {
+        match cond {
+            Expr::Bin(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
+                let x = self.eval(a, f).ok()?;
+                let y = self.eval(b, f).ok()?;
+                let (x, y) = (self.show(&x), self.show(&y));
+                Some(match op {
+                    BinOp::Eq | BinOp::Is => format!("found {x}, not {y}"),
+                    _ => format!("the left side is {x}, the right side {y}"),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub fn scenario(&mut self, s: usize) -> R<()> {
+        let sc = &self.p.scenarios[s];
+        let mut f = vec![Value::None; sc.slots as usize];
+        // Scenario steps that fail stop the scenario; expectations do not.
+        let logging = self.logging;
+        self.logging = true;
+        // Unlike a rule, a scenario goes on after the game ends, so it can test how it ended.
+        let mut r = Ok(());
+        for step in &sc.body {
+            r = self.exec(step, &mut f);
+            if let Err(d) = r {
+                // Say which step of the scenario led to the error, when it is not the step itself.
+                r = Err(match step.span() {
+                    Some(s) if !d.labels.iter().any(|l| l.span == s) => {
+                        d.with_label(s, "during this scenario step")
+                    }
+                    _ => d,
+                });
+                break;
+            }
+        }
+        self.logging = logging;
+        r
+    }
+}
