@@ -262,22 +262,9 @@ impl<'a> Checker<'a> {
                 T { e: Expr::If(Box::new(c.e), Box::new(ta.e), Box::new(tb.e)), ty, known, pool: None }
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
-            ExprKind::Last(check) => match self.checks.get(&check.name) {
-                Some(&c) => T::new(Expr::Last(c), Ty::Result(c)),
-                None => {
-                    let known: Vec<&str> = self.checks.keys().map(|s| s.as_str()).collect();
-                    let help = suggest(&check.name, "check", &known);
-                    self.error(
-                        Diagnostic::error(
-                            "resolve::unknown_check",
-                            format!("there is no check called `{}`", check.name),
-                            check.span,
-                            "unknown check",
-                        )
-                        .with_help(help),
-                    );
-                    T::new(Expr::Const(Value::None), Ty::Error)
-                }
+            ExprKind::Last(check) => match self.check_named(check) {
+                Some(c) => T::new(Expr::Last(c), Ty::Result(c)),
+                None => T::new(Expr::Const(Value::None), Ty::Error),
             },
             ExprKind::NumberOf { kind, var, filter } => {
                 let Some(k) = self.kind(kind) else {

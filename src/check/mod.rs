@@ -11,7 +11,7 @@ mod stmt;
 pub use expr::{div_floor, range_words};
 
 use crate::ast::{self, ItemKind, Span};
-use crate::diagnostics::{Diagnostic, suggest_or};
+use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 use scope::Scope;
 use std::collections::HashMap;
@@ -409,26 +409,46 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The check called `id`, or an error saying there is none.
+    pub(crate) fn check_named(&mut self, id: &ast::Ident) -> Option<CheckId> {
+        if let Some(&c) = self.checks.get(&id.name) {
+            return Some(c);
+        }
+        let known: Vec<&str> = self.checks.keys().map(|s| s.as_str()).collect();
+        let help = suggest(&id.name, "check", &known);
+        self.error(
+            Diagnostic::error(
+                "resolve::unknown_check",
+                format!("there is no check called `{}`", id.name),
+                id.span,
+                "unknown check",
+            )
+            .with_help(help),
+        );
+        None
+    }
+
+    /// The event called `id`, or an error saying there is none and how to declare it.
+    pub(crate) fn event_named(&mut self, id: &ast::Ident) -> Option<EventId> {
+        if let Some(&e) = self.events.get(&id.name) {
+            return Some(e);
+        }
+        let known: Vec<&str> = self.events.keys().map(|s| s.as_str()).collect();
+        let help = suggest_or(&id.name, "event", &known, &format!("declare it with `event {}(…)`", id.name));
+        self.error(
+            Diagnostic::error(
+                "resolve::unknown_event",
+                format!("there is no event called `{}`", id.name),
+                id.span,
+                "unknown event",
+            )
+            .with_help(help),
+        );
+        None
+    }
+
     fn check_trigger(&mut self, t: &ast::TriggerDef, item: &ast::Item) {
-        let Some(&event) = self.events.get(&t.event.name) else {
-            let known: Vec<&str> = self.events.keys().map(|s| s.as_str()).collect();
-            let help = suggest_or(
-                &t.event.name,
-                "event",
-                &known,
-                &format!("declare it with `event {}(…)`", t.event.name),
-            );
-            self.error(
-                Diagnostic::error(
-                    "resolve::unknown_event",
-                    format!("there is no event called `{}`", t.event.name),
-                    t.event.span,
-                    "unknown event",
-                )
-                .with_help(help),
-            );
-            return;
-        };
+        let Some(event) = self.event_named(&t.event) else { return };
         self.scope = Scope::default();
         self.ctx = Ctx::Trigger;
         let facts = self.prog.events[event as usize].facts.clone();

@@ -159,20 +159,7 @@ impl<'a> Checker<'a> {
                 Stmt::ForEach { kind, slot, filter, body }
             }
             StmtKind::Trigger { event, args } => {
-                let Some(&ev) = self.events.get(&event.name) else {
-                    let known: Vec<&str> = self.events.keys().map(|s| s.as_str()).collect();
-                    let help = suggest(&event.name, "event", &known);
-                    self.error(
-                        Diagnostic::error(
-                            "resolve::unknown_event",
-                            format!("there is no event called `{}`", event.name),
-                            event.span,
-                            "unknown event",
-                        )
-                        .with_help(help),
-                    );
-                    return None;
-                };
+                let ev = self.event_named(event)?;
                 self.event_fired[ev as usize] = true;
                 let facts = self.prog.events[ev as usize].facts.clone();
                 let values = self.named_args(&event.name, "fact", &facts, args, span, false);
@@ -451,20 +438,7 @@ impl<'a> Checker<'a> {
         args: &[(ast::Ident, ast::Expr)],
         span: Span,
     ) -> Option<Stmt> {
-        let Some(&c) = self.checks.get(&check.name) else {
-            let known: Vec<&str> = self.checks.keys().map(|s| s.as_str()).collect();
-            let help = suggest(&check.name, "check", &known);
-            self.error(
-                Diagnostic::error(
-                    "resolve::unknown_check",
-                    format!("there is no check called `{}`", check.name),
-                    check.span,
-                    "unknown check",
-                )
-                .with_help(help),
-            );
-            return None;
-        };
+        let c = self.check_named(check)?;
         let want = self.prog.checks[c as usize].subject;
         let subject = match (subject, want) {
             (Some(s), Some(k)) => {
