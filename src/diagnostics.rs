@@ -157,6 +157,15 @@ impl miette::Diagnostic for Report<'_> {
 
 /// Renders diagnostics as text without colour, `width` columns wide: the form used by the CLI when
 /// its output is not a terminal, and by the snapshot tests.
+///
+/// ```
+/// let text = "check c {\n  input spi: 0..6\n  let x = spy\n  otherwise done\n}";
+/// let err = mettle::Ruleset::from_str("r.mettle", text).unwrap_err();
+/// let shown = mettle::diagnostics::render_plain(&err.diagnostics, "r.mettle", text, 80);
+/// assert!(shown.contains("mettle::resolve::unknown_name"));
+/// assert!(shown.contains("r.mettle:3:11"));
+/// assert!(shown.contains("did you mean `spi`?"));
+/// ```
 pub fn render_plain(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
         .with_width(width)

@@ -16,7 +16,10 @@ fn play(file: &str, scenario: &str) -> String {
 
 #[test]
 fn infinite_frontiers_examples() {
-    insta::assert_snapshot!("if_resource_compensation", play("infinite_frontiers.mettle", "resource_compensation"));
+    insta::assert_snapshot!(
+        "if_resource_compensation",
+        play("infinite_frontiers.mettle", "resource_compensation")
+    );
     insta::assert_snapshot!("if_morale_in_combat", play("infinite_frontiers.mettle", "morale_in_combat"));
     insta::assert_snapshot!("if_morale_failure", play("infinite_frontiers.mettle", "morale_failure"));
 }
@@ -29,7 +32,9 @@ fn combat_hq_examples() {
 
 #[test]
 fn dice_pool_examples() {
-    let rules = Ruleset::from_path(format!("{}/rulesets/dice_pool_morale.mettle", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let rules =
+        Ruleset::from_path(format!("{}/rulesets/dice_pool_morale.mettle", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
     for sc in &rules.program().scenarios {
         insta::assert_snapshot!(format!("dpm_{}", sc.name), play("dice_pool_morale.mettle", &sc.name));
     }
@@ -52,7 +57,8 @@ fn the_log_as_json_keeps_every_number() {
     assert_eq!(check["target"], 7);
     assert_eq!(check["outcome"], "shaken");
     assert_eq!(check["depth"], 2, "under the damaged event and the morale_test it fires");
-    let change = json.as_array().unwrap().iter().find(|l| l["type"] == "change" && l["field"] == "morale").unwrap();
+    let change =
+        json.as_array().unwrap().iter().find(|l| l["type"] == "change" && l["field"] == "morale").unwrap();
     assert_eq!((change["from"].as_str(), change["to"].as_str()), (Some("steady"), Some("shaken")));
     assert!(change["span"]["start"].as_u64().unwrap() > 0, "every change points at its rule");
 }

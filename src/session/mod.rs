@@ -193,6 +193,13 @@ impl Session {
     }
 
     /// Faces the next dice will show, before the generator is used again.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("f.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// s.force_dice(&[6, 5]);
+    /// assert_eq!(s.roll("c", &[]).unwrap().total, 11);
+    /// ```
     pub fn force_dice(&mut self, faces: &[i64]) {
         self.state.forced.extend(faces);
     }
@@ -252,6 +259,16 @@ impl Session {
     }
 
     /// Creates an entity of `kind` called `name` with the given attribute values (the rest default).
+    ///
+    /// ```
+    /// use mettle::{Ruleset, Session, Value};
+    /// let rules = Ruleset::from_str("c.mettle", "kind unit { spi: 0..6 = 3 }").unwrap();
+    /// let mut s = Session::new(&rules, 1);
+    /// s.create("unit", "y", &[("spi", Value::Int(5))]).unwrap();
+    /// assert_eq!(s.get("y", "spi"), Some(&Value::Int(5)));
+    /// // Values are checked against the attribute's range.
+    /// assert!(s.create("unit", "z", &[("spi", Value::Int(9))]).is_err());
+    /// ```
     pub fn create(&mut self, kind: &str, name: &str, with: &[(&str, Value)]) -> Result<u32, Diagnostic> {
         let p = self.rules.program().clone();
         let Some(k) = p.kinds.iter().position(|k| k.name == kind) else {
@@ -286,6 +303,23 @@ impl Session {
     }
 
     /// Applies an event by name with its facts by name (missing facts take their defaults).
+    ///
+    /// If a rule fails part-way (a strict counter pushed past its cap, say), the whole event is undone
+    /// and the error returned.
+    ///
+    /// ```
+    /// use mettle::{Ruleset, Session, Value};
+    /// let rules = Ruleset::from_str("a.mettle", "
+    ///     kind unit { hp: 0..9 = 6  hits: 0..9 = 0 }
+    ///     event hit(unit: unit, damage: 1..9 = 1)
+    ///     on hit { remove damage from unit.hp  add 1 to unit.hits }
+    /// ").unwrap();
+    /// let mut s = Session::new(&rules, 1);
+    /// let u = s.create("unit", "u", &[]).unwrap();
+    /// s.apply("hit", &[("unit", Value::Entity(u)), ("damage", Value::Int(2))]).unwrap();
+    /// assert_eq!(s.get("u", "hp"), Some(&Value::Int(4)));
+    /// assert_eq!(s.apply("hti", &[]).unwrap_err().help.as_deref(), Some("did you mean `hit`?"));
+    /// ```
     pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<(), Diagnostic> {
         let p = self.rules.program().clone();
         let Some(e) = p.events.iter().position(|e| e.name == event) else {
@@ -377,6 +411,15 @@ impl Session {
     }
 
     /// Runs scenario `name` from this session's state and reports its expectations.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("s.mettle", r#"
+    ///     check c { roll d6  outcome six when total == 6  otherwise other }
+    ///     scenario sixes { dice 6  roll c  expect last c is six }
+    /// "#).unwrap();
+    /// let report = mettle::Session::new(&rules, 1).run_scenario("sixes").unwrap();
+    /// assert_eq!((report.passed, report.failures.len()), (1, 0));
+    /// ```
     pub fn run_scenario(&mut self, name: &str) -> Result<ScenarioReport, Diagnostic> {
         let p = self.rules.program().clone();
         let Some(s) = p.scenarios.iter().position(|s| s.name == name) else {
@@ -415,6 +458,15 @@ impl Session {
     }
 
     /// Saves the session as JSON: state, generator and log.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("s.mettle", "check c { roll 3d6  otherwise done }").unwrap();
+    /// let mut a = mettle::Session::new(&rules, 9);
+    /// a.roll("c", &[]).unwrap();
+    /// let mut b = mettle::Session::load(&rules, &a.save()).unwrap();
+    /// // The reloaded session rolls exactly what the original would.
+    /// assert_eq!(a.roll("c", &[]).unwrap().total, b.roll("c", &[]).unwrap().total);
+    /// ```
     pub fn save(&self) -> String {
         let saved = Saved {
             format: 1,

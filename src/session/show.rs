@@ -15,6 +15,16 @@ fn line_of(text: &str, span: Span) -> Option<usize> {
 }
 
 /// Renders a log; `text` is the ruleset's source, used to give line numbers.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("r.mettle", "check c {\n  roll d6\n  otherwise done\n}").unwrap();
+/// let mut s = mettle::Session::new(&rules, 1);
+/// s.force_dice(&[4]);
+/// s.roll("c", &[]).unwrap();
+/// let text = mettle::session::render_log(s.log(), rules.text());
+/// assert!(text.contains("dice d6: 4 = 4"));
+/// assert!(text.contains("outcome: done  (line 3)"));
+/// ```
 pub fn render_log(log: &[LogLine], text: &str) -> String {
     let mut out = String::new();
     let at = |span: Span| line_of(text, span).map(|l| format!("  (line {l})")).unwrap_or_default();
