@@ -4,6 +4,7 @@
 mod calls;
 mod checks;
 mod decls;
+mod dice;
 mod expr;
 mod scope;
 mod stmt;
