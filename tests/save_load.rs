@@ -180,3 +180,16 @@ fn an_event_that_fails_halfway_is_undone_whole() {
     assert_eq!(s.get("u", "hits"), Some(&Value::Int(1)), "the first change of the failed event is undone");
     assert_eq!(s.save(), before);
 }
+
+#[test]
+fn a_tampered_save_is_refused_not_trusted() {
+    let saved = setup(2).save();
+    // u1's side (the first attribute of a unit) now points at an entity that does not exist.
+    let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    v["state"]["entities"][2]["fields"][0] = serde_json::json!({ "Entity": 99 });
+    let e = Session::load(rules(), &v.to_string()).unwrap_err();
+    assert_eq!(e.code, "mettle::run::save_mismatch");
+    let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    v["state"]["entities"][2]["fields"][8] = serde_json::json!({ "Name": { "set": 999, "index": 0 } });
+    assert_eq!(Session::load(rules(), &v.to_string()).unwrap_err().code, "mettle::run::save_mismatch");
+}

@@ -487,13 +487,7 @@ impl Session {
             )
         })?;
         let p = rules.program();
-        let fits = saved.state.last.len() == p.checks.len()
-            && saved
-                .state
-                .entities
-                .iter()
-                .all(|e| p.kinds.get(e.kind as usize).is_some_and(|k| k.fields.len() == e.fields.len()));
-        if !fits {
+        if !fits(p, &saved.state) {
             return Err(api_error(
                 "save_mismatch",
                 "this saved session was made with a different ruleset".into(),
@@ -502,6 +496,46 @@ impl Session {
         }
         Ok(Session { rules: rules.clone(), state: saved.state, log: saved.log, logging: true })
     }
+}
+
+/// Whether a saved state can belong to this program: every kind, attribute, entity, name, check
+/// and choice it mentions exists. A save edited by hand or made with another ruleset is refused
+/// rather than left to fail later.
+fn fits(p: &Program, st: &State) -> bool {
+    let n = st.entities.len();
+    let value_ok = |v: &Value| -> bool {
+        fn ok(p: &Program, n: usize, v: &Value) -> bool {
+            match v {
+                Value::Entity(e) => (*e as usize) < n,
+                Value::Name { set, index } => {
+                    p.sets.get(*set as usize).is_some_and(|s| (*index as usize) < s.names.len())
+                }
+                Value::Result(r) => {
+                    p.checks.get(r.check_id as usize).is_some_and(|c| c.nslots as usize == r.slots.len())
+                        && r.slots.iter().all(|v| ok(p, n, v))
+                }
+                _ => true,
+            }
+        }
+        ok(p, n, v)
+    };
+    st.last.len() == p.checks.len()
+        && st.entities.iter().all(|e| {
+            p.kinds.get(e.kind as usize).is_some_and(|k| k.fields.len() == e.fields.len())
+                && e.fields.iter().all(value_ok)
+        })
+        && st.last.iter().enumerate().all(|(i, r)| {
+            r.as_ref().is_none_or(|r| r.check_id as usize == i && value_ok(&Value::Result(r.clone())))
+        })
+        && st.timed.iter().all(|t| {
+            st.entities.get(t.entity as usize).is_some_and(|e| (t.field as usize) < e.fields.len())
+                && value_ok(&t.restore)
+        })
+        && st.answers.iter().all(|(c, v)| (*c as usize) < p.choices.len() && value_ok(v))
+        && st.over.as_ref().is_none_or(|o| {
+            (o.index as usize) < p.sets[p.results as usize].names.len()
+                && o.winner_id.is_none_or(|w| (w as usize) < n)
+        })
 }
 
 /// Checks a value given through the API against its declared type and bounds.
