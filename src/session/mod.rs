@@ -270,7 +270,8 @@ impl Session {
     /// assert!(s.create("unit", "z", &[("spi", Value::Int(9))]).is_err());
     /// ```
     pub fn create(&mut self, kind: &str, name: &str, with: &[(&str, Value)]) -> Result<u32, Diagnostic> {
-        let p = self.rules.program().clone();
+        let rules = self.rules.clone();
+        let p = rules.program();
         let Some(k) = p.kinds.iter().position(|k| k.name == kind) else {
             let known: Vec<&str> = p.kinds.iter().map(|k| k.name.as_str()).collect();
             return Err(api_error(
@@ -321,7 +322,8 @@ impl Session {
     /// assert_eq!(s.apply("hti", &[]).unwrap_err().help.as_deref(), Some("did you mean `hit`?"));
     /// ```
     pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<(), Diagnostic> {
-        let p = self.rules.program().clone();
+        let rules = self.rules.clone();
+        let p = rules.program();
         let Some(e) = p.events.iter().position(|e| e.name == event) else {
             let known: Vec<&str> = p.events.iter().map(|e| e.name.as_str()).collect();
             return Err(api_error(
@@ -376,7 +378,8 @@ impl Session {
         subject: Option<u32>,
         inputs: &[(&str, Value)],
     ) -> Result<Arc<CheckResult>, Diagnostic> {
-        let p = self.rules.program().clone();
+        let rules = self.rules.clone();
+        let p = rules.program();
         let Some(c) = p.checks.iter().position(|c| c.name == check) else {
             let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
             return Err(api_error(
@@ -421,7 +424,8 @@ impl Session {
     /// assert_eq!((report.passed, report.failures.len()), (1, 0));
     /// ```
     pub fn run_scenario(&mut self, name: &str) -> Result<ScenarioReport, Diagnostic> {
-        let p = self.rules.program().clone();
+        let rules = self.rules.clone();
+        let p = rules.program();
         let Some(s) = p.scenarios.iter().position(|s| s.name == name) else {
             let known: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
             return Err(api_error(
