@@ -324,7 +324,10 @@ impl Checker<'_> {
                 };
                 let k = match &args[1] {
                     Arg::Expr(e) => self.int_arg(e, &format!("how many dice `{name}` takes")),
-                    Arg::Cmp(_, e, _) => self.int_arg(e, "how many dice"),
+                    Arg::Cmp(_, e, s) => {
+                        self.misplaced_comparison(*s, name);
+                        self.int_arg(e, "how many dice")
+                    }
                 };
                 let hi = p.pool.zip(k.range().1).map(|(i, k)| i.faces.1.saturating_mul(k.min(i.count.1)));
                 let b = if name == "highest" { Builtin::Highest } else { Builtin::Lowest };
@@ -339,7 +342,10 @@ impl Checker<'_> {
                 };
                 let i = match &args[1] {
                     Arg::Expr(e) => self.int_arg(e, "the position in `die`"),
-                    Arg::Cmp(_, e, _) => self.int_arg(e, "the position"),
+                    Arg::Cmp(_, e, s) => {
+                        self.misplaced_comparison(*s, name);
+                        self.int_arg(e, "the position")
+                    }
                 };
                 let (lo, hi) =
                     p.pool.map(|i| (Some(i.faces.0.min(0)), Some(i.faces.1))).unwrap_or((None, None));
@@ -384,7 +390,10 @@ impl Checker<'_> {
                     "shift" => {
                         let k = match &args[1] {
                             Arg::Expr(e) => self.int_arg(e, "the steps of `shift`"),
-                            Arg::Cmp(_, e, _) => self.int_arg(e, "the steps"),
+                            Arg::Cmp(_, e, s) => {
+                                self.misplaced_comparison(*s, name);
+                                self.int_arg(e, "the steps")
+                            }
                         };
                         T::new(Expr::Builtin(Builtin::Shift, vec![r.e, k.e]), Ty::Name(set))
                     }
@@ -418,6 +427,21 @@ impl Checker<'_> {
             }
             _ => T::int(Expr::Const(Value::Int(0)), None, None),
         }
+    }
+
+    /// A comparison such as `>= 5` where a plain number belongs.
+    fn misplaced_comparison(&mut self, span: Span, fname: &str) {
+        self.error(
+            Diagnostic::error(
+                "resolve::unexpected_comparison",
+                format!("`{fname}` takes a number here, not a comparison"),
+                span,
+                "a comparison",
+            )
+            .with_help(
+                "comparisons such as `>= 5` only go in `count`, `any` and `all`; write a plain number",
+            ),
+        );
     }
 
     fn pool_arg(&mut self, a: &Arg, fname: &str) -> Option<T> {

@@ -199,7 +199,7 @@ impl<'a> Checker<'a> {
                     )
                     .with_help("text is for labels, notes and questions; use a number, yes/no or a name"),
                 );
-                T::new(Expr::Const(Value::Int(0)), Ty::Text)
+                T::new(Expr::Const(Value::Int(0)), Ty::Error)
             }
             ExprKind::Name(id) => self.name(id, want),
             ExprKind::Field(base, field) => self.field(base, field),
