@@ -214,3 +214,49 @@ fn check_json_gives_codes_and_positions() {
     assert_eq!(v[0]["diagnostics"][0]["labels"][0]["at"]["line"], 7);
     assert_eq!(v[1]["ok"], true);
 }
+
+#[test]
+fn roll_of_a_check_made_by_someone_uses_a_stand_in() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let shaken = run(&[
+        "roll",
+        "rulesets/infinite_frontiers.mettle",
+        "skill",
+        "--set",
+        "dice_pool=3",
+        "--with",
+        "morale=shaken",
+    ]);
+    assert!(shaken.status.success(), "{}", String::from_utf8_lossy(&shaken.stderr));
+    let text = String::from_utf8_lossy(&shaken.stdout);
+    assert!(text.contains("Shaken -1 die"), "{text}");
+    let json = run(&[
+        "roll",
+        "rulesets/infinite_frontiers.mettle",
+        "skill",
+        "--set",
+        "dice_pool=3",
+        "--with",
+        "morale=shaken",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["pool"]["dice"].as_array().unwrap().len(), 2, "three dice, one fewer for Shaken");
+    let typo = run(&[
+        "roll",
+        "rulesets/infinite_frontiers.mettle",
+        "morale",
+        "--set",
+        "spi=2",
+        "--with",
+        "moral=shaken",
+    ]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `morale`?"));
+}

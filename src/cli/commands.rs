@@ -1,7 +1,7 @@
 //! The commands. Everything printed goes through here; the library only returns data.
 
-use mettle::diagnostics::{Diagnostic, render_color, render_plain};
-use mettle::program::Ty;
+use mettle::diagnostics::{Diagnostic, render_color, render_plain, suggest};
+use mettle::program::{Program, Ty};
 use mettle::{LoadError, Ruleset, Session, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -115,43 +115,57 @@ pub fn export(file: &Path) -> u8 {
     0
 }
 
-/// Reads `name=value` for a check input: numbers, yes/no, or a name of the input's type.
-fn parse_input(r: &Ruleset, check: &str, s: &str) -> Result<(String, Value), String> {
+/// Reads `NAME=VALUE` given with `flag` for a value of `ty` (numbers, yes/no, or a name of the type).
+/// `known` lists the names that may be given, `what` says what they are ("input of check `morale`").
+fn parse_assignment(
+    p: &Program,
+    flag: &str,
+    s: &str,
+    known: &[(&str, &Ty)],
+    what: &str,
+) -> Result<(String, Value), String> {
     let Some((name, value)) = s.split_once('=') else {
-        return Err(format!("`--set {s}` needs the form NAME=VALUE, e.g. `--set spi=3`"));
+        return Err(format!("`{flag} {s}` needs the form NAME=VALUE, e.g. `{flag} spi=3`"));
     };
     let (name, value) = (name.trim(), value.trim());
-    let p = r.program();
-    let ty = p
-        .checks
-        .iter()
-        .find(|c| c.name == check)
-        .and_then(|c| c.inputs.iter().find(|i| i.field.name == name))
-        .map(|i| i.field.ty.clone());
-    let v = match (ty, value) {
+    let Some(ty) = known.iter().find(|(n, _)| *n == name).map(|(_, t)| (*t).clone()) else {
+        let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+        return Err(format!("there is no {what} called `{name}`; {}", suggest(name, what, &names)));
+    };
+    let v = match (Some(ty), value) {
         (Some(Ty::Flag), "yes" | "true" | "on") => Value::Bool(true),
         (Some(Ty::Flag), "no" | "false" | "off") => Value::Bool(false),
-        (Some(Ty::Flag), _) => return Err(format!("input `{name}` is yes/no, not `{value}`")),
+        (Some(Ty::Flag), _) => return Err(format!("`{name}` is yes/no, not `{value}`")),
         (Some(Ty::Name(set)), v) => {
             let names = &p.sets[set as usize].names;
             match names.iter().position(|n| n == v) {
                 Some(i) => Value::Name { set, index: i as u32 },
-                None => return Err(format!("input `{name}` must be one of {}, not `{v}`", names.join(", "))),
+                None => return Err(format!("`{name}` must be one of {}, not `{v}`", names.join(", "))),
             }
+        }
+        (Some(Ty::Entity(_)), _) => {
+            return Err(format!("`{name}` names another entity, which `{flag}` cannot give"));
         }
         (_, v) => match v.parse::<i64>() {
             Ok(i) => Value::Int(i),
-            Err(_) => return Err(format!("input `{name}` must be a whole number, not `{v}`")),
+            Err(_) => return Err(format!("`{name}` must be a whole number, not `{v}`")),
         },
     };
     Ok((name.to_string(), v))
 }
 
-pub fn roll(file: &Path, check: &str, set: &[String], seed: u64, json: bool) -> u8 {
+pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64, json: bool) -> u8 {
     let Some(r) = load(file) else { return 1 };
+    let p = r.program();
+    let Some(decl) = p.checks.iter().find(|c| c.name == check) else {
+        let names: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
+        eprintln!("error: there is no check called `{check}`; {}", suggest(check, "check", &names));
+        return 2;
+    };
     let mut inputs = vec![];
+    let known: Vec<(&str, &Ty)> = decl.inputs.iter().map(|i| (i.field.name.as_str(), &i.field.ty)).collect();
     for s in set {
-        match parse_input(&r, check, s) {
+        match parse_assignment(p, "--set", s, &known, &format!("input of check `{check}`")) {
             Ok(v) => inputs.push(v),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -160,13 +174,47 @@ pub fn roll(file: &Path, check: &str, set: &[String], seed: u64, json: bool) -> 
         }
     }
     let mut session = Session::new(&r, seed);
+    // A check made by someone is rolled for a stand-in of that kind: its attributes are the defaults,
+    // or what `--with` gives, and the outcome's effects show what would happen to it.
+    let subject = decl.subject.map(|k| &p.kinds[k as usize]);
+    let who = match subject {
+        Some(kind) => {
+            let known: Vec<(&str, &Ty)> = kind.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
+            let mut attrs = vec![];
+            for s in with {
+                match parse_assignment(p, "--with", s, &known, &format!("attribute of a {}", kind.name)) {
+                    Ok(v) => attrs.push(v),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
+                }
+            }
+            let refs: Vec<(&str, Value)> = attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            match session.create(&kind.name, &kind.name, &refs) {
+                Ok(id) => Some(id),
+                Err(d) => {
+                    runtime_error(&r, &d);
+                    return 2;
+                }
+            }
+        }
+        None if !with.is_empty() => {
+            eprintln!("error: check `{check}` is not made by anyone, so `--with` has nothing to set");
+            return 2;
+        }
+        None => None,
+    };
     let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-    match session.roll(check, &refs) {
+    match session.roll_for(check, who, &refs) {
         Ok(result) => {
             if json {
                 println!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
             } else {
                 println!("seed {seed}");
+                if let Some(kind) = subject {
+                    println!("rolled by a stand-in {} (its attributes: defaults and --with)", kind.name);
+                }
                 print!("{}", mettle::session::render_log(session.log(), r.text()));
             }
             0

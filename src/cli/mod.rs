@@ -10,6 +10,7 @@ const EXAMPLES: &str = "\
 Examples:
   mettle check rulesets/infinite_frontiers.mettle
   mettle roll rulesets/infinite_frontiers.mettle morale --set spi=3 --set leadership=1 --seed 7
+  mettle roll rulesets/infinite_frontiers.mettle skill --set dice_pool=3 --with morale=shaken
   mettle play rulesets/combat_hq.mettle example_excess
   mettle test rulesets/";
 
@@ -51,6 +52,10 @@ enum Command {
         /// An input value, as name=value (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// For a check made by someone (`check … for unit`): an attribute of the stand-in who rolls,
+        /// as name=value (repeatable); the others keep their defaults.
+        #[arg(long = "with", value_name = "NAME=VALUE")]
+        with: Vec<String>,
         /// Seed for the dice.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -92,7 +97,9 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
         Command::Export { file } => commands::export(&file),
-        Command::Roll { file, check, set, seed, json } => commands::roll(&file, &check, &set, seed, json),
+        Command::Roll { file, check, set, with, seed, json } => {
+            commands::roll(&file, &check, &set, &with, seed, json)
+        }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
     };
