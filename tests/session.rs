@@ -274,3 +274,17 @@ fn division_rounds_down() {
         "mettle::run::divide_by_zero"
     );
 }
+
+#[test]
+fn a_check_made_by_someone_rolled_for_nobody_says_so() {
+    let r = rules(
+        "kind unit { spi: 0..6 = 3 } check c for unit { roll d6  modifier \"Spirit\" +unit.spi  otherwise done }",
+    );
+    let mut s = Session::new(&r, 0);
+    let e = s.roll("c", &[]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::no_subject");
+    assert!(e.message.contains("made by a unit"), "{}", e.message);
+    let u = s.create("unit", "u", &[]).unwrap();
+    s.force_dice(&[2]);
+    assert_eq!(s.roll_for("c", Some(u), &[]).unwrap().total, 5);
+}

@@ -2,6 +2,7 @@
 
 use super::{R, Runner, fail};
 use crate::ast::Span;
+use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::LogEntry;
 use std::sync::Arc;
@@ -9,7 +10,36 @@ use std::sync::Arc;
 impl Runner<'_> {
     // ---------------------------------------------------------------- checks
 
+    /// Rolls check `c`, made by `subject`. A check made by someone but rolled for nobody fails with
+    /// a message saying so as soon as its rules read the missing subject.
     pub fn roll_check(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        args: Vec<(u32, Value)>,
+        span: Span,
+    ) -> R<Arc<CheckResult>> {
+        let r = self.roll_check_inner(c, subject, args, span);
+        let check = &self.p.checks[c as usize];
+        match (r, check.subject) {
+            (Err(d), Some(k)) if subject.is_none() && d.code == "mettle::run::no_entity" => {
+                let kind = &self.p.kinds[k as usize].name;
+                Err(Diagnostic::error(
+                    "run::no_subject",
+                    format!("check `{}` is made by a {kind}, and this roll has none", check.name),
+                    d.span(),
+                    format!("this reads the {kind}'s attributes"),
+                )
+                .with_help(format!(
+                    "roll it for a {kind}: `roll {} for …` in a rule or scenario, `Session::roll_for` from Rust, or `--with` on the command line",
+                    check.name
+                )))
+            }
+            (r, _) => r,
+        }
+    }
+
+    fn roll_check_inner(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
