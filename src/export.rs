@@ -63,20 +63,21 @@ pub fn outline(rules: &Ruleset) -> Json {
             "inputs": fields(&c.inputs.iter().map(|i| i.field.clone()).collect::<Vec<_>>()),
             "roll": c.roll.as_ref().map(|r| r.dice.text.clone()),
             "modifiers": c.modifiers.iter().map(|m| json!({
-                "label": m.label, "dice": m.dice, "line": line(m.span),
+                "label": m.label, "dice": m.dice, "doc": m.doc, "line": line(m.span),
             })).collect::<Vec<_>>(),
             "values": c.lets.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
             "outcomes": c.outcomes.iter().map(|o| json!({
                 "name": p.sets[c.outcome_set as usize].names[o.index as usize],
+                "doc": o.doc,
                 "line": line(o.span),
                 "otherwise": o.when.is_none(),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "tables": p.tables.iter().map(|t| json!({
-            "name": t.name, "line": line(t.span), "keys": fields(&t.params), "result": type_name(p, &t.result),
+            "name": t.name, "doc": t.doc, "line": line(t.span), "keys": fields(&t.params), "result": type_name(p, &t.result),
         })).collect::<Vec<_>>(),
         "formulas": p.defines.iter().map(|d| json!({
-            "name": d.name, "line": line(d.span), "parameters": fields(&d.params),
+            "name": d.name, "doc": d.doc, "line": line(d.span), "parameters": fields(&d.params),
         })).collect::<Vec<_>>(),
         "results": results.names.iter().zip(&results.labels).map(|(n, l)| json!({
             "name": n, "label": l,
@@ -85,7 +86,7 @@ pub fn outline(rules: &Ruleset) -> Json {
             "name": c.name, "question": c.question, "type": type_name(p, &c.ty), "line": line(c.span),
         })).collect::<Vec<_>>(),
         "scenarios": p.scenarios.iter().map(|s| json!({
-            "name": s.name, "title": s.title, "line": line(s.span),
+            "name": s.name, "title": s.title, "doc": s.doc, "line": line(s.span),
         })).collect::<Vec<_>>(),
     })
 }

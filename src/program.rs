@@ -271,6 +271,8 @@ pub struct Trigger {
 pub struct Define {
     /// Its name.
     pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
     /// Parameters.
     pub params: Vec<FieldDef>,
     /// Body.
@@ -300,6 +302,8 @@ pub enum Pat {
 pub struct Table {
     /// Its name.
     pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
     /// Keys.
     pub params: Vec<FieldDef>,
     /// Result type.
@@ -318,6 +322,8 @@ pub struct Table {
 pub struct Modifier {
     /// Label.
     pub label: String,
+    /// Doc comment.
+    pub doc: Option<String>,
     /// Signed amount.
     pub amount: Expr,
     /// A number of dice.
@@ -335,6 +341,8 @@ pub struct Modifier {
 pub struct Outcome {
     /// Index in the check's outcome set.
     pub index: u32,
+    /// Doc comment.
+    pub doc: Option<String>,
     /// Condition; `None` for otherwise.
     pub when: Option<Expr>,
     /// Effects applied to the subject.
@@ -440,6 +448,8 @@ pub struct ChoiceDecl {
 pub struct Scenario {
     /// Identifier.
     pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
     /// Title.
     pub title: Option<String>,
     /// Steps.

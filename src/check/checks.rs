@@ -330,6 +330,7 @@ impl<'a> Checker<'a> {
                     }
                     modifiers.push(Modifier {
                         label: m.label.0.clone(),
+                        doc: line.doc.clone(),
                         amount: amount.e,
                         dice: m.dice,
                         when: when.map(|w| w.e),
@@ -458,7 +459,13 @@ impl<'a> Checker<'a> {
             self.ctx = Ctx::Outcome;
             let body = self.block(&o.body);
             self.ctx = Ctx::Pure;
-            out.push(Outcome { index: this_index, when: when.map(|w| w.e), body, span: line.span });
+            out.push(Outcome {
+                index: this_index,
+                doc: line.doc.clone(),
+                when: when.map(|w| w.e),
+                body,
+                span: line.span,
+            });
         }
         let _ = index;
         if always.is_none() {

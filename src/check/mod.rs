@@ -232,6 +232,7 @@ impl<'a> Checker<'a> {
                         self.define_used.push(false);
                         self.prog.defines.push(Define {
                             name: d.name.name.clone(),
+                            doc: item.doc.clone(),
                             params: vec![],
                             body: Expr::Const(Value::Int(0)),
                             slots: 0,
@@ -247,6 +248,7 @@ impl<'a> Checker<'a> {
                         self.table_used.push(false);
                         self.prog.tables.push(Table {
                             name: t.name.name.clone(),
+                            doc: item.doc.clone(),
                             params: vec![],
                             result: Ty::INT,
                             rows: vec![],
@@ -490,6 +492,7 @@ impl<'a> Checker<'a> {
         self.close_scope();
         self.prog.scenarios.push(Scenario {
             name: s.name.name.clone(),
+            doc: item.doc.clone(),
             title: s.title.as_ref().map(|t| t.0.clone()),
             body,
             slots: self.scope.next,
