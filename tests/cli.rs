@@ -183,31 +183,23 @@ fn roll_with_a_bad_input_value_fails() {
 
 #[test]
 fn export_prints_the_outline_as_json() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
-        .args(["export", "rulesets/infinite_frontiers.mettle"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let out = mettle(&["export", FRONTIERS]);
+    assert_eq!(code(&out), 0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let morale = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "morale").unwrap();
-    let inputs: Vec<&str> =
-        morale["inputs"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
-    assert_eq!(&inputs[..3], ["spi", "leadership", "comms"]);
-    let outcomes: Vec<&str> =
-        morale["outcomes"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    assert_eq!(outcomes, ["broken", "steady", "shaken"]);
+    let names = |list: &serde_json::Value| -> Vec<String> {
+        list.as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(&names(&morale["inputs"])[..3], ["spi", "leadership", "comms"]);
+    assert_eq!(names(&morale["outcomes"]), ["broken", "steady", "shaken"]);
     assert!(morale["doc"].as_str().unwrap().contains("natural"));
 }
 
 #[test]
 fn check_json_gives_codes_and_positions() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
-        .args(["check", "--json", "tests/inputs/bad/09_unknown_kind.mettle", "rulesets/combat_hq.mettle"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let out =
+        mettle(&["check", "--json", "tests/inputs/bad/09_unknown_kind.mettle", "rulesets/combat_hq.mettle"]);
+    assert_eq!(code(&out), 1);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["ok"], false);
     assert_eq!(v[0]["diagnostics"][0]["code"], "mettle::resolve::unknown_kind");
@@ -217,46 +209,14 @@ fn check_json_gives_codes_and_positions() {
 
 #[test]
 fn roll_of_a_check_made_by_someone_uses_a_stand_in() {
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap()
-    };
-    let shaken = run(&[
-        "roll",
-        "rulesets/infinite_frontiers.mettle",
-        "skill",
-        "--set",
-        "dice_pool=3",
-        "--with",
-        "morale=shaken",
-    ]);
-    assert!(shaken.status.success(), "{}", String::from_utf8_lossy(&shaken.stderr));
-    let text = String::from_utf8_lossy(&shaken.stdout);
-    assert!(text.contains("Shaken -1 die"), "{text}");
-    let json = run(&[
-        "roll",
-        "rulesets/infinite_frontiers.mettle",
-        "skill",
-        "--set",
-        "dice_pool=3",
-        "--with",
-        "morale=shaken",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let shaken = ["roll", FRONTIERS, "skill", "--set", "dice_pool=3", "--with", "morale=shaken"];
+    let out = mettle(&shaken);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("Shaken -1 die"), "{}", stdout(&out));
+    let out = mettle(&[&shaken[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["pool"]["dice"].as_array().unwrap().len(), 2, "three dice, one fewer for Shaken");
-    let typo = run(&[
-        "roll",
-        "rulesets/infinite_frontiers.mettle",
-        "morale",
-        "--set",
-        "spi=2",
-        "--with",
-        "moral=shaken",
-    ]);
-    assert_eq!(typo.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `morale`?"));
+    let typo = mettle(&["roll", FRONTIERS, "morale", "--set", "spi=2", "--with", "moral=shaken"]);
+    assert_eq!(code(&typo), 2);
+    assert!(stderr(&typo).contains("did you mean `morale`?"));
 }
