@@ -363,10 +363,8 @@ pub enum CheckStep {
 /// The roll line of a check.
 #[derive(Debug, Clone)]
 pub struct RollLine {
-    /// The dice.
+    /// The dice (the first die is the natural one, also named by `as`).
     pub dice: DiceExpr,
-    /// Slot for the first die when named with `as`.
-    pub name_slot: Option<u32>,
     /// Where.
     pub span: Span,
 }

@@ -165,7 +165,6 @@ impl<'a> Checker<'a> {
         let has_roll_line = ch.lines.iter().any(|l| matches!(l.kind, CheckLineKind::Roll { .. }));
         let mut modifiers = vec![];
         let mut target = None;
-        let mut roll_name: Option<ast::Ident> = None;
         let mut named: Vec<(String, u32, Ty)> = inputs
             .iter()
             .enumerate()
@@ -212,7 +211,7 @@ impl<'a> Checker<'a> {
                     let t = self.expr(dice, None);
                     match t.e {
                         Expr::Dice(d) => {
-                            roll = Some(RollLine { dice: *d, name_slot: None, span: line.span });
+                            roll = Some(RollLine { dice: *d, span: line.span });
                             roll_info = t.pool;
                         }
                         _ => {
@@ -227,7 +226,7 @@ impl<'a> Checker<'a> {
                             );
                         }
                     }
-                    roll_name = name.clone();
+                    let roll_name = name.clone();
                     self.roll_point(
                         ch,
                         &mut modifiers,
@@ -252,9 +251,6 @@ impl<'a> Checker<'a> {
             self.roll_point(ch, &mut modifiers, &mut target, &mut slots, None, &mut named, None);
             steps.push(CheckStep::Roll);
         }
-        if let (Some(r), Some(n)) = (roll.as_mut(), roll_name) {
-            r.name_slot = named.iter().find(|x| x.0 == n.name).map(|x| x.1);
-        }
         // Record the check's named slots before its outcomes, so that outcomes may read `last` of it.
         self.check_slots[id as usize] = named.clone();
         let outcomes = self.outcomes(ch, id);
@@ -267,7 +263,7 @@ impl<'a> Checker<'a> {
         c.target = target;
         c.outcomes = outcomes;
         self.close_scope();
-        c_nslots(self, id);
+        self.prog.checks[id as usize].nslots = self.scope.next;
         self.check_progress[id as usize] = Progress::Done;
         self.ctx = Ctx::Pure;
     }
@@ -416,14 +412,11 @@ impl<'a> Checker<'a> {
     fn outcomes(&mut self, ch: &ast::CheckDef, id: CheckId) -> Vec<Outcome> {
         let mut out = vec![];
         let mut always: Option<Span> = None;
-        let mut otherwise_seen = false;
         let set = self.prog.checks[id as usize].outcome_set;
-        let mut index = 0u32;
         for line in &ch.lines {
             let CheckLineKind::Outcome(o) = &line.kind else { continue };
             let this_index =
                 self.prog.sets[set as usize].names.iter().position(|n| *n == o.name.name).unwrap_or(0) as u32;
-            index += 1;
             let when = o.when.as_ref().map(|w| {
                 let t = self.expr(w, Some(&Ty::Flag));
                 self.expect_ty(&t, &Ty::Flag, w.span, "an outcome's condition");
@@ -455,7 +448,6 @@ impl<'a> Checker<'a> {
             if o.otherwise || o.when.is_none() || when.as_ref().and_then(|w| w.known) == Some(true) {
                 always.get_or_insert(o.name.span);
             }
-            otherwise_seen |= o.otherwise;
             self.ctx = Ctx::Outcome;
             let body = self.block(&o.body);
             self.ctx = Ctx::Pure;
@@ -467,7 +459,6 @@ impl<'a> Checker<'a> {
                 span: line.span,
             });
         }
-        let _ = index;
         if always.is_none() {
             let span = ch.name.span;
             let d = if out.is_empty() {
@@ -489,11 +480,6 @@ impl<'a> Checker<'a> {
             };
             self.error(d);
         }
-        let _ = otherwise_seen;
         out
     }
-}
-
-fn c_nslots(c: &mut Checker<'_>, id: CheckId) {
-    c.prog.checks[id as usize].nslots = c.scope.next;
 }
