@@ -6,7 +6,8 @@ use crate::ast::{self, Arg, Cmp, Span};
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::*;
 
-const BUILTINS: &[&str] = &[
+/// Names of the built-in functions; formulas and tables cannot take them.
+pub(super) const BUILTINS: &[&str] = &[
     "min",
     "max",
     "abs",
@@ -78,7 +79,7 @@ impl Checker<'_> {
                     )
                     .with_help("a table cannot look itself up, directly or through formulas"),
                 );
-                return T::int(Expr::Const(Value::Int(0)), None, None);
+                return T::new(Expr::Const(Value::Int(0)), Ty::Error);
             }
             let saved = std::mem::take(&mut self.scope);
             let saved_pools = std::mem::take(&mut self.pool_slots);
@@ -173,7 +174,7 @@ impl Checker<'_> {
                 )
                 .with_help(format!("write `{usage}`")),
             );
-            T::int(Expr::Const(Value::Int(0)), None, None)
+            T::new(Expr::Const(Value::Int(0)), Ty::Error)
         };
         let plain = |c: &mut Self, a: &Arg| -> Option<T> {
             match a {
@@ -269,7 +270,7 @@ impl Checker<'_> {
                     return arity(self, "one pool of dice", &format!("{name}(dice)"));
                 }
                 let Some(p) = self.pool_arg(&args[0], name) else {
-                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                    return T::new(Expr::Const(Value::Int(0)), Ty::Error);
                 };
                 let info = p.pool;
                 let (lo, hi) = match (name, info) {
@@ -288,7 +289,7 @@ impl Checker<'_> {
                     return arity(self, "a pool of dice and a face", &format!("{name}(dice, >= 5)"));
                 }
                 let Some(p) = self.pool_arg(&args[0], name) else {
-                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                    return T::new(Expr::Const(Value::Int(0)), Ty::Error);
                 };
                 let (cmp, n) = match &args[1] {
                     Arg::Cmp(c, e, _) => (*c, e),
@@ -320,7 +321,7 @@ impl Checker<'_> {
                     return arity(self, "a pool of dice and how many", &format!("{name}(dice, 2)"));
                 }
                 let Some(p) = self.pool_arg(&args[0], name) else {
-                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                    return T::new(Expr::Const(Value::Int(0)), Ty::Error);
                 };
                 let k = match &args[1] {
                     Arg::Expr(e) => self.int_arg(e, &format!("how many dice `{name}` takes")),
@@ -338,7 +339,7 @@ impl Checker<'_> {
                     return arity(self, "a pool of dice and a position", "die(dice, 1)");
                 }
                 let Some(p) = self.pool_arg(&args[0], name) else {
-                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                    return T::new(Expr::Const(Value::Int(0)), Ty::Error);
                 };
                 let i = match &args[1] {
                     Arg::Expr(e) => self.int_arg(e, "the position in `die`"),
@@ -366,7 +367,7 @@ impl Checker<'_> {
                     );
                 }
                 let Some(r) = plain(self, &args[0]) else {
-                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                    return T::new(Expr::Const(Value::Int(0)), Ty::Error);
                 };
                 let Ty::Name(set) = r.ty else {
                     let words = self.ty_words(&r.ty);
@@ -383,7 +384,7 @@ impl Checker<'_> {
                         )
                         .with_help("pass a ladder rung, such as `routine`"),
                     );
-                    return T::int(Expr::Const(Value::Int(0)), None, None);
+                    return T::new(Expr::Const(Value::Int(0)), Ty::Error);
                 };
                 let len = self.prog.sets[set as usize].names.len() as i64;
                 match name {
@@ -419,13 +420,13 @@ impl Checker<'_> {
                                         "give the ladder's rungs numbers (`routine = 7`), or use `rank(…)`",
                                     ),
                                 );
-                                T::int(Expr::Const(Value::Int(0)), None, None)
+                                T::new(Expr::Const(Value::Int(0)), Ty::Error)
                             }
                         }
                     }
                 }
             }
-            _ => T::int(Expr::Const(Value::Int(0)), None, None),
+            _ => T::new(Expr::Const(Value::Int(0)), Ty::Error),
         }
     }
 

@@ -338,6 +338,10 @@ impl<'a> Checker<'a> {
                 return T::new(Expr::Const(Value::Name { set, index }), Ty::Name(set));
             }
         }
+        if want == Some(&Ty::Error) {
+            // Compared with something already reported as wrong: one mistake, one message.
+            return T::new(Expr::Const(Value::Int(0)), Ty::Error);
+        }
         let mut known = self.scope.names();
         let local = known.len();
         known.extend(["round", "turn", "game", "winner"]);

@@ -158,6 +158,21 @@ impl<'a> Checker<'a> {
 
     /// Records a top-level name; reports a duplicate if it is taken.
     fn claim(&mut self, id: &ast::Ident, what: &'static str) -> bool {
+        if matches!(what, "formula" | "table") && calls::BUILTINS.contains(&id.name.as_str()) {
+            self.error(
+                Diagnostic::error(
+                    "resolve::reserved_name",
+                    format!("`{}` is a built-in function", id.name),
+                    id.span,
+                    "already a function of mettle",
+                )
+                .with_help(format!(
+                    "give this {what} another name, such as `{}_table` or `my_{}`",
+                    id.name, id.name
+                )),
+            );
+            return false;
+        }
         if TIME_EVENTS.contains(&id.name.as_str())
             || matches!(id.name.as_str(), "round" | "turn" | "game" | "winner")
         {
