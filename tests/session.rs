@@ -292,15 +292,15 @@ fn a_check_made_by_someone_rolled_for_nobody_says_so() {
 #[test]
 fn table_rows_may_start_with_a_negative_number() {
     let r = rules(
-        "table result(margin: int) -> flee | hold | rally {
+        "table reaction(margin: int) -> flee | hold | rally {
            ..-3: flee
            -2..0: hold
            1..: rally
          }
          scenario s {
-           expect result(-5) is flee
-           expect result(-1) is hold
-           expect result(2) is rally
+           expect reaction(-5) is flee
+           expect reaction(-1) is hold
+           expect reaction(2) is rally
            expect 7 - 2 == 5 and 3 -1 == 2
          }",
     );
