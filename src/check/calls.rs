@@ -58,11 +58,7 @@ impl Checker<'_> {
                 self.error(d);
                 return T::new(Expr::Const(Value::Int(0)), Ty::Error);
             }
-            let saved = std::mem::take(&mut self.scope);
-            let saved_pools = std::mem::take(&mut self.pool_slots);
             self.check_define(d);
-            self.scope = saved;
-            self.pool_slots = saved_pools;
             let params = self.prog.defines[d as usize].params.clone();
             let args = self.args(name, &params, args, span);
             return T::new(Expr::Define(d, args), self.define_ty[d as usize].clone());
@@ -81,11 +77,7 @@ impl Checker<'_> {
                 );
                 return T::new(Expr::Const(Value::Int(0)), Ty::Error);
             }
-            let saved = std::mem::take(&mut self.scope);
-            let saved_pools = std::mem::take(&mut self.pool_slots);
             self.check_table(t);
-            self.scope = saved;
-            self.pool_slots = saved_pools;
             let params = self.prog.tables[t as usize].params.clone();
             let args = self.args(name, &params, args, span);
             return T::new(Expr::Table(t, args), self.prog.tables[t as usize].result.clone());

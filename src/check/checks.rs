@@ -41,19 +41,6 @@ impl<'a> Checker<'a> {
         self.check_slots.push(vec![]);
     }
 
-    /// Checks a check's body now if it has not been (needed for `last CHECK.value`).
-    pub(crate) fn ensure_check(&mut self, id: CheckId) {
-        if self.check_progress[id as usize] == Progress::NotStarted {
-            let saved = std::mem::take(&mut self.scope);
-            let saved_pools = std::mem::take(&mut self.pool_slots);
-            let ctx = self.ctx;
-            self.check_check(id);
-            self.scope = saved;
-            self.pool_slots = saved_pools;
-            self.ctx = ctx;
-        }
-    }
-
     /// Resolves subjects and inputs of every check, so that rules can roll any check.
     pub(crate) fn check_inputs(&mut self) {
         for id in 0..self.check_ast.len() {
@@ -138,10 +125,14 @@ impl<'a> Checker<'a> {
             return;
         }
         self.check_progress[id as usize] = Progress::Running;
+        self.apart(|c| c.check_body(id));
+        self.check_progress[id as usize] = Progress::Done;
+    }
+
+    /// The body of check `id`, on fresh locals.
+    fn check_body(&mut self, id: CheckId) {
         let ch = self.check_ast[id as usize];
         self.ctx = Ctx::Pure;
-        self.scope = Default::default();
-        self.pool_slots.clear();
         let inputs = self.prog.checks[id as usize].inputs.clone();
         let subject = self.prog.checks[id as usize].subject;
         for i in &inputs {
@@ -264,8 +255,6 @@ impl<'a> Checker<'a> {
         c.outcomes = outcomes;
         self.close_scope();
         self.prog.checks[id as usize].nslots = self.scope.next;
-        self.check_progress[id as usize] = Progress::Done;
-        self.ctx = Ctx::Pure;
     }
 
     /// Modifiers and target are worked out when the dice are rolled: check them with the names known

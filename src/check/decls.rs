@@ -179,9 +179,7 @@ impl Checker<'_> {
 
     /// Checks a default value: a constant of the field's type, within its bounds.
     fn const_default(&mut self, e: &ast::Expr, ty: &Ty, name: &str) -> Option<Value> {
-        let saved = std::mem::take(&mut self.scope);
-        let t = self.expr(e, Some(ty));
-        self.scope = saved;
+        let t = self.apart(|c| c.expr(e, Some(ty)));
         self.expect_ty(&t, ty, e.span, &format!("the default of `{name}`"));
         match expr::const_value(&t.e) {
             Some(v) => {
@@ -228,13 +226,13 @@ impl Checker<'_> {
         self.define_stack.push(id);
         let d = self.define_ast[id as usize];
         let params = self.fields(&d.params, "parameter");
-        let saved = std::mem::take(&mut self.scope);
-        for p in &params {
-            self.scope.bind(&p.name, p.ty.clone(), p.span, false);
-        }
-        let t = self.expr(&d.body, None);
-        let slots = self.scope.next;
-        self.scope = saved;
+        let (t, slots) = self.apart(|c| {
+            for p in &params {
+                c.scope.bind(&p.name, p.ty.clone(), p.span, false);
+            }
+            let t = c.expr(&d.body, None);
+            (t, c.scope.next)
+        });
         let def = &mut self.prog.defines[id as usize];
         def.params = params;
         def.body = t.e;
@@ -255,7 +253,22 @@ impl Checker<'_> {
             Some(r) => self.ty(r, &t.name.name),
             None => Ty::INT,
         };
-        let saved = std::mem::take(&mut self.scope);
+        let (rows, slots) = self.apart(|c| c.table_rows(t, &params, &result));
+        let tab = &mut self.prog.tables[id as usize];
+        tab.params = params;
+        tab.result = result;
+        tab.rows = rows;
+        tab.slots = slots;
+        self.table_progress[id as usize] = Progress::Done;
+    }
+
+    /// A table's rows, checked against its keys and result type; and the slots they need.
+    fn table_rows(
+        &mut self,
+        t: &ast::TableDef,
+        params: &[FieldDef],
+        result: &Ty,
+    ) -> (Vec<(Vec<Pat>, Expr, Span)>, u32) {
         let mut rows = vec![];
         let mut seen_otherwise = false;
         for row in &t.rows {
@@ -291,19 +304,12 @@ impl Checker<'_> {
                 continue;
             }
             let pats: Vec<Pat> =
-                row.keys.iter().zip(&params).map(|(k, p)| self.pattern(k, &p.ty, &p.name)).collect();
-            let v = self.expr(&row.value, Some(&result));
-            self.expect_ty(&v, &result, row.value.span, &format!("a row of table `{}`", t.name.name));
+                row.keys.iter().zip(params).map(|(k, p)| self.pattern(k, &p.ty, &p.name)).collect();
+            let v = self.expr(&row.value, Some(result));
+            self.expect_ty(&v, result, row.value.span, &format!("a row of table `{}`", t.name.name));
             rows.push((pats, v.e, row.span));
         }
-        let slots = self.scope.next;
-        self.scope = saved;
-        let tab = &mut self.prog.tables[id as usize];
-        tab.params = params;
-        tab.result = result;
-        tab.rows = rows;
-        tab.slots = slots;
-        self.table_progress[id as usize] = Progress::Done;
+        (rows, self.scope.next)
     }
 
     fn pattern(&mut self, p: &ast::Pattern, ty: &Ty, key: &str) -> Pat {

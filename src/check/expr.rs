@@ -419,7 +419,8 @@ impl<'a> Checker<'a> {
                     let set = self.prog.checks[c as usize].outcome_set;
                     return T::new(Expr::Outcome(Box::new(b.e)), Ty::Name(set));
                 }
-                self.ensure_check(c);
+                // Its values' types are known once its body is checked (now, if not yet).
+                self.check_check(c);
                 let slots = self.check_slots[c as usize].clone();
                 match slots.iter().find(|(n, _, _)| *n == field.name) {
                     Some((_, slot, ty)) => T::new(Expr::ResultSlot(Box::new(b.e), *slot), ty.clone()),

@@ -427,6 +427,19 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Runs `f` with fresh locals (a formula, table or check checked from inside another rule, which
+    /// needs its own slots from 0), then gives the caller its locals back.
+    pub(crate) fn apart<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let scope = std::mem::take(&mut self.scope);
+        let pools = std::mem::take(&mut self.pool_slots);
+        let ctx = self.ctx;
+        let r = f(self);
+        self.scope = scope;
+        self.pool_slots = pools;
+        self.ctx = ctx;
+        r
+    }
+
     /// The check called `id`, or an error saying there is none.
     pub(crate) fn check_named(&mut self, id: &ast::Ident) -> Option<CheckId> {
         if let Some(&c) = self.checks.get(&id.name) {

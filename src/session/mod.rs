@@ -220,14 +220,13 @@ impl Session {
     /// ```
     pub fn answer(&mut self, choice: &str, value: Value) -> Result<(), Diagnostic> {
         let p = self.rules.program();
-        let Some(c) = p.choices.iter().position(|c| c.name == choice) else {
-            let known: Vec<&str> = p.choices.iter().map(|c| c.name.as_str()).collect();
-            return Err(api_error(
-                "unknown_choice",
-                format!("no rule asks a choice called `{choice}`"),
-                suggest(choice, "choice", &known),
-            ));
-        };
+        let c = find(
+            &p.choices,
+            |c| &c.name,
+            choice,
+            "choice",
+            format!("no rule asks a choice called `{choice}`"),
+        )?;
         check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
         self.state.answers.push((c as u32, value));
         Ok(())
@@ -272,14 +271,7 @@ impl Session {
     pub fn create(&mut self, kind: &str, name: &str, with: &[(&str, Value)]) -> Result<u32, Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
-        let Some(k) = p.kinds.iter().position(|k| k.name == kind) else {
-            let known: Vec<&str> = p.kinds.iter().map(|k| k.name.as_str()).collect();
-            return Err(api_error(
-                "unknown_kind",
-                format!("there is no kind called `{kind}`"),
-                suggest(kind, "kind", &known),
-            ));
-        };
+        let k = find(&p.kinds, |k| &k.name, kind, "kind", format!("there is no kind called `{kind}`"))?;
         if self.entity(name).is_some() {
             return Err(api_error(
                 "duplicate",
@@ -289,14 +281,13 @@ impl Session {
         }
         let mut fields = vec![];
         for (f, v) in with {
-            let Some(i) = p.kinds[k].fields.iter().position(|x| x.name == *f) else {
-                let known: Vec<&str> = p.kinds[k].fields.iter().map(|x| x.name.as_str()).collect();
-                return Err(api_error(
-                    "unknown_attribute",
-                    format!("a {kind} has no attribute `{f}`"),
-                    suggest(f, "attribute", &known),
-                ));
-            };
+            let i = find(
+                &p.kinds[k].fields,
+                |x| &x.name,
+                f,
+                "attribute",
+                format!("a {kind} has no attribute `{f}`"),
+            )?;
             check_value(v, &p.kinds[k].fields[i].ty, &format!("attribute `{f}` of `{name}`"))?;
             fields.push((i as u32, v.clone()));
         }
@@ -324,25 +315,11 @@ impl Session {
     pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<(), Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
-        let Some(e) = p.events.iter().position(|e| e.name == event) else {
-            let known: Vec<&str> = p.events.iter().map(|e| e.name.as_str()).collect();
-            return Err(api_error(
-                "unknown_event",
-                format!("there is no event called `{event}`"),
-                suggest(event, "event", &known),
-            ));
-        };
+        let e = find(&p.events, |e| &e.name, event, "event", format!("there is no event called `{event}`"))?;
         let decl = &p.events[e];
         let mut values: Vec<Option<Value>> = vec![None; decl.facts.len()];
         for (n, v) in facts {
-            let Some(i) = decl.facts.iter().position(|f| f.name == *n) else {
-                let known: Vec<&str> = decl.facts.iter().map(|f| f.name.as_str()).collect();
-                return Err(api_error(
-                    "unknown_fact",
-                    format!("event `{event}` has no fact `{n}`"),
-                    suggest(n, "fact", &known),
-                ));
-            };
+            let i = find(&decl.facts, |f| &f.name, n, "fact", format!("event `{event}` has no fact `{n}`"))?;
             values[i] = Some(v.clone());
         }
         let mut out = vec![];
@@ -380,24 +357,16 @@ impl Session {
     ) -> Result<Arc<CheckResult>, Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
-        let Some(c) = p.checks.iter().position(|c| c.name == check) else {
-            let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
-            return Err(api_error(
-                "unknown_check",
-                format!("there is no check called `{check}`"),
-                suggest(check, "check", &known),
-            ));
-        };
+        let c = find(&p.checks, |c| &c.name, check, "check", format!("there is no check called `{check}`"))?;
         let mut args = vec![];
         for (n, v) in inputs {
-            let Some(i) = p.checks[c].inputs.iter().position(|f| f.field.name == *n) else {
-                let known: Vec<&str> = p.checks[c].inputs.iter().map(|f| f.field.name.as_str()).collect();
-                return Err(api_error(
-                    "unknown_input",
-                    format!("check `{check}` has no input `{n}`"),
-                    suggest(n, "input", &known),
-                ));
-            };
+            let i = find(
+                &p.checks[c].inputs,
+                |f| &f.field.name,
+                n,
+                "input",
+                format!("check `{check}` has no input `{n}`"),
+            )?;
             check_value(v, &p.checks[c].inputs[i].field.ty, &format!("input `{n}` of check `{check}`"))?;
             args.push((i as u32, v.clone()));
         }
@@ -426,14 +395,13 @@ impl Session {
     pub fn run_scenario(&mut self, name: &str) -> Result<ScenarioReport, Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
-        let Some(s) = p.scenarios.iter().position(|s| s.name == name) else {
-            let known: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
-            return Err(api_error(
-                "unknown_scenario",
-                format!("there is no scenario called `{name}`"),
-                suggest(name, "scenario", &known),
-            ));
-        };
+        let s = find(
+            &p.scenarios,
+            |s| &s.name,
+            name,
+            "scenario",
+            format!("there is no scenario called `{name}`"),
+        )?;
         let start = self.log.len();
         self.runner().scenario(s)?;
         let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
@@ -540,6 +508,24 @@ fn fits(p: &Program, st: &State) -> bool {
             (o.index as usize) < p.sets[p.results as usize].names.len()
                 && o.winner_id.is_none_or(|w| (w as usize) < n)
         })
+}
+
+/// The index of the item called `name`, or an `unknown_WHAT` error saying `message`, with a
+/// "did you mean" among the items' names.
+fn find<T>(
+    items: &[T],
+    key: impl Fn(&T) -> &String,
+    name: &str,
+    what: &str,
+    message: String,
+) -> Result<usize, Diagnostic> {
+    match items.iter().position(|i| key(i) == name) {
+        Some(i) => Ok(i),
+        None => {
+            let known: Vec<&str> = items.iter().map(|i| key(i).as_str()).collect();
+            Err(api_error(&format!("unknown_{what}"), message, suggest(name, what, &known)))
+        }
+    }
 }
 
 /// Checks a value given through the API against its declared type and bounds.
