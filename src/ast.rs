@@ -128,6 +128,8 @@ pub enum TypeKind {
     },
     /// `flag`: yes or no.
     Flag,
+    /// `data`: lists and records the host supplies, read only by scripts.
+    Data,
     /// `steady | shaken | broken`: one of these names.
     Names(Vec<Ident>),
     /// A named type: an entity kind or a ladder.
@@ -461,6 +463,10 @@ pub enum StmtKind {
         /// Shown when it does not.
         message: Option<String>,
     },
+    /// `expect order "move towards goblin"`: the last reaction gave this order.
+    ExpectOrder(String),
+    /// `follow standard_reaction(unit, seen)`: run a script reaction.
+    Follow(Ident, Vec<Arg>),
 }
 
 /// A choice point.
@@ -635,6 +641,8 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `last morale`: the most recent result of a check.
     Last(Ident),
+    /// `{friends: [{name: "orc", distance: 4}]}`: data for scripts.
+    Data(serde_json::Value),
     /// `number of unit u where u.side == s`
     NumberOf {
         /// The kind counted.

@@ -4,6 +4,7 @@ use crate::ast::Span;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity};
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -40,6 +41,19 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// How to fix it.
     pub help: Option<String>,
+    /// The file the labels point into, when it is not the ruleset itself (a `.rhai` script file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Arc<SourceFile>>,
+}
+
+/// A source file other than the ruleset, such as a script file a ruleset names.
+#[derive(Debug, PartialEq, Eq, Serialize)]
+pub struct SourceFile {
+    /// Its name as shown in messages.
+    pub name: String,
+    /// Its text.
+    #[serde(skip)]
+    pub text: String,
 }
 
 impl Diagnostic {
@@ -51,6 +65,7 @@ impl Diagnostic {
             message: message.into(),
             labels: vec![Label { span, text: label.into(), primary: true }],
             help: None,
+            source: None,
         }
     }
 
@@ -62,6 +77,7 @@ impl Diagnostic {
             message: message.into(),
             labels: vec![],
             help: None,
+            source: None,
         }
     }
 
@@ -79,6 +95,12 @@ impl Diagnostic {
     /// Adds a secondary label.
     pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Self {
         self.labels.push(Label { span, text: text.into(), primary: false });
+        self
+    }
+
+    /// Points the labels into `file` rather than the ruleset.
+    pub fn in_file(mut self, file: Arc<SourceFile>) -> Self {
+        self.source = Some(file);
         self
     }
 
@@ -111,7 +133,11 @@ pub struct Report<'a> {
 impl<'a> Report<'a> {
     /// Joins `diag` to the source `text` of the file `name`.
     pub fn new(diag: &'a Diagnostic, name: &str, text: &str) -> Self {
-        Report { diag, source: NamedSource::new(name, text.to_string()) }
+        let source = match &diag.source {
+            Some(f) => NamedSource::new(&f.name, f.text.clone()),
+            None => NamedSource::new(name, text.to_string()),
+        };
+        Report { diag, source }
     }
 }
 

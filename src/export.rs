@@ -109,6 +109,7 @@ pub fn type_name(p: &Program, ty: &Ty) -> String {
         Ty::Pool => "dice".into(),
         Ty::Result(c) => format!("result of {}", p.checks[*c as usize].name),
         Ty::Text => "text".into(),
+        Ty::Data => "data".into(),
         Ty::None => "none".into(),
         Ty::Error => "unknown".into(),
     }

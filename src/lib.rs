@@ -37,10 +37,13 @@ pub mod dice;
 pub mod export;
 pub mod program;
 mod ruleset;
+pub mod script;
 pub mod session;
 pub mod syntax;
 
 pub use diagnostics::Diagnostic;
 pub use program::{CheckResult, Value};
-pub use ruleset::{LoadError, Ruleset};
+pub use rhai;
+pub use ruleset::{LoadError, LoadOptions, Ruleset};
+pub use script::ScriptLimits;
 pub use session::{LogEntry, Session};

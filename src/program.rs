@@ -37,6 +37,8 @@ pub enum Value {
     Pool(Arc<Pool>),
     /// The result of a check.
     Result(Arc<CheckResult>),
+    /// Lists and records from the host, for scripts to read.
+    Data(Arc<serde_json::Value>),
 }
 
 impl Value {
@@ -163,6 +165,8 @@ pub enum Ty {
     Result(CheckId),
     /// Text.
     Text,
+    /// Lists and records from the host, for scripts to read.
+    Data,
     /// `none`.
     None,
     /// Unknown because of an earlier error; fits anywhere, so one mistake is reported once. Never
@@ -550,6 +554,8 @@ pub enum Expr {
         /// Filter.
         filter: Option<Box<Expr>>,
     },
+    /// A script function (index in the scripts' functions), which gives a number.
+    Script(u32, Vec<Expr>, Span),
 }
 
 /// How many sides a die has.
@@ -722,6 +728,17 @@ pub enum Stmt {
         /// Where.
         span: Span,
     },
+    /// `follow REACTION(…)`: run a script reaction and apply its actions.
+    Follow {
+        /// The script function.
+        func: u32,
+        /// Its arguments.
+        args: Vec<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `expect order "…"`
+    ExpectOrder(String, Span),
     /// `expect`
     Expect {
         /// Condition.
@@ -760,6 +777,8 @@ pub struct Program {
     pub results: SetId,
     /// Scenarios.
     pub scenarios: Vec<Scenario>,
+    /// The compiled scripts, if the ruleset has any.
+    pub scripts: Option<Arc<crate::script::Scripts>>,
 }
 
 /// The built-in time events, in event-index order.
@@ -780,7 +799,9 @@ impl Stmt {
             | Stmt::New { span, .. }
             | Stmt::Dice(_, span)
             | Stmt::Answer { span, .. }
-            | Stmt::Expect { span, .. } => Some(*span),
+            | Stmt::Expect { span, .. }
+            | Stmt::Follow { span, .. }
+            | Stmt::ExpectOrder(_, span) => Some(*span),
             Stmt::Let(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
         }
     }

@@ -1,10 +1,33 @@
 //! Loading a ruleset: text to syntax tree to checked, compiled program, kept with its source so that
 //! diagnostics and explanations can point into it.
 
+use crate::ast::ItemKind;
 use crate::diagnostics::{Diagnostic, render_plain};
 use crate::program::Program;
-use std::path::Path;
+use crate::script::{EngineHook, ScriptLimits, Scripts};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// How to load a ruleset: where its script files are, and the limits its scripts run under.
+#[derive(Clone, Default)]
+pub struct LoadOptions {
+    /// The folder `script "file.rhai"` is read from; the current folder when `None`.
+    pub base: Option<PathBuf>,
+    /// Limits on every script call.
+    pub limits: ScriptLimits,
+    /// Adds host functions to the script engine (line of sight, distances…) before scripts compile.
+    pub hook: Option<EngineHook>,
+}
+
+impl std::fmt::Debug for LoadOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadOptions")
+            .field("base", &self.base)
+            .field("limits", &self.limits)
+            .field("hook", &self.hook.is_some())
+            .finish()
+    }
+}
 
 /// A loaded, compiled ruleset. Cheap to clone and shareable across threads.
 #[derive(Debug, Clone)]
@@ -52,12 +75,47 @@ impl Ruleset {
     /// ```
     #[allow(clippy::should_implement_trait, reason = "it needs a name and returns every diagnostic")]
     pub fn from_str(name: &str, text: &str) -> Result<Ruleset, LoadError> {
+        Ruleset::load(name, text, &LoadOptions::default())
+    }
+
+    /// Like [`Ruleset::from_str`], with options for scripts.
+    ///
+    /// ```
+    /// use mettle::{LoadOptions, Ruleset, ScriptLimits};
+    /// let text = "script { fn tn(n) { 6 + n * (n + 1) / 2 } }\ndefine stress_tn(n: 0..) = tn(n)";
+    /// let opts = LoadOptions { limits: ScriptLimits { operations: 10_000, ..Default::default() }, ..Default::default() };
+    /// let r = Ruleset::load("s.mettle", text, &opts).unwrap();
+    /// assert_eq!(r.program().scripts.as_ref().unwrap().functions[0].name, "tn");
+    /// ```
+    pub fn load(name: &str, text: &str, opts: &LoadOptions) -> Result<Ruleset, LoadError> {
         let (file, mut diags) = crate::syntax::parse(text);
         let fail = |diagnostics| LoadError { name: name.to_string(), text: text.to_string(), diagnostics };
         if diags.iter().any(|d| d.is_error()) {
             return Err(fail(diags));
         }
-        let (program, more) = crate::check::check(&file, text);
+        let defs: Vec<_> = file
+            .items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::Script(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        let scripts = if defs.is_empty() {
+            None
+        } else {
+            let (scripts, more) =
+                Scripts::compile(&defs, text, opts.base.as_deref(), &opts.limits, opts.hook.as_ref());
+            diags.extend(more);
+            match scripts {
+                Some(s) => Some(Arc::new(s)),
+                None => {
+                    diags.sort_by_key(|d| d.span().start);
+                    return Err(fail(diags));
+                }
+            }
+        };
+        let (program, more) = crate::check::check(&file, text, scripts);
         diags.extend(more);
         match program {
             Some(program) => Ok(Ruleset {
@@ -73,9 +131,16 @@ impl Ruleset {
     /// Reads and loads the ruleset at `path`.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Ruleset, LoadError> {
         let path = path.as_ref();
+        let opts = LoadOptions { base: path.parent().map(Path::to_path_buf), ..LoadOptions::default() };
+        Ruleset::from_path_with(path, &opts)
+    }
+
+    /// Reads and loads the ruleset at `path` with `opts`; scripts are read from `opts.base`.
+    pub fn from_path_with(path: impl AsRef<Path>, opts: &LoadOptions) -> Result<Ruleset, LoadError> {
+        let path = path.as_ref();
         let name = path.display().to_string();
         match std::fs::read_to_string(path) {
-            Ok(text) => Ruleset::from_str(&name, &text),
+            Ok(text) => Ruleset::load(&name, &text, opts),
             Err(e) => Err(LoadError {
                 name: name.clone(),
                 text: String::new(),

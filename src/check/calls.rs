@@ -82,9 +82,14 @@ impl Checker<'_> {
             let args = self.args(name, &params, args, span);
             return T::new(Expr::Table(t, args), self.prog.tables[t as usize].result.clone());
         }
+        if let Some(&sf) = self.script_fns.get(name) {
+            let args = self.script_args(sf, args, span);
+            return T::new(Expr::Script(sf, args, span), Ty::INT);
+        }
         let mut known: Vec<&str> = BUILTINS.to_vec();
         known.extend(self.defines.keys().map(|s| s.as_str()));
         known.extend(self.tables.keys().map(|s| s.as_str()));
+        known.extend(self.script_fns.keys().map(|s| s.as_str()));
         let help = suggest(name, "function", &known);
         let extra = if self.checks.contains_key(name) {
             format!("; `{name}` is a check: roll it with `roll {name} …` or read `last {name}`")
@@ -101,6 +106,54 @@ impl Checker<'_> {
             .with_help(format!("{help}{extra}")),
         );
         T::new(Expr::Const(Value::Int(0)), Ty::Error)
+    }
+
+    /// Checks the arguments of script function `sf`: any values, as many as it has parameters.
+    pub(super) fn script_args(&mut self, sf: u32, args: &[Arg], span: Span) -> Vec<Expr> {
+        let f = self.prog.scripts.as_ref().map(|s| s.functions[sf as usize].clone());
+        let Some(f) = f else { return Vec::new() };
+        if args.len() != f.params.len() {
+            self.error(
+                Diagnostic::error(
+                    "resolve::arity",
+                    format!(
+                        "script function `{}` takes {} value{} but {} {} given",
+                        f.name,
+                        f.params.len(),
+                        if f.params.len() == 1 { "" } else { "s" },
+                        args.len(),
+                        if args.len() == 1 { "was" } else { "were" }
+                    ),
+                    span,
+                    "wrong number of values",
+                )
+                .with_help(format!("write `{}({})`", f.name, f.params.join(", "))),
+            );
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            match a {
+                Arg::Expr(e) => {
+                    let t = self.expr(e, None);
+                    if t.ty == Ty::Pool {
+                        // Scripts see numbers, not dice: pass the dice's value.
+                        out.push(Expr::Builtin(Builtin::Sum, vec![t.e]));
+                    } else {
+                        out.push(t.e);
+                    }
+                }
+                Arg::Cmp(_, _, s) => self.error(
+                    Diagnostic::error(
+                        "resolve::unexpected_comparison",
+                        "a comparison such as `>= 5` can only be given to a dice function",
+                        *s,
+                        "not a value",
+                    )
+                    .with_help("pass a value; the script can compare it itself"),
+                ),
+            }
+        }
+        out
     }
 
     /// Checks positional arguments against parameters.

@@ -86,6 +86,7 @@ impl Checker<'_> {
     /// Resolves a written type.
     pub(crate) fn ty(&mut self, t: &ast::TypeExpr, owner: &str) -> Ty {
         match &t.kind {
+            TypeKind::Data => Ty::Data,
             TypeKind::Range { lo, hi } => {
                 if let (Some(l), Some(h)) = (lo, hi)
                     && l > h

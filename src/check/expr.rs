@@ -117,6 +117,7 @@ impl<'a> Checker<'a> {
             Ty::Pool => "dice".into(),
             Ty::Result(c) => format!("a result of check `{}`", self.prog.checks[*c as usize].name),
             Ty::Text => "text".into(),
+            Ty::Data => "data".into(),
             Ty::None => "`none`".into(),
             Ty::Error => "unknown".into(),
         }
@@ -189,6 +190,7 @@ impl<'a> Checker<'a> {
             ExprKind::Int(i) => T::int(Expr::Const(Value::Int(*i)), Some(*i), Some(*i)),
             ExprKind::Bool(b) => T::flag(Expr::Const(Value::Bool(*b)), Some(*b)),
             ExprKind::None => T::new(Expr::Const(Value::None), Ty::None),
+            ExprKind::Data(d) => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
             ExprKind::Str(_) => {
                 self.error(
                     Diagnostic::error(

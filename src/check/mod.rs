@@ -69,12 +69,23 @@ pub(crate) struct Checker<'a> {
     /// Range of the target of the check being checked.
     target_range: (Option<i64>, Option<i64>),
     ctx: Ctx,
+    /// Script functions by name.
+    script_fns: HashMap<String, u32>,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
 /// diagnostics, warnings included.
-pub fn check(file: &ast::File, text: &str) -> (Option<Program>, Vec<Diagnostic>) {
+pub fn check(
+    file: &ast::File,
+    text: &str,
+    scripts: Option<std::sync::Arc<crate::script::Scripts>>,
+) -> (Option<Program>, Vec<Diagnostic>) {
     let mut c = Checker::new(text, file);
+    if let Some(s) = &scripts {
+        c.script_fns = s.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i as u32)).collect();
+    }
+    c.prog.scripts = scripts;
+    c.script_names();
     c.run(file);
     let errors = c.diags.iter().any(|d| d.is_error());
     if errors {
@@ -119,6 +130,7 @@ impl<'a> Checker<'a> {
                 choices: vec![],
                 results: 0,
                 scenarios: vec![],
+                scripts: None,
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -145,6 +157,40 @@ impl<'a> Checker<'a> {
             target_range: (None, None),
             winner_kind: None,
             ctx: Ctx::Pure,
+            script_fns: HashMap::new(),
+        }
+    }
+
+    /// A script function may not take the name of a built-in function, a formula or a table: a call
+    /// would be ambiguous.
+    fn script_names(&mut self) {
+        let Some(scripts) = self.prog.scripts.clone() else { return };
+        for f in &scripts.functions {
+            let taken = if calls::BUILTINS.contains(&f.name.as_str()) {
+                Some(("a built-in function".to_string(), None))
+            } else if let Some(&d) = self.defines.get(&f.name) {
+                Some(("a formula".to_string(), Some(self.define_ast[d as usize].name.span)))
+            } else {
+                self.tables
+                    .get(&f.name)
+                    .map(|&t| ("a table".to_string(), Some(self.table_ast[t as usize].name.span)))
+            };
+            if let Some((what, at)) = taken {
+                let mut d = Diagnostic::error(
+                    "script::name_taken",
+                    format!("script function `{}` has the name of {what}", f.name),
+                    f.span,
+                    "this name is taken",
+                )
+                .with_help("rename the script function; calls would not know which one is meant");
+                if let (Some(at), None) = (at, &f.file) {
+                    d = d.with_label(at, format!("{what} is called `{}` here", f.name));
+                }
+                if let Some(file) = &f.file {
+                    d.source = scripts.file(file);
+                }
+                self.error(d);
+            }
         }
     }
 
@@ -318,19 +364,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ItemKind::Trigger(_) => {}
-                ItemKind::Script(s) => {
-                    self.error(
-                        Diagnostic::error(
-                            "resolve::script_unsupported",
-                            "scripts are not supported by this version of mettle",
-                            s.source.1,
-                            "a Rhai script",
-                        )
-                        .with_help(
-                            "write the rule with `on`, `check` and `table`, or remove the script block",
-                        ),
-                    );
-                }
+                // Compiled before checking (see `Ruleset::load`); their names are checked below.
+                ItemKind::Script(_) => {}
             }
         }
         // Pass 2: attributes and facts, ladder numbers.

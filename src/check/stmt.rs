@@ -347,6 +347,34 @@ impl<'a> Checker<'a> {
                     self.value_for(value, &ty, &format!("the answer to `{}`", choice.name), &choice.name);
                 Stmt::Answer { choice: c, value, span }
             }
+            StmtKind::ExpectOrder(text) => {
+                if !self.scenario_only(span, "expect") {
+                    return None;
+                }
+                Stmt::ExpectOrder(text.clone(), span)
+            }
+            StmtKind::Follow(name, args) => {
+                let Some(&f) = self.script_fns.get(&name.name) else {
+                    let known: Vec<&str> = self.script_fns.keys().map(|s| s.as_str()).collect();
+                    let help = if known.is_empty() {
+                        "a reaction is a function in a `script { … }` block: define it there".to_string()
+                    } else {
+                        suggest(&name.name, "script function", &known)
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_reaction",
+                            format!("there is no script function called `{}`", name.name),
+                            name.span,
+                            "unknown reaction",
+                        )
+                        .with_help(help),
+                    );
+                    return None;
+                };
+                let args = self.script_args(f, args, span);
+                Stmt::Follow { func: f, args, span }
+            }
             StmtKind::Expect { cond, message } => {
                 if !self.scenario_only(span, "expect") {
                     return None;

@@ -113,6 +113,27 @@ pub enum LogEntry {
         /// Where.
         span: Span,
     },
+    /// A script reaction ran.
+    Reaction {
+        /// The script function.
+        name: String,
+        /// The `follow` that ran it.
+        span: Span,
+    },
+    /// An order a reaction gave, for the table.
+    Order {
+        /// The order in words.
+        text: String,
+        /// The `follow` that gave it.
+        span: Span,
+    },
+    /// Something a script printed.
+    Print {
+        /// The text.
+        text: String,
+        /// The rule that called the script.
+        span: Span,
+    },
     /// A scenario expectation was tested.
     Expect {
         /// Whether it held.

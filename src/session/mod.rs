@@ -104,6 +104,9 @@ pub struct State {
     pub last: Vec<Option<Arc<CheckResult>>>,
     /// Set once the game has ended.
     pub over: Option<GameOver>,
+    /// The orders the last reaction gave, for the table.
+    #[serde(default)]
+    pub orders: Vec<crate::script::Order>,
 }
 
 /// The outcome of one scenario run.
@@ -161,6 +164,7 @@ impl Session {
                 timed: vec![],
                 last: vec![None; p.checks.len()],
                 over: None,
+                orders: vec![],
             },
             log: vec![],
             logging: true,

@@ -281,6 +281,7 @@ impl Builder {
                 TypeKind::Range { lo, hi }
             }
             Rule::kw_flag => TypeKind::Flag,
+            Rule::kw_data => TypeKind::Data,
             Rule::kw_int => TypeKind::Range { lo: None, hi: None },
             Rule::names_type => {
                 TypeKind::Names(Kids::of(inner).all(Rule::ident).map(|i| self.ident(i)).collect())

@@ -173,9 +173,46 @@ impl Builder {
                 ExprKind::Call(self.ident(k.get(Rule::ident)), args)
             }
             Rule::ident => ExprKind::Name(self.ident(pair)),
+            Rule::data_map | Rule::data_list => ExprKind::Data(self.data(pair)),
             r => unreachable!("the grammar has no primary {r:?}"),
         };
         Expr { span, kind }
+    }
+
+    /// A data literal as JSON. Its depth is capped by the scan before building, like every bracket.
+    fn data(&self, pair: Pair<'_, Rule>) -> serde_json::Value {
+        use serde_json::Value as J;
+        match pair.as_rule() {
+            Rule::data_map => J::Object(
+                pair.into_inner()
+                    .filter(|p| p.as_rule() == Rule::data_entry)
+                    .map(|e| {
+                        let mut kids = e.into_inner();
+                        let key = kids.next().map(|k| match k.as_rule() {
+                            Rule::string => self.string(k).0,
+                            _ => k.as_str().to_string(),
+                        });
+                        let value = kids.find(|p| p.as_rule() == Rule::data_value).map(|v| self.data(v));
+                        (key.unwrap_or_default(), value.unwrap_or(J::Null))
+                    })
+                    .collect(),
+            ),
+            Rule::data_list => J::Array(
+                pair.into_inner().filter(|p| p.as_rule() == Rule::data_value).map(|v| self.data(v)).collect(),
+            ),
+            Rule::data_value => match pair.into_inner().next() {
+                Some(p) => match p.as_rule() {
+                    Rule::signed_int => J::from(self.int(&p)),
+                    Rule::kw_yes => J::Bool(true),
+                    Rule::kw_no => J::Bool(false),
+                    Rule::string => J::String(self.string(p).0),
+                    Rule::kw_none => J::Null,
+                    _ => self.data(p),
+                },
+                None => J::Null,
+            },
+            _ => J::Null,
+        }
     }
 
     /// A `dice_paren`: the expression inside, spanning the brackets too.
@@ -188,7 +225,7 @@ impl Builder {
         Expr { span: self.span(&pair), kind: ExprKind::Int(self.int(&pair)) }
     }
 
-    fn arg(&self, pair: Pair<'_, Rule>) -> Arg {
+    pub(super) fn arg(&self, pair: Pair<'_, Rule>) -> Arg {
         let span = self.span(&pair);
         let inner = Kids::of(pair).first();
         match inner.as_rule() {

@@ -74,10 +74,18 @@ impl Builder {
                 choice: self.ident(k.get(Rule::ident)),
                 value: self.expr(k.get(Rule::expr)),
             },
-            Rule::expect_stmt => StmtKind::Expect {
-                cond: self.expr(k.get(Rule::expr)),
-                message: k.find(Rule::string).map(|s| self.string(s).0),
+            Rule::expect_stmt => match k.find(Rule::expect_order) {
+                Some(o) => StmtKind::ExpectOrder(self.string(Kids::of(o).get(Rule::string)).0),
+                None => StmtKind::Expect {
+                    cond: self.expr(k.get(Rule::expr)),
+                    message: k.find(Rule::string).map(|s| self.string(s).0),
+                },
             },
+            Rule::follow_stmt => {
+                let call = Kids::of(k.get(Rule::call));
+                let name = self.ident(call.get(Rule::ident));
+                StmtKind::Follow(name, call.all(Rule::arg).map(|a| self.arg(a)).collect())
+            }
             r => unreachable!("the grammar has no statement {r:?}"),
         };
         Stmt { span, kind }

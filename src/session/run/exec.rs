@@ -121,7 +121,7 @@ impl Runner<'_> {
     }
 
     /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
-    fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
+    pub(super) fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
         let e = &self.st.entities[entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[field as usize];
         let mut v = v;
@@ -431,6 +431,27 @@ impl Runner<'_> {
                 self.span = *span;
                 let v = self.eval(value, f)?;
                 self.st.answers.push((*choice, v));
+                Ok(())
+            }
+            Stmt::Follow { func, args, span } => self.follow(*func, args, *span, f),
+            Stmt::ExpectOrder(text, span) => {
+                let passed = self.st.orders.iter().any(|o| o.text == *text);
+                let found = (!passed).then(|| {
+                    if self.st.orders.is_empty() {
+                        "the last reaction gave no orders".to_string()
+                    } else {
+                        let given: Vec<String> =
+                            self.st.orders.iter().map(|o| format!("\"{}\"", o.text)).collect();
+                        format!("the last reaction ordered {}", given.join(", "))
+                    }
+                });
+                self.push(LogEntry::Expect {
+                    passed,
+                    text: format!("order \"{text}\""),
+                    found,
+                    message: None,
+                    span: *span,
+                });
                 Ok(())
             }
             Stmt::Expect { cond, message, text, span } => {

@@ -3,6 +3,7 @@
 mod check;
 mod eval;
 mod exec;
+mod script;
 
 use super::{LogEntry, LogLine, State};
 use crate::ast::Span;
@@ -44,6 +45,7 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
             format!("[{}] = {}", faces.join(", "), pool.value)
         }
         Value::Result(r) => r.outcome.clone(),
+        Value::Data(d) => d.to_string(),
     }
 }
 

@@ -1,0 +1,145 @@
+//! Script errors as diagnostics, with Rhai's line and column turned into spans in the ruleset or the
+//! script file, and each call on the way marked "called from here".
+
+use super::sandbox::{OUT_OF_TIME, ScriptLimits};
+use super::sources::{Place, Sources};
+use crate::ast::Span;
+use crate::diagnostics::Diagnostic;
+use rhai::{EvalAltResult, ParseError, Position};
+
+/// Points `d`'s primary label at `place` (moving it into a script file if it is in one), and adds the
+/// ruleset span `call` as "called from here" when the two can be shown together.
+fn locate(mut d: Diagnostic, place: Option<Place>, call: Option<Span>, label: &str) -> Diagnostic {
+    match place {
+        Some(Place { file: None, span }) => {
+            d.labels[0].span = span;
+            d.labels[0].text = label.into();
+            if let Some(c) = call.filter(|c| *c != span) {
+                d = d.with_label(c, "called from here");
+            }
+            d
+        }
+        Some(Place { file: Some(f), span }) => {
+            d.labels[0].span = span;
+            d.labels[0].text = label.into();
+            d.in_file(f)
+        }
+        None => d,
+    }
+}
+
+/// A script that does not compile.
+pub(super) fn syntax(e: &ParseError, sources: &Sources, whole: Span) -> Diagnostic {
+    let message = e.err_type().to_string();
+    let help = if message.contains("eval") || message.contains("import") || message.contains("export") {
+        "scripts cannot load other code: `eval`, `import` and `export` are switched off; write the function in this script"
+    } else if message.contains("Variable not found") || message.contains("Undefined variable") {
+        "every variable must be declared with `let` or be a parameter of the function"
+    } else {
+        "fix the script: mettle compiles every script when the ruleset loads"
+    };
+    let d = Diagnostic::error("script::syntax", format!("the script does not compile: {message}"), whole, "");
+    locate(d, sources.place(e.position()), None, "here").with_help(help)
+}
+
+/// Unwraps calls from function to function, returning the innermost error and the calls on the way,
+/// outermost first.
+fn unwind(mut e: &EvalAltResult) -> (&EvalAltResult, Vec<(&str, Position)>) {
+    let mut calls = Vec::new();
+    while let EvalAltResult::ErrorInFunctionCall(name, _, inner, pos) = e {
+        calls.push((name.as_str(), *pos));
+        e = inner;
+    }
+    (e, calls)
+}
+
+/// A script call that failed. `name` is the function mettle called, `call` the rule that called it.
+pub(super) fn runtime(
+    err: &EvalAltResult,
+    name: &str,
+    call: Span,
+    sources: &Sources,
+    limits: &ScriptLimits,
+) -> Diagnostic {
+    let (inner, calls) = unwind(err);
+    let l = limits.sane();
+    let (code, message, label, help) = match inner {
+        EvalAltResult::ErrorTooManyOperations(_) => (
+            "script::too_many_steps",
+            format!("`{name}` ran for more than {} steps and was stopped", l.operations),
+            "still running here".to_string(),
+            "does a loop never end? Give every loop a way out; if the work is real, the host can raise the limit".to_string(),
+        ),
+        EvalAltResult::ErrorTerminated(token, _) if token.clone().into_string().ok().as_deref() == Some(OUT_OF_TIME) => (
+            "script::too_slow",
+            format!("`{name}` ran for longer than {} ms and was stopped", l.time.as_millis()),
+            "still running here".to_string(),
+            "a reaction should take well under a millisecond: look for a loop that never ends".to_string(),
+        ),
+        EvalAltResult::ErrorStackOverflow(_) => (
+            "script::too_deep",
+            format!("`{name}` made calls more than {} deep and was stopped", l.call_depth),
+            "one call too many here".to_string(),
+            "a function that calls itself needs a case where it stops calling itself".to_string(),
+        ),
+        EvalAltResult::ErrorDataTooLarge(what, _) => (
+            "script::too_large",
+            format!("`{name}` made {} too large and was stopped", what.to_lowercase()),
+            "grew past the limit here".to_string(),
+            format!(
+                "scripts may hold strings of {} bytes, arrays of {} items and maps of {} entries; does something grow without end?",
+                l.string_len, l.array_len, l.map_len
+            ),
+        ),
+        EvalAltResult::ErrorTooManyVariables(_) => (
+            "script::too_large",
+            format!("`{name}` made too many variables and was stopped"),
+            "here".to_string(),
+            "keep values in an array or map instead".to_string(),
+        ),
+        other => {
+            // Rhai ends its message with the position, which the label shows instead.
+            let full = other.to_string();
+            let plain = match full.rfind(" (line ") {
+                Some(i) if full.ends_with(')') => full[..i].to_string(),
+                _ => full,
+            };
+            (
+                "script::failed",
+                format!("`{name}` failed: {plain}"),
+                "failed here".to_string(),
+                "fix the script; nothing it asked for was applied".to_string(),
+            )
+        }
+    };
+    let mut d = Diagnostic::error(code, message, call, "called here").with_help(help);
+    let primary = sources.place(inner.position());
+    let in_ruleset = matches!(primary, Some(Place { file: None, .. }));
+    d = locate(d, primary.clone(), Some(call), &label);
+    // The calls on the way, where they can be shown in the same file as the error.
+    let file = primary.as_ref().and_then(|p| p.file.as_ref().map(|f| f.name.clone()));
+    for (called, pos) in calls.iter().skip(1).rev() {
+        if let Some(p) = sources.place(*pos)
+            && p.file.as_ref().map(|f| f.name.clone()) == file
+            && Some(p.span) != primary.as_ref().map(|x| x.span)
+        {
+            d = d.with_label(p.span, format!("`{called}` called from here"));
+        }
+    }
+    if !in_ruleset && primary.is_some() {
+        let line = sources.line_of(call.start);
+        d.help = Some(format!("{} (called from line {line} of the ruleset)", d.help.unwrap_or_default()));
+    }
+    d
+}
+
+/// A script function that panicked (a bug in a function the host registered).
+pub(super) fn panicked(message: &str, name: &str, call: Span) -> Diagnostic {
+    Diagnostic::error(
+        "script::panicked",
+        format!("`{name}` crashed inside a function the host provides: {message}"),
+        call,
+        "called here",
+    )
+    .with_help("the session is unchanged; report this to whoever wrote the host program")
+}

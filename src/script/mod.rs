@@ -1,0 +1,289 @@
+//! The Rhai bridge. A ruleset's scripts are compiled once, when it loads, into one program run by a
+//! sandboxed engine; mettle calls a script function only where a rule uses it, and maps every script
+//! error back to a span in the ruleset or the script file.
+
+mod actions;
+mod errors;
+mod sandbox;
+mod sources;
+
+pub(crate) use actions::name_of;
+pub use actions::{Action, Order};
+pub use sandbox::ScriptLimits;
+
+use crate::ast::{ScriptDef, Span};
+use crate::diagnostics::{Diagnostic, SourceFile};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, Scope};
+use sources::Sources;
+use std::collections::HashMap;
+use std::path::{Component, Path};
+use std::sync::Arc;
+
+/// A function a script defines.
+#[derive(Debug, Clone)]
+pub struct ScriptFn {
+    /// Its name.
+    pub name: String,
+    /// Its parameters' names.
+    pub params: Vec<String>,
+    /// Its name where it is defined (in the ruleset, or in `file`).
+    pub span: Span,
+    /// The script file it is in, if not the ruleset.
+    pub file: Option<String>,
+}
+
+/// A host hook that adds functions to the engine before scripts are compiled.
+pub type EngineHook = Arc<dyn Fn(&mut Engine) + Send + Sync>;
+
+/// The compiled scripts of a ruleset.
+pub struct Scripts {
+    engine: Engine,
+    ast: AST,
+    /// The functions defined, in the order written.
+    pub functions: Vec<ScriptFn>,
+    sources: Sources,
+    limits: ScriptLimits,
+}
+
+impl std::fmt::Debug for Scripts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scripts").field("functions", &self.functions).field("limits", &self.limits).finish()
+    }
+}
+
+/// What a call gave back.
+#[derive(Debug)]
+pub struct Called {
+    /// The function's result.
+    pub value: Dynamic,
+    /// What the script printed (`print`, `debug`), for the log.
+    pub printed: Vec<String>,
+}
+
+/// The span of `fn NAME` in `text`, searched from its definition keyword.
+fn fn_span(text: &str, name: &str, within: Span) -> Span {
+    let body = &text[within.start.min(text.len())..within.end.min(text.len())];
+    let mut from = 0;
+    while let Some(i) = body[from..].find("fn ") {
+        let at = from + i + 3;
+        let rest = body[at..].trim_start();
+        let skip = body.len() - at - rest.len();
+        if rest.starts_with(name) && rest[name.len()..].trim_start().starts_with('(') {
+            let start = within.start + at + skip;
+            return Span { start, end: start + name.len() };
+        }
+        from = at;
+    }
+    within
+}
+
+/// Whether a script path stays inside the ruleset's folder.
+fn safe_path(path: &str) -> bool {
+    let p = Path::new(path);
+    !path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+impl Scripts {
+    /// Compiles the scripts of a ruleset whose text is `text`; script files are read from `base`.
+    pub(crate) fn compile(
+        defs: &[&ScriptDef],
+        text: &str,
+        base: Option<&Path>,
+        limits: &ScriptLimits,
+        hook: Option<&EngineHook>,
+    ) -> (Option<Scripts>, Vec<Diagnostic>) {
+        let mut engine = sandbox::engine(limits);
+        actions::register(&mut engine);
+        if let Some(h) = hook {
+            h(&mut engine);
+        }
+        let mut sources = Sources::new(text);
+        let mut diags = Vec::new();
+        let mut ast = AST::empty();
+        let mut functions: Vec<ScriptFn> = Vec::new();
+        let mut seen: HashMap<(String, usize), Span> = HashMap::new();
+        for def in defs {
+            let (code, span) = (&def.source.0, def.source.1);
+            let (padded, file) = if def.is_file {
+                if !safe_path(code) || !code.ends_with(".rhai") {
+                    diags.push(
+                        Diagnostic::error(
+                            "script::bad_path",
+                            format!("`{code}` is not a script file this ruleset may use"),
+                            span,
+                            "not allowed",
+                        )
+                        .with_help("name a `.rhai` file in the ruleset's folder or below it, such as `script \"reactions.rhai\"`"),
+                    );
+                    continue;
+                }
+                let path = base.map_or_else(|| Path::new(code).to_path_buf(), |b| b.join(code));
+                let content = match std::fs::read_to_string(&path) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        diags.push(
+                            Diagnostic::error(
+                                "script::unreadable",
+                                format!("cannot read the script file `{}`: {e}", path.display()),
+                                span,
+                                "this file",
+                            )
+                            .with_help("check the name; script files are found next to the ruleset"),
+                        );
+                        continue;
+                    }
+                };
+                let file = Arc::new(SourceFile { name: path.display().to_string(), text: content });
+                match sources.add_file(file.clone()) {
+                    Some(p) => (p, Some(file)),
+                    None => {
+                        diags.push(Diagnostic::error(
+                            "script::too_long",
+                            "the ruleset and its scripts are too long for the script engine (65,535 lines)",
+                            span,
+                            "this file",
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                (sources.pad_inline(span.start, code), None)
+            };
+            let compiled = match engine.compile(&padded) {
+                Ok(a) => a,
+                Err(e) => {
+                    diags.push(errors::syntax(&e, &sources, span));
+                    continue;
+                }
+            };
+            if let Some(stmt) = compiled.statements().first() {
+                let d = Diagnostic::error(
+                    "script::outside_function",
+                    "a script may only define functions",
+                    span,
+                    "",
+                );
+                let d = match sources.place(stmt.position()) {
+                    Some(p) => {
+                        let mut d = d;
+                        d.labels[0].span = p.span;
+                        d.labels[0].text = "this runs outside any function".into();
+                        match p.file {
+                            Some(f) => d.in_file(f),
+                            None => d,
+                        }
+                    }
+                    None => d,
+                };
+                diags.push(d.with_help(
+                    "put the code inside `fn name(…) { … }`; mettle calls functions where the rules use them",
+                ));
+                continue;
+            }
+            for f in compiled.iter_functions() {
+                let text_for = file.as_ref().map_or(text, |f| f.text.as_str());
+                let within = if file.is_some() { Span { start: 0, end: text_for.len() } } else { span };
+                let fspan = fn_span(text_for, f.name, within);
+                let key = (f.name.to_string(), f.params.len());
+                if let Some(first) = seen.get(&key) {
+                    let mut d = Diagnostic::error(
+                        "script::duplicate_function",
+                        format!(
+                            "script function `{}` with {} parameters is defined twice",
+                            f.name,
+                            f.params.len()
+                        ),
+                        fspan,
+                        "defined again here",
+                    )
+                    .with_help("give one of them another name");
+                    if file.is_none() {
+                        d = d.with_label(*first, "first defined here");
+                    }
+                    diags.push(match &file {
+                        Some(f) => d.in_file(f.clone()),
+                        None => d,
+                    });
+                    continue;
+                }
+                seen.insert(key, fspan);
+                functions.push(ScriptFn {
+                    name: f.name.to_string(),
+                    params: f.params.iter().map(|p| p.to_string()).collect(),
+                    span: fspan,
+                    file: file.as_ref().map(|f| f.name.clone()),
+                });
+            }
+            ast = ast.merge(&compiled);
+        }
+        if diags.iter().any(Diagnostic::is_error) {
+            return (None, diags);
+        }
+        (Some(Scripts { engine, ast, functions, sources, limits: limits.sane() }), diags)
+    }
+
+    /// Calls script function `f` with `args`; `call` is the rule that called it, for messages.
+    pub fn call(&self, f: usize, args: Vec<Dynamic>, call: Span) -> Result<Called, Diagnostic> {
+        let name = self.functions[f].name.as_str();
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        sandbox::start(self.limits.time);
+        // A deep script on a small thread stack must not overflow it: make sure there is room.
+        let result = stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, name, args)
+            }))
+        });
+        let printed = sandbox::finish();
+        match result {
+            Ok(Ok(value)) => Ok(Called { value, printed }),
+            Ok(Err(e)) => Err(errors::runtime(&e, name, call, &self.sources, &self.limits)),
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".into());
+                Err(errors::panicked(&message, name, call))
+            }
+        }
+    }
+
+    /// Reads the actions a reaction returned; a bad one is reported at the script line that made it.
+    pub fn actions(&self, value: Dynamic, name: &str, call: Span) -> Result<Vec<Action>, Diagnostic> {
+        actions::read(value).map_err(|actions::BadAction(message, at)| {
+            self.at(
+                Diagnostic::error("script::bad_action", format!("`{name}`: {message}"), call, "called here")
+                    .with_help("a reaction returns actions made by `set_to`, `add_to`, `remove_from`, `order`, `move_towards`, `move_away_from`, `flee` or `surrender`, or a list of them"),
+                at,
+                call,
+            )
+        })
+    }
+
+    /// Points `d` at script position `at` (keeping `call` as "called from here").
+    pub fn at(&self, d: Diagnostic, at: rhai::Position, call: Span) -> Diagnostic {
+        match self.sources.place(at) {
+            Some(p) => {
+                let mut d = d;
+                let text = "asked for here".to_string();
+                d.labels[0].span = p.span;
+                d.labels[0].text = text;
+                match p.file {
+                    Some(f) => d.in_file(f),
+                    None => d.with_label(call, "called from here"),
+                }
+            }
+            None => d,
+        }
+    }
+
+    /// The script file called `name`, for diagnostics that point into it.
+    pub fn file(&self, name: &str) -> Option<Arc<SourceFile>> {
+        self.sources.files.iter().find(|f| f.file.name == name).map(|f| f.file.clone())
+    }
+
+    /// The limits scripts run under.
+    pub fn limits(&self) -> &ScriptLimits {
+        &self.limits
+    }
+}

@@ -1,0 +1,136 @@
+//! The sandboxed Rhai engine: only the packages reactions need, no files, no `eval`, no `import`, strict
+//! variables, and limits on work, depth, size and time.
+
+use rhai::packages::{
+    ArithmeticPackage, BasicArrayPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
+    BasicMathPackage, BasicStringPackage, LanguageCorePackage, LogicPackage, MoreStringPackage, Package,
+};
+use rhai::{Dynamic, Engine};
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
+
+/// Limits on what one script call may do. Every limit is always on: a zero is read as one.
+///
+/// ```
+/// let limits = mettle::ScriptLimits { operations: 50_000, ..Default::default() };
+/// assert_eq!(limits.time, std::time::Duration::from_millis(50));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptLimits {
+    /// Steps (operations) one call may take. Default 200,000: far more than any reaction needs.
+    pub operations: u64,
+    /// How deeply script functions may call each other. Default 32.
+    pub call_depth: usize,
+    /// How deeply expressions may nest. Default 64.
+    pub expr_depth: usize,
+    /// Longest string, in bytes. Default 10,000.
+    pub string_len: usize,
+    /// Longest array. Default 1,000.
+    pub array_len: usize,
+    /// Most entries in a map. Default 500.
+    pub map_len: usize,
+    /// Wall-clock time one call may take. Default 50 ms.
+    pub time: Duration,
+}
+
+impl Default for ScriptLimits {
+    fn default() -> Self {
+        ScriptLimits {
+            operations: 200_000,
+            call_depth: 32,
+            expr_depth: 64,
+            string_len: 10_000,
+            array_len: 1_000,
+            map_len: 500,
+            time: Duration::from_millis(50),
+        }
+    }
+}
+
+impl ScriptLimits {
+    /// The same limits with no zeros (Rhai reads zero as "no limit").
+    pub(super) fn sane(&self) -> ScriptLimits {
+        ScriptLimits {
+            operations: self.operations.max(1),
+            call_depth: self.call_depth.max(1),
+            expr_depth: self.expr_depth.max(1),
+            string_len: self.string_len.max(1),
+            array_len: self.array_len.max(1),
+            map_len: self.map_len.max(1),
+            time: self.time.max(Duration::from_millis(1)),
+        }
+    }
+}
+
+// The call in progress on this thread: when it must stop, and what it printed. One engine serves many
+// sessions on many threads, so this state lives with the thread, not the engine.
+thread_local! {
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static PRINTED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What stops a script that ran out of time.
+pub(super) const OUT_OF_TIME: &str = "mettle: out of time";
+
+/// Marks the start of a call that may run for `time`.
+pub(super) fn start(time: Duration) {
+    DEADLINE.with(|d| d.set(Some(Instant::now() + time)));
+    PRINTED.with(|p| p.borrow_mut().clear());
+}
+
+/// Marks the end of a call, returning what it printed.
+pub(super) fn finish() -> Vec<String> {
+    DEADLINE.with(|d| d.set(None));
+    PRINTED.with(|p| std::mem::take(&mut *p.borrow_mut()))
+}
+
+fn print(text: &str) {
+    PRINTED.with(|p| {
+        let mut p = p.borrow_mut();
+        // Printing is for the log, not a way round the memory limits.
+        if p.len() < 1_000 {
+            p.push(text.chars().take(1_000).collect());
+        }
+    });
+}
+
+/// A new engine with the limits and nothing else that could reach outside it.
+pub(super) fn engine(limits: &ScriptLimits) -> Engine {
+    let l = limits.sane();
+    let mut e = Engine::new_raw();
+    e.register_global_module(LanguageCorePackage::new().as_shared_module());
+    e.register_global_module(ArithmeticPackage::new().as_shared_module());
+    e.register_global_module(LogicPackage::new().as_shared_module());
+    e.register_global_module(BasicMathPackage::new().as_shared_module());
+    e.register_global_module(BasicStringPackage::new().as_shared_module());
+    e.register_global_module(MoreStringPackage::new().as_shared_module());
+    e.register_global_module(BasicIteratorPackage::new().as_shared_module());
+    e.register_global_module(BasicArrayPackage::new().as_shared_module());
+    e.register_global_module(BasicMapPackage::new().as_shared_module());
+    e.register_global_module(BasicFnPackage::new().as_shared_module());
+    // `new_raw` has no module resolver, so `import` could never load a file; disabling the words makes
+    // them an error when the ruleset loads rather than when the script runs.
+    for word in ["eval", "import", "export"] {
+        e.disable_symbol(word);
+    }
+    e.set_strict_variables(true);
+    e.set_max_operations(l.operations);
+    e.set_max_call_levels(l.call_depth);
+    e.set_max_expr_depths(l.expr_depth, l.expr_depth);
+    e.set_max_string_size(l.string_len);
+    e.set_max_array_size(l.array_len);
+    e.set_max_map_size(l.map_len);
+    e.set_max_variables(1_000);
+    e.set_max_functions(1_000);
+    e.on_print(print);
+    e.on_debug(|text, _, _| print(text));
+    e.on_progress(|ops| {
+        // Reading the clock costs more than an operation: look every 256 of them.
+        if ops % 256 != 0 {
+            return None;
+        }
+        let late = DEADLINE.with(|d| d.get()).is_some_and(|end| Instant::now() > end);
+        late.then(|| Dynamic::from(OUT_OF_TIME))
+    });
+    e
+}

@@ -1,0 +1,254 @@
+//! Calling scripts from running rules. Values go to a script as read-only copies (an entity as a map of
+//! its attributes); what comes back is checked before anything changes.
+
+use super::{R, Runner};
+use crate::ast::Span;
+use crate::diagnostics::{Diagnostic, suggest};
+use crate::program::*;
+use crate::script::{Action, Scripts, name_of};
+use crate::session::LogEntry;
+use rhai::{Dynamic, Map};
+use std::sync::Arc;
+
+impl Runner<'_> {
+    fn scripts(&self) -> Arc<Scripts> {
+        // The checker only compiles calls to script functions when the ruleset has scripts.
+        self.p.scripts.clone().expect("a script call in a ruleset without scripts")
+    }
+
+    /// A value as a script sees it.
+    fn to_script(&self, v: &Value) -> R<Dynamic> {
+        Ok(match v {
+            Value::Int(i) => Dynamic::from(*i),
+            Value::Bool(b) => Dynamic::from(*b),
+            Value::Name { .. } => Dynamic::from(self.show(v)),
+            Value::None => Dynamic::UNIT,
+            Value::Pool(p) => Dynamic::from(p.value),
+            Value::Entity(e) => self.view(*e)?,
+            Value::Result(r) => {
+                let mut m = Map::new();
+                m.insert("check".into(), r.check.clone().into());
+                m.insert("outcome".into(), r.outcome.clone().into());
+                m.insert("total".into(), r.total.into());
+                m.insert("target".into(), r.target.map_or(Dynamic::UNIT, Dynamic::from));
+                m.insert("margin".into(), r.margin.map_or(Dynamic::UNIT, Dynamic::from));
+                m.into()
+            }
+            Value::Data(d) => rhai::serde::to_dynamic(&**d).map_err(|e| {
+                Diagnostic::error(
+                    "run::bad_data",
+                    format!("the data given to the script cannot be read: {e}"),
+                    self.span,
+                    "while passing this data to a script",
+                )
+                .with_help("data holds whole numbers, yes/no, text, lists and records")
+            })?,
+        })
+    }
+
+    /// An entity as a read-only map: `name`, `kind` and its attributes.
+    fn view(&self, id: u32) -> R<Dynamic> {
+        let e = &self.st.entities[id as usize];
+        let kind = &self.p.kinds[e.kind as usize];
+        let mut m = Map::new();
+        m.insert("name".into(), e.name.clone().into());
+        m.insert("kind".into(), kind.name.clone().into());
+        for (def, v) in kind.fields.iter().zip(&e.fields) {
+            let d = match v {
+                // One level only: an attribute naming another entity shows its name.
+                Value::Entity(other) => {
+                    self.st.entities.get(*other as usize).map_or(Dynamic::UNIT, |o| o.name.clone().into())
+                }
+                v => self.to_script(v)?,
+            };
+            m.insert(def.name.as_str().into(), d);
+        }
+        Ok(m.into())
+    }
+
+    fn call_script(&mut self, func: u32, args: &[Expr], span: Span, f: &mut Vec<Value>) -> R<Dynamic> {
+        self.span = span;
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            let v = self.eval(a, f)?;
+            values.push(self.to_script(&v)?);
+        }
+        let scripts = self.scripts();
+        let called = scripts.call(func as usize, values, span)?;
+        if self.logging {
+            for text in called.printed {
+                self.push(LogEntry::Print { text, span });
+            }
+        }
+        Ok(called.value)
+    }
+
+    /// A script function used in an expression: it must give a whole number.
+    pub(super) fn script_value(
+        &mut self,
+        func: u32,
+        args: &[Expr],
+        span: Span,
+        f: &mut Vec<Value>,
+    ) -> R<Value> {
+        let v = self.call_script(func, args, span, f)?;
+        let scripts = self.scripts();
+        let name = &scripts.functions[func as usize].name;
+        match v.as_int() {
+            Ok(i) => Ok(Value::Int(i)),
+            Err(got) => Err(Diagnostic::error(
+                "script::not_a_number",
+                format!("script function `{name}` gave {got} where the rule needs a whole number"),
+                span,
+                "used as a number here",
+            )
+            .with_help(format!(
+                "make `{name}` end with a whole number (use `if … {{ 1 }} else {{ 0 }}` for yes/no)"
+            ))),
+        }
+    }
+
+    /// `follow REACTION(…)`: run the reaction, check every action it gives, then apply them in order.
+    pub(super) fn follow(&mut self, func: u32, args: &[Expr], span: Span, f: &mut Vec<Value>) -> R<()> {
+        let scripts = self.scripts();
+        let name = scripts.functions[func as usize].name.clone();
+        if self.logging {
+            self.push(LogEntry::Reaction { name: name.clone(), span });
+        }
+        let v = self.call_script(func, args, span, f)?;
+        let actions = scripts.actions(v, &name, span)?;
+        self.st.orders.clear();
+        // The whole event is undone if any action fails, so applying as we go is safe.
+        for a in actions {
+            self.act(&scripts, a, &name, span)?;
+        }
+        Ok(())
+    }
+
+    fn act(&mut self, scripts: &Scripts, a: Action, name: &str, span: Span) -> R<()> {
+        let bad = |message: String, help: String, at: rhai::Position| {
+            scripts.at(
+                Diagnostic::error("script::bad_action", format!("`{name}`: {message}"), span, "called here")
+                    .with_help(help),
+                at,
+                span,
+            )
+        };
+        match a {
+            Action::Set { who, attr, value, at } => {
+                let (id, field) = self.target(&who, &attr, at, &bad)?;
+                let v = self.from_script(id, field, value, at, &bad)?;
+                self.write(id, field, v, span)
+            }
+            Action::Add { who, attr, amount, at } => {
+                let (id, field) = self.target(&who, &attr, at, &bad)?;
+                let kind = self.st.entities[id as usize].kind;
+                let def = &self.p.kinds[kind as usize].fields[field as usize];
+                if !matches!(def.ty, Ty::Int { .. }) {
+                    return Err(bad(
+                        format!("`{attr}` is not a number, so nothing can be added to it"),
+                        format!("use `set_to(…, \"{attr}\", …)` to change it"),
+                        at,
+                    ));
+                }
+                let cur = self.st.entities[id as usize].fields[field as usize].int();
+                let new = cur.checked_add(amount).ok_or_else(|| self.overflow())?;
+                self.write(id, field, Value::Int(new), span)
+            }
+            Action::Order(order, _) => {
+                if self.logging {
+                    self.push(LogEntry::Order { text: order.text.clone(), span });
+                }
+                self.st.orders.push(order);
+                Ok(())
+            }
+        }
+    }
+
+    /// The entity and attribute an action names.
+    fn target(
+        &self,
+        who: &Dynamic,
+        attr: &str,
+        at: rhai::Position,
+        bad: &impl Fn(String, String, rhai::Position) -> Diagnostic,
+    ) -> R<(u32, u32)> {
+        let Some(who) = name_of(who) else {
+            return Err(bad(
+                "the action does not say whose attribute to change".into(),
+                "pass the entity the reaction was given, or its name".into(),
+                at,
+            ));
+        };
+        let Some(id) = self.st.entities.iter().position(|e| e.name == who) else {
+            let known: Vec<&str> = self.st.entities.iter().map(|e| e.name.as_str()).collect();
+            return Err(bad(format!("there is nobody called `{who}`"), suggest(&who, "entity", &known), at));
+        };
+        let kind = &self.p.kinds[self.st.entities[id].kind as usize];
+        let Some(field) = kind.fields.iter().position(|d| d.name == attr) else {
+            let known: Vec<&str> = kind.fields.iter().map(|d| d.name.as_str()).collect();
+            return Err(bad(
+                format!("a {} has no attribute `{attr}`", kind.name),
+                suggest(attr, "attribute", &known),
+                at,
+            ));
+        };
+        Ok((id as u32, field as u32))
+    }
+
+    /// A script's value for attribute `field` of entity `id`, checked against the attribute's type.
+    fn from_script(
+        &self,
+        id: u32,
+        field: u32,
+        value: Dynamic,
+        at: rhai::Position,
+        bad: &impl Fn(String, String, rhai::Position) -> Diagnostic,
+    ) -> R<Value> {
+        let kind = self.st.entities[id as usize].kind;
+        let def = &self.p.kinds[kind as usize].fields[field as usize];
+        let got = value.type_name().to_string();
+        let wrong = || {
+            bad(
+                format!("`{}` cannot be set to a {got}", def.name),
+                format!("give {}", crate::export::type_name(self.p, &def.ty)),
+                at,
+            )
+        };
+        Ok(match &def.ty {
+            Ty::Int { .. } => Value::Int(value.as_int().map_err(|_| wrong())?),
+            Ty::Flag => Value::Bool(value.as_bool().map_err(|_| wrong())?),
+            Ty::Name(set) => {
+                let text = value.into_string().map_err(|_| wrong())?;
+                let names = &self.p.sets[*set as usize].names;
+                match names.iter().position(|n| *n == text) {
+                    Some(i) => Value::Name { set: *set, index: i as u32 },
+                    None => {
+                        let known: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+                        return Err(bad(
+                            format!("`{text}` is not one of the names `{}` can take", def.name),
+                            suggest(&text, "name", &known),
+                            at,
+                        ));
+                    }
+                }
+            }
+            Ty::Entity(k) => match name_of(&value) {
+                None if value.is_unit() => Value::None,
+                None => return Err(wrong()),
+                Some(n) => match self.st.entities.iter().position(|e| e.name == n && e.kind == *k) {
+                    Some(i) => Value::Entity(i as u32),
+                    None => {
+                        return Err(bad(
+                            format!("there is no {} called `{n}`", self.p.kinds[*k as usize].name),
+                            "name an entity in play, or give `()` for none".into(),
+                            at,
+                        ));
+                    }
+                },
+            },
+            Ty::Data => Value::Data(Arc::new(rhai::serde::from_dynamic(&value).map_err(|_| wrong())?)),
+            _ => return Err(wrong()),
+        })
+    }
+}
