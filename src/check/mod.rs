@@ -85,8 +85,8 @@ pub fn check(
         c.script_fns = s.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i as u32)).collect();
     }
     c.prog.scripts = scripts;
-    c.script_names();
     c.run(file);
+    c.script_names();
     let errors = c.diags.iter().any(|d| d.is_error());
     if errors {
         // Ranges worked out around an error are not to be trusted: say nothing about them.

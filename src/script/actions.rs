@@ -130,10 +130,10 @@ pub(super) fn read(value: Dynamic) -> Result<Vec<Action>, BadAction> {
 }
 
 fn one(value: Dynamic) -> Result<Action, BadAction> {
-    let type_name = value.type_name().to_string();
+    let type_name = super::errors::type_words(value.type_name());
     let Some(m) = value.try_cast::<Map>() else {
         return Err(BadAction(
-            format!("the reaction gave {} where an action was expected", article(&type_name)),
+            format!("the reaction gave {type_name} where an action was expected"),
             Position::NONE,
         ));
     };
@@ -174,16 +174,5 @@ fn one(value: Dynamic) -> Result<Action, BadAction> {
             Ok(Action::Order(Order { who: None, verb, target, text }, at))
         }
         _ => Err(BadAction("the reaction gave a map that is not an action".into(), at)),
-    }
-}
-
-fn article(type_name: &str) -> String {
-    let short = type_name.rsplit("::").next().unwrap_or(type_name);
-    match short {
-        "i64" => "a number".into(),
-        "bool" => "yes/no".into(),
-        "string" | "ImmutableString" => "a string".into(),
-        "map" => "a map".into(),
-        other => format!("a value of type `{other}`"),
     }
 }

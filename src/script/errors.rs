@@ -84,7 +84,7 @@ pub(super) fn runtime(
         ),
         EvalAltResult::ErrorDataTooLarge(what, _) => (
             "script::too_large",
-            format!("`{name}` made {} too large and was stopped", what.to_lowercase()),
+            format!("`{name}` made {} and was stopped", too_big(what)),
             "grew past the limit here".to_string(),
             format!(
                 "scripts may hold strings of {} bytes, arrays of {} items and maps of {} entries; does something grow without end?",
@@ -96,6 +96,13 @@ pub(super) fn runtime(
             format!("`{name}` made too many variables and was stopped"),
             "here".to_string(),
             "keep values in an array or map instead".to_string(),
+        ),
+        EvalAltResult::ErrorFunctionNotFound(sig, _) if sig.contains("()") => (
+            "script::failed",
+            format!("`{name}` failed: `{}` was given nothing (`()`)", sig.split(' ').next().unwrap_or(sig)),
+            "nothing to work with here".to_string(),
+            "an attribute or data field that does not exist reads as `()`: check the spelling of the name used here"
+                .to_string(),
         ),
         other => {
             // Rhai ends its message with the position, which the label shows instead.
@@ -118,7 +125,7 @@ pub(super) fn runtime(
     d = locate(d, primary.clone(), Some(call), &label);
     // The calls on the way, where they can be shown in the same file as the error.
     let file = primary.as_ref().and_then(|p| p.file.as_ref().map(|f| f.name.clone()));
-    for (called, pos) in calls.iter().skip(1).rev() {
+    for (called, pos) in calls.iter().rev() {
         if let Some(p) = sources.place(*pos)
             && p.file.as_ref().map(|f| f.name.clone()) == file
             && Some(p.span) != primary.as_ref().map(|x| x.span)
@@ -131,6 +138,33 @@ pub(super) fn runtime(
         d.help = Some(format!("{} (called from line {line} of the ruleset)", d.help.unwrap_or_default()));
     }
     d
+}
+
+/// Rhai's name for what grew, as a phrase.
+fn too_big(what: &str) -> &'static str {
+    let w = what.to_lowercase();
+    if w.contains("string") {
+        "a string too long"
+    } else if w.contains("array") {
+        "a list too long"
+    } else if w.contains("map") {
+        "a map too big"
+    } else {
+        "a value too large"
+    }
+}
+
+/// How a script value's type reads to people.
+pub(crate) fn type_words(type_name: &str) -> &'static str {
+    match type_name.rsplit("::").next().unwrap_or(type_name) {
+        "i64" => "a number",
+        "bool" => "yes/no",
+        "string" | "ImmutableString" | "&str" => "text",
+        "()" => "nothing (`()`)",
+        "map" | "Map" => "a map",
+        "array" | "Array" => "a list",
+        _ => "a value of another type",
+    }
 }
 
 /// A script function that panicked (a bug in a function the host registered).

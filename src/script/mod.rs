@@ -4,6 +4,7 @@
 
 mod actions;
 mod errors;
+pub(crate) use errors::type_words;
 mod sandbox;
 mod sources;
 

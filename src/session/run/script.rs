@@ -5,7 +5,7 @@ use super::{R, Runner};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::*;
-use crate::script::{Action, Scripts, name_of};
+use crate::script::{Action, Scripts, name_of, type_words};
 use crate::session::LogEntry;
 use rhai::{Dynamic, Map};
 use std::sync::Arc;
@@ -98,7 +98,7 @@ impl Runner<'_> {
             Ok(i) => Ok(Value::Int(i)),
             Err(got) => Err(Diagnostic::error(
                 "script::not_a_number",
-                format!("script function `{name}` gave {got} where the rule needs a whole number"),
+                format!("script function `{name}` gave {} where the rule needs a whole number", type_words(got)),
                 span,
                 "used as a number here",
             )
@@ -207,10 +207,10 @@ impl Runner<'_> {
     ) -> R<Value> {
         let kind = self.st.entities[id as usize].kind;
         let def = &self.p.kinds[kind as usize].fields[field as usize];
-        let got = value.type_name().to_string();
+        let got = type_words(value.type_name());
         let wrong = || {
             bad(
-                format!("`{}` cannot be set to a {got}", def.name),
+                format!("`{}` cannot be set to {got}", def.name),
                 format!("give {}", crate::export::type_name(self.p, &def.ty)),
                 at,
             )
