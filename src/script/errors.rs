@@ -104,6 +104,17 @@ pub(super) fn runtime(
             "an attribute or data field that does not exist reads as `()`: check the spelling of the name used here"
                 .to_string(),
         ),
+        other if other.to_string().contains("for type '()'") => {
+            let full = other.to_string();
+            let prop = full.split('\'').nth(1).unwrap_or("a property").to_string();
+            (
+                "script::failed",
+                format!("`{name}` failed: it read `.{prop}` of nothing (`()`)"),
+                "nothing to read from here".to_string(),
+                "a search in an empty list gives `()`, and so does a misspelled name: check for `()` before reading from it"
+                    .to_string(),
+            )
+        }
         other => {
             // Rhai ends its message with the position, which the label shows instead.
             let full = other.to_string();

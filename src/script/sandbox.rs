@@ -7,6 +7,7 @@ use rhai::packages::{
 };
 use rhai::{Dynamic, Engine};
 use std::cell::{Cell, RefCell};
+use std::sync::Once;
 use std::time::{Duration, Instant};
 
 /// Limits on what one script call may do. Every limit is always on: a zero is read as one.
@@ -65,6 +66,7 @@ impl ScriptLimits {
 // The call in progress on this thread: when it must stop, and what it printed. One engine serves many
 // sessions on many threads, so this state lives with the thread, not the engine.
 thread_local! {
+    static IN_CALL: Cell<bool> = const { Cell::new(false) };
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
     static PRINTED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
@@ -72,14 +74,33 @@ thread_local! {
 /// What stops a script that ran out of time.
 pub(super) const OUT_OF_TIME: &str = "mettle: out of time";
 
+static QUIET: Once = Once::new();
+
+/// A panic inside a script call (from a function the host registered) is caught and reported as a
+/// diagnostic, so the process-wide panic hook must not also print it, or spend time on a backtrace.
+/// Panics anywhere else still go to the hook that was there before.
+fn quiet_panics_in_calls() {
+    QUIET.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_CALL.with(Cell::get) {
+                before(info);
+            }
+        }));
+    });
+}
+
 /// Marks the start of a call that may run for `time`.
 pub(super) fn start(time: Duration) {
+    quiet_panics_in_calls();
+    IN_CALL.with(|c| c.set(true));
     DEADLINE.with(|d| d.set(Some(Instant::now() + time)));
     PRINTED.with(|p| p.borrow_mut().clear());
 }
 
 /// Marks the end of a call, returning what it printed.
 pub(super) fn finish() -> Vec<String> {
+    IN_CALL.with(|c| c.set(false));
     DEADLINE.with(|d| d.set(None));
     PRINTED.with(|p| std::mem::take(&mut *p.borrow_mut()))
 }

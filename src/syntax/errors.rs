@@ -310,7 +310,9 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::call
         | Rule::if_expr
         | Rule::last_expr
-        | Rule::number_of => EXPR,
+        | Rule::number_of
+        | Rule::data_map
+        | Rule::data_list => EXPR,
         Rule::field_access
         | Rule::kw_and
         | Rule::kw_or

@@ -98,7 +98,10 @@ impl Runner<'_> {
             Ok(i) => Ok(Value::Int(i)),
             Err(got) => Err(Diagnostic::error(
                 "script::not_a_number",
-                format!("script function `{name}` gave {} where the rule needs a whole number", type_words(got)),
+                format!(
+                    "script function `{name}` gave {} where the rule needs a whole number",
+                    type_words(got)
+                ),
                 span,
                 "used as a number here",
             )
@@ -137,7 +140,7 @@ impl Runner<'_> {
         match a {
             Action::Set { who, attr, value, at } => {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
-                let v = self.from_script(id, field, value, at, &bad)?;
+                let v = self.script_value_for(id, field, value, at, &bad)?;
                 self.write(id, field, v, span)
             }
             Action::Add { who, attr, amount, at } => {
@@ -197,7 +200,7 @@ impl Runner<'_> {
     }
 
     /// A script's value for attribute `field` of entity `id`, checked against the attribute's type.
-    fn from_script(
+    fn script_value_for(
         &self,
         id: u32,
         field: u32,

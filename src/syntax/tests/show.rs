@@ -8,16 +8,11 @@ pub(super) fn show(e: &Expr) -> String {
         ExprKind::Bool(b) => if *b { "yes" } else { "no" }.into(),
         ExprKind::None => "none".into(),
         ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Data(d) => format!("data {d}"),
         ExprKind::Name(n) => n.name.clone(),
         ExprKind::Field(e, f) => format!("{}.{}", show(e), f.name),
         ExprKind::Call(f, args) => {
-            let args: Vec<String> = args
-                .iter()
-                .map(|a| match a {
-                    Arg::Expr(e) => show(e),
-                    Arg::Cmp(c, e, _) => format!("{c:?} {}", show(e)),
-                })
-                .collect();
+            let args: Vec<String> = args.iter().map(show_arg).collect();
             format!("{}({})", f.name, args.join(", "))
         }
         ExprKind::Dice { count, sides, mods } => {
@@ -45,6 +40,13 @@ pub(super) fn opt(prefix: &str, e: Option<&Expr>) -> String {
 
 pub(super) fn args(args: &[(Ident, Expr)]) -> String {
     args.iter().map(|(n, e)| format!(" {}={}", n.name, show(e))).collect()
+}
+
+fn show_arg(a: &Arg) -> String {
+    match a {
+        Arg::Expr(e) => show(e),
+        Arg::Cmp(c, e, _) => format!("{c:?} {}", show(e)),
+    }
 }
 
 pub(super) fn show_stmts(stmts: &[Stmt]) -> String {
@@ -102,6 +104,11 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::New { kind, name, with } => format!("new {} {}{}", kind.name, name.name, args(with)),
         StmtKind::Dice(d) => format!("dice {:?}", d.iter().map(|d| d.0).collect::<Vec<_>>()),
         StmtKind::Answer { choice, value } => format!("answer {} {}", choice.name, show(value)),
+        StmtKind::ExpectOrder(o) => format!("expect order {o:?}"),
+        StmtKind::Follow(f, a) => {
+            let a: Vec<String> = a.iter().map(show_arg).collect();
+            format!("follow {}({})", f.name, a.join(", "))
+        }
         StmtKind::Expect { cond, message } => {
             format!(
                 "expect {}{}",
@@ -116,6 +123,7 @@ pub(super) fn show_type(t: &TypeExpr) -> String {
     match &t.kind {
         TypeKind::Range { lo, hi } => format!("{lo:?}..{hi:?}"),
         TypeKind::Flag => "flag".into(),
+        TypeKind::Data => "data".into(),
         TypeKind::Names(n) => n.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join("|"),
         TypeKind::Named(n) => format!("<{}>", n.name),
     }
