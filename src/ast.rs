@@ -418,7 +418,8 @@ pub enum StmtKind {
         /// Fact values.
         args: Vec<(Ident, Expr)>,
     },
-    /// `choose steady "Spend 1 AP to stay steady?" from yes | no default no`
+    /// `choose steady "Spend 1 AP to stay steady?" from yes | no default no`,
+    /// `choose stake "How much?" from 0..20 default 0`
     /// or `choose who "Which unit gets the AP?" from unit u where u.side == side`
     Choose(ChooseDef),
     /// `end game with major_victory for group`
@@ -487,6 +488,8 @@ pub struct ChooseDef {
 pub enum ChoiceOptions {
     /// `from yes | no` or `from flee | surrender`
     Names(Vec<Ident>),
+    /// `from 0..20` or `from 0..`: any whole number in the range (a `range_type`).
+    Range(TypeExpr),
     /// `from unit u where u.side == side`
     Entities {
         /// The kind.

@@ -600,6 +600,13 @@ pub enum ChoiceOpts {
     Names(SetId, Vec<u32>),
     /// yes / no, in the order written.
     Flags(Vec<bool>),
+    /// Any whole number from `lo` (also the answer when there is no default) up to `hi`, if any.
+    Range {
+        /// Lowest answer.
+        lo: i64,
+        /// Highest answer (none: no limit).
+        hi: Option<i64>,
+    },
     /// Entities of a kind matching a filter (the candidate in `slot`).
     Entities {
         /// Kind.

@@ -31,6 +31,13 @@ fn combat_hq_examples() {
 }
 
 #[test]
+fn traveller_morale_examples() {
+    insta::assert_snapshot!("trav_heroic_pass_by_one", play("traveller_morale.mettle", "heroic_pass_by_one"));
+    insta::assert_snapshot!("trav_heroic_fail_by_one", play("traveller_morale.mettle", "heroic_fail_by_one"));
+    insta::assert_snapshot!("trav_wound_serious", play("traveller_morale.mettle", "wound_serious"));
+}
+
+#[test]
 fn dice_pool_examples() {
     let rules =
         Ruleset::from_path(format!("{}/rulesets/dice_pool_morale.mettle", env!("CARGO_MANIFEST_DIR")))

@@ -91,6 +91,25 @@ fn choices_take_answers_in_order_then_defaults() {
 }
 
 #[test]
+fn number_choices_take_answers_within_their_range() {
+    let r = rules(
+        "kind unit { stake: 0..50 = 0 }
+         event ask(unit: unit)
+         on ask { choose bet \"How much?\" from 1..20  set unit.stake to bet }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    let err = s.answer("bet", Value::Int(21)).unwrap_err();
+    assert_eq!(err.code, "mettle::run::out_of_range");
+    assert!(err.help.as_deref().unwrap_or_default().contains("between 1 and 20"), "{:?}", err.help);
+    s.answer("bet", Value::Int(20)).unwrap();
+    s.apply("ask", &[("unit", u.clone())]).unwrap();
+    assert_eq!(s.get("u", "stake").unwrap(), &Value::Int(20));
+    s.apply("ask", &[("unit", u)]).unwrap();
+    assert_eq!(s.get("u", "stake").unwrap(), &Value::Int(1), "no answer, no default: the lowest");
+}
+
+#[test]
 fn tables_ladders_and_formulas() {
     let r = rules(
         "ladder difficulty { simple = 3 routine = 7 difficult = 11 formidable = 15 impossible = 19 }

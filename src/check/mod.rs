@@ -3,6 +3,7 @@
 
 mod calls;
 mod checks;
+mod choice;
 mod decls;
 mod dice;
 mod expr;

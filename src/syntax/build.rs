@@ -272,7 +272,8 @@ impl Builder {
         Field { doc: self.opt_doc(&kids), span: name.span.to(end), name, ty, default, strict }
     }
 
-    fn type_expr(&self, pair: Pair<'_, Rule>) -> TypeExpr {
+    /// A `type_expr`, or a `choice_range` (whose one child is a `range_type`).
+    pub(super) fn type_expr(&self, pair: Pair<'_, Rule>) -> TypeExpr {
         let span = self.span(&pair);
         let inner = Kids::of(pair).first();
         let kind = match inner.as_rule() {

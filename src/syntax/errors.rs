@@ -378,8 +378,8 @@ fn phrase(rule: Rule) -> Option<String> {
         Rule::pattern | Rule::any_pattern | Rule::range_pattern => "a pattern such as `2..6`, `yes` or `_`",
         Rule::duration => "a duration such as `until end of turn` or `for next round`",
         Rule::arg_list | Rule::named_arg => ARGUMENT,
-        Rule::choice_options | Rule::choice_entities | Rule::choice_names => {
-            "options such as `yes | no` or `unit u where …`"
+        Rule::choice_options | Rule::choice_range | Rule::choice_entities | Rule::choice_names => {
+            "options such as `yes | no`, `0..20` or `unit u where …`"
         }
         Rule::dice_sides => SIDES,
         Rule::dice_tail => "`d`",

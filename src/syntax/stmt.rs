@@ -149,6 +149,7 @@ impl Builder {
                     filter: o.after(Rule::kw_where).map(|e| self.expr(e)),
                 }
             }
+            Rule::choice_range => ChoiceOptions::Range(self.type_expr(options)),
             Rule::choice_names => ChoiceOptions::Names(
                 Kids::of(options)
                     .all(Rule::choice_name)

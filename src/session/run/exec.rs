@@ -308,6 +308,8 @@ impl Runner<'_> {
                 let decl = &self.p.choices[*choice as usize];
                 let candidates: Vec<Value> = match options {
                     ChoiceOpts::Flags(order) => order.iter().map(|b| Value::Bool(*b)).collect(),
+                    // Too many to list: only the first, the answer when there is no default.
+                    ChoiceOpts::Range { lo, .. } => vec![Value::Int(*lo)],
                     ChoiceOpts::Names(set, idx) => {
                         idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect()
                     }
@@ -332,8 +334,26 @@ impl Runner<'_> {
                 let (answer, by) = match answered {
                     Some(i) => {
                         let (_, v) = self.st.answers.remove(i);
-                        if !candidates.contains(&v) {
-                            let shown: Vec<String> = candidates.iter().map(|c| self.show(c)).collect();
+                        let fits = match (options, &v) {
+                            (ChoiceOpts::Range { lo, hi }, Value::Int(x)) => {
+                                x >= lo && hi.is_none_or(|h| *x <= h)
+                            }
+                            _ => candidates.contains(&v),
+                        };
+                        if !fits {
+                            let help = match options {
+                                ChoiceOpts::Range { lo, hi } => {
+                                    format!("answer a number {}", crate::check::range_words(Some(*lo), *hi))
+                                }
+                                _ => {
+                                    let shown: Vec<String> =
+                                        candidates.iter().map(|c| self.show(c)).collect();
+                                    format!(
+                                        "answer one of: {}",
+                                        if shown.is_empty() { "(none)".into() } else { shown.join(", ") }
+                                    )
+                                }
+                            };
                             return Err(fail(
                                 "bad_answer",
                                 format!(
@@ -342,10 +362,7 @@ impl Runner<'_> {
                                     decl.name
                                 ),
                                 *span,
-                                &format!(
-                                    "answer one of: {}",
-                                    if shown.is_empty() { "(none)".into() } else { shown.join(", ") }
-                                ),
+                                &help,
                             ));
                         }
                         (v, "scenario")

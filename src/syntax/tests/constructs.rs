@@ -175,6 +175,11 @@ fn statements() {
     assert_eq!(st("choose s \"Q?\" from yes | no default no"), "choose s \"Q?\" yes|no default no");
     assert_eq!(st("choose w \"Q\" from unit u where u.s > 1"), "choose w \"Q\" unit u where (Gt u.s 1)");
     assert_eq!(st("choose w \"Q\" from flee | surrender"), "choose w \"Q\" flee|surrender");
+    assert_eq!(
+        st("choose n \"Q\" from 0..20 default 0"),
+        "choose n \"Q\" Range { lo: Some(0), hi: Some(20) } default 0"
+    );
+    assert_eq!(st("choose n \"Q\" from -2.."), "choose n \"Q\" Range { lo: Some(-2), hi: None }");
     assert_eq!(st("end game with draw end game with win for u.side"), "end draw; end win for u.side");
     assert_eq!(
         st("repeat { add 1 to x } until x >= 3 or last m is s"),

@@ -85,6 +85,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::Choose(c) => {
             let options = match &c.options {
                 ChoiceOptions::Names(n) => n.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join("|"),
+                ChoiceOptions::Range(t) => format!("{:?}", t.kind),
                 ChoiceOptions::Entities { kind, var, filter } => {
                     format!("{} {}{}", kind.name, var.name, opt(" where ", filter.as_ref()))
                 }
