@@ -326,3 +326,13 @@ fn table_rows_may_start_with_a_negative_number() {
     let report = Session::new(&r, 0).run_scenario("s").unwrap();
     assert_eq!((report.passed, report.failures.len()), (4, 0));
 }
+
+#[test]
+fn a_rule_heading_stops_before_a_comment_in_its_body() {
+    let rules = Ruleset::from_str(
+        "r.mettle",
+        "kind unit { hp: 0..9 = 5 }\nevent hit(u: unit)\non hit when u.hp > 0 { // a wound\n  remove 1 from u.hp\n}",
+    )
+    .unwrap();
+    assert_eq!(rules.program().triggers[0].text, "on hit when u.hp > 0");
+}

@@ -530,11 +530,11 @@ impl<'a> Checker<'a> {
         let body = self.block(&t.body);
         self.close_scope();
         let idx = self.prog.triggers.len() as u32;
-        let head_end = t.body.first().map(|s| s.span.start).unwrap_or(item.span.end);
+        // The first line ends with the condition, or the event's name: not at the first statement,
+        // which may come after a comment.
+        let head_end = t.when.as_ref().map_or(t.event.span.end, |w| w.span.end);
         let head = Span::new(item.span.start, head_end.max(item.span.start));
-        let head_text = self.src(head).trim_end().trim_end_matches('{').trim_end();
-        let head = Span::new(head.start, head.start + head_text.len());
-        let text = head_text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = self.src(head).split_whitespace().collect::<Vec<_>>().join(" ");
         self.prog.triggers.push(Trigger {
             text,
             event,
