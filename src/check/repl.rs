@@ -65,6 +65,7 @@ pub fn check_prompt<'a>(
     c.diags.clear();
     c.text = line_text;
     c.ctx = Ctx::Scenario;
+    c.scope = super::Scope::default();
     for n in names {
         c.scope.bind(&n.name, n.ty.clone(), ast::Span::default(), false);
     }
