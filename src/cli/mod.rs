@@ -90,7 +90,7 @@ enum Command {
         /// Seed for the dice.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// On piped input, print each input line (after `> `) before its output, as a transcript.
+        /// On piped input, print each input line (after the prompt) before its output, as a transcript.
         #[arg(long)]
         echo: bool,
         /// Width of rendered diagnostics, in columns.

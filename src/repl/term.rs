@@ -9,6 +9,9 @@ use rustyline::history::FileHistory;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+/// The prompt, also printed before each echoed input.
+const PROMPT: &str = "mettle> ";
+
 /// How to run the REPL.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -16,7 +19,7 @@ pub struct Options {
     pub file: Option<PathBuf>,
     /// Seed for the dice.
     pub seed: u64,
-    /// On piped input, print each input line (after `> `) before what it prints: a transcript.
+    /// On piped input, print each input line (after the prompt) before what it prints: a transcript.
     pub echo: bool,
     /// Width of rendered diagnostics.
     pub width: usize,
@@ -81,7 +84,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
         let at_end = line.is_none();
         if let Some(l) = line {
             if echo {
-                let mark = if buffer.is_empty() { "> " } else { ". " };
+                let mark = if buffer.is_empty() { PROMPT } else { "        " };
                 println!("{mark}{l}");
             }
             if !buffer.is_empty() {
@@ -136,7 +139,7 @@ fn interact(repl: &mut Repl, color: bool) {
     }
     println!("mettle REPL: `:help` for help, `:quit` or Ctrl-D to leave");
     loop {
-        match ed.readline("mettle> ") {
+        match ed.readline(PROMPT) {
             Ok(line) => {
                 if !line.trim().is_empty() {
                     let _ = ed.add_history_entry(line.as_str());
