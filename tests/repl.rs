@@ -135,3 +135,58 @@ fn readme_repl_steps_work_as_written() {
     assert_eq!(code, 1, "the walk-through shows one mistake, so a piped run exits 1");
     assert!(dir.join("alpha.json").exists(), "`:save` wrote the file");
 }
+
+/// A session in a real pseudo-terminal: the line editor, multi-line input, Tab completion, a bad
+/// line, Ctrl-C, Ctrl-D, and the history file. Keys are sent only once the prompt is back, as a
+/// person would (the line editor drops what was typed ahead while it was busy).
+#[cfg(unix)]
+#[test]
+fn terminal_session() {
+    use expectrl::{ControlCode, Eof, Expect};
+    use std::time::Duration;
+    let dir = scratch("pty");
+    let history = dir.join("history");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mettle"));
+    cmd.args(["repl", "rulesets/infinite_frontiers.mettle", "--seed", "1"])
+        .current_dir(root())
+        .env("METTLE_HISTORY", &history)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = expectrl::Session::spawn(cmd).expect("a pseudo-terminal");
+    p.set_expect_timeout(Some(Duration::from_secs(10)));
+    p.expect("mettle> ").unwrap();
+    p.send_line("new side blue").unwrap();
+    p.expect("new side blue\r\n").unwrap();
+    p.expect("mettle> ").unwrap();
+    // A block goes on until it is closed.
+    p.send_line("check quick {").unwrap();
+    p.send_line("  roll d6").unwrap();
+    p.send_line("  otherwise done").unwrap();
+    p.send_line("}").unwrap();
+    p.expect("defined check `quick`").unwrap();
+    p.expect("mettle> ").unwrap();
+    // Tab completes the event's name.
+    p.send("trigger turn_st\t\r").unwrap();
+    p.expect("event turn_start").unwrap();
+    p.expect("mettle> ").unwrap();
+    // A bad line gets its diagnostic, and the session goes on.
+    p.send_line("blue.spy").unwrap();
+    p.expect("a side has no attribute `spy`").unwrap();
+    p.expect("mettle> ").unwrap();
+    // Ctrl-C drops the line being typed.
+    p.send("new side red").unwrap();
+    p.expect("mettle> new side red").unwrap();
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("mettle> ").unwrap();
+    p.send_line(":units").unwrap();
+    p.expect("blue (side) ap=0").unwrap();
+    p.expect("mettle> ").unwrap();
+    // Ctrl-D leaves.
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(Eof).unwrap();
+    let kept = std::fs::read_to_string(&history).expect("the history was saved");
+    assert!(kept.contains("new side blue"), "{kept}");
+    assert!(kept.contains("blue.spy"), "a failed line is kept too: {kept}");
+    assert!(!kept.contains("new side red"), "a line dropped by Ctrl-C is not: {kept}");
+    assert_eq!(kept.lines().filter(|l| *l == ":units").count(), 1, "{kept}");
+}

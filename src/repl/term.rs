@@ -133,6 +133,9 @@ fn interact(repl: &mut Repl, color: bool) {
         }
     };
     ed.set_helper(Some(MettleHelper::new(repl.names(), color)));
+    // Ctrl-C while an input is being worked out must not end the session (at the prompt the line
+    // editor reads it as a key and drops the line being typed).
+    let _ = ctrlc::set_handler(|| {});
     let history = history_path();
     if let Some(p) = &history {
         let _ = ed.load_history(p);
