@@ -36,6 +36,7 @@ pub mod diagnostics;
 pub mod dice;
 pub mod export;
 pub mod program;
+pub mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;

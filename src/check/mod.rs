@@ -7,10 +7,12 @@ mod choice;
 mod decls;
 mod dice;
 mod expr;
+mod repl;
 mod scope;
 mod stmt;
 
 pub use expr::{div_floor, range_words};
+pub use repl::{PromptCode, PromptInput, PromptName, check_prompt};
 
 use crate::ast::{self, ItemKind, Span};
 use crate::diagnostics::{Diagnostic, suggest, suggest_or};

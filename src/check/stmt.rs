@@ -91,7 +91,7 @@ impl<'a> Checker<'a> {
         t
     }
 
-    fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+    pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         let span = s.span;
         Some(match &s.kind {
             StmtKind::Set { place, value, until } => {

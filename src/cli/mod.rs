@@ -1,4 +1,4 @@
-//! Command-line parsing (clap) and the commands: check, roll, play, test.
+//! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl.
 
 mod commands;
 
@@ -12,7 +12,8 @@ Examples:
   mettle roll rulesets/infinite_frontiers.mettle morale --set spi=3 --set leadership=1 --seed 7
   mettle roll rulesets/infinite_frontiers.mettle skill --set dice_pool=3 --with morale=shaken
   mettle play rulesets/combat_hq.mettle example_excess
-  mettle test rulesets/";
+  mettle test rulesets/
+  mettle repl rulesets/infinite_frontiers.mettle";
 
 /// mettle: write morale and battle-pressure rules, then roll them, test them and play them out.
 #[derive(Parser, Debug)]
@@ -79,6 +80,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Open a prompt over one session: load rules, create units, fire events, roll checks, see why.
+    #[command(
+        after_help = "Example:\n  mettle repl rulesets/infinite_frontiers.mettle\n  mettle repl rules.mettle --seed 3 < steps.txt   # piped: no prompt, exit 1 if a step failed\n\nThe history is kept in $METTLE_HISTORY, else in mettle/history in the user's data folder."
+    )]
+    Repl {
+        /// A ruleset to load first.
+        file: Option<PathBuf>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// On piped input, print each input line (after the prompt) before its output, as a transcript.
+        #[arg(long)]
+        echo: bool,
+        /// Width of rendered diagnostics, in columns.
+        #[arg(long, default_value_t = 100)]
+        width: usize,
+    },
     /// Run every scenario's expectations in the given files or folders.
     #[command(after_help = "Example:\n  mettle test rulesets/")]
     Test {
@@ -102,6 +120,9 @@ pub fn main() -> ExitCode {
         }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
+        Command::Repl { file, seed, echo, width } => {
+            mettle::repl::run(&mettle::repl::Options { file, seed, echo, width })
+        }
     };
     ExitCode::from(code)
 }

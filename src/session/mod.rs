@@ -2,6 +2,7 @@
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
 mod log;
+mod prompt;
 mod run;
 mod show;
 

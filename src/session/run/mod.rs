@@ -107,4 +107,12 @@ impl<'a> Runner<'a> {
     fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
         Ok(self.eval(e, f)?.int())
     }
+
+    /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
+    pub fn prompt(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
+        for s in stmts {
+            self.exec_block(std::slice::from_ref(s), f)?;
+        }
+        Ok(())
+    }
 }

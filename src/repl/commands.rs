@@ -1,0 +1,402 @@
+//! The colon commands: loading and reloading, looking at the state, rolling and firing by name,
+//! explaining, seeding, undoing, saving and restoring.
+
+use super::{Let, Repl, Reply, World, help, show, transfer, values};
+use crate::Session;
+use crate::diagnostics::{Diagnostic, did_you_mean, suggest};
+use crate::program::Value;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Every command, for help, completion and "did you mean".
+pub(super) const COMMANDS: [&str; 14] = [
+    ":help", ":quit", ":load", ":reload", ":units", ":state", ":roll", ":event", ":explain", ":seed",
+    ":undo", ":save", ":restore", ":exit",
+];
+
+/// What `:save` writes: the session as [`Session::save`] writes it, with what the prompt added.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    /// Marks the format.
+    mettle_repl: u32,
+    /// The ruleset file, for people reading the save.
+    file: Option<String>,
+    /// Definitions typed at the prompt.
+    items: Vec<String>,
+    /// `let` values.
+    lets: Vec<Let>,
+    /// The session.
+    session: serde_json::Value,
+}
+
+fn error(code: &str, message: impl Into<String>, help: impl Into<String>) -> Diagnostic {
+    Diagnostic::plain(&format!("repl::{code}"), message).with_help(help)
+}
+
+impl Repl {
+    pub(super) fn command(&mut self, line: &str, reply: &mut Reply) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (name, args) = (words[0], &words[1..]);
+        let rest = line[name.len()..].trim();
+        let r = match name {
+            ":help" | ":h" | ":?" => {
+                reply.say(help::help(args.first().copied()));
+                Ok(())
+            }
+            ":quit" | ":q" | ":exit" => {
+                reply.quit = true;
+                Ok(())
+            }
+            ":load" => self.load_command(rest, reply),
+            ":reload" => self.reload(reply),
+            ":units" => {
+                reply.say(show::units(&self.world.session));
+                Ok(())
+            }
+            ":state" => {
+                reply.say(show::state(&self.world.session));
+                for l in &self.world.lets {
+                    reply.say(format!("let {} = {}", l.name, self.world.session.show(&l.value)));
+                }
+                reply.say(show::units(&self.world.session));
+                Ok(())
+            }
+            ":roll" => self.roll(args, reply),
+            ":event" => self.event(args, reply),
+            ":explain" => {
+                match &self.explained {
+                    Some(e) => reply.say(e),
+                    None => reply.say("nothing has been rolled or fired yet"),
+                }
+                Ok(())
+            }
+            ":seed" => self.seed_command(args, reply),
+            ":undo" => self.undo_command(reply),
+            ":save" => self.save(rest, reply),
+            ":restore" => self.restore(rest, reply),
+            _ => {
+                let help = match did_you_mean(name, COMMANDS) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => "`:help` lists the commands".into(),
+                };
+                Err(error("unknown_command", format!("there is no command `{name}`"), help))
+            }
+        };
+        if let Err(d) = r {
+            reply.fail(self.plain_error(&d));
+        }
+    }
+
+    fn need_path<'a>(&self, rest: &'a str, cmd: &str) -> Result<&'a str, Diagnostic> {
+        if rest.is_empty() {
+            return Err(error(
+                "missing_argument",
+                format!("`{cmd}` needs a file name"),
+                format!("for example `{cmd} rules.mettle`"),
+            ));
+        }
+        Ok(rest)
+    }
+
+    /// Loads a ruleset file and starts a fresh session over it.
+    pub fn load(&mut self, path: &Path, reply: &mut Reply) -> bool {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                let d =
+                    error("cannot_read", format!("cannot read `{}`: {e}", path.display()), "check the path");
+                reply.fail(self.plain_error(&d));
+                return false;
+            }
+        };
+        let file = PathBuf::from(path);
+        match World::compile(Some(&file), &text, &[]) {
+            Ok((rules, ast)) => {
+                if !rules.warnings().is_empty() {
+                    reply.err.push_str(&self.render_with_file(rules.warnings(), &rules));
+                }
+                let p = rules.program();
+                reply.say(format!(
+                    "loaded {} ({} kinds, {} events, {} checks, {} rules)",
+                    path.display(),
+                    p.kinds.len(),
+                    p.events.len() - crate::program::TIME_EVENTS.len(),
+                    p.checks.len(),
+                    p.triggers.len()
+                ));
+                let session = Session::new(&rules, self.seed);
+                let before = std::mem::replace(
+                    &mut self.world,
+                    World {
+                        file: Some(file),
+                        file_text: text,
+                        items: vec![],
+                        rules,
+                        ast: Arc::new(ast),
+                        session,
+                        lets: vec![],
+                    },
+                );
+                self.checkpoint(before);
+                self.explained = None;
+                true
+            }
+            Err(e) => {
+                reply.fail(self.render_load_error(&e));
+                if self.world.file.is_none() && self.world.items.is_empty() {
+                    // Nothing was loaded before: remember the file, so that `:reload` tries it again.
+                    reply.say(format!("fix {} and `:reload` it", path.display()));
+                    self.world.file = Some(file);
+                }
+                false
+            }
+        }
+    }
+
+    fn render_with_file(&self, diags: &[Diagnostic], rules: &crate::Ruleset) -> String {
+        if self.color {
+            crate::diagnostics::render_color(diags, rules.name(), rules.text(), self.width)
+        } else {
+            crate::diagnostics::render_plain(diags, rules.name(), rules.text(), self.width)
+        }
+    }
+
+    fn render_load_error(&self, e: &crate::LoadError) -> String {
+        let mut out = if self.color {
+            crate::diagnostics::render_color(&e.diagnostics, &e.name, &e.text, self.width)
+        } else {
+            crate::diagnostics::render_plain(&e.diagnostics, &e.name, &e.text, self.width)
+        };
+        let n = e.diagnostics.iter().filter(|d| d.is_error()).count();
+        out.push_str(&format!("{}: {n} error{}; nothing changed\n", e.name, if n == 1 { "" } else { "s" }));
+        out
+    }
+
+    fn load_command(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
+        let path = self.need_path(rest, ":load")?;
+        self.load(Path::new(path), reply);
+        Ok(())
+    }
+
+    /// Reads the file again, keeps the typed definitions, and moves the session over.
+    fn reload(&mut self, reply: &mut Reply) -> Result<(), Diagnostic> {
+        let Some(file) = self.world.file.clone() else {
+            return Err(error("no_file", "no file is loaded", "load one with `:load FILE`"));
+        };
+        let text = std::fs::read_to_string(&file).map_err(|e| {
+            error(
+                "cannot_read",
+                format!("cannot read `{}`: {e}", file.display()),
+                "check that the file is still there",
+            )
+        })?;
+        let (rules, ast) = match World::compile(Some(&file), &text, &self.world.items) {
+            Ok(r) => r,
+            Err(e) => {
+                reply.fail(self.render_load_error(&e));
+                return Ok(());
+            }
+        };
+        let (session, lets, notes) = transfer::move_over(&self.world.session, &self.world.lets, &rules);
+        reply.say(format!("reloaded {}", file.display()));
+        if notes.is_empty() {
+            reply.say("  everything in play still fits");
+        }
+        for n in notes {
+            reply.say(format!("  {n}"));
+        }
+        let w = World {
+            file: Some(file),
+            file_text: text,
+            rules,
+            ast: Arc::new(ast),
+            session,
+            lets,
+            ..self.world.clone()
+        };
+        let before = std::mem::replace(&mut self.world, w);
+        self.checkpoint(before);
+        Ok(())
+    }
+
+    /// `:roll CHECK [for UNIT] name=value…`
+    fn roll(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
+        let s = &self.world.session;
+        let p = s.ruleset().program();
+        let Some(&check) = args.first() else {
+            return Err(error(
+                "missing_argument",
+                "`:roll` needs a check",
+                "for example `:roll morale for alpha spi=2`",
+            ));
+        };
+        let Some(decl) = p.checks.iter().find(|c| c.name == check) else {
+            let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
+            return Err(error(
+                "unknown_check",
+                format!("there is no check called `{check}`"),
+                suggest(check, "check", &known),
+            ));
+        };
+        let mut rest = &args[1..];
+        let mut who = None;
+        if rest.first() == Some(&"for") {
+            let Some(k) = decl.subject else {
+                return Err(error(
+                    "no_subject",
+                    format!("check `{check}` is not made by anyone"),
+                    "leave out `for …`",
+                ));
+            };
+            let Some(name) = rest.get(1) else {
+                return Err(error(
+                    "missing_argument",
+                    "`for` needs a unit's name",
+                    format!("for example `:roll {check} for alpha`"),
+                ));
+            };
+            match values::value(s, &crate::program::Ty::Entity(k), name, "who rolls")? {
+                Value::Entity(id) => who = Some(id),
+                _ => return Err(error("bad_value", "`for none` rolls for nobody", "leave out `for …`")),
+            }
+            rest = &rest[2..];
+        }
+        let fields: Vec<_> = decl.inputs.iter().map(|i| &i.field).collect();
+        let inputs = values::assignments(s, rest, &fields, check, "input")?;
+        let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+        if decl.subject.is_some() && who.is_none() {
+            reply.say(format!(
+                "(rolled for nobody, so the outcome changes nothing: `:roll {check} for UNIT …` applies it)"
+            ));
+        }
+        let before = self.world.clone();
+        let start = before.session.log().len();
+        self.world.session.roll_for(check, who, &refs)?;
+        self.report_log(start, reply);
+        self.checkpoint(before);
+        Ok(())
+    }
+
+    /// `:event EVENT name=value…`
+    fn event(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
+        let s = &self.world.session;
+        let p = s.ruleset().program();
+        let Some(&event) = args.first() else {
+            return Err(error(
+                "missing_argument",
+                "`:event` needs an event",
+                "for example `:event turn_start`",
+            ));
+        };
+        let Some(decl) = p.events.iter().find(|e| e.name == event) else {
+            let known: Vec<&str> = p.events.iter().map(|e| e.name.as_str()).collect();
+            return Err(error(
+                "unknown_event",
+                format!("there is no event called `{event}`"),
+                suggest(event, "event", &known),
+            ));
+        };
+        let fields: Vec<_> = decl.facts.iter().collect();
+        let facts = values::assignments(s, &args[1..], &fields, event, "fact")?;
+        let refs: Vec<(&str, Value)> = facts.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+        let before = self.world.clone();
+        let start = before.session.log().len();
+        self.world.session.apply(event, &refs)?;
+        self.report_log(start, reply);
+        self.checkpoint(before);
+        Ok(())
+    }
+
+    fn seed_command(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
+        let Some(seed) = args.first().and_then(|a| a.parse::<u64>().ok()) else {
+            return Err(error("bad_argument", "`:seed` needs a whole number", "for example `:seed 7`"));
+        };
+        let before = self.world.clone();
+        self.world.session.reseed(seed);
+        self.seed = seed;
+        self.checkpoint(before);
+        reply.say(format!("seed {seed}: the dice start again from it"));
+        Ok(())
+    }
+
+    fn undo_command(&mut self, reply: &mut Reply) -> Result<(), Diagnostic> {
+        match self.undo.pop() {
+            Some((w, step)) => {
+                self.world = w;
+                reply.say(format!("took back `{step}`"));
+                Ok(())
+            }
+            None => Err(error(
+                "nothing_to_undo",
+                "there is nothing to undo",
+                "`:undo` takes back events, rolls, statements and definitions",
+            )),
+        }
+    }
+
+    fn save(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
+        let path = self.need_path(rest, ":save")?;
+        let session: serde_json::Value = serde_json::from_str(&self.world.session.save()).unwrap_or_default();
+        let saved = Saved {
+            mettle_repl: 1,
+            file: self.world.file.as_ref().map(|f| f.display().to_string()),
+            items: self.world.items.clone(),
+            lets: self.world.lets.clone(),
+            session,
+        };
+        let text = serde_json::to_string_pretty(&saved).unwrap_or_default();
+        std::fs::write(path, text + "\n")
+            .map_err(|e| error("cannot_write", format!("cannot write `{path}`: {e}"), "check the path"))?;
+        reply.say(format!("saved to {path}"));
+        Ok(())
+    }
+
+    fn restore(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
+        let path = self.need_path(rest, ":restore")?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| error("cannot_read", format!("cannot read `{path}`: {e}"), "check the path"))?;
+        let not_saved = |e: serde_json::Error| {
+            error("bad_save", format!("`{path}` is not a saved session: {e}"), "save one with `:save FILE`")
+        };
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(not_saved)?;
+        // A save made by `:save`, or a session saved through the library.
+        let saved = if value.get("mettle_repl").is_some() {
+            serde_json::from_value::<Saved>(value).map_err(not_saved)?
+        } else {
+            Saved { mettle_repl: 1, file: None, items: vec![], lets: vec![], session: value }
+        };
+        let w = &self.world;
+        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &saved.items) {
+            Ok(r) => r,
+            Err(e) => {
+                reply.fail(self.render_load_error(&e));
+                return Ok(());
+            }
+        };
+        let session = Session::load(&rules, &saved.session.to_string())?;
+        if let Some(l) = saved.lets.iter().find(|l| !transfer::fits(&session, l)) {
+            return Err(error(
+                "save_mismatch",
+                format!("`{}` in this save does not fit the ruleset", l.name),
+                "restore it with the ruleset it was saved with",
+            ));
+        }
+        if let Some(f) = &saved.file
+            && w.file.as_ref().is_none_or(|w| w.display().to_string() != *f)
+        {
+            reply.say(format!("(saved with {f}; restored over the ruleset loaded now)"));
+        }
+        let world =
+            World { items: saved.items, rules, ast: Arc::new(ast), session, lets: saved.lets, ..w.clone() };
+        let before = std::mem::replace(&mut self.world, world);
+        self.checkpoint(before);
+        reply.say(format!(
+            "restored {path}: {} units, round {}, turn {}",
+            self.world.session.state().entities.len(),
+            self.world.session.state().round,
+            self.world.session.state().turn
+        ));
+        Ok(())
+    }
+}

@@ -1,0 +1,53 @@
+//! The text of `:help` and its topics.
+
+/// Help on `topic` (a command, with or without its colon, or `statements`), or the overview.
+pub(super) fn help(topic: Option<&str>) -> String {
+    let t = topic.map(|t| t.trim_start_matches(':'));
+    match t {
+        None => OVERVIEW.into(),
+        Some("load") => ":load FILE\n  Load a ruleset file and start a fresh session over it.".into(),
+        Some("reload") => ":reload\n  Read the file again (after you edit it), keep the definitions typed here, and move\n  the session over: units keep every attribute that still fits; whatever no longer fits\n  is named.".into(),
+        Some("units") => ":units\n  Every unit (entity) in play with its attributes.".into(),
+        Some("state") => ":state\n  Round, turn and seed, dice and answers waiting, timed changes, `let` values, units.".into(),
+        Some("roll") => ":roll CHECK [for UNIT] name=value…\n  Roll a check by name. With `for UNIT` the unit makes it and the outcome applies to it.\n  Example: :roll morale for alpha spi=2 leadership=1".into(),
+        Some("event") => ":event EVENT name=value…\n  Fire an event with its facts; units are given by name.\n  Example: :event damaged unit=alpha hp_lost=3".into(),
+        Some("explain") => ":explain\n  The last roll or event in full: each rule that fired, the dice, every modifier, the\n  total against the target, the outcome, and the line of the rule behind each step.".into(),
+        Some("seed") => ":seed N\n  Start the dice again from seed N (the same seed gives the same rolls).".into(),
+        Some("undo") => ":undo\n  Take back the last step that changed something: an event, a roll, a statement, a\n  definition, a reload.".into(),
+        Some("save") => ":save FILE\n  Save the session as JSON: units, round, turn, the dice generator, the log, and what\n  was typed here. `:restore FILE` brings it back exactly.".into(),
+        Some("restore") => ":restore FILE\n  Restore a session saved with `:save` (or by a program through the library) over the\n  ruleset loaded now.".into(),
+        Some("quit") | Some("exit") => ":quit\n  Leave (Ctrl-D does too).".into(),
+        Some("help") => ":help [TOPIC]\n  This help; topics are the commands and `statements`.".into(),
+        Some("statements") | Some("language") => STATEMENTS.into(),
+        Some(other) => format!("no help on `{other}`; try `:help` for the list"),
+    }
+}
+
+const OVERVIEW: &str = "\
+Type the language at the prompt:
+  definitions   kind, event, check, on … – added to the ruleset
+  statements    new unit alpha with spi = 2   trigger damaged(unit: alpha, hp_lost: 3)
+                roll morale for alpha with spi = 2   set alpha.morale to shaken   let x = 2d6
+                dice 3   answer holder = alpha   expect alpha.morale is shaken
+  expressions   alpha.spi + 1   2d6 + 1   alpha (shows its attributes)
+A block left open with `{` or `(` goes on on the next line.
+Commands:
+  :load FILE       load a ruleset            :reload          read the file again
+  :units           units in play             :state           round, turn, dice, lets, units
+  :roll CHECK …    roll a check by name      :event EVENT …   fire an event by name
+  :explain         the last result in full   :seed N          restart the dice from N
+  :undo            take back the last step   :save FILE       save the session (JSON)
+  :restore FILE    bring a save back         :help [TOPIC]    help on a command
+  :quit            leave (or Ctrl-D)";
+
+const STATEMENTS: &str = "\
+Statements run on the session as the steps of a scenario do:
+  new KIND NAME [with attr = value, …]     create a unit
+  trigger EVENT(fact: value, …)            fire an event; its rules run
+  roll CHECK [for UNIT] [with input = value, …]
+  set UNIT.ATTR to VALUE   add N to UNIT.ATTR   remove N from UNIT.ATTR
+  let NAME = EXPRESSION                    kept for later lines
+  dice 3, 5                                the next dice show these faces
+  answer CHOICE = VALUE                    the answer the next time the choice is asked
+  expect CONDITION                         says whether it holds
+Names of units and `let` values stay known from line to line.";

@@ -1,0 +1,176 @@
+//! What is typed without a colon: definitions extend the ruleset, statements run on the session, an
+//! expression is evaluated and shown.
+
+use super::{Let, Repl, Reply, World, show, transfer};
+use crate::ast::{self, ItemKind};
+use crate::check::{PromptCode, PromptInput, PromptName, check_prompt};
+use crate::program::{Ty, Value};
+use crate::syntax::{ReplInput, parse_repl};
+use std::sync::Arc;
+
+impl Repl {
+    /// Offset at which typed input starts: just past the ruleset's text and a newline, as if it were
+    /// appended to the file. Spans at or after it point into the input.
+    pub(super) fn base(&self) -> usize {
+        self.world.rules.text().len() + 1
+    }
+
+    pub(super) fn input(&mut self, input: &str, reply: &mut Reply) {
+        let base = self.base();
+        // Parse the input where it would sit after the ruleset, so that its spans are told apart from
+        // the ruleset's: a diagnostic can then point into the input, the file, or both.
+        let placed = format!("{}{input}", " ".repeat(base));
+        match parse_repl(&placed) {
+            Err(diags) => reply.fail(self.render(&diags, input)),
+            Ok(ReplInput::Items(items)) => self.define(input, &items, reply),
+            Ok(ReplInput::Stmts(stmts)) => self.statements(input, &placed, &stmts, reply),
+            Ok(ReplInput::Expr(e)) => self.expression(input, &placed, &e, reply),
+        }
+    }
+
+    /// Definitions: recompile the ruleset with them appended and move the session over.
+    fn define(&mut self, input: &str, items: &[ast::Item], reply: &mut Reply) {
+        if items.is_empty() {
+            return;
+        }
+        let base = self.base();
+        let mut typed = self.world.items.clone();
+        typed.push(input.to_string());
+        let w = &self.world;
+        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &typed) {
+            Ok(r) => r,
+            Err(e) => {
+                let mine: Vec<_> = e.diagnostics.into_iter().filter(|d| d.span().start >= base).collect();
+                reply.fail(self.render(&mine, input));
+                return;
+            }
+        };
+        let warnings: Vec<_> = rules.warnings().iter().filter(|d| d.span().start >= base).cloned().collect();
+        if !warnings.is_empty() {
+            reply.err.push_str(&self.render(&warnings, input));
+        }
+        let (session, lets, notes) = transfer::move_over(&w.session, &w.lets, &rules);
+        let before = self.world.clone();
+        self.world = World { items: typed, rules, ast: Arc::new(ast), session, lets, ..before.clone() };
+        self.checkpoint(before);
+        for item in items {
+            reply.say(format!("defined {}", describe(item)));
+        }
+        for n in notes {
+            reply.say(format!("  {n}"));
+        }
+    }
+
+    /// The names earlier lines left: entities in play, then `let` values (which shadow them).
+    fn prompt_names(&self) -> (Vec<PromptName>, Vec<Value>) {
+        let p = self.world.rules.program();
+        let mut names = vec![];
+        let mut frame = vec![];
+        for (i, e) in self.world.session.state().entities.iter().enumerate() {
+            names.push(PromptName { name: e.name.clone(), ty: Ty::Entity(e.kind) });
+            frame.push(Value::Entity(i as u32));
+        }
+        let _ = p;
+        for l in &self.world.lets {
+            names.push(PromptName { name: l.name.clone(), ty: l.ty.clone() });
+            frame.push(l.value.clone());
+        }
+        (names, frame)
+    }
+
+    fn statements(&mut self, input: &str, placed: &str, stmts: &[ast::Stmt], reply: &mut Reply) {
+        let (names, mut frame) = self.prompt_names();
+        let w = &self.world;
+        let (code, diags) = check_prompt(&w.ast, w.rules.text(), &names, PromptInput::Stmts(stmts), placed);
+        let Some(PromptCode::Stmts { stmts, slots, bound }) = code else {
+            reply.fail(self.render(&diags, input));
+            return;
+        };
+        if !diags.is_empty() {
+            reply.err.push_str(&self.render(&diags, input));
+        }
+        frame.resize(slots as usize, Value::None);
+        let before = self.world.clone();
+        let start = self.world.session.log().len();
+        if let Err(d) = self.world.session.run_prompt(&stmts, &mut frame) {
+            reply.fail(self.render(std::slice::from_ref(&d), input));
+            return;
+        }
+        for (name, ty, slot) in bound {
+            let value = frame[slot as usize].clone();
+            // `new` binds the entity's own name: the entity is known from the session already.
+            if let Value::Entity(id) = value
+                && self.world.session.state().entities.get(id as usize).is_some_and(|e| e.name == name)
+            {
+                continue;
+            }
+            self.world.lets.retain(|l| l.name != name);
+            self.world.lets.push(Let { name, ty, value });
+        }
+        self.report_log(start, reply);
+        if self.world.session.state() != before.session.state() || self.world.lets != before.lets {
+            self.checkpoint(before);
+        }
+    }
+
+    fn expression(&mut self, input: &str, placed: &str, e: &ast::Expr, reply: &mut Reply) {
+        let (names, mut frame) = self.prompt_names();
+        let w = &self.world;
+        let (code, diags) = check_prompt(&w.ast, w.rules.text(), &names, PromptInput::Expr(e), placed);
+        let Some(PromptCode::Expr { expr, ty, slots }) = code else {
+            reply.fail(self.render(&diags, input));
+            return;
+        };
+        if ty == Ty::Text {
+            reply.say(input.trim());
+            return;
+        }
+        frame.resize(slots as usize, Value::None);
+        let before = self.world.clone();
+        let start = self.world.session.log().len();
+        match self.world.session.eval_prompt(&expr, &mut frame) {
+            Ok(v) => {
+                let shown = self.world.session.show(&v);
+                match v {
+                    Value::Entity(id) => reply.say(show::entity(&self.world.session, id as usize)),
+                    _ => reply.say(shown),
+                }
+                if self.world.session.log().len() > start {
+                    let log = show::unplaced(&self.world.session.log()[start..], self.base());
+                    self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
+                }
+                if self.world.session.state() != before.session.state() {
+                    self.checkpoint(before);
+                }
+            }
+            Err(d) => reply.fail(self.render(std::slice::from_ref(&d), input)),
+        }
+    }
+
+    /// Prints what the session logged since `start`, briefly, and keeps the full explanation.
+    pub(super) fn report_log(&mut self, start: usize, reply: &mut Reply) {
+        let log = &self.world.session.log()[start..];
+        if log.is_empty() {
+            return;
+        }
+        let log = show::unplaced(log, self.base());
+        reply.out.push_str(&show::brief(&log, self.world.rules.text()));
+        self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
+    }
+}
+
+/// "check `morale`", "rule on damaged", … for a definition typed at the prompt.
+fn describe(item: &ast::Item) -> String {
+    match &item.kind {
+        ItemKind::Kind(k) => format!("kind `{}`", k.name.name),
+        ItemKind::Ladder(l) => format!("ladder `{}`", l.name.name),
+        ItemKind::Event(e) => format!("event `{}`", e.name.name),
+        ItemKind::Define(d) => format!("formula `{}`", d.name.name),
+        ItemKind::Table(t) => format!("table `{}`", t.name.name),
+        ItemKind::Check(c) => format!("check `{}`", c.name.name),
+        ItemKind::Trigger(t) => format!("a rule on `{}`", t.event.name),
+        ItemKind::Result(r) => format!("result `{}`", r.name.name),
+        ItemKind::Scenario(s) => format!("scenario `{}`", s.name.name),
+        ItemKind::Script(_) => "a script".to_string(),
+    }
+}

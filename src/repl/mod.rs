@@ -1,0 +1,178 @@
+//! The REPL: one session over a ruleset, driven a line at a time from a prompt or a pipe.
+//!
+//! [`Repl`] is the engine: it takes what was typed and returns what to print, so it works the same
+//! behind a line editor, a pipe or a test. [`run`] puts it behind rustyline or standard input.
+
+mod commands;
+mod editor;
+mod help;
+mod input;
+mod show;
+mod term;
+mod transfer;
+mod values;
+
+pub use term::{Options, run};
+
+use crate::program::{Ty, Value};
+use crate::{LoadError, Ruleset, Session, ast};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Most steps `:undo` can take back.
+const UNDO_DEPTH: usize = 100;
+
+/// A value bound with `let` at the prompt, known to later lines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Let {
+    name: String,
+    ty: Ty,
+    value: Value,
+}
+
+/// Everything `:undo` puts back: the ruleset (file and typed definitions), the session and the
+/// prompt's `let` values.
+#[derive(Debug, Clone)]
+struct World {
+    /// The ruleset file loaded, if any.
+    file: Option<PathBuf>,
+    /// Its text as read.
+    file_text: String,
+    /// Definitions typed at the prompt, in order; the ruleset is the file's text followed by these.
+    items: Vec<String>,
+    rules: Ruleset,
+    ast: Arc<ast::File>,
+    session: Session,
+    lets: Vec<Let>,
+}
+
+impl World {
+    /// Compiles the file's text followed by the typed definitions.
+    fn compile(
+        file: Option<&PathBuf>,
+        file_text: &str,
+        items: &[String],
+    ) -> Result<(Ruleset, ast::File), LoadError> {
+        let mut text = file_text.to_string();
+        for i in items {
+            text.push('\n');
+            text.push_str(i);
+        }
+        let name = file.map_or_else(|| "prompt".to_string(), |f| f.display().to_string());
+        let rules = Ruleset::from_str(&name, &text)?;
+        let (ast, _) = crate::syntax::parse(&text);
+        Ok((rules, ast))
+    }
+}
+
+/// What to print after one input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reply {
+    /// Normal output.
+    pub out: String,
+    /// Diagnostics and other errors.
+    pub err: String,
+    /// The input asked to leave.
+    pub quit: bool,
+    /// The input failed (an error was reported).
+    pub failed: bool,
+}
+
+impl Reply {
+    fn say(&mut self, line: impl AsRef<str>) {
+        self.out.push_str(line.as_ref());
+        if !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    fn fail(&mut self, text: impl AsRef<str>) {
+        self.err.push_str(text.as_ref());
+        if !self.err.ends_with('\n') {
+            self.err.push('\n');
+        }
+        self.failed = true;
+    }
+}
+
+/// A REPL session: the loaded ruleset, the game on it, and the history `:undo` walks back through.
+#[derive(Debug)]
+pub struct Repl {
+    world: World,
+    /// Worlds before each step, with the input that made the step.
+    undo: Vec<(World, String)>,
+    /// The input being handled.
+    current: String,
+    /// The full explanation of the last input that rolled or fired anything.
+    explained: Option<String>,
+    /// Seed for sessions started by `:load`.
+    seed: u64,
+    color: bool,
+    width: usize,
+}
+
+impl Repl {
+    /// A REPL with an empty ruleset, dice seeded from `seed`; diagnostics rendered `width` columns
+    /// wide, in colour when `color` is set.
+    ///
+    /// ```
+    /// let mut repl = mettle::repl::Repl::new(1, false, 80);
+    /// repl.handle("kind unit { spi: 0..6 = 3 }");
+    /// repl.handle("new unit alpha with spi = 2");
+    /// assert_eq!(repl.handle("alpha.spi + 1").out, "3\n");
+    /// assert!(repl.handle("alpha.spy").failed);
+    /// ```
+    pub fn new(seed: u64, color: bool, width: usize) -> Repl {
+        let (rules, ast) = match World::compile(None, "", &[]) {
+            Ok(r) => r,
+            Err(e) => unreachable!("an empty ruleset compiles: {e}"),
+        };
+        let session = Session::new(&rules, seed);
+        let world = World {
+            file: None,
+            file_text: String::new(),
+            items: vec![],
+            rules,
+            ast: Arc::new(ast),
+            session,
+            lets: vec![],
+        };
+        Repl { world, undo: vec![], current: String::new(), explained: None, seed, color, width }
+    }
+
+    /// The session being played.
+    pub fn session(&self) -> &Session {
+        &self.world.session
+    }
+
+    /// Handles one input: a command (`:help`), definitions, statements or an expression.
+    pub fn handle(&mut self, input: &str) -> Reply {
+        let mut reply = Reply::default();
+        let trimmed = input.trim();
+        self.current = trimmed.lines().next().unwrap_or("").to_string();
+        if trimmed.starts_with(':') {
+            self.command(trimmed, &mut reply);
+        } else if !trimmed.is_empty() {
+            self.input(input, &mut reply);
+        }
+        reply
+    }
+
+    /// Remembers the world as it is, for `:undo`.
+    fn checkpoint(&mut self, before: World) {
+        if self.undo.len() == UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        self.undo.push((before, self.current.clone()));
+    }
+
+    /// Names for completion: commands, checks, events, kinds, entities, attributes, states, lets.
+    pub fn names(&self) -> editor::Names {
+        editor::Names::of(
+            &self.world.rules,
+            &self.world.session,
+            self.world.lets.iter().map(|l| l.name.as_str()),
+        )
+    }
+}
