@@ -244,3 +244,17 @@ fn script_calls_are_exact_and_repeatable() {
         assert_eq!(r.target, Some(tn));
     }
 }
+
+#[test]
+fn hosts_pass_data_through_the_library() {
+    let text = "kind unit { stance: calm | wary = calm }\nevent spotted(u: unit, seen: data)\n\
+                script { fn react(u, seen) { move_towards(seen.cover[0]) } }\non spotted { follow react(u, seen) }";
+    let rules = Ruleset::from_str("data.mettle", text).unwrap();
+    let mut s = Session::new(&rules, 1);
+    s.create("unit", "a", &[]).unwrap();
+    let seen = serde_json::json!({ "cover": [{ "name": "low wall", "distance": 3 }] });
+    s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Data(Arc::new(seen)))]).unwrap();
+    assert_eq!(s.state().orders[0].text, "move towards low wall");
+    let wrong = s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Int(3))]).unwrap_err();
+    assert_eq!(wrong.code, "mettle::run::type_mismatch");
+}

@@ -546,7 +546,9 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
             }
             true
         }
-        (Ty::Flag, Value::Bool(_)) | (Ty::Entity(_), Value::Entity(_) | Value::None) => true,
+        (Ty::Flag, Value::Bool(_))
+        | (Ty::Entity(_), Value::Entity(_) | Value::None)
+        | (Ty::Data, Value::Data(_)) => true,
         (Ty::Name(s), Value::Name { set, .. }) => s == set,
         _ => false,
     };
