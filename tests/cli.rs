@@ -220,3 +220,27 @@ fn roll_of_a_check_made_by_someone_uses_a_stand_in() {
     assert_eq!(code(&typo), 2);
     assert!(stderr(&typo).contains("did you mean `morale`?"));
 }
+
+#[test]
+fn check_points_into_a_broken_script_file() {
+    let out = mettle(&["check", "tests/inputs/scripts/broken.mettle"]);
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    assert!(err.contains("mettle::script::syntax"), "{err}");
+    assert!(err.contains("broken.rhai:3:"), "{err}");
+    let json = mettle(&["check", "--json", "tests/inputs/scripts/broken.mettle"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let d = &v[0]["diagnostics"][0];
+    assert!(d["source"]["name"].as_str().unwrap().ends_with("broken.rhai"), "{d}");
+    assert_eq!(d["labels"][0]["at"]["line"], 3);
+}
+
+#[test]
+fn export_lists_script_functions_in_order() {
+    let out = mettle(&["export", "tests/inputs/scripts/uses_file.mettle"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let names: Vec<&str> =
+        v["script_functions"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["closest", "react"]);
+    assert_eq!(v["script_functions"][1]["line"], 10);
+}

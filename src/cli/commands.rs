@@ -85,7 +85,8 @@ fn check_json(files: &[PathBuf]) -> u8 {
             Err(e) => (e.name, e.text, e.diagnostics, false),
         };
         failed |= !ok;
-        let where_ = |offset: usize| {
+        // A label points into the ruleset, or into the script file the diagnostic names.
+        let where_ = |text: &str, offset: usize| {
             let before = &text.as_bytes()[..offset.min(text.len())];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
@@ -96,8 +97,9 @@ fn check_json(files: &[PathBuf]) -> u8 {
             .map(|d| {
                 let mut v = serde_json::to_value(d).unwrap_or_default();
                 if let Some(labels) = v.get_mut("labels").and_then(|l| l.as_array_mut()) {
+                    let within = d.source.as_ref().map_or(text.as_str(), |f| f.text.as_str());
                     for (l, label) in labels.iter_mut().zip(&d.labels) {
-                        l["at"] = where_(label.span.start);
+                        l["at"] = where_(within, label.span.start);
                     }
                 }
                 v

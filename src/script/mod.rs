@@ -181,9 +181,12 @@ impl Scripts {
                 ));
                 continue;
             }
-            for f in compiled.iter_functions() {
-                let text_for = file.as_ref().map_or(text, |f| f.text.as_str());
-                let within = if file.is_some() { Span { start: 0, end: text_for.len() } } else { span };
+            // Rhai lists functions in no particular order: keep them in the order written.
+            let mut defined: Vec<_> = compiled.iter_functions().collect();
+            let text_for = file.as_ref().map_or(text, |f| f.text.as_str());
+            let within = if file.is_some() { Span { start: 0, end: text_for.len() } } else { span };
+            defined.sort_by_key(|f| fn_span(text_for, f.name, within).start);
+            for f in defined {
                 let fspan = fn_span(text_for, f.name, within);
                 let key = (f.name.to_string(), f.params.len());
                 if let Some(first) = seen.get(&key) {
