@@ -84,10 +84,7 @@ pub fn check(
     scripts: Option<std::sync::Arc<crate::script::Scripts>>,
 ) -> (Option<Program>, Vec<Diagnostic>) {
     let mut c = Checker::new(text, file);
-    if let Some(s) = &scripts {
-        c.script_fns = s.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i as u32)).collect();
-    }
-    c.prog.scripts = scripts;
+    c.use_scripts(scripts);
     c.run(file);
     c.script_names();
     let errors = c.diags.iter().any(|d| d.is_error());
@@ -162,6 +159,15 @@ impl<'a> Checker<'a> {
             ctx: Ctx::Pure,
             script_fns: HashMap::new(),
         }
+    }
+
+    /// Makes the compiled scripts' functions callable from the rules being checked.
+    pub(crate) fn use_scripts(&mut self, scripts: Option<std::sync::Arc<crate::script::Scripts>>) {
+        if let Some(s) = &scripts {
+            self.script_fns =
+                s.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i as u32)).collect();
+        }
+        self.prog.scripts = scripts;
     }
 
     /// A script function may not take the name of a built-in function, a formula or a table: a call

@@ -58,8 +58,10 @@ pub fn check_prompt<'a>(
     names: &[PromptName],
     input: PromptInput<'_>,
     line_text: &'a str,
+    scripts: Option<std::sync::Arc<crate::script::Scripts>>,
 ) -> (Option<PromptCode>, Vec<Diagnostic>) {
     let mut c = Checker::new(file_text, file);
+    c.use_scripts(scripts);
     c.run(file);
     // The ruleset was already checked: only what the prompt adds matters here.
     c.diags.clear();

@@ -81,7 +81,14 @@ impl Repl {
     fn statements(&mut self, input: &str, placed: &str, stmts: &[ast::Stmt], reply: &mut Reply) {
         let (names, mut frame) = self.prompt_names();
         let w = &self.world;
-        let (code, diags) = check_prompt(&w.ast, w.rules.text(), &names, PromptInput::Stmts(stmts), placed);
+        let (code, diags) = check_prompt(
+            &w.ast,
+            w.rules.text(),
+            &names,
+            PromptInput::Stmts(stmts),
+            placed,
+            w.rules.program().scripts.clone(),
+        );
         let Some(PromptCode::Stmts { stmts, slots, bound }) = code else {
             reply.fail(self.render(&diags, input));
             return;
@@ -116,7 +123,14 @@ impl Repl {
     fn expression(&mut self, input: &str, placed: &str, e: &ast::Expr, reply: &mut Reply) {
         let (names, mut frame) = self.prompt_names();
         let w = &self.world;
-        let (code, diags) = check_prompt(&w.ast, w.rules.text(), &names, PromptInput::Expr(e), placed);
+        let (code, diags) = check_prompt(
+            &w.ast,
+            w.rules.text(),
+            &names,
+            PromptInput::Expr(e),
+            placed,
+            w.rules.program().scripts.clone(),
+        );
         let Some(PromptCode::Expr { expr, ty, slots }) = code else {
             reply.fail(self.render(&diags, input));
             return;

@@ -60,7 +60,12 @@ impl World {
             text.push_str(i);
         }
         let name = file.map_or_else(|| "prompt".to_string(), |f| f.display().to_string());
-        let rules = Ruleset::from_str(&name, &text)?;
+        // Script files are read from the ruleset's folder, as when the file is loaded on its own.
+        let opts = crate::LoadOptions {
+            base: file.and_then(|f| f.parent()).map(|p| p.to_path_buf()),
+            ..Default::default()
+        };
+        let rules = Ruleset::load(&name, &text, &opts)?;
         let (ast, _) = crate::syntax::parse(&text);
         Ok((rules, ast))
     }

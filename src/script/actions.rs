@@ -106,7 +106,7 @@ pub(super) fn register(e: &mut Engine) {
 }
 
 /// What went wrong reading a reaction's result: a message and the position to point at.
-pub(super) struct BadAction(pub(super) String, pub(super) Position);
+pub(super) struct BadAction(pub(super) String, pub(super) Position, pub(super) Option<&'static str>);
 
 /// Reads what a reaction returned: an action, an array of actions, or nothing.
 pub(super) fn read(value: Dynamic) -> Result<Vec<Action>, BadAction> {
@@ -135,6 +135,7 @@ fn one(value: Dynamic) -> Result<Action, BadAction> {
         return Err(BadAction(
             format!("the reaction gave {type_name} where an action was expected"),
             Position::NONE,
+            None,
         ));
     };
     let at = decode(m.get("at"));
@@ -169,10 +170,11 @@ fn one(value: Dynamic) -> Result<Action, BadAction> {
                         &verb[5..]
                     ),
                     at,
+                    Some("a search in an empty list gives `()`: check for `()` first and give another order"),
                 ));
             }
             Ok(Action::Order(Order { who: None, verb, target, text }, at))
         }
-        _ => Err(BadAction("the reaction gave a map that is not an action".into(), at)),
+        _ => Err(BadAction("the reaction gave a map that is not an action".into(), at, None)),
     }
 }

@@ -254,10 +254,14 @@ impl Scripts {
 
     /// Reads the actions a reaction returned; a bad one is reported at the script line that made it.
     pub fn actions(&self, value: Dynamic, name: &str, call: Span) -> Result<Vec<Action>, Diagnostic> {
-        actions::read(value).map_err(|actions::BadAction(message, at)| {
+        actions::read(value).map_err(|actions::BadAction(message, at, help)| {
+            let help = help.unwrap_or(
+                "a reaction returns actions made by `set_to`, `add_to`, `remove_from`, `order`, \
+                 `move_towards`, `move_away_from`, `flee` or `surrender`, or a list of them",
+            );
             self.at(
                 Diagnostic::error("script::bad_action", format!("`{name}`: {message}"), call, "called here")
-                    .with_help("a reaction returns actions made by `set_to`, `add_to`, `remove_from`, `order`, `move_towards`, `move_away_from`, `flee` or `surrender`, or a list of them"),
+                    .with_help(help),
                 at,
                 call,
             )
