@@ -38,6 +38,14 @@ fn traveller_morale_examples() {
 }
 
 #[test]
+fn shadow_deep_stress_examples() {
+    let sds = |scenario| play("shadow_deep_stress.mettle", scenario);
+    insta::assert_snapshot!("sds_three_markers_from_one_wound", sds("three_markers_from_one_wound"));
+    insta::assert_snapshot!("sds_tn_by_markers", sds("tn_by_markers"));
+    insta::assert_snapshot!("sds_marker_removed_after_test", sds("marker_removed_after_test"));
+}
+
+#[test]
 fn dice_pool_examples() {
     let rules =
         Ruleset::from_path(format!("{}/rulesets/dice_pool_morale.mettle", env!("CARGO_MANIFEST_DIR")))
