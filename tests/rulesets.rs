@@ -17,10 +17,16 @@ fn shipped() -> Vec<PathBuf> {
 }
 
 #[test]
-fn the_three_seed_rulesets_ship() {
+fn the_five_seed_rulesets_ship() {
     let names: Vec<String> =
         shipped().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    for want in ["combat_hq.mettle", "dice_pool_morale.mettle", "infinite_frontiers.mettle"] {
+    for want in [
+        "combat_hq.mettle",
+        "dice_pool_morale.mettle",
+        "infinite_frontiers.mettle",
+        "shadow_deep_stress.mettle",
+        "traveller_morale.mettle",
+    ] {
         assert!(names.iter().any(|n| n == want), "{want} is missing from rulesets/");
     }
 }

@@ -45,7 +45,30 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
             format!("[{}] = {}", faces.join(", "), pool.value)
         }
         Value::Result(r) => r.outcome.clone(),
-        Value::Data(d) => d.to_string(),
+        Value::Data(d) => show_data(d),
+    }
+}
+
+/// Data as a ruleset writes it: `{friends: [{name: "orc", in_combat: no}], leader: none}`.
+fn show_data(d: &serde_json::Value) -> String {
+    use serde_json::Value as J;
+    match d {
+        J::Null => "none".into(),
+        J::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        J::Number(n) => n.to_string(),
+        J::String(s) => format!("{s:?}"),
+        J::Array(items) => format!("[{}]", items.iter().map(show_data).collect::<Vec<_>>().join(", ")),
+        J::Object(m) => {
+            let entries: Vec<String> = m
+                .iter()
+                .map(|(k, v)| {
+                    let plain = k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                    let key = if plain && !k.is_empty() { k.clone() } else { format!("{k:?}") };
+                    format!("{key}: {}", show_data(v))
+                })
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
     }
 }
 
