@@ -464,8 +464,16 @@ pub enum StmtKind {
         /// Shown when it does not.
         message: Option<String>,
     },
-    /// `expect order "move towards goblin"`: the last reaction gave this order.
-    ExpectOrder(String),
+    /// `expect [not] order "move towards goblin" ["message"]`: the last reaction gave (or did not give)
+    /// this order.
+    ExpectOrder {
+        /// The order's text.
+        text: String,
+        /// `not`: the order must be absent.
+        absent: bool,
+        /// Shown when it fails.
+        message: Option<String>,
+    },
     /// `follow standard_reaction(unit, seen)`: run a script reaction.
     Follow(Ident, Vec<Arg>),
 }

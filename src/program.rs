@@ -744,8 +744,17 @@ pub enum Stmt {
         /// Where.
         span: Span,
     },
-    /// `expect order "…"`
-    ExpectOrder(String, Span),
+    /// `expect [not] order "…" ["message"]`
+    ExpectOrder {
+        /// The order's text.
+        text: String,
+        /// The order must be absent.
+        absent: bool,
+        /// Shown when it fails.
+        message: Option<String>,
+        /// Where.
+        span: Span,
+    },
     /// `expect`
     Expect {
         /// Condition.
@@ -808,7 +817,7 @@ impl Stmt {
             | Stmt::Answer { span, .. }
             | Stmt::Expect { span, .. }
             | Stmt::Follow { span, .. }
-            | Stmt::ExpectOrder(_, span) => Some(*span),
+            | Stmt::ExpectOrder { span, .. } => Some(*span),
             Stmt::Let(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
         }
     }

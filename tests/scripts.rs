@@ -258,3 +258,17 @@ fn hosts_pass_data_through_the_library() {
     let wrong = s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Int(3))]).unwrap_err();
     assert_eq!(wrong.code, "mettle::run::type_mismatch");
 }
+
+#[test]
+fn expect_order_and_expect_not_order_can_fail() {
+    let text = "kind unit { hp: 0..9 = 3 }\nevent go(u: unit)\nscript { fn f(u) { flee() } }\non go { follow f(u) }\n\
+                scenario s { new unit a\n trigger go(u: a)\n expect order \"flee\"\n expect not order \"flee\", \"it stays\"\n\
+                expect order \"surrender\"\n expect not order \"surrender\" }";
+    let rules = Ruleset::from_str("orders.mettle", text).unwrap();
+    let report = Session::new(&rules, 1).run_scenario("s").unwrap();
+    assert_eq!(report.passed, 2);
+    let failed: Vec<String> = report.failures.iter().map(|f| format!("{f:?}")).collect();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(failed[0].contains("not order") && failed[0].contains("it stays"), "{}", failed[0]);
+    assert!(failed[1].contains("the last reaction ordered \\\"flee\\\""), "{}", failed[1]);
+}

@@ -347,11 +347,11 @@ impl<'a> Checker<'a> {
                     self.value_for(value, &ty, &format!("the answer to `{}`", choice.name), &choice.name);
                 Stmt::Answer { choice: c, value, span }
             }
-            StmtKind::ExpectOrder(text) => {
+            StmtKind::ExpectOrder { text, absent, message } => {
                 if !self.scenario_only(span, "expect") {
                     return None;
                 }
-                Stmt::ExpectOrder(text.clone(), span)
+                Stmt::ExpectOrder { text: text.clone(), absent: *absent, message: message.clone(), span }
             }
             StmtKind::Follow(name, args) => {
                 let Some(&f) = self.script_fns.get(&name.name) else {

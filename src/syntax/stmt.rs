@@ -75,7 +75,15 @@ impl Builder {
                 value: self.expr(k.get(Rule::expr)),
             },
             Rule::expect_stmt => match k.find(Rule::expect_order) {
-                Some(o) => StmtKind::ExpectOrder(self.string(Kids::of(o).get(Rule::string)).0),
+                Some(o) => {
+                    let k = Kids::of(o);
+                    let mut strings = k.all(Rule::string).map(|s| self.string(s).0);
+                    StmtKind::ExpectOrder {
+                        text: strings.next().unwrap_or_default(),
+                        message: strings.next(),
+                        absent: k.find(Rule::kw_not).is_some(),
+                    }
+                }
                 None => StmtKind::Expect {
                     cond: self.expr(k.get(Rule::expr)),
                     message: k.find(Rule::string).map(|s| self.string(s).0),

@@ -451,8 +451,9 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Follow { func, args, span } => self.follow(*func, args, *span, f),
-            Stmt::ExpectOrder(text, span) => {
-                let passed = self.st.orders.iter().any(|o| o.text == *text);
+            Stmt::ExpectOrder { text, absent, message, span } => {
+                let given = self.st.orders.iter().any(|o| o.text == *text);
+                let passed = given != *absent;
                 let found = (!passed).then(|| {
                     if self.st.orders.is_empty() {
                         "the last reaction gave no orders".to_string()
@@ -462,11 +463,12 @@ impl Runner<'_> {
                         format!("the last reaction ordered {}", given.join(", "))
                     }
                 });
+                let not = if *absent { "not " } else { "" };
                 self.push(LogEntry::Expect {
                     passed,
-                    text: format!("order \"{text}\""),
+                    text: format!("{not}order \"{text}\""),
                     found,
-                    message: None,
+                    message: message.clone(),
                     span: *span,
                 });
                 Ok(())

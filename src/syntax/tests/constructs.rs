@@ -264,13 +264,13 @@ fn spans() {
 fn data_literals_follow_and_expect_order() {
     let ItemKind::Scenario(s) = item(
         "scenario s { trigger go(seen: {friends: [{name: \"orc\", distance: 4, hurt: no}], cover: [], n: -2})\n\
-         follow react(u, 1)\n expect order \"flee\" }",
+         follow react(u, 1)\n expect order \"flee\"\n expect not order \"surrender\", \"too proud\" }",
     ) else {
         panic!()
     };
     assert_eq!(
         show_stmts(&s.body),
         "trigger go seen=data {\"cover\":[],\"friends\":[{\"distance\":4,\"hurt\":false,\"name\":\"orc\"}],\"n\":-2}; \
-         follow react(u, 1); expect order \"flee\""
+         follow react(u, 1); expect order \"flee\"; expect not order \"surrender\" \"too proud\""
     );
 }

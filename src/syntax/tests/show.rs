@@ -105,7 +105,13 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::New { kind, name, with } => format!("new {} {}{}", kind.name, name.name, args(with)),
         StmtKind::Dice(d) => format!("dice {:?}", d.iter().map(|d| d.0).collect::<Vec<_>>()),
         StmtKind::Answer { choice, value } => format!("answer {} {}", choice.name, show(value)),
-        StmtKind::ExpectOrder(o) => format!("expect order {o:?}"),
+        StmtKind::ExpectOrder { text, absent, message } => {
+            let not = if *absent { "not " } else { "" };
+            format!(
+                "expect {not}order {text:?}{}",
+                message.as_ref().map(|m| format!(" {m:?}")).unwrap_or_default()
+            )
+        }
         StmtKind::Follow(f, a) => {
             let a: Vec<String> = a.iter().map(show_arg).collect();
             format!("follow {}({})", f.name, a.join(", "))
