@@ -272,3 +272,37 @@ fn expect_order_and_expect_not_order_can_fail() {
     assert!(failed[0].contains("not order") && failed[0].contains("it stays"), "{}", failed[0]);
     assert!(failed[1].contains("the last reaction ordered \\\"flee\\\""), "{}", failed[1]);
 }
+
+#[test]
+fn outcomes_follow_reactions_and_blocks_share_functions() {
+    let text = "kind unit { will: int = 0, stance: calm | routed = calm }\n\
+                script { fn routed(u) { [set_to(u, \"stance\", \"routed\"), away(u)] } }\n\
+                script { fn away(u) { flee() } }\n\
+                check nerve for unit { roll d6  outcome hold when total >= 4  otherwise breaks { follow routed(unit) } }";
+    let rules = Ruleset::from_str("outcome.mettle", text).unwrap();
+    let mut s = Session::new(&rules, 1);
+    s.create("unit", "u", &[]).unwrap();
+    s.force_dice(&[2]);
+    let r = s.roll_for("nerve", Some(0), &[]).unwrap();
+    assert_eq!(r.outcome, "breaks");
+    assert_eq!(s.show(s.get("u", "stance").unwrap()), "routed");
+    assert_eq!(s.state().orders[0].verb, "flee");
+}
+
+#[test]
+fn one_ruleset_runs_scripts_on_many_threads() {
+    let rules = rules_with("fn f(u) { let n = 0; for i in 0..200 { n += i; } if n == 19900 { flee() } }");
+    std::thread::scope(|scope| {
+        for seed in 0..4 {
+            let rules = rules.clone();
+            scope.spawn(move || {
+                let mut s = Session::new(&rules, seed);
+                s.create("unit", "a", &[]).unwrap();
+                for _ in 0..50 {
+                    s.apply("go", &[("u", Value::Entity(0))]).unwrap();
+                    assert_eq!(s.state().orders[0].text, "flee");
+                }
+            });
+        }
+    });
+}
