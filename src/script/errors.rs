@@ -7,24 +7,25 @@ use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use rhai::{EvalAltResult, ParseError, Position};
 
-/// Points `d`'s primary label at `place` (moving it into a script file if it is in one), and adds the
-/// ruleset span `call` as "called from here" when the two can be shown together.
-fn locate(mut d: Diagnostic, place: Option<Place>, call: Option<Span>, label: &str) -> Diagnostic {
-    match place {
-        Some(Place { file: None, span }) => {
-            d.labels[0].span = span;
-            d.labels[0].text = label.into();
-            if let Some(c) = call.filter(|c| *c != span) {
-                d = d.with_label(c, "called from here");
-            }
-            d
-        }
-        Some(Place { file: Some(f), span }) => {
-            d.labels[0].span = span;
-            d.labels[0].text = label.into();
-            d.in_file(f)
-        }
+/// Points `d`'s primary label at `place`, moving the diagnostic into a script file if it is in one.
+pub(super) fn point(mut d: Diagnostic, place: Option<Place>, label: &str) -> Diagnostic {
+    let Some(Place { file, span }) = place else { return d };
+    d.labels[0].span = span;
+    d.labels[0].text = label.into();
+    match file {
+        Some(f) => d.in_file(f),
         None => d,
+    }
+}
+
+/// Like [`point`], and adds the ruleset span `call` as "called from here" when both are in the ruleset.
+pub(super) fn locate(d: Diagnostic, place: Option<Place>, call: Option<Span>, label: &str) -> Diagnostic {
+    let in_ruleset = place.as_ref().is_some_and(|p| p.file.is_none());
+    let at = place.as_ref().map(|p| p.span);
+    let d = point(d, place, label);
+    match call {
+        Some(c) if in_ruleset && at != Some(c) => d.with_label(c, "called from here"),
+        _ => d,
     }
 }
 

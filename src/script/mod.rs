@@ -84,6 +84,133 @@ fn safe_path(path: &str) -> bool {
     !path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
+/// Compiling a ruleset's scripts one by one into one program, collecting every error.
+struct Compiler<'a> {
+    engine: &'a Engine,
+    text: &'a str,
+    base: Option<&'a Path>,
+    sources: Sources,
+    diags: Vec<Diagnostic>,
+    ast: AST,
+    functions: Vec<ScriptFn>,
+    /// Functions defined so far, by name and number of parameters: where, and in which file.
+    seen: HashMap<(String, usize), (Span, Option<String>)>,
+}
+
+impl Compiler<'_> {
+    /// The text to compile for `def` (padded so that Rhai's lines are ours), and its file if it has one.
+    fn source(&mut self, def: &ScriptDef) -> Option<(String, Option<Arc<SourceFile>>)> {
+        let (code, span) = (&def.source.0, def.source.1);
+        if !def.is_file {
+            return Some((self.sources.pad_inline(span.start, code), None));
+        }
+        if !safe_path(code) || !code.ends_with(".rhai") {
+            self.diags.push(
+                Diagnostic::error(
+                    "script::bad_path",
+                    format!("`{code}` is not a script file this ruleset may use"),
+                    span,
+                    "not allowed",
+                )
+                .with_help(
+                    "name a `.rhai` file in the ruleset's folder or below it, such as `script \"reactions.rhai\"`",
+                ),
+            );
+            return None;
+        }
+        let path = self.base.map_or_else(|| Path::new(code).to_path_buf(), |b| b.join(code));
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "script::unreadable",
+                        format!("cannot read the script file `{}`: {e}", path.display()),
+                        span,
+                        "this file",
+                    )
+                    .with_help("check the name; script files are found next to the ruleset"),
+                );
+                return None;
+            }
+        };
+        let file = Arc::new(SourceFile { name: path.display().to_string(), text });
+        let Some(padded) = self.sources.add_file(file.clone()) else {
+            self.diags.push(Diagnostic::error(
+                "script::too_long",
+                "the ruleset and its scripts are too long for the script engine (65,535 lines)",
+                span,
+                "this file",
+            ));
+            return None;
+        };
+        Some((padded, Some(file)))
+    }
+
+    /// Compiles one script and adds its functions.
+    fn add(&mut self, def: &ScriptDef) {
+        let span = def.source.1;
+        let Some((padded, file)) = self.source(def) else { return };
+        let compiled = match self.engine.compile(&padded) {
+            Ok(a) => a,
+            Err(e) => return self.diags.push(errors::syntax(&e, &self.sources, span)),
+        };
+        if let Some(stmt) = compiled.statements().first() {
+            let d = Diagnostic::error(
+                "script::outside_function",
+                "a script may only define functions",
+                span,
+                "",
+            )
+            .with_help(
+                "put the code inside `fn name(…) { … }`; mettle calls functions where the rules use them",
+            );
+            let place = self.sources.place(stmt.position());
+            return self.diags.push(errors::point(d, place, "this runs outside any function"));
+        }
+        // Rhai lists functions in no particular order: keep them in the order written.
+        let text = file.as_ref().map_or(self.text, |f| f.text.as_str());
+        let within = if file.is_some() { Span { start: 0, end: text.len() } } else { span };
+        let mut defined: Vec<_> =
+            compiled.iter_functions().map(|f| (fn_span(text, f.name, within), f)).collect();
+        defined.sort_by_key(|(at, _)| at.start);
+        for (at, f) in defined {
+            let key = (f.name.to_string(), f.params.len());
+            let in_file = file.as_ref().map(|f| f.name.clone());
+            if let Some((first, first_file)) = self.seen.get(&key) {
+                let mut d = Diagnostic::error(
+                    "script::duplicate_function",
+                    format!(
+                        "script function `{}` with {} parameter{} is defined twice",
+                        f.name,
+                        f.params.len(),
+                        if f.params.len() == 1 { "" } else { "s" }
+                    ),
+                    at,
+                    "defined again here",
+                )
+                .with_help("give one of them another name");
+                if *first_file == in_file {
+                    d = d.with_label(*first, "first defined here");
+                }
+                if let Some(f) = &file {
+                    d = d.in_file(f.clone());
+                }
+                self.diags.push(d);
+                continue;
+            }
+            self.seen.insert(key, (at, in_file.clone()));
+            self.functions.push(ScriptFn {
+                name: f.name.to_string(),
+                params: f.params.iter().map(|p| p.to_string()).collect(),
+                span: at,
+                file: in_file,
+            });
+        }
+        self.ast = self.ast.merge(&compiled);
+    }
+}
+
 impl Scripts {
     /// Compiles the scripts of a ruleset whose text is `text`; script files are read from `base`.
     pub(crate) fn compile(
@@ -98,131 +225,23 @@ impl Scripts {
         if let Some(h) = hook {
             h(&mut engine);
         }
-        let mut sources = Sources::new(text);
-        let mut diags = Vec::new();
-        let mut ast = AST::empty();
-        let mut functions: Vec<ScriptFn> = Vec::new();
-        let mut seen: HashMap<(String, usize), Span> = HashMap::new();
+        let mut c = Compiler {
+            engine: &engine,
+            text,
+            base,
+            sources: Sources::new(text),
+            diags: Vec::new(),
+            ast: AST::empty(),
+            functions: Vec::new(),
+            seen: HashMap::new(),
+        };
         for def in defs {
-            let (code, span) = (&def.source.0, def.source.1);
-            let (padded, file) = if def.is_file {
-                if !safe_path(code) || !code.ends_with(".rhai") {
-                    diags.push(
-                        Diagnostic::error(
-                            "script::bad_path",
-                            format!("`{code}` is not a script file this ruleset may use"),
-                            span,
-                            "not allowed",
-                        )
-                        .with_help("name a `.rhai` file in the ruleset's folder or below it, such as `script \"reactions.rhai\"`"),
-                    );
-                    continue;
-                }
-                let path = base.map_or_else(|| Path::new(code).to_path_buf(), |b| b.join(code));
-                let content = match std::fs::read_to_string(&path) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        diags.push(
-                            Diagnostic::error(
-                                "script::unreadable",
-                                format!("cannot read the script file `{}`: {e}", path.display()),
-                                span,
-                                "this file",
-                            )
-                            .with_help("check the name; script files are found next to the ruleset"),
-                        );
-                        continue;
-                    }
-                };
-                let file = Arc::new(SourceFile { name: path.display().to_string(), text: content });
-                match sources.add_file(file.clone()) {
-                    Some(p) => (p, Some(file)),
-                    None => {
-                        diags.push(Diagnostic::error(
-                            "script::too_long",
-                            "the ruleset and its scripts are too long for the script engine (65,535 lines)",
-                            span,
-                            "this file",
-                        ));
-                        continue;
-                    }
-                }
-            } else {
-                (sources.pad_inline(span.start, code), None)
-            };
-            let compiled = match engine.compile(&padded) {
-                Ok(a) => a,
-                Err(e) => {
-                    diags.push(errors::syntax(&e, &sources, span));
-                    continue;
-                }
-            };
-            if let Some(stmt) = compiled.statements().first() {
-                let d = Diagnostic::error(
-                    "script::outside_function",
-                    "a script may only define functions",
-                    span,
-                    "",
-                );
-                let d = match sources.place(stmt.position()) {
-                    Some(p) => {
-                        let mut d = d;
-                        d.labels[0].span = p.span;
-                        d.labels[0].text = "this runs outside any function".into();
-                        match p.file {
-                            Some(f) => d.in_file(f),
-                            None => d,
-                        }
-                    }
-                    None => d,
-                };
-                diags.push(d.with_help(
-                    "put the code inside `fn name(…) { … }`; mettle calls functions where the rules use them",
-                ));
-                continue;
-            }
-            // Rhai lists functions in no particular order: keep them in the order written.
-            let mut defined: Vec<_> = compiled.iter_functions().collect();
-            let text_for = file.as_ref().map_or(text, |f| f.text.as_str());
-            let within = if file.is_some() { Span { start: 0, end: text_for.len() } } else { span };
-            defined.sort_by_key(|f| fn_span(text_for, f.name, within).start);
-            for f in defined {
-                let fspan = fn_span(text_for, f.name, within);
-                let key = (f.name.to_string(), f.params.len());
-                if let Some(first) = seen.get(&key) {
-                    let mut d = Diagnostic::error(
-                        "script::duplicate_function",
-                        format!(
-                            "script function `{}` with {} parameters is defined twice",
-                            f.name,
-                            f.params.len()
-                        ),
-                        fspan,
-                        "defined again here",
-                    )
-                    .with_help("give one of them another name");
-                    if file.is_none() {
-                        d = d.with_label(*first, "first defined here");
-                    }
-                    diags.push(match &file {
-                        Some(f) => d.in_file(f.clone()),
-                        None => d,
-                    });
-                    continue;
-                }
-                seen.insert(key, fspan);
-                functions.push(ScriptFn {
-                    name: f.name.to_string(),
-                    params: f.params.iter().map(|p| p.to_string()).collect(),
-                    span: fspan,
-                    file: file.as_ref().map(|f| f.name.clone()),
-                });
-            }
-            ast = ast.merge(&compiled);
+            c.add(def);
         }
-        if diags.iter().any(Diagnostic::is_error) {
-            return (None, diags);
+        if c.diags.iter().any(Diagnostic::is_error) {
+            return (None, c.diags);
         }
+        let Compiler { ast, functions, sources, diags, .. } = c;
         (Some(Scripts { engine, ast, functions, sources, limits: limits.sane() }), diags)
     }
 
@@ -270,19 +289,7 @@ impl Scripts {
 
     /// Points `d` at script position `at` (keeping `call` as "called from here").
     pub fn at(&self, d: Diagnostic, at: rhai::Position, call: Span) -> Diagnostic {
-        match self.sources.place(at) {
-            Some(p) => {
-                let mut d = d;
-                let text = "asked for here".to_string();
-                d.labels[0].span = p.span;
-                d.labels[0].text = text;
-                match p.file {
-                    Some(f) => d.in_file(f),
-                    None => d.with_label(call, "called from here"),
-                }
-            }
-            None => d,
-        }
+        errors::locate(d, self.sources.place(at), Some(call), "asked for here")
     }
 
     /// The script file called `name`, for diagnostics that point into it.
