@@ -78,17 +78,20 @@ impl Repl {
         (names, frame)
     }
 
+    /// Checks a line against the loaded rules (and their scripts), with the prompt's names bound.
+    fn check_line(
+        &self,
+        names: &[PromptName],
+        input: PromptInput<'_>,
+        placed: &str,
+    ) -> (Option<PromptCode>, Vec<crate::diagnostics::Diagnostic>) {
+        let w = &self.world;
+        check_prompt(&w.ast, w.rules.text(), names, input, placed, w.rules.program().scripts.clone())
+    }
+
     fn statements(&mut self, input: &str, placed: &str, stmts: &[ast::Stmt], reply: &mut Reply) {
         let (names, mut frame) = self.prompt_names();
-        let w = &self.world;
-        let (code, diags) = check_prompt(
-            &w.ast,
-            w.rules.text(),
-            &names,
-            PromptInput::Stmts(stmts),
-            placed,
-            w.rules.program().scripts.clone(),
-        );
+        let (code, diags) = self.check_line(&names, PromptInput::Stmts(stmts), placed);
         let Some(PromptCode::Stmts { stmts, slots, bound }) = code else {
             reply.fail(self.render(&diags, input));
             return;
@@ -122,15 +125,7 @@ impl Repl {
 
     fn expression(&mut self, input: &str, placed: &str, e: &ast::Expr, reply: &mut Reply) {
         let (names, mut frame) = self.prompt_names();
-        let w = &self.world;
-        let (code, diags) = check_prompt(
-            &w.ast,
-            w.rules.text(),
-            &names,
-            PromptInput::Expr(e),
-            placed,
-            w.rules.program().scripts.clone(),
-        );
+        let (code, diags) = self.check_line(&names, PromptInput::Expr(e), placed);
         let Some(PromptCode::Expr { expr, ty, slots }) = code else {
             reply.fail(self.render(&diags, input));
             return;
