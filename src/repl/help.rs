@@ -17,7 +17,8 @@ pub(super) fn help(topic: Option<&str>) -> String {
         Some("save") => ":save FILE\n  Save the session as JSON: units, round, turn, the dice generator, the log, and what\n  was typed here. `:restore FILE` brings it back exactly.".into(),
         Some("restore") => ":restore FILE\n  Restore a session saved with `:save` (or by a program through the library) over the\n  ruleset loaded now.".into(),
         Some("quit") | Some("exit") => ":quit\n  Leave (Ctrl-D does too).".into(),
-        Some("help") => ":help [TOPIC]\n  This help; topics are the commands and `statements`.".into(),
+        Some("help") => ":help [TOPIC]\n  This help; topics are the commands, `statements` and `scripts`.".into(),
+        Some("scripts") | Some("script") | Some("follow") => SCRIPTS.into(),
         Some("statements") | Some("language") => STATEMENTS.into(),
         Some(other) => format!("no help on `{other}`; try `:help` for the list"),
     }
@@ -50,4 +51,15 @@ Statements run on the session as the steps of a scenario do:
   dice 3, 5                                the next dice show these faces
   answer CHOICE = VALUE                    the answer the next time the choice is asked
   expect CONDITION                         says whether it holds
+  follow REACTION(unit, {enemies: […]})    run a script reaction and apply its actions
+  expect order \"move towards goblin\"       says whether the last reaction gave that order
 Names of units and `let` values stay known from line to line.";
+
+const SCRIPTS: &str = "\
+Rules written in Rhai live in `script { … }` blocks or `script \"file.rhai\"` files of the ruleset.
+  NAME(values…) in an expression          a script function that gives a number
+  follow NAME(values…)                    a reaction: it returns actions, mettle checks and applies them
+Actions: set_to(unit, \"attr\", value)  add_to(unit, \"attr\", n)  remove_from(unit, \"attr\", n)
+         move_towards(x)  move_away_from(x)  flee()  surrender()  order(\"text\")
+Data for reactions is written like {friends: [{name: \"goblin\", distance: 4}], enemies: []}.
+A script that fails, runs too long or grows too big stops with a message; nothing changes.";
