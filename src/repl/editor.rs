@@ -28,6 +28,8 @@ pub struct Names {
     pub states: Vec<String>,
     /// Choices.
     pub choices: Vec<String>,
+    /// Script functions (reactions and functions for expressions).
+    pub scripts: Vec<String>,
 }
 
 impl Names {
@@ -51,6 +53,9 @@ impl Names {
             ),
             states: sorted(p.sets.iter().flat_map(|s| s.names.iter().cloned()).collect()),
             choices: sorted(p.choices.iter().map(|c| c.name.clone()).collect()),
+            scripts: sorted(
+                p.scripts.iter().flat_map(|s| s.functions.iter().map(|f| f.name.clone())).collect(),
+            ),
         }
     }
 
@@ -70,11 +75,12 @@ impl Names {
             (":event", ":event") | (_, "trigger") | (_, "on") => self.events.clone(),
             (_, "new") => self.kinds.clone(),
             (_, "answer") => self.choices.clone(),
+            (_, "follow") => self.scripts.clone(),
             (_, "for") | (_, "unit") => self.units.clone(),
             (":help", _) => COMMANDS
                 .iter()
                 .map(|c| c.trim_start_matches(':').to_string())
-                .chain(["statements".into()])
+                .chain(["statements".into(), "scripts".into()])
                 .collect(),
             (":roll" | ":event", _) => {
                 self.attributes.iter().chain(&self.units).chain(&self.states).cloned().collect()
@@ -138,6 +144,7 @@ const KEYWORDS: &[&str] = &[
     "repeat",
     "until",
     "new",
+    "follow",
     "dice",
     "die",
     "answer",
@@ -427,8 +434,10 @@ mod tests {
             checks: vec!["morale".into(), "skill".into()],
             units: vec!["alpha".into()],
             attributes: vec!["spi".into()],
+            scripts: vec!["keep_away".into()],
             ..Names::default()
         };
+        assert_eq!(names.candidates("follow ", 7), ["keep_away"]);
         assert_eq!(names.candidates("roll ", 5), ["morale", "skill"]);
         assert_eq!(names.candidates("alpha.", 6), ["spi"]);
         assert!(names.candidates(":ro", 0).contains(&":roll".to_string()));
