@@ -244,3 +244,31 @@ fn export_lists_script_functions_in_order() {
     assert_eq!(names, ["closest", "react"]);
     assert_eq!(v["script_functions"][1]["line"], 10);
 }
+
+#[test]
+fn roll_takes_data_inputs_as_written_in_a_ruleset() {
+    let dir = std::env::temp_dir().join(format!("mettle-cli-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("data.mettle");
+    std::fs::write(
+        &file,
+        "script { fn nearest(seen) { let d = 99; for e in seen.enemies { if e.distance < d { d = e.distance; } } d } }\n\
+         check spot { input seen: data  roll d6  target nearest(seen)  outcome seen_one when total >= target  otherwise none_seen }\n",
+    )
+    .unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let out = mettle(&[
+        "roll",
+        &file,
+        "spot",
+        "--set",
+        "seen={enemies: [{name: \"hound\", distance: 4}]}",
+        "--json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["target"], 4);
+    let bad = mettle(&["roll", &file, "spot", "--set", "seen=hound"]);
+    assert_eq!(code(&bad), 2);
+    assert!(stderr(&bad).contains("`seen` is data"), "{}", stderr(&bad));
+}

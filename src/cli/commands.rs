@@ -145,6 +145,21 @@ fn parse_assignment(
                 None => return Err(format!("`{name}` must be one of {}, not `{v}`", names.join(", "))),
             }
         }
+        // Data is written as in a ruleset (`{enemies: [{name: "ranger", distance: 8}]}`), or as JSON.
+        (Some(Ty::Data), v) => match mettle::syntax::parse_repl(v) {
+            Ok(mettle::syntax::ReplInput::Expr(mettle::ast::Expr {
+                kind: mettle::ast::ExprKind::Data(d),
+                ..
+            })) => Value::Data(std::sync::Arc::new(d)),
+            _ => match serde_json::from_str(v) {
+                Ok(d) => Value::Data(std::sync::Arc::new(d)),
+                Err(_) => {
+                    return Err(format!(
+                        "`{name}` is data: write it as in a ruleset, e.g. `{name}={{enemies: [{{name: \"ranger\", distance: 8}}]}}`"
+                    ));
+                }
+            },
+        },
         (Some(Ty::Entity(_)), _) => {
             return Err(format!("`{name}` names another entity, which `{flag}` cannot give"));
         }
