@@ -292,6 +292,20 @@ impl Scripts {
         errors::locate(d, self.sources.place(at), Some(call), "asked for here")
     }
 
+    /// Where script position `at` is, for the log: its span when it is in the ruleset, or the script
+    /// file's name and line (`reactions.rhai line 12`) when it is in a file.
+    pub fn origin(&self, at: rhai::Position) -> (Option<Span>, Option<String>) {
+        match self.sources.place(at) {
+            Some(sources::Place { file: None, span }) => (Some(span), None),
+            Some(sources::Place { file: Some(f), span }) => {
+                let line = f.text[..span.start.min(f.text.len())].matches('\n').count() + 1;
+                let name = Path::new(&f.name).file_name().map_or(f.name.clone(), |n| n.to_string_lossy().into_owned());
+                (None, Some(format!("{name} line {line}")))
+            }
+            None => (None, None),
+        }
+    }
+
     /// The script file called `name`, for diagnostics that point into it.
     pub fn file(&self, name: &str) -> Option<Arc<SourceFile>> {
         self.sources.files.iter().find(|f| f.file.name == name).map(|f| f.file.clone())

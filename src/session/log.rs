@@ -124,8 +124,11 @@ pub enum LogEntry {
     Order {
         /// The order in words.
         text: String,
-        /// The `follow` that gave it.
+        /// The script line that gave it, when inline; else the `follow` that ran the reaction.
         span: Span,
+        /// The script file and line that gave it (`reactions.rhai line 12`), when in a file.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        from: Option<String>,
     },
     /// Something a script printed.
     Print {

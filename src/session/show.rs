@@ -108,7 +108,10 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
             }
             LogEntry::Note { text: t, span } => writeln!(out, "{pad}note: {t}{}", at(*span)),
             LogEntry::Reaction { name, span } => writeln!(out, "{pad}reaction {name}{}", at(*span)),
-            LogEntry::Order { text: t, span } => writeln!(out, "{pad}order: {t}{}", at(*span)),
+            LogEntry::Order { text: t, span, from } => match from {
+                Some(f) => writeln!(out, "{pad}order: {t}  ({f})"),
+                None => writeln!(out, "{pad}order: {t}{}", at(*span)),
+            },
             LogEntry::Print { text: t, span } => writeln!(out, "{pad}script says: {t}{}", at(*span)),
             LogEntry::GameOver { label, winner, span, .. } => match winner {
                 Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),

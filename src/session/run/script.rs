@@ -141,7 +141,8 @@ impl Runner<'_> {
             Action::Set { who, attr, value, at } => {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
                 let v = self.script_value_for(id, field, value, at, &bad)?;
-                self.write(id, field, v, span)
+                // The log points at the script line that asked, when it is in the ruleset.
+                self.write(id, field, v, scripts.origin(at).0.unwrap_or(span))
             }
             Action::Add { who, attr, amount, at } => {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
@@ -156,11 +157,12 @@ impl Runner<'_> {
                 }
                 let cur = self.st.entities[id as usize].fields[field as usize].int();
                 let new = cur.checked_add(amount).ok_or_else(|| self.overflow())?;
-                self.write(id, field, Value::Int(new), span)
+                self.write(id, field, Value::Int(new), scripts.origin(at).0.unwrap_or(span))
             }
-            Action::Order(order, _) => {
+            Action::Order(order, at) => {
                 if self.logging {
-                    self.push(LogEntry::Order { text: order.text.clone(), span });
+                    let (inline, from) = scripts.origin(at);
+                    self.push(LogEntry::Order { text: order.text.clone(), span: inline.unwrap_or(span), from });
                 }
                 self.st.orders.push(order);
                 Ok(())
