@@ -47,13 +47,20 @@ pub struct Diagnostic {
 }
 
 /// A source file other than the ruleset, such as a script file a ruleset names.
-#[derive(Debug, PartialEq, Eq, Serialize)]
+#[derive(PartialEq, Eq, Serialize)]
 pub struct SourceFile {
     /// Its name as shown in messages.
     pub name: String,
     /// Its text.
     #[serde(skip)]
     pub text: String,
+}
+
+impl fmt::Debug for SourceFile {
+    // The name and size: a whole file's text in every debug print of a diagnostic helps nobody.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SourceFile({:?}, {} bytes)", self.name, self.text.len())
+    }
 }
 
 impl Diagnostic {

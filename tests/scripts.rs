@@ -306,3 +306,30 @@ fn one_ruleset_runs_scripts_on_many_threads() {
         }
     });
 }
+
+#[test]
+fn a_saved_session_with_data_and_orders_continues_exactly() {
+    let rules =
+        Ruleset::from_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/shadow_deep_stress.mettle"))
+            .unwrap();
+    let seen = |n: i64| {
+        Value::Data(Arc::new(serde_json::json!({
+            "friends": [{"name": "goblin", "distance": n, "reachable": true}],
+            "enemies": [{"name": "ranger", "distance": 9 - n}],
+            "shoot_target": "ranger"
+        })))
+    };
+    let mut a = Session::new(&rules, 7);
+    a.create("creature", "orc", &[("stress", Value::Int(6)), ("missile", Value::Bool(true))]).unwrap();
+    a.apply("activates", &[("creature", Value::Entity(0)), ("situation", seen(2))]).unwrap();
+    let saved = a.save();
+    let mut b = Session::load(&rules, &saved).unwrap();
+    assert_eq!(a.state().orders, b.state().orders);
+    for n in 3..7 {
+        for s in [&mut a, &mut b] {
+            s.apply("activates", &[("creature", Value::Entity(0)), ("situation", seen(n))]).unwrap();
+        }
+    }
+    assert_eq!(a.save(), b.save());
+    assert!(!a.state().orders.is_empty());
+}

@@ -299,7 +299,9 @@ impl Scripts {
             Some(sources::Place { file: None, span }) => (Some(span), None),
             Some(sources::Place { file: Some(f), span }) => {
                 let line = f.text[..span.start.min(f.text.len())].matches('\n').count() + 1;
-                let name = Path::new(&f.name).file_name().map_or(f.name.clone(), |n| n.to_string_lossy().into_owned());
+                let name = Path::new(&f.name)
+                    .file_name()
+                    .map_or(f.name.clone(), |n| n.to_string_lossy().into_owned());
                 (None, Some(format!("{name} line {line}")))
             }
             None => (None, None),

@@ -162,7 +162,11 @@ impl Runner<'_> {
             Action::Order(order, at) => {
                 if self.logging {
                     let (inline, from) = scripts.origin(at);
-                    self.push(LogEntry::Order { text: order.text.clone(), span: inline.unwrap_or(span), from });
+                    self.push(LogEntry::Order {
+                        text: order.text.clone(),
+                        span: inline.unwrap_or(span),
+                        from,
+                    });
                 }
                 self.st.orders.push(order);
                 Ok(())
