@@ -264,6 +264,7 @@ fn resolve_variants() {
     fails("on turn_start { new unit u }", "mettle::resolve::scenario_only");
     fails("on turn_strat { note \"x\" }", "mettle::resolve::unknown_event");
     fails("on turn_start { end game with win }", "mettle::resolve::unknown_result");
+    fails("define f(n: int) = if true then n else 0", "mettle::resolve::unknown_name");
     fails("script \"heal.rhai\"", "mettle::script::unreadable");
     fails("script { fn f() { 1 } } on turn_start { follow g() }", "mettle::resolve::unknown_reaction");
     fails("script { fn f() { 1 } } define x(n: int) = f(n)", "mettle::resolve::arity");

@@ -368,11 +368,22 @@ impl<'a> Checker<'a> {
                 "`{}` is a check: roll it with `roll {}`, or read its result with `last {}`",
                 id.name, id.name, id.name
             );
+        } else if matches!(id.name.as_str(), "true" | "false" | "null" | "nil") {
+            // Words a script writer types out of habit.
+            let word = match id.name.as_str() {
+                "true" => "`yes`",
+                "false" => "`no`",
+                _ => "`none`",
+            };
+            help =
+                format!("did you mean {word}? mettle writes yes/no as `yes` and `no`, and nothing as `none`");
         }
         let label = match want {
             Some(Ty::Name(set)) => format!("not one of {}", self.prog.sets[*set as usize].names.join(" | ")),
             Some(Ty::Flag) => {
-                help = "a yes/no value is written `yes` or `no`".to_string();
+                if !help.starts_with("did you mean") {
+                    help = "a yes/no value is written `yes` or `no`".to_string();
+                }
                 "not yes or no".to_string()
             }
             _ => "not defined here".to_string(),
