@@ -27,6 +27,28 @@
 //! // Every number can be traced to the rule that produced it:
 //! assert_eq!(result.modifiers[0].label, "Spirit");
 //! ```
+//!
+//! Rules that are procedures are written as Rhai functions in the ruleset ([`script`]); a reaction
+//! returns actions that the session checks before applying them:
+//!
+//! ```
+//! use mettle::{Ruleset, Session, Value};
+//!
+//! let rules = Ruleset::from_str("react.mettle", r#"
+//!     kind creature { stance: calm | wary = calm }
+//!     event spotted(creature: creature, seen: data)
+//!     script {
+//!         fn keep_away(c, seen) { [set_to(c, "stance", "wary"), move_away_from(seen.enemies[0])] }
+//!     }
+//!     on spotted { follow keep_away(creature, seen) }
+//! "#).unwrap();
+//!
+//! let mut session = Session::new(&rules, 1);
+//! let orc = session.create("creature", "orc", &[]).unwrap();
+//! let seen = serde_json::json!({ "enemies": [{ "name": "ranger", "distance": 8 }] });
+//! session.apply("spotted", &[("creature", Value::Entity(orc)), ("seen", Value::Data(seen.into()))]).unwrap();
+//! assert_eq!(session.state().orders[0].text, "move away from ranger");
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
