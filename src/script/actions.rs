@@ -21,7 +21,7 @@ pub struct Order {
 
 /// One action a reaction returned, with the script position that made it.
 #[derive(Debug, Clone)]
-pub enum Action {
+pub(crate) enum Action {
     /// `set_to(who, "attribute", value)`
     Set {
         /// The entity (its view or its name).

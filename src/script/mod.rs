@@ -9,7 +9,8 @@ mod sandbox;
 mod sources;
 
 pub(crate) use actions::name_of;
-pub use actions::{Action, Order};
+pub use actions::Order;
+pub(crate) use actions::Action;
 pub use sandbox::ScriptLimits;
 
 use crate::ast::{ScriptDef, Span};
@@ -54,7 +55,7 @@ impl std::fmt::Debug for Scripts {
 
 /// What a call gave back.
 #[derive(Debug)]
-pub struct Called {
+pub(crate) struct Called {
     /// The function's result.
     pub value: Dynamic,
     /// What the script printed (`print`, `debug`), for the log.
@@ -246,7 +247,7 @@ impl Scripts {
     }
 
     /// Calls script function `f` with `args`; `call` is the rule that called it, for messages.
-    pub fn call(&self, f: usize, args: Vec<Dynamic>, call: Span) -> Result<Called, Diagnostic> {
+    pub(crate) fn call(&self, f: usize, args: Vec<Dynamic>, call: Span) -> Result<Called, Diagnostic> {
         let name = self.functions[f].name.as_str();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         sandbox::start(self.limits.time);
@@ -272,7 +273,7 @@ impl Scripts {
     }
 
     /// Reads the actions a reaction returned; a bad one is reported at the script line that made it.
-    pub fn actions(&self, value: Dynamic, name: &str, call: Span) -> Result<Vec<Action>, Diagnostic> {
+    pub(crate) fn actions(&self, value: Dynamic, name: &str, call: Span) -> Result<Vec<Action>, Diagnostic> {
         actions::read(value).map_err(|actions::BadAction(message, at, help)| {
             let help = help.unwrap_or(
                 "a reaction returns actions made by `set_to`, `add_to`, `remove_from`, `order`, \
@@ -288,13 +289,13 @@ impl Scripts {
     }
 
     /// Points `d` at script position `at` (keeping `call` as "called from here").
-    pub fn at(&self, d: Diagnostic, at: rhai::Position, call: Span) -> Diagnostic {
+    pub(crate) fn at(&self, d: Diagnostic, at: rhai::Position, call: Span) -> Diagnostic {
         errors::locate(d, self.sources.place(at), Some(call), "asked for here")
     }
 
     /// Where script position `at` is, for the log: its span when it is in the ruleset, or the script
     /// file's name and line (`reactions.rhai line 12`) when it is in a file.
-    pub fn origin(&self, at: rhai::Position) -> (Option<Span>, Option<String>) {
+    pub(crate) fn origin(&self, at: rhai::Position) -> (Option<Span>, Option<String>) {
         match self.sources.place(at) {
             Some(sources::Place { file: None, span }) => (Some(span), None),
             Some(sources::Place { file: Some(f), span }) => {
