@@ -8,9 +8,9 @@ pub(crate) use errors::type_words;
 mod sandbox;
 mod sources;
 
-pub(crate) use actions::name_of;
-pub use actions::Order;
 pub(crate) use actions::Action;
+pub use actions::Order;
+pub(crate) use actions::name_of;
 pub use sandbox::ScriptLimits;
 
 use crate::ast::{ScriptDef, Span};
