@@ -554,8 +554,9 @@ pub enum Expr {
         /// Filter.
         filter: Option<Box<Expr>>,
     },
-    /// A script function (index in the scripts' functions), which gives a number.
-    Script(u32, Vec<Expr>, Span),
+    /// A script function (index in the scripts' functions): it gives a number, or yes/no when the
+    /// last field is set (the function is used as a condition).
+    Script(u32, Vec<Expr>, Span, bool),
 }
 
 /// How many sides a die has.

@@ -333,3 +333,28 @@ fn a_saved_session_with_data_and_orders_continues_exactly() {
     assert_eq!(a.save(), b.save());
     assert!(!a.state().orders.is_empty());
 }
+
+#[test]
+fn script_functions_serve_as_conditions() {
+    let text = "kind unit { wounds: 0..9 = 0, routed: flag = no }\nevent hit(u: unit)\n\
+                script { fn badly_hurt(u) { u.wounds >= 3 } fn half(n) { n / 2 } }\n\
+                on hit when badly_hurt(u) and not u.routed { set u.routed to yes }\n\
+                on hit { add 1 to u.wounds }\n\
+                define penalty(w: 0..9) = half(w)";
+    let rules = Ruleset::from_str("cond.mettle", text).unwrap();
+    let mut s = Session::new(&rules, 1);
+    s.create("unit", "u", &[("wounds", Value::Int(2))]).unwrap();
+    s.apply("hit", &[("u", Value::Entity(0))]).unwrap();
+    assert_eq!(s.get("u", "routed"), Some(&Value::Bool(false)), "2 wounds is not badly hurt");
+    s.apply("hit", &[("u", Value::Entity(0))]).unwrap();
+    assert_eq!(s.get("u", "routed"), Some(&Value::Bool(true)));
+    let wrong = Ruleset::from_str(
+        "wrong.mettle",
+        "kind unit { routed: flag = no }\nevent hit(u: unit)\nscript { fn hurt(u) { 3 } }\non hit when hurt(u) { set u.routed to yes }",
+    )
+    .unwrap();
+    let mut s = Session::new(&wrong, 1);
+    s.create("unit", "u", &[]).unwrap();
+    let err = s.apply("hit", &[("u", Value::Entity(0))]).unwrap_err();
+    assert_eq!(err.code, "mettle::script::not_yes_or_no");
+}

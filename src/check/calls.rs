@@ -27,7 +27,7 @@ pub(super) const BUILTINS: &[&str] = &[
 ];
 
 impl Checker<'_> {
-    pub(super) fn call(&mut self, f: &ast::Ident, args: &[Arg], span: Span) -> T {
+    pub(super) fn call(&mut self, f: &ast::Ident, args: &[Arg], span: Span, want: Option<&Ty>) -> T {
         let name = f.name.as_str();
         if BUILTINS.contains(&name) {
             return self.builtin(f, args, span);
@@ -84,7 +84,11 @@ impl Checker<'_> {
         }
         if let Some(&sf) = self.script_fns.get(name) {
             let args = self.script_args(sf, args, span);
-            return T::new(Expr::Script(sf, args, span), Ty::INT);
+            // A script function gives a number, or yes/no where a condition is wanted (`when
+            // flanked(unit)`): Rhai values carry no declared type, so the place decides.
+            let flag = want == Some(&Ty::Flag);
+            let ty = if flag { Ty::Flag } else { Ty::INT };
+            return T::new(Expr::Script(sf, args, span, flag), ty);
         }
         let mut known: Vec<&str> = BUILTINS.to_vec();
         known.extend(self.defines.keys().map(|s| s.as_str()));

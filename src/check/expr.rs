@@ -205,7 +205,7 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Name(id) => self.name(id, want),
             ExprKind::Field(base, field) => self.field(base, field),
-            ExprKind::Call(f, args) => self.call(f, args, e.span),
+            ExprKind::Call(f, args) => self.call(f, args, e.span, want),
             ExprKind::Dice { count, sides, mods } => self.dice(e, count.as_deref(), sides, mods),
             ExprKind::Unary(UnOp::Neg, x) => {
                 let t = self.int_arg(x, "the value after `-`");

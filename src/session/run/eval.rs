@@ -29,7 +29,7 @@ impl Runner<'_> {
                 let id = self.entity_id(&b, "the entity")?;
                 self.st.entities[id as usize].fields[*i as usize].clone()
             }
-            Expr::Script(func, args, span) => self.script_value(*func, args, *span, f)?,
+            Expr::Script(func, args, span, flag) => self.script_value(*func, args, *span, *flag, f)?,
             Expr::Neg(x) => Value::Int(self.int(x, f)?.checked_neg().ok_or_else(|| self.overflow())?),
             Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truth()),
             Expr::Bin(op, a, b) => self.binary(*op, a, b, f)?,

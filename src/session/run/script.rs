@@ -83,17 +83,36 @@ impl Runner<'_> {
         Ok(called.value)
     }
 
-    /// A script function used in an expression: it must give a whole number.
+    /// A script function used in an expression: it must give a whole number, or yes/no where it is
+    /// used as a condition.
     pub(super) fn script_value(
         &mut self,
         func: u32,
         args: &[Expr],
         span: Span,
+        flag: bool,
         f: &mut Vec<Value>,
     ) -> R<Value> {
         let v = self.call_script(func, args, span, f)?;
         let scripts = self.scripts();
         let name = &scripts.functions[func as usize].name;
+        if flag {
+            return match v.as_bool() {
+                Ok(b) => Ok(Value::Bool(b)),
+                Err(got) => Err(Diagnostic::error(
+                    "script::not_yes_or_no",
+                    format!(
+                        "script function `{name}` gave {} where the rule needs yes or no",
+                        type_words(got)
+                    ),
+                    span,
+                    "used as a condition here",
+                )
+                .with_help(format!(
+                    "make `{name}` end with `true` or `false` (a comparison such as `x > 2`)"
+                ))),
+            };
+        }
         match v.as_int() {
             Ok(i) => Ok(Value::Int(i)),
             Err(got) => Err(Diagnostic::error(
