@@ -358,3 +358,20 @@ fn script_functions_serve_as_conditions() {
     let err = s.apply("hit", &[("u", Value::Entity(0))]).unwrap_err();
     assert_eq!(err.code, "mettle::script::not_yes_or_no");
 }
+
+#[test]
+fn deep_scripts_do_not_overflow_a_small_thread_stack() {
+    // 64 KiB is too small for 32 nested script calls: a call grows the stack when it needs more.
+    let rules = rules_with("fn f(u) { f(u) }");
+    let code = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            let mut s = Session::new(&rules, 1);
+            s.create("unit", "a", &[]).unwrap();
+            s.apply("go", &[("u", Value::Entity(0))]).unwrap_err().code
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(code, "mettle::script::too_deep");
+}
