@@ -11,9 +11,18 @@ use rhai::{Dynamic, Map};
 use std::sync::Arc;
 
 impl Runner<'_> {
-    fn scripts(&self) -> Arc<Scripts> {
-        // The checker only compiles calls to script functions when the ruleset has scripts.
-        self.p.scripts.clone().expect("a script call in a ruleset without scripts")
+    fn scripts(&self) -> R<Arc<Scripts>> {
+        // The checker only compiles calls to script functions when the ruleset has scripts; a program
+        // built some other way gets an error, not a crash.
+        self.p.scripts.clone().ok_or_else(|| {
+            Diagnostic::error(
+                "run::no_scripts",
+                "this rule calls a script, but the ruleset has none",
+                self.span,
+                "here",
+            )
+            .with_help("load the ruleset with its scripts")
+        })
     }
 
     /// A value as a script sees it.
@@ -73,7 +82,7 @@ impl Runner<'_> {
             let v = self.eval(a, f)?;
             values.push(self.to_script(&v)?);
         }
-        let scripts = self.scripts();
+        let scripts = self.scripts()?;
         let called = scripts.call(func as usize, values, span)?;
         if self.logging {
             for text in called.printed {
@@ -94,7 +103,7 @@ impl Runner<'_> {
         f: &mut Vec<Value>,
     ) -> R<Value> {
         let v = self.call_script(func, args, span, f)?;
-        let scripts = self.scripts();
+        let scripts = self.scripts()?;
         let name = &scripts.functions[func as usize].name;
         if flag {
             return match v.as_bool() {
@@ -132,7 +141,7 @@ impl Runner<'_> {
 
     /// `follow REACTION(…)`: run the reaction, check every action it gives, then apply them in order.
     pub(super) fn follow(&mut self, func: u32, args: &[Expr], span: Span, f: &mut Vec<Value>) -> R<()> {
-        let scripts = self.scripts();
+        let scripts = self.scripts()?;
         let name = scripts.functions[func as usize].name.clone();
         if self.logging {
             self.push(LogEntry::Reaction { name: name.clone(), span });
