@@ -105,38 +105,30 @@ impl Runner<'_> {
         let v = self.call_script(func, args, span, f)?;
         let scripts = self.scripts()?;
         let name = &scripts.functions[func as usize].name;
-        if flag {
-            return match v.as_bool() {
-                Ok(b) => Ok(Value::Bool(b)),
-                Err(got) => Err(Diagnostic::error(
-                    "script::not_yes_or_no",
-                    format!(
-                        "script function `{name}` gave {} where the rule needs yes or no",
-                        type_words(got)
-                    ),
-                    span,
-                    "used as a condition here",
-                )
-                .with_help(format!(
-                    "make `{name}` end with `true` or `false` (a comparison such as `x > 2`)"
-                ))),
-            };
-        }
-        match v.as_int() {
-            Ok(i) => Ok(Value::Int(i)),
-            Err(got) => Err(Diagnostic::error(
-                "script::not_a_number",
-                format!(
-                    "script function `{name}` gave {} where the rule needs a whole number",
-                    type_words(got)
-                ),
-                span,
-                "used as a number here",
+        let (value, code, needs, label, fix) = if flag {
+            let fix = "`true` or `false` (a comparison such as `x > 2`)";
+            (
+                v.as_bool().map(Value::Bool),
+                "script::not_yes_or_no",
+                "yes or no",
+                "used as a condition here",
+                fix,
             )
-            .with_help(format!(
-                "make `{name}` end with a whole number (use `if … {{ 1 }} else {{ 0 }}` for yes/no)"
-            ))),
-        }
+        } else {
+            let fix = "a whole number (use `if … { 1 } else { 0 }` for yes/no)";
+            (
+                v.as_int().map(Value::Int),
+                "script::not_a_number",
+                "a whole number",
+                "used as a number here",
+                fix,
+            )
+        };
+        value.map_err(|got| {
+            let message =
+                format!("script function `{name}` gave {} where the rule needs {needs}", type_words(got));
+            Diagnostic::error(code, message, span, label).with_help(format!("make `{name}` end with {fix}"))
+        })
     }
 
     /// `follow REACTION(…)`: run the reaction, check every action it gives, then apply them in order.
