@@ -162,7 +162,7 @@ impl Runner<'_> {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
                 let v = self.script_value_for(id, field, value, at, &bad)?;
                 // The log points at the script line that asked, when it is in the ruleset.
-                self.write(id, field, v, scripts.origin(at).0.unwrap_or(span))
+                self.write(id, field, v, self.log_span(scripts, at, span))
             }
             Action::Add { who, attr, amount, at } => {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
@@ -177,7 +177,7 @@ impl Runner<'_> {
                 }
                 let cur = self.st.entities[id as usize].fields[field as usize].int();
                 let new = cur.checked_add(amount).ok_or_else(|| self.overflow())?;
-                self.write(id, field, Value::Int(new), scripts.origin(at).0.unwrap_or(span))
+                self.write(id, field, Value::Int(new), self.log_span(scripts, at, span))
             }
             Action::Order(order, at) => {
                 if self.logging {
@@ -192,6 +192,12 @@ impl Runner<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// The span a change asked for at script position `at` is logged with: the script line when it is
+    /// in the ruleset, else the `follow` at `span`. Worked out only when there is a log to write.
+    fn log_span(&self, scripts: &Scripts, at: rhai::Position, span: Span) -> Span {
+        if self.logging { scripts.origin(at).0.unwrap_or(span) } else { span }
     }
 
     /// The entity and attribute an action names.
