@@ -34,6 +34,32 @@ fn error(code: &str, message: impl Into<String>, help: impl Into<String>) -> Dia
     Diagnostic::plain(&format!("repl::{code}"), message).with_help(help)
 }
 
+/// The item a command names in its first word (`:roll morale`): missing and unknown names get an
+/// error with an example (`command`, `example`) or a "did you mean" among the items' names.
+fn named<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&T) -> &str,
+    first: Option<&&str>,
+    what: &str,
+    (command, example): (&str, &str),
+) -> Result<&'a T, Diagnostic> {
+    let Some(&name) = first else {
+        return Err(error(
+            "missing_argument",
+            format!("`{command}` needs {} {what}", if what.starts_with('e') { "an" } else { "a" }),
+            format!("for example `{example}`"),
+        ));
+    };
+    items.iter().find(|i| key(i) == name).ok_or_else(|| {
+        let known: Vec<&str> = items.iter().map(&key).collect();
+        error(
+            &format!("unknown_{what}"),
+            format!("there is no {what} called `{name}`"),
+            suggest(name, what, &known),
+        )
+    })
+}
+
 impl Repl {
     pub(super) fn command(&mut self, line: &str, reply: &mut Reply) {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -224,21 +250,9 @@ impl Repl {
     fn roll(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
         let s = &self.world.session;
         let p = s.ruleset().program();
-        let Some(&check) = args.first() else {
-            return Err(error(
-                "missing_argument",
-                "`:roll` needs a check",
-                "for example `:roll morale for alpha spi=2`",
-            ));
-        };
-        let Some(decl) = p.checks.iter().find(|c| c.name == check) else {
-            let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
-            return Err(error(
-                "unknown_check",
-                format!("there is no check called `{check}`"),
-                suggest(check, "check", &known),
-            ));
-        };
+        let decl =
+            named(&p.checks, |c| &c.name, args.first(), "check", (":roll", ":roll morale for alpha spi=2"))?;
+        let check = args[0]; // `named` found it, so it is there
         let mut rest = &args[1..];
         let mut who = None;
         if rest.first() == Some(&"for") {
@@ -282,21 +296,8 @@ impl Repl {
     fn event(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
         let s = &self.world.session;
         let p = s.ruleset().program();
-        let Some(&event) = args.first() else {
-            return Err(error(
-                "missing_argument",
-                "`:event` needs an event",
-                "for example `:event turn_start`",
-            ));
-        };
-        let Some(decl) = p.events.iter().find(|e| e.name == event) else {
-            let known: Vec<&str> = p.events.iter().map(|e| e.name.as_str()).collect();
-            return Err(error(
-                "unknown_event",
-                format!("there is no event called `{event}`"),
-                suggest(event, "event", &known),
-            ));
-        };
+        let decl = named(&p.events, |e| &e.name, args.first(), "event", (":event", ":event turn_start"))?;
+        let event = args[0]; // `named` found it, so it is there
         let fields: Vec<_> = decl.facts.iter().collect();
         let facts = values::assignments(s, &args[1..], &fields, event, "fact")?;
         let refs: Vec<(&str, Value)> = facts.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
