@@ -57,6 +57,7 @@ pub mod check;
 pub mod diagnostics;
 pub mod dice;
 pub mod export;
+pub mod odds;
 pub mod program;
 pub mod repl;
 mod ruleset;

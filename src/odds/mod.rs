@@ -1,0 +1,8 @@
+//! Exact odds: distributions with integer weights, computed from dice expressions and checks
+//! without listing every roll.
+
+pub mod dist;
+pub mod weight;
+
+pub use dist::Dist;
+pub use weight::{Fraction, Weight};

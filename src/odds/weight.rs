@@ -1,0 +1,127 @@
+//! Exact weights: a fixed-width `u128` path that reports overflow, and `BigUint` when that happens.
+//! Algorithms are written once over [`Weight`], tried with `u128` first and run again with `BigUint`
+//! only when a sum or product does not fit.
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+/// An exact, non-negative count of ways.
+pub trait Weight: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static {
+    /// No ways.
+    fn zero() -> Self;
+    /// One way.
+    fn one() -> Self;
+    /// A small count.
+    fn from_u64(n: u64) -> Self;
+    /// `self + o`, or `None` when it does not fit.
+    fn add(&self, o: &Self) -> Option<Self>;
+    /// `self * o`, or `None` when it does not fit.
+    fn mul(&self, o: &Self) -> Option<Self>;
+    /// Whether this is zero.
+    fn is_zero(&self) -> bool;
+    /// The weight as a big integer.
+    fn to_big(&self) -> BigUint;
+}
+
+impl Weight for u128 {
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn from_u64(n: u64) -> Self {
+        n as u128
+    }
+    fn add(&self, o: &Self) -> Option<Self> {
+        self.checked_add(*o)
+    }
+    fn mul(&self, o: &Self) -> Option<Self> {
+        self.checked_mul(*o)
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+    fn to_big(&self) -> BigUint {
+        BigUint::from(*self)
+    }
+}
+
+impl Weight for BigUint {
+    fn zero() -> Self {
+        Zero::zero()
+    }
+    fn one() -> Self {
+        One::one()
+    }
+    fn from_u64(n: u64) -> Self {
+        BigUint::from(n)
+    }
+    fn add(&self, o: &Self) -> Option<Self> {
+        Some(self + o)
+    }
+    fn mul(&self, o: &Self) -> Option<Self> {
+        Some(self * o)
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn to_big(&self) -> BigUint {
+        self.clone()
+    }
+}
+
+/// A probability as a fraction in lowest terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fraction {
+    /// Numerator.
+    pub num: BigUint,
+    /// Denominator (never zero).
+    pub den: BigUint,
+}
+
+impl Fraction {
+    /// `num / den`, reduced.
+    pub fn new(num: BigUint, den: BigUint) -> Fraction {
+        let g = num_integer::Integer::gcd(&num, &den);
+        if g.is_zero() || g.is_one() {
+            return Fraction { num, den };
+        }
+        Fraction { num: num / &g, den: den / &g }
+    }
+    /// The nearest `f64`, for display and JSON only.
+    pub fn to_f64(&self) -> f64 {
+        // Scale both down together so that huge denominators still give a precise quotient.
+        let shift = self.den.bits().saturating_sub(900);
+        let n = num_traits::ToPrimitive::to_f64(&(&self.num >> shift)).unwrap_or(0.0);
+        let d = num_traits::ToPrimitive::to_f64(&(&self.den >> shift)).unwrap_or(1.0);
+        if d == 0.0 { 0.0 } else { n / d }
+    }
+}
+
+impl std::fmt::Display for Fraction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn u128_reports_overflow() {
+        assert_eq!(Weight::mul(&u128::MAX, &2u128), None);
+        assert_eq!(Weight::add(&3u128, &4u128), Some(7));
+    }
+
+    #[test]
+    fn fractions_are_reduced_and_printed() {
+        let f = Fraction::new(BigUint::from(6u32), BigUint::from(36u32));
+        assert_eq!(f.to_string(), "1/6");
+        assert!((f.to_f64() - 1.0 / 6.0).abs() < 1e-15);
+        let huge = BigUint::from(6u32).pow(2000);
+        let f = Fraction::new(&huge / 3u32, huge);
+        assert_eq!(f.to_string(), "1/3");
+    }
+}
