@@ -46,7 +46,7 @@ impl Dist {
             .ok()
             .and_then(|i| self.weights.get(i))
             .cloned()
-            .unwrap_or_else(BigUint::zero)
+            .unwrap_or_else(<BigUint as Zero>::zero)
     }
 
     /// All the ways together.

@@ -84,7 +84,7 @@ impl Fraction {
     /// `num / den`, reduced.
     pub fn new(num: BigUint, den: BigUint) -> Fraction {
         let g = num_integer::Integer::gcd(&num, &den);
-        if g.is_zero() || g.is_one() {
+        if Zero::is_zero(&g) || g.is_one() {
             return Fraction { num, den };
         }
         Fraction { num: num / &g, den: den / &g }
