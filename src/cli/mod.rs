@@ -1,6 +1,9 @@
 //! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl.
 
 mod commands;
+mod dice;
+mod odds;
+mod sim;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -47,9 +50,14 @@ enum Command {
     )]
     Roll {
         /// The ruleset.
-        file: PathBuf,
+        #[arg(required_unless_present = "dice")]
+        file: Option<PathBuf>,
         /// The check to roll.
-        check: String,
+        #[arg(required_unless_present = "dice")]
+        check: Option<String>,
+        /// Roll a bare dice expression instead of a check, such as `4d6kh3` or `2d6+3 >= 8`.
+        #[arg(long, value_name = "EXPR", conflicts_with_all = ["file", "check", "with"])]
+        dice: Option<String>,
         /// An input value, as name=value (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -61,6 +69,69 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The exact chance of every outcome of a check (and the distributions of its numbers), or of a
+    /// bare dice expression.
+    #[command(after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'")]
+    Odds {
+        /// The ruleset.
+        #[arg(required_unless_present = "dice")]
+        file: Option<PathBuf>,
+        /// The check.
+        #[arg(required_unless_present = "dice")]
+        check: Option<String>,
+        /// An input value, as name=value (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// For a check made by someone: an attribute of the stand-in who rolls, as name=value.
+        #[arg(long = "with", value_name = "NAME=VALUE")]
+        with: Vec<String>,
+        /// An input to run through a range of whole numbers, as name=LO..HI (repeatable: one row per
+        /// combination).
+        #[arg(long = "sweep", value_name = "NAME=LO..HI")]
+        sweep: Vec<String>,
+        /// A bare dice expression instead of a check, such as `4d6kh3`, `2d6+3 >= 8` or `10d6cs<=3`.
+        #[arg(long, value_name = "EXPR", conflicts_with_all = ["file", "check", "set", "with", "sweep"])]
+        dice: Option<String>,
+        /// Print the odds as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the odds as an SVG chart into this file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// Seed for the simulation used when exact odds are out of reach.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play a scenario (or roll a check) many times and report how often each result came up.
+    #[command(after_help = "Examples:\n  mettle sim rulesets/combat_hq.mettle morale_race --runs 100000 --seed 1\n  mettle sim rulesets/infinite_frontiers.mettle --check morale --set spi=2 --runs 1000000")]
+    Sim {
+        /// The ruleset.
+        file: PathBuf,
+        /// The scenario to play.
+        #[arg(required_unless_present = "check")]
+        scenario: Option<String>,
+        /// Roll this check instead of playing a scenario.
+        #[arg(long, conflicts_with = "scenario")]
+        check: Option<String>,
+        /// An input value of the check, as name=value (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", requires = "check")]
+        set: Vec<String>,
+        /// For a check made by someone: an attribute of the stand-in who rolls, as name=value.
+        #[arg(long = "with", value_name = "NAME=VALUE", requires = "check")]
+        with: Vec<String>,
+        /// How many times.
+        #[arg(long, default_value_t = 10_000)]
+        runs: u64,
+        /// Seed of the whole run: the same seed gives the same report, whatever the thread count.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -115,9 +186,36 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
         Command::Export { file } => commands::export(&file),
-        Command::Roll { file, check, set, with, seed, json } => {
-            commands::roll(&file, &check, &set, &with, seed, json)
-        }
+        Command::Roll { dice: Some(expr), seed, json, .. } => dice::roll(&expr, seed, json),
+        Command::Roll { file, check, set, with, seed, json, .. } => match (file, check) {
+            (Some(file), Some(check)) => commands::roll(&file, &check, &set, &with, seed, json),
+            _ => 2,
+        },
+        Command::Odds { dice: Some(expr), json, plot, .. } => dice::odds(&expr, json, plot.as_deref()),
+        Command::Odds { file, check, set, with, sweep, json, plot, seed, .. } => match (file, check) {
+            (Some(file), Some(check)) => odds::run(&odds::Args {
+                file,
+                check,
+                set,
+                with,
+                sweep,
+                json,
+                plot,
+                seed,
+            }),
+            _ => 2,
+        },
+        Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => sim::run(&sim::Args {
+            file,
+            scenario,
+            check,
+            set,
+            with,
+            runs,
+            seed,
+            threads,
+            json,
+        }),
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
         Command::Repl { file, seed, echo, width } => {

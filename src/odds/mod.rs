@@ -6,3 +6,5 @@ pub mod weight;
 
 pub use dist::Dist;
 pub use weight::{Fraction, Weight};
+pub mod report;
+pub use report::{Chance, How, OutcomeOdds, Report};
