@@ -47,137 +47,17 @@ impl Runner<'_> {
         span: Span,
     ) -> R<Arc<CheckResult>> {
         let check = &self.p.checks[c as usize];
-        let mut f = vec![Value::None; check.nslots as usize];
-        f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
-        let mut given = vec![false; check.inputs.len()];
-        for (i, v) in args {
-            let input = &check.inputs[i as usize].field;
-            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &v)
-                && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
-            {
-                return Err(fail(
-                    "out_of_range",
-                    format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
-                    if span.is_empty() { input.span } else { span },
-                    &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-                )
-                .with_label(input.span, "declared here"));
+        let (mut f, setup) = self.prepare_check(c, subject, args, span)?;
+        let pool = match &check.roll {
+            Some(r) => {
+                self.span = r.span;
+                Some(self.roll_dice(&r.dice, setup.extra, &setup.labels, &mut f)?)
             }
-            f[i as usize] = v;
-            given[i as usize] = true;
-        }
-        for (i, input) in check.inputs.iter().enumerate() {
-            if given[i] {
-                continue;
-            }
-            if let Some(v) = &input.field.default {
-                f[i] = v.clone();
-            } else if let Some(e) = &input.default {
-                self.span = input.field.span;
-                f[i] = self.eval(e, &mut f)?;
-            } else {
-                return Err(fail(
-                    "missing_input",
-                    format!("check `{}` needs input `{}`", check.name, input.field.name),
-                    if span.is_empty() { input.field.span } else { span },
-                    &format!(
-                        "give `{}` a value (`--set {}=…` on the command line)",
-                        input.field.name, input.field.name
-                    ),
-                ));
-            }
-        }
-        let mut applied = vec![];
-        let mut pool = None;
-        let mut total = 0;
-        let mut target = None;
-        for step in &check.steps {
-            match step {
-                CheckStep::Let(slot, e) => {
-                    let v = self.eval(e, &mut f)?;
-                    f[*slot as usize] = v;
-                }
-                CheckStep::Roll => {
-                    let mut flat = 0i64;
-                    let mut extra = 0i64;
-                    let mut labels = vec![];
-                    for m in &check.modifiers {
-                        self.span = m.span;
-                        if let Some(w) = &m.when
-                            && !self.eval(w, &mut f)?.truth()
-                        {
-                            continue;
-                        }
-                        let mut amount = self.int(&m.amount, &mut f)?;
-                        if let Some(cap) = &m.cap {
-                            let cap = self.int(cap, &mut f)?.abs();
-                            amount = amount.clamp(-cap, cap);
-                        }
-                        if amount == 0 {
-                            continue;
-                        }
-                        if m.dice {
-                            extra += amount;
-                            if amount > 0 {
-                                labels.push((m.label.clone(), amount));
-                            }
-                        } else {
-                            flat = flat.checked_add(amount).ok_or_else(|| self.overflow())?;
-                        }
-                        applied.push(AppliedModifier {
-                            label: m.label.clone(),
-                            amount,
-                            dice: m.dice,
-                            span: m.span,
-                        });
-                    }
-                    if let Some(r) = &check.roll {
-                        self.span = r.span;
-                        let p = self.roll_dice(&r.dice, extra, &labels, &mut f)?;
-                        f[check.slots.natural as usize] =
-                            Value::Int(p.dice.first().map(|d| d.face).unwrap_or(0));
-                        total = p.value;
-                        let p = Arc::new(p);
-                        f[check.slots.dice as usize] = Value::Pool(p.clone());
-                        pool = Some(p);
-                    } else {
-                        f[check.slots.natural as usize] = Value::Int(0);
-                        f[check.slots.dice as usize] = Value::Int(0);
-                    }
-                    total = total.checked_add(flat).ok_or_else(|| self.overflow())?;
-                    f[check.slots.total as usize] = Value::Int(total);
-                    if let Some(t) = &check.target {
-                        let t = self.int(t, &mut f)?;
-                        target = Some(t);
-                        f[check.slots.target as usize] = Value::Int(t);
-                        f[check.slots.margin as usize] = Value::Int(total - t);
-                    } else {
-                        f[check.slots.target as usize] = Value::Int(0);
-                        f[check.slots.margin as usize] = Value::Int(total);
-                    }
-                }
-            }
-        }
-        let mut chosen = None;
-        for (i, o) in check.outcomes.iter().enumerate() {
-            self.span = o.span;
-            let hit = match &o.when {
-                Some(w) => self.eval(w, &mut f)?.truth(),
-                None => true,
-            };
-            if hit {
-                chosen = Some(i);
-                break;
-            }
-        }
-        let Some(oi) = chosen else {
-            return Err(fail(
-                "no_outcome",
-                format!("no outcome of check `{}` matched this roll", check.name),
-                check.span,
-                "end the outcomes with `otherwise NAME`",
-            ));
+            None => None,
         };
+        let pool = pool.map(Arc::new);
+        let (total, target, oi) = self.settle_check(c, &setup, pool.clone(), &mut f)?;
+        let applied = setup.applied;
         let outcome = &check.outcomes[oi];
         let set = &self.p.sets[check.outcome_set as usize];
         let result = CheckResult {
@@ -220,4 +100,175 @@ impl Runner<'_> {
         }
         Ok(result)
     }
+
+    /// Everything of a roll that comes before the dice: inputs (given or default), the `let`s written
+    /// before the roll line, and the modifiers. Returns the check's slots so far and the setup of the
+    /// roll. Draws no dice unless a rule before the roll does.
+    pub fn prepare_check(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        args: Vec<(u32, Value)>,
+        span: Span,
+    ) -> R<(Vec<Value>, Setup)> {
+        let check = &self.p.checks[c as usize];
+        let mut f = vec![Value::None; check.nslots as usize];
+        f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
+        let mut given = vec![false; check.inputs.len()];
+        for (i, v) in args {
+            let input = &check.inputs[i as usize].field;
+            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &v)
+                && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
+            {
+                return Err(fail(
+                    "out_of_range",
+                    format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
+                    if span.is_empty() { input.span } else { span },
+                    &format!("give a value {}", crate::check::range_words(*lo, *hi)),
+                )
+                .with_label(input.span, "declared here"));
+            }
+            f[i as usize] = v;
+            given[i as usize] = true;
+        }
+        for (i, input) in check.inputs.iter().enumerate() {
+            if given[i] {
+                continue;
+            }
+            if let Some(v) = &input.field.default {
+                f[i] = v.clone();
+            } else if let Some(e) = &input.default {
+                self.span = input.field.span;
+                f[i] = self.eval(e, &mut f)?;
+            } else {
+                return Err(fail(
+                    "missing_input",
+                    format!("check `{}` needs input `{}`", check.name, input.field.name),
+                    if span.is_empty() { input.field.span } else { span },
+                    &format!(
+                        "give `{}` a value (`--set {}=…` on the command line)",
+                        input.field.name, input.field.name
+                    ),
+                ));
+            }
+        }
+        let mut setup = Setup::default();
+        for (i, step) in check.steps.iter().enumerate() {
+            match step {
+                CheckStep::Let(slot, e) => {
+                    let v = self.eval(e, &mut f)?;
+                    f[*slot as usize] = v;
+                }
+                CheckStep::Roll => {
+                    setup.after = i + 1;
+                    break;
+                }
+            }
+        }
+        for m in &check.modifiers {
+            self.span = m.span;
+            if let Some(w) = &m.when
+                && !self.eval(w, &mut f)?.truth()
+            {
+                continue;
+            }
+            let mut amount = self.int(&m.amount, &mut f)?;
+            if let Some(cap) = &m.cap {
+                let cap = self.int(cap, &mut f)?.abs();
+                amount = amount.clamp(-cap, cap);
+            }
+            if amount == 0 {
+                continue;
+            }
+            if m.dice {
+                setup.extra += amount;
+                if amount > 0 {
+                    setup.labels.push((m.label.clone(), amount));
+                }
+            } else {
+                setup.flat = setup.flat.checked_add(amount).ok_or_else(|| self.overflow())?;
+            }
+            setup.applied.push(AppliedModifier { label: m.label.clone(), amount, dice: m.dice, span: m.span });
+        }
+        Ok((f, setup))
+    }
+
+    /// Everything of a roll that comes after the dice: the total, target and margin, the `let`s after
+    /// the roll line, and the outcome (its index in `check.outcomes`). Applies no effects.
+    pub fn settle_check(
+        &mut self,
+        c: CheckId,
+        setup: &Setup,
+        pool: Option<Arc<Pool>>,
+        f: &mut Vec<Value>,
+    ) -> R<(i64, Option<i64>, usize)> {
+        let check = &self.p.checks[c as usize];
+        let mut total = 0;
+        match pool {
+            Some(p) => {
+                f[check.slots.natural as usize] = Value::Int(p.dice.first().map(|d| d.face).unwrap_or(0));
+                total = p.value;
+                f[check.slots.dice as usize] = Value::Pool(p);
+            }
+            None => {
+                f[check.slots.natural as usize] = Value::Int(0);
+                f[check.slots.dice as usize] = Value::Int(0);
+            }
+        }
+        total = total.checked_add(setup.flat).ok_or_else(|| self.overflow())?;
+        f[check.slots.total as usize] = Value::Int(total);
+        let mut target = None;
+        if let Some(t) = &check.target {
+            self.span = check.roll.as_ref().map(|r| r.span).unwrap_or(check.span);
+            let t = self.int(t, f)?;
+            target = Some(t);
+            f[check.slots.target as usize] = Value::Int(t);
+            f[check.slots.margin as usize] = Value::Int(total - t);
+        } else {
+            f[check.slots.target as usize] = Value::Int(0);
+            f[check.slots.margin as usize] = Value::Int(total);
+        }
+        for step in &check.steps[setup.after..] {
+            if let CheckStep::Let(slot, e) = step {
+                let v = self.eval(e, f)?;
+                f[*slot as usize] = v;
+            }
+        }
+        let mut chosen = None;
+        for (i, o) in check.outcomes.iter().enumerate() {
+            self.span = o.span;
+            let hit = match &o.when {
+                Some(w) => self.eval(w, f)?.truth(),
+                None => true,
+            };
+            if hit {
+                chosen = Some(i);
+                break;
+            }
+        }
+        let Some(oi) = chosen else {
+            return Err(fail(
+                "no_outcome",
+                format!("no outcome of check `{}` matched this roll", check.name),
+                check.span,
+                "end the outcomes with `otherwise NAME`",
+            ));
+        };
+        Ok((total, target, oi))
+    }
+}
+
+/// What [`Runner::prepare_check`] works out before the dice are rolled.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// Modifiers that applied, in order.
+    pub applied: Vec<AppliedModifier>,
+    /// Sum of the flat modifiers.
+    pub flat: i64,
+    /// Dice the modifiers add (or take away).
+    pub extra: i64,
+    /// Labels of the dice modifiers that add dice, and how many each adds.
+    pub labels: Vec<(String, i64)>,
+    /// Index of the first step after the roll.
+    pub after: usize,
 }
