@@ -37,7 +37,7 @@ fn report_load(e: &LoadError) {
     eprintln!("{}: {errors} error{}", e.name, if errors == 1 { "" } else { "s" });
 }
 
-fn runtime_error(r: &Ruleset, d: &Diagnostic) {
+pub(super) fn runtime_error(r: &Ruleset, d: &Diagnostic) {
     eprint!("{}", render(std::slice::from_ref(d), r.name(), r.text()));
 }
 
@@ -119,7 +119,7 @@ pub fn export(file: &Path) -> u8 {
 
 /// Reads `NAME=VALUE` given with `flag` for a value of `ty` (numbers, yes/no, or a name of the type).
 /// `known` lists the names that may be given, `what` says what they are ("input of check `morale`").
-fn parse_assignment(
+pub(super) fn parse_assignment(
     p: &Program,
     flag: &str,
     s: &str,
@@ -171,13 +171,31 @@ fn parse_assignment(
     Ok((name.to_string(), v))
 }
 
-pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64, json: bool) -> u8 {
-    let Some(r) = load(file) else { return 1 };
+/// A check ready to roll from the command line: the ruleset, a session, the stand-in who makes the
+/// check (if it is made by someone) and the inputs given with `--set`.
+pub(super) struct Rolling {
+    pub rules: Ruleset,
+    pub session: Session,
+    pub subject: Option<u32>,
+    pub stand_in: Option<String>,
+    pub inputs: Vec<(String, Value)>,
+}
+
+/// Named values as the library takes them.
+pub(super) fn refs(values: &[(String, Value)]) -> Vec<(&str, Value)> {
+    values.iter().map(|(n, v)| (n.as_str(), v.clone())).collect()
+}
+
+/// Loads `file` and sets up check `check` for rolling: the `--set` inputs and, for a check made by
+/// someone, a stand-in of that kind with the `--with` attributes. Errors are printed; the exit code
+/// is returned.
+pub(super) fn rolling(file: &Path, check: &str, set: &[String], with: &[String], seed: u64) -> Result<Rolling, u8> {
+    let Some(r) = load(file) else { return Err(1) };
     let p = r.program();
     let Some(decl) = p.checks.iter().find(|c| c.name == check) else {
         let names: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
         eprintln!("error: there is no check called `{check}`; {}", suggest(check, "check", &names));
-        return 2;
+        return Err(2);
     };
     let mut inputs = vec![];
     let known: Vec<(&str, &Ty)> = decl.inputs.iter().map(|i| (i.field.name.as_str(), &i.field.ty)).collect();
@@ -186,7 +204,7 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
             Ok(v) => inputs.push(v),
             Err(e) => {
                 eprintln!("error: {e}");
-                return 2;
+                return Err(2);
             }
         }
     }
@@ -203,7 +221,7 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
                     Ok(v) => attrs.push(v),
                     Err(e) => {
                         eprintln!("error: {e}");
-                        return 2;
+                        return Err(2);
                     }
                 }
             }
@@ -212,32 +230,41 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
                 Ok(id) => Some(id),
                 Err(d) => {
                     runtime_error(&r, &d);
-                    return 2;
+                    return Err(2);
                 }
             }
         }
         None if !with.is_empty() => {
             eprintln!("error: check `{check}` is not made by anyone, so `--with` has nothing to set");
-            return 2;
+            return Err(2);
         }
         None => None,
     };
-    let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-    match session.roll_for(check, who, &refs) {
+    let stand_in = subject.map(|k| k.name.clone());
+    Ok(Rolling { rules: r.clone(), session, subject: who, stand_in, inputs })
+}
+
+pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64, json: bool) -> u8 {
+    let mut rolling = match rolling(file, check, set, with, seed) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let refs = refs(&rolling.inputs);
+    match rolling.session.roll_for(check, rolling.subject, &refs) {
         Ok(result) => {
             if json {
                 println!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
             } else {
                 println!("seed {seed}");
-                if let Some(kind) = subject {
-                    println!("rolled by a stand-in {} (its attributes: defaults and --with)", kind.name);
+                if let Some(kind) = &rolling.stand_in {
+                    println!("rolled by a stand-in {kind} (its attributes: defaults and --with)");
                 }
-                print!("{}", mettle::session::render_log(session.log(), r.text()));
+                print!("{}", mettle::session::render_log(rolling.session.log(), rolling.rules.text()));
             }
             0
         }
         Err(d) => {
-            runtime_error(&r, &d);
+            runtime_error(&rolling.rules, &d);
             1
         }
     }

@@ -8,3 +8,8 @@ pub use dist::Dist;
 pub use weight::{Fraction, Weight};
 pub mod report;
 pub use report::{Chance, How, OutcomeOdds, Report};
+pub mod check;
+mod scan;
+pub use check::{CheckOdds, check_odds};
+mod ask;
+pub use ask::{FALLBACK_RUNS, ask, exact_report};

@@ -2,11 +2,13 @@
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
 mod log;
+mod plan;
 mod prompt;
 mod run;
 mod show;
 
 pub use log::{LogEntry, LogLine};
+pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use show::render_log;
 
 use crate::Ruleset;
@@ -360,8 +362,25 @@ impl Session {
         subject: Option<u32>,
         inputs: &[(&str, Value)],
     ) -> Result<Arc<CheckResult>, Diagnostic> {
-        let rules = self.rules.clone();
-        let p = rules.program();
+        let (c, args) = self.resolve(check, inputs)?;
+        self.atomic(|r| r.roll_check(c, subject, args, Span::default()))
+    }
+
+    /// The index of check `check` and of each named input, with the values checked against their
+    /// types.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("r.mettle", "check c { input n: int  roll (n)d6  otherwise done }").unwrap();
+    /// let s = mettle::Session::new(&rules, 1);
+    /// assert_eq!(s.resolve("c", &[("n", mettle::Value::Int(2))]).unwrap(), (0, vec![(0, mettle::Value::Int(2))]));
+    /// assert!(s.resolve("c", &[("m", mettle::Value::Int(2))]).is_err());
+    /// ```
+    pub fn resolve(
+        &self,
+        check: &str,
+        inputs: &[(&str, Value)],
+    ) -> Result<(CheckId, Vec<(u32, Value)>), Diagnostic> {
+        let p = self.rules.program();
         let c = find(&p.checks, |c| &c.name, check, "check", format!("there is no check called `{check}`"))?;
         let mut args = vec![];
         for (n, v) in inputs {
@@ -375,7 +394,7 @@ impl Session {
             check_value(v, &p.checks[c].inputs[i].field.ty, &format!("input `{n}` of check `{check}`"))?;
             args.push((i as u32, v.clone()));
         }
-        self.atomic(|r| r.roll_check(c as CheckId, subject, args, Span::default()))
+        Ok((c as CheckId, args))
     }
 
     /// Rolls a check with inputs already resolved to input indices: the fast path for simulation.

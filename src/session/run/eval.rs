@@ -255,38 +255,19 @@ impl Runner<'_> {
     }
 
     /// Rolls a dice term with `extra` more dice, labelled by the modifiers that added them.
-    pub(super) fn roll_dice(
+    pub(crate) fn roll_dice(
         &mut self,
         d: &DiceExpr,
         extra: i64,
         labels: &[(String, i64)],
         f: &mut Vec<Value>,
     ) -> R<Pool> {
-        let count = self.int(&d.count, f)?.saturating_add(extra).max(0);
-        if count > 10_000 {
-            return Err(fail(
-                "too_many_dice",
-                format!("{count} dice is too many for one roll"),
-                d.span,
-                "roll at most 10000 dice",
-            ));
-        }
-        let sides_n;
-        let faces = match &d.sides {
-            SidesExpr::Count(e) => {
-                sides_n = self.int(e, f)?;
-                if sides_n < 1 {
-                    return Err(fail(
-                        "bad_dice",
-                        format!("a die cannot have {sides_n} sides"),
-                        d.span,
-                        "give dice 1 or more sides",
-                    ));
-                }
-                Faces::Count(sides_n)
-            }
-            SidesExpr::Faces(l) => Faces::List(l),
+        let (count, sides) = self.dice_spec(d, extra, f)?;
+        let faces = match (&d.sides, sides) {
+            (SidesExpr::Faces(l), _) => Faces::List(l),
+            (_, n) => Faces::Count(n),
         };
+        let count = count as i64;
         let mut src = Source { rng: &mut self.st.rng, forced: &mut self.st.forced };
         let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src)
             .map_err(|m| fail("forced_dice", m, d.span, "force faces the die can show"))?;
@@ -303,5 +284,35 @@ impl Runner<'_> {
             }
         }
         Ok(pool)
+    }
+
+    /// How many dice a roll throws (with `extra` from modifiers) and, for `dN`, how many sides (0
+    /// for custom faces).
+    pub(crate) fn dice_spec(&mut self, d: &DiceExpr, extra: i64, f: &mut Vec<Value>) -> R<(usize, i64)> {
+        let count = self.int(&d.count, f)?.saturating_add(extra).max(0);
+        if count > 10_000 {
+            return Err(fail(
+                "too_many_dice",
+                format!("{count} dice is too many for one roll"),
+                d.span,
+                "roll at most 10000 dice",
+            ));
+        }
+        let sides = match &d.sides {
+            SidesExpr::Count(e) => {
+                let n = self.int(e, f)?;
+                if n < 1 {
+                    return Err(fail(
+                        "bad_dice",
+                        format!("a die cannot have {n} sides"),
+                        d.span,
+                        "give dice 1 or more sides",
+                    ));
+                }
+                n
+            }
+            SidesExpr::Faces(_) => 0,
+        };
+        Ok((count as usize, sides))
     }
 }

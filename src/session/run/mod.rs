@@ -1,6 +1,7 @@
 //! Running compiled rules: evaluating expressions, applying statements, firing triggers, rolling checks.
 
 mod check;
+pub(super) use check::Setup;
 mod eval;
 mod exec;
 mod script;
@@ -87,6 +88,10 @@ pub(super) struct Runner<'a> {
 impl<'a> Runner<'a> {
     pub fn new(p: &'a Program, st: &'a mut State, log: &'a mut Vec<LogLine>, logging: bool) -> Self {
         Runner { p, st, log, logging, depth: 0, nest: 0, span: Span::default() }
+    }
+
+    pub fn program(&self) -> &'a Program {
+        self.p
     }
 
     fn push(&mut self, entry: LogEntry) {

@@ -1,0 +1,120 @@
+//! Asking for a check's odds by name: exact where the engine can follow the rules, otherwise a
+//! seeded simulation that says so, with 95% intervals.
+
+use super::check::{CheckOdds, check_odds};
+use super::report::wilson;
+use super::{Chance, Dist, Fraction, How, OutcomeOdds, Report};
+use crate::diagnostics::Diagnostic;
+use crate::program::Value;
+use crate::session::Session;
+use num_bigint::BigUint;
+use std::collections::BTreeMap;
+
+/// Rolls simulated when exact odds are out of reach: enough for a 95% interval about ±0.5% wide.
+pub const FALLBACK_RUNS: u64 = 40_000;
+
+/// The odds of check `check` made by `subject` (an entity of `session`) with `inputs`: exact when
+/// the engine can follow the rules, else estimated from [`FALLBACK_RUNS`] rolls seeded with `seed`.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("o.mettle", "check c { roll 2d6  target 8  outcome pass when total >= target  otherwise fail }").unwrap();
+/// let mut s = mettle::Session::new(&rules, 0);
+/// let r = mettle::odds::ask(&mut s, "c", None, &[], 0).unwrap();
+/// assert_eq!(r.outcomes[0].chance, mettle::odds::Chance::Exact(mettle::odds::Fraction::new(15u32.into(), 36u32.into())));
+/// ```
+pub fn ask(
+    session: &mut Session,
+    check: &str,
+    subject: Option<u32>,
+    inputs: &[(&str, Value)],
+    seed: u64,
+) -> Result<Report, Diagnostic> {
+    let (c, args) = session.resolve(check, inputs)?;
+    let question = question(session, check, inputs);
+    let prepared = session.prepare(c, subject, args.clone())?;
+    match check_odds(session, &prepared)? {
+        Ok(odds) => Ok(exact_report(question, &odds)),
+        Err(reason) => estimate(session, question, c, subject, args, reason, FALLBACK_RUNS, seed),
+    }
+}
+
+fn question(session: &Session, check: &str, inputs: &[(&str, Value)]) -> String {
+    let given: Vec<String> = inputs.iter().map(|(n, v)| format!("{n} = {}", session.show(v))).collect();
+    if given.is_empty() { format!("check {check}") } else { format!("check {check} with {}", given.join(", ")) }
+}
+
+/// A report of exact odds.
+pub fn exact_report(question: String, odds: &CheckOdds) -> Report {
+    Report {
+        question,
+        outcomes: odds
+            .outcomes
+            .iter()
+            .map(|(name, w)| OutcomeOdds {
+                name: name.clone(),
+                chance: Chance::Exact(Fraction::new(w.clone(), odds.total.clone())),
+            })
+            .collect(),
+        values: odds.values.clone(),
+        how: How::Exact,
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "one call site, each argument a different thing")]
+fn estimate(
+    session: &Session,
+    question: String,
+    c: u32,
+    subject: Option<u32>,
+    args: Vec<(u32, Value)>,
+    reason: String,
+    runs: u64,
+    seed: u64,
+) -> Result<Report, Diagnostic> {
+    let mut s = session.reseeded(seed);
+    let check = &session.ruleset().program().checks[c as usize];
+    let names = &session.ruleset().program().sets[check.outcome_set as usize].names;
+    let mut hits = vec![0u64; check.outcomes.len()];
+    let mut totals: BTreeMap<i64, u64> = BTreeMap::new();
+    let mut margins: BTreeMap<i64, u64> = BTreeMap::new();
+    for _ in 0..runs {
+        let r = s.roll_quietly(c, subject, args.clone())?;
+        hits[r.outcome] += 1;
+        *totals.entry(r.total).or_default() += 1;
+        if let Some(t) = r.target {
+            *margins.entry(r.total - t).or_default() += 1;
+        }
+    }
+    let mut values = vec![("total".to_string(), counted(totals))];
+    if check.target.is_some() {
+        values.push(("margin".to_string(), counted(margins)));
+    }
+    Ok(Report {
+        question,
+        outcomes: check
+            .outcomes
+            .iter()
+            .zip(hits)
+            .map(|(o, h)| {
+                let (low, high) = wilson(h, runs);
+                OutcomeOdds {
+                    name: names[o.index as usize].clone(),
+                    chance: Chance::Estimate { hits: h, runs, low, high },
+                }
+            })
+            .collect(),
+        values,
+        how: How::Estimated { reason, runs, seed },
+    })
+}
+
+/// Counts per value as a distribution (frequencies over the runs).
+fn counted(m: BTreeMap<i64, u64>) -> Dist {
+    let lo = m.keys().next().copied().unwrap_or(0);
+    let hi = m.keys().last().copied().unwrap_or(0);
+    let mut v = vec![BigUint::default(); (hi - lo + 1) as usize];
+    for (k, n) in m {
+        v[(k - lo) as usize] = BigUint::from(n);
+    }
+    Dist::from_weights(lo, v)
+}

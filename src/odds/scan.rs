@@ -1,0 +1,158 @@
+//! What the rules after a check's roll read of the dice, and whether any rule rolls dice of its own:
+//! this decides whether a check's odds can be worked out exactly from a few numbers per roll.
+
+use crate::ast::Cmp;
+use crate::program::*;
+use std::collections::HashSet;
+
+/// What the rules after the roll read of the dice.
+#[derive(Debug, Default)]
+pub struct Needs<'a> {
+    /// The first die's face (`as base`).
+    pub natural: bool,
+    /// `sum(dice)`, when the roll counts successes (otherwise the sum is the value).
+    pub sum: bool,
+    /// `count(dice, CMP n)`, `any(…)`, `all(…)`: each comparison, with `n` (worked out before the roll).
+    pub counts: Vec<(Cmp, &'a Expr)>,
+    /// Why the dice are read in a way the exact engine does not follow, if they are.
+    pub blocker: Option<String>,
+}
+
+/// The parts of a check: those worked out before its dice, and those after.
+pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
+    let mut before: Vec<&Expr> = c.inputs.iter().filter_map(|i| i.default.as_ref()).collect();
+    let mut after: Vec<&Expr> = vec![];
+    let mut rolled = false;
+    for s in &c.steps {
+        match s {
+            CheckStep::Let(_, e) if rolled => after.push(e),
+            CheckStep::Let(_, e) => before.push(e),
+            CheckStep::Roll => rolled = true,
+        }
+    }
+    for m in &c.modifiers {
+        before.push(&m.amount);
+        before.extend(m.when.as_ref());
+        before.extend(m.cap.as_ref());
+    }
+    if let Some(r) = &c.roll {
+        before.push(&r.dice.count);
+        if let SidesExpr::Count(e) = &r.dice.sides {
+            before.push(e);
+        }
+    }
+    after.extend(c.target.as_ref());
+    after.extend(c.outcomes.iter().filter_map(|o| o.when.as_ref()));
+    (before, after)
+}
+
+/// Slots a check writes at or after its roll.
+pub fn post_slots(c: &Check) -> HashSet<u32> {
+    let s = c.slots;
+    let mut post: HashSet<u32> = [s.dice, s.natural, s.total, s.target, s.margin].into_iter().collect();
+    let mut rolled = false;
+    for step in &c.steps {
+        match step {
+            CheckStep::Let(slot, _) if rolled => {
+                post.insert(*slot);
+            }
+            CheckStep::Roll => rolled = true,
+            _ => {}
+        }
+    }
+    post
+}
+
+/// What `exprs` (the rules after the roll of `c`) read of the dice.
+pub fn needs<'a>(c: &Check, exprs: &[&'a Expr]) -> Needs<'a> {
+    let post = post_slots(c);
+    let mut n = Needs::default();
+    for e in exprs {
+        read(e, c.slots, &post, &mut n);
+    }
+    n
+}
+
+fn read<'a>(e: &'a Expr, s: CheckSlots, post: &HashSet<u32>, n: &mut Needs<'a>) {
+    let dice = |x: &Expr| matches!(x, Expr::Local(d) if *d == s.dice);
+    match e {
+        Expr::Local(l) if *l == s.natural => n.natural = true,
+        Expr::Local(l) if *l == s.dice => {
+            n.blocker.get_or_insert_with(|| "the rules read the dice themselves".into());
+        }
+        Expr::Builtin(Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c), args) if dice(&args[0]) => {
+            if reads_any(&args[1], post) {
+                n.blocker.get_or_insert_with(|| "a count of the dice compares with a number worked out after the roll".into());
+            }
+            n.counts.push((*c, &args[1]));
+        }
+        Expr::Builtin(Builtin::Sum, args) if dice(&args[0]) => n.sum = true,
+        Expr::Builtin(Builtin::Size, args) if dice(&args[0]) => {}
+        Expr::Builtin(b @ (Builtin::Highest | Builtin::Lowest | Builtin::Die), args) if dice(&args[0]) => {
+            n.blocker.get_or_insert_with(|| {
+                format!("the rules read single dice (`{}`)", format!("{b:?}").to_lowercase())
+            });
+        }
+        _ => each_child(e, &mut |x| read(x, s, post, n)),
+    }
+}
+
+fn reads_any(e: &Expr, slots: &HashSet<u32>) -> bool {
+    if let Expr::Local(l) = e
+        && slots.contains(l)
+    {
+        return true;
+    }
+    let mut found = false;
+    each_child(e, &mut |x| found |= reads_any(x, slots));
+    found
+}
+
+/// Whether `e` rolls dice, itself or through the formulas and tables it uses.
+pub fn rolls(p: &Program, e: &Expr) -> bool {
+    rolls_seen(p, e, &mut HashSet::new())
+}
+
+fn rolls_seen(p: &Program, e: &Expr, seen: &mut HashSet<(bool, u32)>) -> bool {
+    let mut found = match e {
+        Expr::Dice(_) => true,
+        Expr::Define(d, _) if seen.insert((false, *d)) => rolls_seen(p, &p.defines[*d as usize].body, seen),
+        Expr::Table(t, _) if seen.insert((true, *t)) => {
+            p.tables[*t as usize].rows.iter().any(|(_, v, _)| rolls_seen(p, v, seen))
+        }
+        _ => false,
+    };
+    each_child(e, &mut |x| found = found || rolls_seen(p, x, seen));
+    found
+}
+
+/// Calls `f` on each direct sub-expression of `e`.
+pub fn each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+    match e {
+        Expr::Const(_) | Expr::Local(_) | Expr::Global(_) | Expr::Last(_) => {}
+        Expr::Field(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Outcome(x) | Expr::ResultSlot(x, _) => f(x),
+        Expr::Bin(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        Expr::If(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+        }
+        Expr::Dice(d) => {
+            f(&d.count);
+            if let SidesExpr::Count(x) = &d.sides {
+                f(x);
+            }
+        }
+        Expr::Builtin(_, args) | Expr::Define(_, args) | Expr::Table(_, args) | Expr::Script(_, args, _, _) => {
+            args.iter().for_each(f)
+        }
+        Expr::NumberOf { filter, .. } => {
+            if let Some(x) = filter {
+                f(x);
+            }
+        }
+    }
+}

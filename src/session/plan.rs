@@ -1,0 +1,175 @@
+//! A check worked out up to its dice, for exact odds and fast sampling: which dice it rolls, and a way
+//! to settle any roll of them (total, target, outcome) without changing the session.
+
+use super::Session;
+use super::run::{Runner, Setup};
+use crate::ast::{DiceMod, Span};
+use crate::diagnostics::Diagnostic;
+use crate::dice::Faces;
+use crate::program::*;
+use std::sync::Arc;
+
+/// The faces of the dice a check rolls.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FaceSpec {
+    /// `dN`: 1 to N.
+    Count(i64),
+    /// `d[…]`: these faces, each as likely.
+    List(Arc<[i64]>),
+}
+
+impl FaceSpec {
+    /// As the roller takes them.
+    pub fn faces(&self) -> Faces<'_> {
+        match self {
+            FaceSpec::Count(n) => Faces::Count(*n),
+            FaceSpec::List(l) => Faces::List(l),
+        }
+    }
+
+    /// Every face, lowest first, once per way of showing it.
+    pub fn all(&self) -> Vec<i64> {
+        match self {
+            FaceSpec::Count(n) => (1..=*n).collect(),
+            FaceSpec::List(l) => {
+                let mut v = l.to_vec();
+                v.sort_unstable();
+                v
+            }
+        }
+    }
+}
+
+/// The dice of one roll of a check, modifiers included.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiceSpec {
+    /// How many dice.
+    pub count: usize,
+    /// Their faces.
+    pub faces: FaceSpec,
+    /// Notation modifiers (keep, drop, explode, reroll, count successes), in order.
+    pub mods: Vec<DiceMod>,
+}
+
+/// A check worked out up to its dice, by [`Session::prepare`].
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The check.
+    pub check: CheckId,
+    /// Who makes it.
+    pub subject: Option<u32>,
+    /// The dice it rolls, if any.
+    pub dice: Option<DiceSpec>,
+    /// The modifiers that apply.
+    pub modifiers: Vec<AppliedModifier>,
+    frame: Vec<Value>,
+    setup: Setup,
+}
+
+/// What one roll of a prepared check comes to, by [`Session::settle`].
+#[derive(Debug, Clone)]
+pub struct Settled {
+    /// Dice plus flat modifiers.
+    pub total: i64,
+    /// The target, if the check has one.
+    pub target: Option<i64>,
+    /// Index of the outcome in the check's outcomes.
+    pub outcome: usize,
+    /// Every slot of the check (its `let` values among them).
+    pub slots: Vec<Value>,
+}
+
+impl Session {
+    /// Works out check `check` up to its dice (inputs, the `let`s before the roll, modifiers) for
+    /// `subject`, without rolling or changing anything.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("p.mettle", "check c { input n: int  roll (n)d6  modifier \"Edge\" +1  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let p = s.prepare(0, None, vec![(0, mettle::Value::Int(3))]).unwrap();
+    /// assert_eq!(p.dice.unwrap().count, 3);
+    /// assert_eq!(p.modifiers[0].amount, 1);
+    /// ```
+    pub fn prepare(
+        &mut self,
+        check: CheckId,
+        subject: Option<u32>,
+        inputs: Vec<(u32, Value)>,
+    ) -> Result<Prepared, Diagnostic> {
+        self.untouched(|r| {
+            let (mut frame, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
+            let dice = match &r.program().checks[check as usize].roll {
+                Some(roll) => {
+                    let (count, sides) = r.dice_spec(&roll.dice, setup.extra, &mut frame)?;
+                    let faces = match &roll.dice.sides {
+                        SidesExpr::Faces(l) => FaceSpec::List(l.clone()),
+                        SidesExpr::Count(_) => FaceSpec::Count(sides),
+                    };
+                    Some(DiceSpec { count, faces, mods: roll.dice.mods.clone() })
+                }
+                None => None,
+            };
+            Ok(Prepared { check, subject, dice, modifiers: setup.applied.clone(), frame, setup })
+        })
+    }
+
+    /// Settles one roll of a prepared check: `pool` is what the dice showed (`None` for a check without
+    /// dice). Applies no effects and changes nothing.
+    pub fn settle(&mut self, prepared: &Prepared, pool: Option<Pool>) -> Result<Settled, Diagnostic> {
+        self.untouched(|r| {
+            let mut slots = prepared.frame.clone();
+            let (total, target, outcome) =
+                r.settle_check(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
+            Ok(Settled { total, target, outcome, slots })
+        })
+    }
+
+    /// Runs `f` with the log off and puts the generator and forced dice back afterwards.
+    fn untouched<T>(&mut self, f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
+        let rng = self.state.rng.clone();
+        let forced = self.state.forced.clone();
+        let mut log = vec![];
+        let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false));
+        self.state.rng = rng;
+        self.state.forced = forced;
+        r
+    }
+}
+
+impl Session {
+    /// Works out `e` (an expression of check `prepared.check`) with the check's slots as prepared.
+    pub fn evaluate(&mut self, prepared: &Prepared, e: &Expr) -> Result<Value, Diagnostic> {
+        self.untouched(|r| {
+            let mut slots = prepared.frame.clone();
+            r.eval(e, &mut slots)
+        })
+    }
+
+    /// A copy of this session with its generator seeded from `seed` and its log off: a fresh start for a
+    /// simulation from the same state.
+    pub fn reseeded(&self, seed: u64) -> Session {
+        let mut s = Session { rules: self.rules.clone(), state: self.state.clone(), log: vec![], logging: false };
+        s.state.rng = rand::SeedableRng::seed_from_u64(seed);
+        s.state.forced.clear();
+        s
+    }
+
+    /// Rolls check `check` for `subject` with the session's generator and settles it, applying no
+    /// effects and writing no log: one run of a simulation.
+    pub fn roll_quietly(
+        &mut self,
+        check: CheckId,
+        subject: Option<u32>,
+        inputs: Vec<(u32, Value)>,
+    ) -> Result<Settled, Diagnostic> {
+        let mut log = vec![];
+        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false);
+        let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
+        let pool = match &r.program().checks[check as usize].roll {
+            Some(roll) => Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?)),
+            None => None,
+        };
+        let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
+        Ok(Settled { total, target, outcome, slots })
+    }
+}
