@@ -3,6 +3,7 @@
 mod commands;
 mod dice;
 mod odds;
+mod plot;
 mod sim;
 
 use clap::{Parser, Subcommand};

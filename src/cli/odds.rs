@@ -1,6 +1,13 @@
-//! `mettle odds FILE CHECK`: the exact chance of every outcome of a check, with sweeps over inputs.
+//! `mettle odds FILE CHECK`: the exact chance of every outcome of a check, with sweeps over inputs;
+//! and the rendering every odds answer shares (text with bars, JSON, an SVG chart).
 
-use std::path::PathBuf;
+use super::commands::{Rolling, refs, rolling, runtime_error};
+use super::plot;
+use mettle::odds::{Chance, Dist, Fraction, How, Report};
+use mettle::program::Ty;
+use mettle::{Session, Value};
+use serde_json::json;
+use std::path::{Path, PathBuf};
 
 /// The command line of `mettle odds` for a check.
 pub struct Args {
@@ -14,18 +21,402 @@ pub struct Args {
     pub seed: u64,
 }
 
-/// Runs `mettle odds` for a check.
-pub fn run(args: &Args) -> u8 {
-    let _ = args;
-    eprintln!("error: `mettle odds` is not ready yet");
-    2
+/// Most rows a sweep may have.
+const MAX_ROWS: usize = 10_000;
+
+/// One input run through a range.
+struct Sweep {
+    name: String,
+    lo: i64,
+    hi: i64,
 }
 
-/// Prints one report: bars in a terminal, JSON with `--json`, and an SVG chart with `--plot`.
-pub fn print_report(report: &mettle::odds::Report, json: bool, plot: Option<&std::path::Path>) -> u8 {
-    let _ = (json, plot);
-    for o in &report.outcomes {
-        println!("{} {:?}", o.name, o.chance);
+/// Runs `mettle odds` for a check.
+pub fn run(args: &Args) -> u8 {
+    let mut r = match rolling(&args.file, &args.check, &args.set, &args.with, args.seed) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let sweeps = match sweeps(&r, &args.check, &args.sweep) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if sweeps.is_empty() {
+        let inputs = refs(&r.inputs);
+        return match mettle::odds::ask(&mut r.session, &args.check, r.subject, &inputs, args.seed) {
+            Ok(mut report) => {
+                if let Some(kind) = &r.stand_in {
+                    report.question.push_str(&format!(" (made by a stand-in {kind}: defaults and --with)"));
+                }
+                print_report(&report, args.json, args.plot.as_deref())
+            }
+            Err(d) => {
+                runtime_error(&r.rules, &d);
+                1
+            }
+        };
     }
-    0
+    let mut rows = vec![];
+    for values in combinations(&sweeps) {
+        let mut inputs = r.inputs.clone();
+        inputs.retain(|(n, _)| !sweeps.iter().any(|s| &s.name == n));
+        let swept: Vec<(String, Value)> =
+            sweeps.iter().zip(&values).map(|(s, v)| (s.name.clone(), Value::Int(*v))).collect();
+        inputs.extend(swept.iter().cloned());
+        match mettle::odds::ask(&mut r.session, &args.check, r.subject, &refs(&inputs), args.seed) {
+            Ok(report) => rows.push((swept, report)),
+            Err(d) => {
+                runtime_error(&r.rules, &d);
+                return 1;
+            }
+        }
+    }
+    print_sweep(&r, &args.check, &sweeps, &rows, args.json, args.plot.as_deref())
+}
+
+fn sweeps(r: &Rolling, check: &str, specs: &[String]) -> Result<Vec<Sweep>, String> {
+    let p = r.rules.program();
+    let decl = p.checks.iter().find(|c| c.name == check).ok_or("no such check")?;
+    let mut out: Vec<Sweep> = vec![];
+    let mut rows = 1usize;
+    for spec in specs {
+        let form = || format!("`--sweep {spec}` needs the form NAME=LO..HI, e.g. `--sweep spi=0..6`");
+        let (name, range) = spec.split_once('=').ok_or_else(form)?;
+        let (lo, hi) = range.split_once("..").ok_or_else(form)?;
+        let (lo, hi): (i64, i64) = match (lo.trim().parse(), hi.trim().parse()) {
+            (Ok(lo), Ok(hi)) => (lo, hi),
+            _ => return Err(form()),
+        };
+        let name = name.trim();
+        let Some(input) = decl.inputs.iter().find(|i| i.field.name == name) else {
+            let names: Vec<&str> = decl.inputs.iter().map(|i| i.field.name.as_str()).collect();
+            return Err(format!(
+                "check `{check}` has no input `{name}`; {}",
+                mettle::diagnostics::suggest(name, "input", &names)
+            ));
+        };
+        let Ty::Int { lo: min, hi: max } = input.field.ty else {
+            return Err(format!("`--sweep` runs through whole numbers, and input `{name}` is not one"));
+        };
+        if lo > hi {
+            return Err(format!("`--sweep {spec}` goes from {lo} down to {hi}; write the lower end first"));
+        }
+        if min.is_some_and(|m| lo < m) || max.is_some_and(|m| hi > m) {
+            return Err(format!(
+                "`--sweep {spec}` leaves the range of input `{name}`, which is {}",
+                mettle::check::range_words(min, max)
+            ));
+        }
+        if out.iter().any(|s| s.name == name) {
+            return Err(format!("input `{name}` is swept twice"));
+        }
+        rows = rows.saturating_mul((hi - lo + 1) as usize);
+        if rows > MAX_ROWS {
+            return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
+        }
+        out.push(Sweep { name: name.to_string(), lo, hi });
+    }
+    Ok(out)
+}
+
+/// Every combination of the swept values, the last sweep changing fastest.
+fn combinations(sweeps: &[Sweep]) -> Vec<Vec<i64>> {
+    let mut all = vec![vec![]];
+    for s in sweeps {
+        all = all
+            .into_iter()
+            .flat_map(|prefix: Vec<i64>| {
+                (s.lo..=s.hi).map(move |v| {
+                    let mut row = prefix.clone();
+                    row.push(v);
+                    row
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+// ---------------------------------------------------------------- one report
+
+/// Prints one report: text with bars, or JSON with `--json`; `--plot` also writes an SVG chart.
+pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report_json(report)).unwrap_or_default());
+    } else {
+        print!("{}", report_text(report));
+    }
+    match plot {
+        Some(path) => write_plot(path, &plot::report(report)),
+        None => 0,
+    }
+}
+
+fn write_plot(path: &Path, svg: &str) -> u8 {
+    match std::fs::write(path, svg) {
+        Ok(()) => {
+            eprintln!("chart written to {}", path.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: cannot write the chart to {}: {e}", path.display());
+            1
+        }
+    }
+}
+
+/// The report as text: the question, how it was worked out, each outcome with a bar, then each value.
+pub fn report_text(report: &Report) -> String {
+    let mut out = format!("{}\n{}\n", report.question, how_text(&report.how));
+    if !report.outcomes.is_empty() {
+        out.push('\n');
+        let width = report.outcomes.iter().map(|o| o.name.len()).max().unwrap_or(0).max(7);
+        let exact_w = report.outcomes.iter().map(|o| exact_text(&o.chance).len()).max().unwrap_or(0).max(5);
+        out.push_str(&format!("  {:width$}  {:>8}  {:exact_w$}\n", "outcome", "chance", "exact"));
+        for o in &report.outcomes {
+            out.push_str(&format!(
+                "  {:width$}  {:>8}  {:exact_w$}  {}\n",
+                o.name,
+                percent(o.chance.value()),
+                exact_text(&o.chance),
+                bar(o.chance.value(), 40)
+            ));
+            if let Chance::Estimate { low, high, .. } = &o.chance {
+                out.push_str(&format!("  {:width$}  95% between {} and {}\n", "", percent(*low), percent(*high)));
+            }
+        }
+    }
+    for (name, dist) in &report.values {
+        out.push_str(&format!("\n{name}\n"));
+        out.push_str(&dist_text(dist, matches!(report.how, How::Exact)));
+    }
+    out
+}
+
+fn how_text(how: &How) -> String {
+    match how {
+        How::Exact => "exact odds".into(),
+        How::Estimated { reason, runs, seed } => format!(
+            "estimated from {runs} simulated rolls (seed {seed}): exact odds are out of reach because {reason}"
+        ),
+    }
+}
+
+/// `p/q` for exact chances that fit on a line, `≈` for longer ones, `-` for estimates.
+fn exact_text(c: &Chance) -> String {
+    match c {
+        Chance::Exact(f) => {
+            let s = f.to_string();
+            if s.len() <= 24 { s } else { "≈".into() }
+        }
+        Chance::Estimate { .. } => "-".into(),
+    }
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.2}%", p * 100.0)
+}
+
+/// A bar of `width` cells for a chance, in eighths of a cell.
+fn bar(p: f64, width: usize) -> String {
+    const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    let eighths = (p.clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    s.push_str(PARTS[eighths % 8]);
+    s
+}
+
+/// Largest number of rows a distribution is shown with; wider ones are grouped into ranges.
+const MAX_DIST_ROWS: usize = 40;
+
+/// The rows of a distribution: each value, or ranges of values when there are many.
+pub fn dist_rows(d: &Dist) -> Vec<(String, Fraction)> {
+    let total = d.total();
+    let span = (d.hi() - d.lo() + 1) as usize;
+    if span <= MAX_DIST_ROWS {
+        return d.iter().map(|(v, w)| (v.to_string(), Fraction::new(w.clone(), total.clone()))).collect();
+    }
+    let step = span.div_ceil(MAX_DIST_ROWS) as i64;
+    let mut rows = vec![];
+    let mut lo = d.lo();
+    while lo <= d.hi() {
+        let hi = (lo + step - 1).min(d.hi());
+        let w: num_bigint::BigUint = (lo..=hi).map(|v| d.weight(v)).sum();
+        rows.push((format!("{lo}..{hi}"), Fraction::new(w, total.clone())));
+        lo = hi + 1;
+    }
+    rows
+}
+
+fn dist_text(d: &Dist, exact: bool) -> String {
+    let rows = dist_rows(d);
+    let top = rows.iter().map(|(_, f)| f.to_f64()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let lw = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let ew = if exact { rows.iter().map(|(_, f)| exact_text(&Chance::Exact(f.clone())).len()).max().unwrap_or(0) } else { 0 };
+    let mut out = String::new();
+    for (label, f) in rows {
+        let e = if exact { exact_text(&Chance::Exact(f.clone())) } else { String::new() };
+        out.push_str(&format!(
+            "  {label:>lw$}  {:>8}  {e:ew$}  {}\n",
+            percent(f.to_f64()),
+            bar(f.to_f64() / top, 30)
+        ));
+    }
+    out
+}
+
+fn chance_json(name_key: &str, name: &str, c: &Chance) -> serde_json::Value {
+    match c {
+        Chance::Exact(f) => json!({ name_key: name, "probability": f.to_f64(), "exact": f.to_string() }),
+        Chance::Estimate { hits, runs, low, high } => json!({
+            name_key: name, "probability": c.value(), "exact": null, "hits": hits, "runs": runs, "low": low, "high": high
+        }),
+    }
+}
+
+fn how_json(how: &How) -> serde_json::Value {
+    match how {
+        How::Exact => json!({ "kind": "exact" }),
+        How::Estimated { reason, runs, seed } => {
+            json!({ "kind": "estimate", "reason": reason, "runs": runs, "seed": seed })
+        }
+    }
+}
+
+/// The report as JSON: `outcomes` (outcome, probability, exact `p/q`) and `values`.
+pub fn report_json(report: &Report) -> serde_json::Value {
+    let exact = matches!(report.how, How::Exact);
+    json!({
+        "question": report.question,
+        "exact": exact,
+        "method": how_json(&report.how),
+        "outcomes": report.outcomes.iter().map(|o| chance_json("outcome", &o.name, &o.chance)).collect::<Vec<_>>(),
+        "values": report.values.iter().map(|(name, d)| json!({
+            "name": name,
+            "distribution": d.iter().filter(|(_, w)| w.bits() > 0).map(|(v, w)| {
+                let f = Fraction::new(w.clone(), d.total());
+                if exact {
+                    json!({ "value": v, "probability": f.to_f64(), "exact": f.to_string() })
+                } else {
+                    json!({ "value": v, "probability": f.to_f64(), "count": w.to_string() })
+                }
+            }).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+// ---------------------------------------------------------------- sweeps
+
+type Row = (Vec<(String, Value)>, Report);
+
+fn print_sweep(r: &Rolling, check: &str, sweeps: &[Sweep], rows: &[Row], json: bool, plot: Option<&Path>) -> u8 {
+    let ranges: Vec<String> = sweeps.iter().map(|s| format!("{} {}..{}", s.name, s.lo, s.hi)).collect();
+    let mut question = format!("check {check}");
+    if !r.inputs.is_empty() {
+        let fixed: Vec<String> = r.inputs.iter().map(|(n, v)| format!("{n} = {}", r.session.show(v))).collect();
+        question.push_str(&format!(" with {}", fixed.join(", ")));
+    }
+    question.push_str(&format!(", sweeping {}", ranges.join(" × ")));
+    if json {
+        let out = json!({
+            "question": question,
+            "check": check,
+            "rows": rows.iter().map(|(set, rep)| {
+                let mut o = report_json(rep);
+                o["set"] = set_json(&r.session, set);
+                o
+            }).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        print!("{}", sweep_text(&question, rows));
+    }
+    match plot {
+        Some(path) => {
+            let labelled: Vec<(String, &Report)> = rows
+                .iter()
+                .map(|(set, rep)| {
+                    let l: Vec<String> = set.iter().map(|(n, v)| format!("{n} {}", r.session.show(v))).collect();
+                    (l.join(", "), rep)
+                })
+                .collect();
+            write_plot(path, &plot::sweep(&question, &labelled))
+        }
+        None => 0,
+    }
+}
+
+fn set_json(s: &Session, set: &[(String, Value)]) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for (n, v) in set {
+        let j = match v {
+            Value::Int(i) => json!(i),
+            Value::Bool(b) => json!(b),
+            v => json!(s.show(v)),
+        };
+        m.insert(n.clone(), j);
+    }
+    serde_json::Value::Object(m)
+}
+
+/// Marks of each outcome in a sweep's stacked bars, in order.
+const MARKS: [char; 8] = ['█', '▓', '▒', '░', '#', '=', '+', '.'];
+
+fn sweep_text(question: &str, rows: &[Row]) -> String {
+    let Some((first_set, first)) = rows.first() else { return String::new() };
+    let mut out = format!("{question}\n");
+    let estimated = rows.iter().filter(|(_, r)| !matches!(r.how, How::Exact)).count();
+    if estimated == 0 {
+        out.push_str("exact odds\n");
+    } else {
+        out.push_str(&format!("{estimated} of {} rows estimated by simulation (see --json for why)\n", rows.len()));
+    }
+    let names: Vec<&str> = first.outcomes.iter().map(|o| o.name.as_str()).collect();
+    let legend: Vec<String> =
+        names.iter().enumerate().map(|(i, n)| format!("{} {n}", MARKS[i % MARKS.len()])).collect();
+    out.push_str(&format!("{}\n\n", legend.join("  ")));
+    let widths: Vec<usize> = first_set.iter().map(|(n, _)| n.len().max(3)).collect();
+    let ow: Vec<usize> = names.iter().map(|n| n.len().max(7)).collect();
+    let mut head = String::from(" ");
+    for ((n, _), w) in first_set.iter().zip(&widths) {
+        head.push_str(&format!(" {n:>w$}"));
+    }
+    for (n, w) in names.iter().zip(&ow) {
+        head.push_str(&format!("  {n:>w$}"));
+    }
+    out.push_str(head.trim_end());
+    out.push('\n');
+    for (set, rep) in rows {
+        let mut line = String::from(" ");
+        for ((_, v), w) in set.iter().zip(&widths) {
+            line.push_str(&format!(" {:>w$}", v.int()));
+        }
+        for (o, w) in rep.outcomes.iter().zip(&ow) {
+            line.push_str(&format!("  {:>w$}", percent(o.chance.value())));
+        }
+        line.push_str("  ");
+        line.push_str(&stacked(rep, 40));
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// One stacked bar of `width` cells: each outcome's share drawn with its mark.
+fn stacked(rep: &Report, width: usize) -> String {
+    let mut s = String::new();
+    let mut used = 0.0;
+    let mut drawn = 0usize;
+    for (i, o) in rep.outcomes.iter().enumerate() {
+        used += o.chance.value();
+        let upto = ((used * width as f64).round() as usize).min(width);
+        for _ in drawn..upto {
+            s.push(MARKS[i % MARKS.len()]);
+        }
+        drawn = drawn.max(upto);
+    }
+    s
 }
