@@ -1,0 +1,218 @@
+//! Exact odds of the shipped checks: fractions worked out by hand, and a brute-force cross-check that
+//! forces every possible roll through the real session.
+
+use mettle::odds::{Chance, How, Report};
+use mettle::{Ruleset, Session, Value};
+
+fn rules(name: &str) -> Ruleset {
+    Ruleset::from_path(format!("{}/rulesets/{name}.mettle", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// A session with a stand-in subject (attributes `with`) if the check is made by someone.
+fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u32>) {
+    let mut s = Session::new(r, 0);
+    let p = r.program();
+    let c = p.checks.iter().find(|c| c.name == check).unwrap();
+    // Attributes that name another entity (a party, an opponent) get one of their own.
+    let who = c.subject.map(|k| {
+        let kind = &p.kinds[k as usize];
+        let mut all = with.to_vec();
+        for f in &kind.fields {
+            if let mettle::program::Ty::Entity(other) = f.ty
+                && !with.iter().any(|(n, _)| *n == f.name)
+            {
+                let id = s.create(&p.kinds[other as usize].name, &format!("{}_of_stand_in", f.name), &[]).unwrap();
+                all.push((f.name.as_str(), Value::Entity(id)));
+            }
+        }
+        s.create(&kind.name, "stand_in", &all).unwrap()
+    });
+    (s, who)
+}
+
+fn report(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) -> Report {
+    let r = rules(file);
+    let (mut s, who) = setup(&r, check, with);
+    mettle::odds::ask(&mut s, check, who, inputs, 0).unwrap()
+}
+
+/// Each outcome's exact chance as `name p/q`.
+fn exact(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) -> Vec<String> {
+    let rep = report(file, check, with, inputs);
+    assert_eq!(rep.how, How::Exact, "{file} {check}");
+    rep.outcomes
+        .iter()
+        .map(|o| match &o.chance {
+            Chance::Exact(f) => format!("{} {f}", o.name),
+            c => panic!("not exact: {c:?}"),
+        })
+        .collect()
+}
+
+fn int(n: i64) -> Value {
+    Value::Int(n)
+}
+
+fn yes() -> Value {
+    Value::Bool(true)
+}
+
+#[test]
+fn infinite_frontiers_morale() {
+    // One die plus SPI 3 against 7: a 1 breaks, 4–6 pass, 2–3 shake.
+    assert_eq!(exact("infinite_frontiers", "morale", &[], &[("spi", int(3))]), [
+        "broken 1/6",
+        "steady 1/2",
+        "shaken 1/3"
+    ]);
+    // Two dice, SPI 0: the base die is not 1 and the two make 7 or more in 20 of 36 rolls.
+    assert_eq!(exact("infinite_frontiers", "morale", &[], &[("spi", int(0)), ("leadership", int(1))]), [
+        "broken 1/6",
+        "steady 5/9",
+        "shaken 5/18"
+    ]);
+    // SPI 6: anything but a natural 1 passes.
+    assert_eq!(exact("infinite_frontiers", "morale", &[], &[("spi", int(6))]), [
+        "broken 1/6",
+        "steady 5/6",
+        "shaken 0/1"
+    ]);
+}
+
+#[test]
+fn resolve_needs_seven_dice() {
+    let sixes = |inputs: &[(&str, Value)]| {
+        let rep = report("infinite_frontiers", "morale", &[], inputs);
+        let d = rep.values.iter().find(|(n, _)| n == "sixes").unwrap().1.clone();
+        d.probability(7).to_string()
+    };
+    let six_dice = [("spi", int(0)), ("leadership", int(3)), ("comms", yes()), ("inspired", yes())];
+    assert_eq!(sixes(&six_dice), "0/1");
+    let mut seven = six_dice.to_vec();
+    seven.push(("extra_die", yes()));
+    assert_eq!(sixes(&seven), "1/279936");
+}
+
+#[test]
+fn infinite_frontiers_skill() {
+    assert_eq!(exact("infinite_frontiers", "skill", &[], &[("dice_pool", int(2))]), ["hit 3/4", "miss 1/4"]);
+    assert_eq!(exact("infinite_frontiers", "skill", &[], &[("dice_pool", int(3))]), ["hit 7/8", "miss 1/8"]);
+}
+
+#[test]
+fn dice_pool_morale() {
+    // d6 against base 3, no net dice: pass on 1–3, refuse otherwise.
+    assert_eq!(exact("dice_pool_morale", "morale", &[], &[("base", int(3))]), [
+        "fight 1/2",
+        "refuse 1/2",
+        "flee 0/1"
+    ]);
+    // Two penalty dice: three dice, all must be 3 or less; exactly one failure only refuses.
+    assert_eq!(exact("dice_pool_morale", "morale", &[], &[("base", int(3)), ("penalty", int(2))]), [
+        "fight 1/8",
+        "refuse 3/8",
+        "flee 1/2"
+    ]);
+    assert_eq!(exact("dice_pool_morale", "reaction", &[], &[]), ["surrender 5/18", "flee 13/18"]);
+}
+
+#[test]
+fn combat_hq() {
+    assert_eq!(exact("combat_hq", "dispersal", &[], &[]), ["to_opponent 1/1", "below_zero 0/1", "lost 0/1"]);
+    assert_eq!(exact("combat_hq", "dispersal", &[("mp", int(2))], &[]), [
+        "to_opponent 0/1",
+        "below_zero 1/3",
+        "lost 2/3"
+    ]);
+    assert_eq!(exact("combat_hq", "command_roll", &[("command_dice", int(4))], &[]), ["rolled 1/1"]);
+}
+
+#[test]
+fn shadow_deep() {
+    assert_eq!(exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(0)), ("will", int(0))]), [
+        "pass 3/4",
+        "fail 1/4"
+    ]);
+    // Stress 2: target 6 + 3 = 9; Will +2 needs a 7 on the d20.
+    assert_eq!(exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(2)), ("will", int(2))]), [
+        "pass 7/10",
+        "fail 3/10"
+    ]);
+}
+
+#[test]
+fn traveller() {
+    let r = rules("traveller_morale");
+    let routine = Value::Name { set: r.program().sets.iter().position(|s| s.name == "difficulty").unwrap() as u32, index: 1 };
+    assert_eq!(exact("traveller_morale", "morale", &[], &[("difficulty", routine), ("dm", int(0))]), [
+        "pass 7/12",
+        "fail 5/12"
+    ]);
+    assert_eq!(exact("traveller_morale", "level_shifts", &[], &[]), ["counted 1/1"]);
+    assert_eq!(exact("traveller_morale", "dms", &[], &[]), ["counted 1/1"]);
+    assert_eq!(
+        exact("traveller_morale", "heroic_result", &[], &[("margin", int(1)), ("hero_modifier", int(0)), ("passed", yes())]),
+        ["new_level 1/1"]
+    );
+}
+
+/// Every roll of a check, forced through a fresh session one by one, gives the same counts as the
+/// exact odds.
+fn brute_force(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) {
+    let r = rules(file);
+    let (mut s, who) = setup(&r, check, with);
+    let (c, args) = s.resolve(check, inputs).unwrap();
+    let prepared = s.prepare(c, who, args).unwrap();
+    let spec = prepared.dice.clone().unwrap();
+    let faces = spec.faces.all();
+    let n = spec.count as u32;
+    let mut counts = vec![0u64; r.program().checks[c as usize].outcomes.len()];
+    let names = &r.program().sets[r.program().checks[c as usize].outcome_set as usize].names;
+    for mut i in 0..(faces.len() as u64).pow(n) {
+        let mut roll = vec![];
+        for _ in 0..n {
+            roll.push(faces[(i % faces.len() as u64) as usize]);
+            i /= faces.len() as u64;
+        }
+        let mut t = s.clone();
+        t.set_logging(false);
+        t.force_dice(&roll);
+        let res = t.roll_for(check, who, inputs).unwrap();
+        let k = r.program().checks[c as usize].outcomes.iter().position(|o| names[o.index as usize] == res.outcome);
+        counts[k.unwrap()] += 1;
+    }
+    let all = (faces.len() as u64).pow(n);
+    let rep = mettle::odds::ask(&mut s, check, who, inputs, 0).unwrap();
+    for (o, k) in rep.outcomes.iter().zip(counts) {
+        let want = mettle::odds::Fraction::new(k.into(), all.into());
+        assert_eq!(o.chance, Chance::Exact(want), "{file} {check} {inputs:?}: {}", o.name);
+    }
+}
+
+#[test]
+fn exact_odds_agree_with_every_forced_roll() {
+    for spi in 0..=6 {
+        for leadership in 0..=2 {
+            brute_force("infinite_frontiers", "morale", &[], &[("spi", int(spi)), ("leadership", int(leadership))]);
+        }
+    }
+    brute_force("infinite_frontiers", "morale", &[], &[("spi", int(1)), ("leadership", int(1)), ("comms", yes())]);
+    for pool in 1..=4 {
+        brute_force("infinite_frontiers", "skill", &[], &[("dice_pool", int(pool))]);
+    }
+    for base in [2, 5, 7] {
+        for (bonus, penalty) in [(0, 0), (2, 0), (0, 2), (1, 0)] {
+            brute_force("dice_pool_morale", "morale", &[], &[
+                ("base", int(base)),
+                ("bonus", int(bonus)),
+                ("penalty", int(penalty)),
+            ]);
+        }
+    }
+    for mp in 0..=3 {
+        brute_force("combat_hq", "dispersal", &[("mp", int(mp))], &[]);
+    }
+    for (stress, will) in [(0, 0), (1, 3), (3, -1), (5, 2)] {
+        brute_force("shadow_deep_stress", "morale_test", &[], &[("stress", int(stress)), ("will", int(will))]);
+    }
+}
