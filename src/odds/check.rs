@@ -11,7 +11,8 @@ use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::{DiceSpec, Prepared, Session, Settled};
 use num_bigint::BigUint;
-use std::collections::{BTreeMap, HashMap};
+use super::layout::{KeyShape, Layout};
+use std::collections::BTreeMap;
 
 /// Most (dice × faces × combinations) worked through before exact odds are called out of reach.
 pub const BUDGET: u128 = 40_000_000;
@@ -32,55 +33,26 @@ pub struct CheckOdds {
     pub(crate) table: Table,
 }
 
-/// The settled rolls of a check, by what they read of the dice.
+/// The settled rolls of a check: the outcome of each packed index a roll can reach.
 #[derive(Debug, Clone)]
 pub(crate) struct Table {
-    pub(crate) key: KeyShape,
-    pub(crate) outcome: HashMap<Vec<i64>, usize>,
+    /// How a roll packs into an index (`None`: the check rolls no dice).
+    pub(crate) layout: Option<Layout>,
+    /// Outcome by index ([`UNREACHED`] where no roll lands).
+    pub(crate) outcome: Vec<u32>,
 }
 
-/// Which numbers describe a roll, in key order: natural, value, sum, then each count.
-#[derive(Debug, Clone)]
-pub(crate) struct KeyShape {
-    pub(crate) natural: bool,
-    pub(crate) successes: Option<(Cmp, i64)>,
-    pub(crate) sum: bool,
-    pub(crate) counts: Vec<(Cmp, i64)>,
-}
-
-impl KeyShape {
-    /// The key of a roll that shows `faces`.
-    pub(crate) fn key(&self, faces: &[i64]) -> Vec<i64> {
-        let mut k = Vec::with_capacity(3 + self.counts.len());
-        if self.natural {
-            k.push(faces.first().copied().unwrap_or(0));
-        }
-        k.push(faces.iter().map(|&f| self.value(f)).sum());
-        if self.sum {
-            k.push(faces.iter().sum());
-        }
-        for (c, n) in &self.counts {
-            k.push(faces.iter().filter(|&&f| c.test(f, *n)).count() as i64);
-        }
-        k
-    }
-
-    /// What one die showing `f` adds to the roll's value.
-    pub(crate) fn value(&self, f: i64) -> i64 {
-        match self.successes {
-            Some((c, n)) => c.test(f, n) as i64,
-            None => f,
-        }
-    }
-}
+/// Marks a table entry no roll reaches.
+pub(crate) const UNREACHED: u32 = u32::MAX;
 
 /// The exact odds of `prepared`, or why they are out of reach (the caller then simulates). An error
 /// is a rule that fails while settling a roll.
 pub fn check_odds(session: &mut Session, prepared: &Prepared) -> Result<Result<CheckOdds, String>, Diagnostic> {
-    let p = session.ruleset().program().clone();
+    let rules = session.ruleset().clone();
+    let p = rules.program();
     let c = &p.checks[prepared.check as usize];
     let (before, after) = scan::parts(c);
-    if before.iter().chain(&after).any(|e| scan::rolls(&p, e)) {
+    if before.iter().chain(&after).any(|e| scan::rolls(p, e)) {
         return Ok(Err("the check's rules roll dice of their own besides its roll".into()));
     }
     let needs = scan::needs(c, &after);
@@ -90,32 +62,37 @@ pub fn check_odds(session: &mut Session, prepared: &Prepared) -> Result<Result<C
     let Some(spec) = &prepared.dice else {
         // No dice: one way, settled once.
         let s = session.settle(prepared, None)?;
-        return Ok(Ok(gather(&p, c, vec![(BigUint::from(1u32), s, vec![])], shape(&needs, None, vec![]))));
+        return Ok(Ok(gather(p, c, vec![(BigUint::from(1u32), s, 0)], None)));
     };
     let mut counts = vec![];
     for (cmp, e) in &needs.counts {
         counts.push((*cmp, session.evaluate(prepared, e)?.int()));
     }
     let shape = shape(&needs, Some(spec), counts);
-    let rolls = match joint::<u128>(spec, &shape) {
-        Ok(Some(r)) => r.into_iter().map(|(k, (w, f))| (k, (w.to_big(), f))).collect(),
-        Ok(None) => match joint::<BigUint>(spec, &shape) {
-            Ok(Some(r)) => r,
-            Ok(None) => unreachable!("big weights never overflow"),
-            Err(why) => return Ok(Err(why)),
-        },
-        Err(why) => return Ok(Err(why)),
+    let limit = (BUDGET / (spec.count.max(1) as u128 * spec.faces.all().len() as u128)).min(1 << 24) as usize;
+    if let Some(m) = spec.mods.iter().find(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::CountSuccesses(..))) {
+        let what = if matches!(m, DiceMod::Explode(..)) { "exploding dice" } else { "keeping or dropping dice" };
+        return Ok(Err(format!("the rules read more of the roll than its total, and the roll has {what}")));
+    }
+    let mut faces = spec.faces.all();
+    faces.dedup();
+    let Some(layout) = Layout::new(&shape, faces, spec.count, limit) else {
+        return Ok(Err(format!(
+            "the roll ({} dice) has too many combinations of what its rules read to follow exactly",
+            spec.count
+        )));
+    };
+    let rolls: Vec<(BigUint, Vec<i64>, usize)> = match joint::<u128>(spec, &layout) {
+        Some(r) => r.into_iter().map(|(w, f, i)| (w.to_big(), f, i)).collect(),
+        None => joint::<BigUint>(spec, &layout).expect("big weights never overflow"),
     };
     if rolls.len() > SETTLE_BUDGET {
         return Ok(Err(format!("the roll has {} distinct results to settle, too many to follow exactly", rolls.len())));
     }
-    let mut settled = Vec::with_capacity(rolls.len());
-    for (_, (w, faces)) in rolls {
-        let pool = pool_of(spec, &shape, &faces);
-        let s = session.settle(prepared, Some(pool))?;
-        settled.push((w, s, faces));
-    }
-    Ok(Ok(gather(&p, c, settled, shape)))
+    let pools = rolls.iter().map(|(_, f, _)| Some(pool_of(spec, &shape, f)));
+    let settled = session.settle_all(prepared, pools)?;
+    let settled = rolls.into_iter().zip(settled).map(|((w, _, i), s)| (w, s, i)).collect();
+    Ok(Ok(gather(p, c, settled, Some(layout))))
 }
 
 fn shape(needs: &Needs<'_>, spec: Option<&DiceSpec>, counts: Vec<(Cmp, i64)>) -> KeyShape {
@@ -141,84 +118,51 @@ fn pool_of(spec: &DiceSpec, shape: &KeyShape, faces: &[i64]) -> Pool {
     }
 }
 
-type Rolls<W> = HashMap<Vec<i64>, (W, Vec<i64>)>;
-
-/// The joint distribution of the numbers `shape` names over a roll of `spec`: for each key, its
-/// weight and one roll that gives it. `Ok(None)` when the weights overflow `W`.
-fn joint<W: Weight>(spec: &DiceSpec, shape: &KeyShape) -> Result<Option<Rolls<W>>, String> {
-    if let Some(m) = spec.mods.iter().find(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::CountSuccesses(..))) {
-        let what = match m {
-            DiceMod::Explode(..) => "exploding dice",
-            _ => "keeping or dropping dice",
-        };
-        return Err(format!("the rules read more of the roll than its total, and the roll has {what}"));
-    }
-    let Some(die) = die::<W>(spec) else { return Ok(None) };
-    // Bound the work before doing it: states × faces per die.
-    let n = spec.count as u128;
-    let lo = die.iter().map(|d| shape.value(d.0)).min().unwrap_or(0) as i128;
-    let hi = die.iter().map(|d| shape.value(d.0)).max().unwrap_or(0) as i128;
-    let mut states = (hi - lo).unsigned_abs() * n + 1;
-    if shape.natural {
-        states *= die.len() as u128;
-    }
-    if shape.sum {
-        let span = die.iter().map(|d| d.0).max().unwrap_or(0) - die.iter().map(|d| d.0).min().unwrap_or(0);
-        states = states.saturating_mul(span.unsigned_abs() as u128 * n + 1);
-    }
-    for _ in &shape.counts {
-        states = states.saturating_mul(n + 1);
-    }
-    if states.saturating_mul(n).saturating_mul(die.len() as u128) > BUDGET {
-        return Err(format!(
-            "the roll ({} dice) has too many combinations of what its rules read to follow exactly",
-            spec.count
-        ));
-    }
-    let mut now: Rolls<W> = HashMap::new();
-    now.insert(empty_key(shape), (W::one(), vec![]));
+/// The joint distribution of what `layout` packs, over a roll of `spec`, built die by die in a dense
+/// table: for each index a roll reaches, its weight, one roll that reaches it, and the index.
+/// `None` when the weights overflow `W`.
+fn joint<W: Weight>(spec: &DiceSpec, layout: &Layout) -> Option<Vec<(W, Vec<i64>, usize)>> {
+    let die: Vec<(usize, W)> = die::<W>(spec)?.into_iter().map(|(f, w)| (layout.face_index(f), w)).collect();
+    let mut now: Vec<W> = vec![W::zero(); layout.size];
+    now[0] = W::one();
+    let mut live = vec![0usize];
+    // For each die, how each index was first reached: (index before, face).
+    let mut back: Vec<Vec<(u32, u16)>> = Vec::with_capacity(spec.count);
     for i in 0..spec.count {
-        let mut next: Rolls<W> = HashMap::with_capacity(now.len() * 2);
-        for (key, (w, faces)) in &now {
-            for (f, wf) in &die {
-                let mut k = key.clone();
-                let mut at = 0;
-                if shape.natural {
-                    if i == 0 {
-                        k[0] = *f;
-                    }
-                    at = 1;
+        let steps = if i == 0 { &layout.first } else { &layout.step };
+        let mut next: Vec<W> = vec![W::zero(); layout.size];
+        let mut from = vec![(u32::MAX, 0u16); layout.size];
+        let mut next_live = vec![];
+        for &j in &live {
+            for (fi, wf) in &die {
+                let k = j + steps[*fi];
+                let add = now[j].mul(wf)?;
+                if next[k].is_zero() {
+                    next_live.push(k);
+                    from[k] = (j as u32, *fi as u16);
                 }
-                k[at] += shape.value(*f);
-                at += 1;
-                if shape.sum {
-                    k[at] += f;
-                    at += 1;
-                }
-                for (j, (c, n)) in shape.counts.iter().enumerate() {
-                    k[at + j] += c.test(*f, *n) as i64;
-                }
-                let Some(w2) = w.mul(wf) else { return Ok(None) };
-                match next.get_mut(&k) {
-                    Some(slot) => match slot.0.add(&w2) {
-                        Some(sum) => slot.0 = sum,
-                        None => return Ok(None),
-                    },
-                    None => {
-                        let mut fs = faces.clone();
-                        fs.push(*f);
-                        next.insert(k, (w2, fs));
-                    }
-                }
+                next[k] = next[k].add(&add)?;
             }
         }
         now = next;
+        live = next_live;
+        back.push(from);
     }
-    Ok(Some(now))
-}
-
-fn empty_key(shape: &KeyShape) -> Vec<i64> {
-    vec![0; shape.natural as usize + 1 + shape.sum as usize + shape.counts.len()]
+    live.sort_unstable();
+    Some(
+        live.into_iter()
+            .map(|k| {
+                let mut faces = vec![0; spec.count];
+                let mut j = k;
+                for i in (0..spec.count).rev() {
+                    let (prev, fi) = back[i][j];
+                    faces[i] = layout.faces[fi as usize];
+                    j = prev as usize;
+                }
+                (std::mem::replace(&mut now[k], W::zero()), faces, k)
+            })
+            .collect(),
+    )
 }
 
 /// One die's faces with their weights, after its rerolls (`r`: again until it doesn't match, at most
@@ -254,7 +198,7 @@ pub(crate) fn die<W: Weight>(spec: &DiceSpec) -> Option<Vec<(i64, W)>> {
 }
 
 /// Adds up the settled rolls: ways per outcome, and the distributions of the check's numbers.
-fn gather(p: &Program, c: &Check, settled: Vec<(BigUint, Settled, Vec<i64>)>, key: KeyShape) -> CheckOdds {
+fn gather(p: &Program, c: &Check, settled: Vec<(BigUint, Settled, usize)>, layout: Option<Layout>) -> CheckOdds {
     let names = &p.sets[c.outcome_set as usize].names;
     let mut ways = vec![BigUint::default(); c.outcomes.len()];
     let mut totals: BTreeMap<i64, BigUint> = BTreeMap::new();
@@ -263,9 +207,9 @@ fn gather(p: &Program, c: &Check, settled: Vec<(BigUint, Settled, Vec<i64>)>, ke
     let lets: Vec<&(String, u32)> = c.lets.iter().filter(|(_, s)| post.contains(s)).collect();
     let mut values: Vec<BTreeMap<i64, BigUint>> = vec![BTreeMap::new(); lets.len()];
     let mut whole = vec![true; lets.len()];
-    let mut outcome = HashMap::new();
+    let mut outcome = vec![UNREACHED; layout.as_ref().map_or(1, |l| l.size)];
     let mut all = BigUint::default();
-    for (w, s, faces) in settled {
+    for (w, s, index) in settled {
         ways[s.outcome] += &w;
         *totals.entry(s.total).or_default() += &w;
         if let Some(t) = s.target {
@@ -277,7 +221,7 @@ fn gather(p: &Program, c: &Check, settled: Vec<(BigUint, Settled, Vec<i64>)>, ke
                 _ => whole[i] = false,
             }
         }
-        outcome.insert(key.key(&faces), s.outcome);
+        outcome[index] = s.outcome as u32;
         all += w;
     }
     let dist = |m: BTreeMap<i64, BigUint>| {
@@ -302,6 +246,6 @@ fn gather(p: &Program, c: &Check, settled: Vec<(BigUint, Settled, Vec<i64>)>, ke
         outcomes: c.outcomes.iter().zip(ways).map(|(o, w)| (names[o.index as usize].clone(), w)).collect(),
         total: all,
         values: out,
-        table: Table { key, outcome },
+        table: Table { layout, outcome },
     }
 }

@@ -116,11 +116,24 @@ impl Session {
     /// Settles one roll of a prepared check: `pool` is what the dice showed (`None` for a check without
     /// dice). Applies no effects and changes nothing.
     pub fn settle(&mut self, prepared: &Prepared, pool: Option<Pool>) -> Result<Settled, Diagnostic> {
+        Ok(self.settle_all(prepared, std::iter::once(pool))?.remove(0))
+    }
+
+    /// Settles many rolls of a prepared check, in order, as [`Session::settle`] does one.
+    pub fn settle_all(
+        &mut self,
+        prepared: &Prepared,
+        pools: impl IntoIterator<Item = Option<Pool>>,
+    ) -> Result<Vec<Settled>, Diagnostic> {
         self.untouched(|r| {
-            let mut slots = prepared.frame.clone();
-            let (total, target, outcome) =
-                r.settle_check(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
-            Ok(Settled { total, target, outcome, slots })
+            let mut out = vec![];
+            for pool in pools {
+                let mut slots = prepared.frame.clone();
+                let (total, target, outcome) =
+                    r.settle_check(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
+                out.push(Settled { total, target, outcome, slots });
+            }
+            Ok(out)
         })
     }
 
@@ -152,6 +165,11 @@ impl Session {
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
         s
+    }
+
+    /// The session's generator, for samplers.
+    pub(crate) fn rng(&mut self) -> &mut rand_chacha::ChaCha8Rng {
+        &mut self.state.rng
     }
 
     /// Rolls check `check` for `subject` with the session's generator and settles it, applying no

@@ -1,0 +1,148 @@
+//! Fast sampling of a check: its exact analysis settles every distinct roll once, so a sample only
+//! rolls the dice (the same draws from the same generator as a real roll) and looks up the outcome.
+
+use super::check::{CheckOdds, check_odds};
+use crate::ast::{Cmp, DiceMod};
+use crate::diagnostics::Diagnostic;
+use crate::dice::MAX_CHAIN;
+use crate::program::{CheckId, Value};
+use crate::session::{DiceSpec, FaceSpec, Session};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// A check compiled for sampling: roll its dice, read the outcome from a table.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("s.mettle", "check c { roll 2d6  outcome high when total >= 10  otherwise low }").unwrap();
+/// let mut s = mettle::Session::new(&rules, 7);
+/// let sampler = s.sampler("c", None, &[]).unwrap().unwrap();
+/// let highs = (0..6000).filter(|_| s.sample(&sampler) == 0).count();
+/// assert!((400..600).contains(&highs)); // 1/6 of 6000 is 500
+/// ```
+#[derive(Debug, Clone)]
+pub struct Sampler {
+    check: CheckId,
+    count: usize,
+    faces: Faces,
+    /// The lowest face: `slot` is indexed by `face - fmin`.
+    fmin: i64,
+    /// Position of each face (from `fmin`) in the layout's faces.
+    slot: Vec<usize>,
+    rerolls: Vec<(Cmp, i64, usize)>,
+    step: Vec<usize>,
+    first: Vec<usize>,
+    /// The exact odds, whose table gives the outcome of each packed roll.
+    odds: Arc<CheckOdds>,
+}
+
+#[derive(Debug, Clone)]
+enum Faces {
+    Count(i64),
+    List(Arc<[i64]>),
+}
+
+impl Sampler {
+    /// Builds a sampler from exact odds.
+    fn new(check: CheckId, odds: CheckOdds, spec: Option<&DiceSpec>) -> Sampler {
+        let (count, faces, rerolls) = match spec {
+            Some(spec) => (
+                spec.count,
+                match &spec.faces {
+                    FaceSpec::Count(n) => Faces::Count(*n),
+                    FaceSpec::List(l) => Faces::List(l.clone()),
+                },
+                spec.mods
+                    .iter()
+                    .filter_map(|m| match m {
+                        DiceMod::Reroll(c, k) => Some((*c, *k, MAX_CHAIN)),
+                        DiceMod::RerollOnce(c, k) => Some((*c, *k, 1)),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            None => (0, Faces::Count(1), vec![]),
+        };
+        let (fmin, slot, step, first) = match &odds.table.layout {
+            Some(l) => {
+                let fmin = l.faces[0];
+                let slot = (fmin..=*l.faces.last().unwrap_or(&fmin)).map(|f| l.face_index(f)).collect();
+                (fmin, slot, l.step.clone(), l.first.clone())
+            }
+            None => (1, vec![0], vec![0], vec![0]),
+        };
+        Sampler { check, count, faces, fmin, slot, rerolls, step, first, odds: Arc::new(odds) }
+    }
+
+    /// The check it samples.
+    pub fn check(&self) -> CheckId {
+        self.check
+    }
+
+    /// The exact odds it was built from.
+    pub fn odds(&self) -> &CheckOdds {
+        &self.odds
+    }
+
+    /// One die, drawn exactly as the roller draws it.
+    #[inline]
+    fn face(&self, rng: &mut ChaCha8Rng) -> i64 {
+        match &self.faces {
+            Faces::Count(n) => rng.random_range(1..=*n),
+            Faces::List(l) => l[rng.random_range(0..l.len())],
+        }
+    }
+
+    /// Rolls the dice with `rng` and gives the index of the outcome (in the check's outcomes).
+    #[inline]
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> usize {
+        let mut idx = 0;
+        if self.rerolls.is_empty() {
+            for i in 0..self.count {
+                let at = self.slot[(self.face(rng) - self.fmin) as usize];
+                idx += if i == 0 { self.first[at] } else { self.step[at] };
+            }
+        } else {
+            // As the roller does: every die first, then each reroll over the dice in order.
+            let mut faces: Vec<i64> = (0..self.count).map(|_| self.face(rng)).collect();
+            for &(c, k, chain) in &self.rerolls {
+                for f in faces.iter_mut() {
+                    let mut tries = 0;
+                    while c.test(*f, k) && tries < chain {
+                        *f = self.face(rng);
+                        tries += 1;
+                    }
+                }
+            }
+            for (i, f) in faces.into_iter().enumerate() {
+                let at = self.slot[(f - self.fmin) as usize];
+                idx += if i == 0 { self.first[at] } else { self.step[at] };
+            }
+        }
+        self.odds.table.outcome[idx] as usize
+    }
+}
+
+impl Session {
+    /// A sampler for check `check` made by `subject` with `inputs`, or `None` when the check's exact
+    /// analysis is out of reach (then roll it with [`Session::roll_quietly`]).
+    pub fn sampler(
+        &mut self,
+        check: &str,
+        subject: Option<u32>,
+        inputs: &[(&str, Value)],
+    ) -> Result<Option<Sampler>, Diagnostic> {
+        let (c, args) = self.resolve(check, inputs)?;
+        let prepared = self.prepare(c, subject, args)?;
+        Ok(match check_odds(self, &prepared)? {
+            Ok(odds) => Some(Sampler::new(c, odds, prepared.dice.as_ref())),
+            Err(_) => None,
+        })
+    }
+
+    /// One sample of `sampler` with this session's generator: the index of the outcome.
+    #[inline]
+    pub fn sample(&mut self, sampler: &Sampler) -> usize {
+        sampler.sample(self.rng())
+    }
+}
