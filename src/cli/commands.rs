@@ -41,6 +41,13 @@ pub(super) fn runtime_error(r: &Ruleset, d: &Diagnostic) {
     eprint!("{}", render(std::slice::from_ref(d), r.name(), r.text()));
 }
 
+/// The ruleset's warnings, and those `check` adds: outcomes no roll can reach.
+fn all_warnings(r: &Ruleset) -> Vec<Diagnostic> {
+    let mut w = r.warnings().to_vec();
+    w.extend(mettle::odds::unreachable(r));
+    w
+}
+
 pub fn check(files: &[PathBuf], json: bool) -> u8 {
     if json {
         return check_json(files);
@@ -49,8 +56,9 @@ pub fn check(files: &[PathBuf], json: bool) -> u8 {
     for f in files {
         match Ruleset::from_path(f) {
             Ok(r) => {
-                eprint!("{}", render(r.warnings(), r.name(), r.text()));
-                let w = r.warnings().len();
+                let warnings = all_warnings(&r);
+                eprint!("{}", render(&warnings, r.name(), r.text()));
+                let w = warnings.len();
                 let p = r.program();
                 println!(
                     "{}: ok ({} kinds, {} checks, {} rules, {} scenarios{})",
@@ -81,7 +89,7 @@ fn check_json(files: &[PathBuf]) -> u8 {
     let mut out = vec![];
     for f in files {
         let (name, text, diags, ok) = match Ruleset::from_path(f) {
-            Ok(r) => (r.name().to_string(), r.text().to_string(), r.warnings().to_vec(), true),
+            Ok(r) => (r.name().to_string(), r.text().to_string(), all_warnings(&r), true),
             Err(e) => (e.name, e.text, e.diagnostics, false),
         };
         failed |= !ok;

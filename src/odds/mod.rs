@@ -16,3 +16,5 @@ mod ask;
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
 mod sampler;
 pub use sampler::Sampler;
+mod lint;
+pub use lint::unreachable;

@@ -1,0 +1,133 @@
+//! Outcomes no roll can reach: for a check whose inputs all have a few possible values and whose
+//! rules read nothing of the game's state, the exact odds of every combination of inputs show which
+//! outcomes never happen (an outcome shadowed by an earlier one, a threshold past the dice's reach).
+
+use super::check::check_odds;
+use super::scan;
+use crate::diagnostics::Diagnostic;
+use crate::program::*;
+use crate::{Ruleset, Session};
+
+/// Most combinations of input values tried per check.
+const MAX_COMBINATIONS: usize = 512;
+/// Most values one whole-number input may take to be tried.
+const MAX_RANGE: i64 = 40;
+
+/// A warning for each outcome of each check that no roll reaches, with any input values. Checks whose
+/// rules read the game's state, or whose inputs are open-ended, are left out: nothing is claimed of
+/// them.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("u.mettle", "check c { input bonus: 0..2  roll 2d6  modifier \"Bonus\" +bonus  outcome pass when total >= 7  outcome great when total >= 10  otherwise fail }").unwrap();
+/// let w = mettle::odds::unreachable(&rules);
+/// assert_eq!(w.len(), 1);
+/// assert!(w[0].message.contains("`great`"));
+/// ```
+pub fn unreachable(rules: &Ruleset) -> Vec<Diagnostic> {
+    let p = rules.program();
+    let mut out = vec![];
+    for (ci, c) in p.checks.iter().enumerate() {
+        if let Some(never) = never_reached(rules, ci as CheckId, c) {
+            let names = &p.sets[c.outcome_set as usize].names;
+            for oi in never {
+                let o = &c.outcomes[oi];
+                // The checker already warns of a condition that can never hold.
+                let known = rules.warnings().iter().any(|w| {
+                    w.code.ends_with("resolve::unreachable")
+                        && w.labels.iter().any(|l| o.span.start <= l.span.start && l.span.end <= o.span.end)
+                });
+                if known {
+                    continue;
+                }
+                let name = &names[o.index as usize];
+                let inputs = if c.inputs.is_empty() { "" } else { " with any values of its inputs" };
+                out.push(
+                    Diagnostic::warning(
+                        "odds::unreachable_outcome",
+                        format!("outcome `{name}` of check `{}` can never happen", c.name),
+                        o.span,
+                        format!("no roll of `{}`{inputs} reaches this", c.name),
+                    )
+                    .with_help(
+                        "look at its condition and at the outcomes above it: an earlier outcome may take every roll \
+                         that would reach it, or it asks for more than the dice can show",
+                    ),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The outcomes (by position) that no combination of inputs reaches, or `None` when the check cannot
+/// be judged.
+fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> {
+    let p = rules.program();
+    let (before, after) = scan::parts(c);
+    if before.iter().chain(&after).any(|e| reads_state(p, e, c.slots.subject, 0)) {
+        return None;
+    }
+    let mut domains: Vec<Vec<Value>> = vec![];
+    for input in &c.inputs {
+        domains.push(match &input.field.ty {
+            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo <= MAX_RANGE => (*lo..=*hi).map(Value::Int).collect(),
+            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
+            Ty::Name(set) => {
+                (0..p.sets[*set as usize].names.len() as u32).map(|index| Value::Name { set: *set, index }).collect()
+            }
+            _ => return None,
+        });
+    }
+    if domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS)).is_none() {
+        return None;
+    }
+    let mut session = Session::new(rules, 0);
+    let subject = match c.subject {
+        Some(k) => Some(session.create(&p.kinds[k as usize].name, "stand-in", &[]).ok()?),
+        None => None,
+    };
+    let mut reached = vec![false; c.outcomes.len()];
+    let mut pick = vec![0usize; domains.len()];
+    loop {
+        let args: Vec<(u32, Value)> =
+            pick.iter().enumerate().map(|(i, &k)| (i as u32, domains[i][k].clone())).collect();
+        let prepared = session.prepare(id, subject, args).ok()?;
+        let odds = check_odds(&mut session, &prepared).ok()?.ok()?;
+        for (i, (_, w)) in odds.outcomes.iter().enumerate() {
+            reached[i] |= w.bits() > 0;
+        }
+        if reached.iter().all(|r| *r) {
+            return Some(vec![]);
+        }
+        // The next combination, the last input changing fastest.
+        let mut i = pick.len();
+        loop {
+            if i == 0 {
+                return Some(reached.iter().enumerate().filter(|(_, r)| !**r).map(|(i, _)| i).collect());
+            }
+            i -= 1;
+            pick[i] += 1;
+            if pick[i] < domains[i].len() {
+                break;
+            }
+            pick[i] = 0;
+        }
+    }
+}
+
+/// Whether `e` reads anything besides the check's own inputs and values: the subject, other
+/// entities, the turn, earlier results, or a script (also through formulas and tables).
+fn reads_state(p: &Program, e: &Expr, subject: u32, depth: u32) -> bool {
+    let mut found = match e {
+        Expr::Local(s) => *s == subject,
+        Expr::Global(_) | Expr::Last(_) | Expr::NumberOf { .. } | Expr::Script(..) | Expr::Field(..) => true,
+        // A formula or table has slots of its own: only its body's reads of the game matter.
+        Expr::Define(d, _) => depth > 16 || reads_state(p, &p.defines[*d as usize].body, u32::MAX, depth + 1),
+        Expr::Table(t, _) => {
+            depth > 16 || p.tables[*t as usize].rows.iter().any(|(_, v, _)| reads_state(p, v, u32::MAX, depth + 1))
+        }
+        _ => false,
+    };
+    scan::each_child(e, &mut |x| found = found || reads_state(p, x, subject, depth));
+    found
+}
