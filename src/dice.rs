@@ -29,13 +29,29 @@ impl Faces<'_> {
     }
 }
 
-/// Where faces come from: forced values first (scenarios' `dice 4, 3`), then the generator.
+/// Where faces come from: forced values first (scenarios' `dice 4, 3`), then a walk's faces when
+/// every roll is being tried in turn, else the generator.
 pub struct Source<'a> {
     /// The seeded generator.
     pub rng: &'a mut ChaCha8Rng,
     /// Faces the next dice must show.
     pub forced: &'a mut VecDeque<i64>,
+    /// An exhaustive walk through every roll, if one is under way.
+    pub walk: Option<&'a mut Walk>,
 }
+
+/// One path of an exhaustive walk through every roll: the faces its dice show, in order. When they run
+/// out, the next die stops the run and leaves its faces in `needs`, so the walk can try each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Walk {
+    /// Faces the next dice show.
+    pub faces: VecDeque<i64>,
+    /// The faces of the die that found `faces` empty.
+    pub needs: Option<Vec<i64>>,
+}
+
+/// The message of the error that stops a walk's run at a die it has no face for.
+pub const WALK_END: &str = "an exhaustive walk needs the next face";
 
 impl Source<'_> {
     /// One face of a die.
@@ -52,6 +68,18 @@ impl Source<'_> {
                 });
             }
             return Ok(f);
+        }
+        if let Some(walk) = self.walk.as_deref_mut() {
+            return match walk.faces.pop_front() {
+                Some(f) => Ok(f),
+                None => {
+                    walk.needs = Some(match faces {
+                        Faces::Count(n) => (1..=n).collect(),
+                        Faces::List(l) => l.to_vec(),
+                    });
+                    Err(WALK_END.into())
+                }
+            };
         }
         Ok(match faces {
             Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
@@ -145,7 +173,7 @@ mod tests {
     fn forced(faces: &[i64], count: usize, sides: i64, mods: &[DiceMod]) -> Pool {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = faces.iter().copied().collect();
-        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q }).unwrap()
+        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q, walk: None }).unwrap()
     }
 
     #[test]
@@ -177,7 +205,7 @@ mod tests {
     fn rejects_impossible_forced_faces() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = [7].into_iter().collect();
-        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q }).unwrap_err();
+        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q, walk: None }).unwrap_err();
         assert!(e.contains("d6 cannot roll"), "{e}");
     }
 }

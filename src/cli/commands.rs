@@ -16,7 +16,7 @@ fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
     }
 }
 
-fn load(path: &Path) -> Option<Ruleset> {
+pub(super) fn load(path: &Path) -> Option<Ruleset> {
     match Ruleset::from_path(path) {
         Ok(r) => {
             if !r.warnings().is_empty() {

@@ -75,14 +75,17 @@ enum Command {
     },
     /// The exact chance of every outcome of a check (and the distributions of its numbers), or of a
     /// bare dice expression.
-    #[command(after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'")]
+    #[command(after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds rulesets/infinite_frontiers.mettle --scenario three_morale_checks\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'")]
     Odds {
         /// The ruleset.
         #[arg(required_unless_present = "dice")]
         file: Option<PathBuf>,
         /// The check.
-        #[arg(required_unless_present = "dice")]
+        #[arg(required_unless_present_any = ["dice", "scenario"])]
         check: Option<String>,
+        /// The exact end states of a scenario instead, trying every roll it can meet.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["check", "set", "with", "sweep", "dice"])]
+        scenario: Option<String>,
         /// An input value, as name=value (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -193,6 +196,9 @@ pub fn main() -> ExitCode {
             _ => 2,
         },
         Command::Odds { dice: Some(expr), json, plot, .. } => dice::odds(&expr, json, plot.as_deref()),
+        Command::Odds { file: Some(file), scenario: Some(name), json, plot, .. } => {
+            odds::scenario(&file, &name, json, plot.as_deref())
+        }
         Command::Odds { file, check, set, with, sweep, json, plot, seed, .. } => match (file, check) {
             (Some(file), Some(check)) => odds::run(&odds::Args {
                 file,

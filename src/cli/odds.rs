@@ -140,6 +140,37 @@ fn combinations(sweeps: &[Sweep]) -> Vec<Vec<i64>> {
     all
 }
 
+/// `mettle odds FILE --scenario NAME`: the exact end states of a scenario.
+pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>) -> u8 {
+    let Some(r) = super::commands::load(file) else { return 1 };
+    match mettle::odds::scenario_ends(&r, name) {
+        Ok(Ok(ends)) => {
+            let report = Report {
+                question: format!(
+                    "scenario {name}: its end states over all {} ways its rolls can go",
+                    ends.paths
+                ),
+                outcomes: ends
+                    .ends
+                    .into_iter()
+                    .map(|(end, p)| mettle::odds::OutcomeOdds { name: end, chance: Chance::Exact(p) })
+                    .collect(),
+                values: vec![],
+                how: How::Exact,
+            };
+            print_report(&report, json, plot)
+        }
+        Ok(Err(why)) => {
+            eprintln!("error: exact odds of scenario `{name}` are out of reach: {why}");
+            1
+        }
+        Err(d) => {
+            runtime_error(&r, &d);
+            2
+        }
+    }
+}
+
 // ---------------------------------------------------------------- one report
 
 /// Prints one report: text with bars, or JSON with `--json`; `--plot` also writes an SVG chart.

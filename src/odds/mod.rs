@@ -18,3 +18,5 @@ mod sampler;
 pub use sampler::Sampler;
 mod lint;
 pub use lint::unreachable;
+mod walk;
+pub use walk::{Ends, MAX_PATHS, scenario_ends};

@@ -237,6 +237,7 @@ pub(super) fn move_over(
         last,
         over,
         orders: st.orders.clone(),
+        walk: None,
     };
     let mut kept = vec![];
     for l in lets {

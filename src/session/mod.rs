@@ -110,6 +110,9 @@ pub struct State {
     /// The orders the last reaction gave, for the table.
     #[serde(default)]
     pub orders: Vec<crate::script::Order>,
+    /// The path of an exhaustive walk through every roll, while one runs (never saved).
+    #[serde(skip)]
+    pub walk: Option<crate::dice::Walk>,
 }
 
 /// The outcome of one scenario run.
@@ -168,6 +171,7 @@ impl Session {
                 last: vec![None; p.checks.len()],
                 over: None,
                 orders: vec![],
+                walk: None,
             },
             log: vec![],
             logging: true,
@@ -253,7 +257,10 @@ impl Session {
         let log_len = self.log.len();
         let r = f(&mut self.runner());
         if r.is_err() {
+            // A walk through every roll learns from the run that stopped which die it needs next.
+            let walk = self.state.walk.take();
             self.state = saved;
+            self.state.walk = walk;
             self.log.truncate(log_len);
         }
         r

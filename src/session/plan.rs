@@ -167,6 +167,17 @@ impl Session {
         s
     }
 
+    /// Starts one path of a walk through every roll: the dice show `faces`, in order, and the first
+    /// die past them stops the run (see [`Session::walk_needs`]).
+    pub fn walk(&mut self, faces: &[i64]) {
+        self.state.walk = Some(crate::dice::Walk { faces: faces.iter().copied().collect(), needs: None });
+    }
+
+    /// The faces of the die that stopped the walk's path, if one did.
+    pub fn walk_needs(&self) -> Option<&[i64]> {
+        self.state.walk.as_ref().and_then(|w| w.needs.as_deref())
+    }
+
     /// The session's generator, for samplers.
     pub(crate) fn rng(&mut self) -> &mut rand_chacha::ChaCha8Rng {
         &mut self.state.rng

@@ -1,0 +1,137 @@
+//! Exact odds of a whole scenario, when its rolls are few: every roll is tried in turn (each path
+//! replayed from the start with its faces), and the end states are added up with their chances.
+
+use super::Fraction;
+use crate::diagnostics::Diagnostic;
+use crate::{Ruleset, Session};
+use num_bigint::BigUint;
+use std::collections::BTreeMap;
+
+/// Most runs of the scenario (one per path, and one per die met along the way) a walk tries before exact odds are called out of reach.
+pub const MAX_PATHS: u64 = 200_000;
+
+/// The exact distribution of a scenario's end states.
+#[derive(Debug, Clone)]
+pub struct Ends {
+    /// Each distinct end, described by what differs between ends (`u.morale = broken`), with its
+    /// chance; most likely first.
+    pub ends: Vec<(String, Fraction)>,
+    /// Different sequences of rolls the scenario can take.
+    pub paths: u64,
+}
+
+/// The end states of scenario `name`, exactly, or why that is out of reach (too many paths). A rule
+/// that fails on some path ends that path with the error's message as its end.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("w.mettle", r#"
+///     kind unit { morale: steady | shaken | broken = steady }
+///     check morale for unit { roll d6  outcome hold when total >= 3 {} otherwise slip { set unit.morale to shift(unit.morale, 1) } }
+///     scenario twice { new unit u  roll morale for u  roll morale for u }
+/// "#).unwrap();
+/// let ends = mettle::odds::scenario_ends(&rules, "twice").unwrap().unwrap();
+/// let shown: Vec<String> = ends.ends.iter().map(|(end, p)| format!("{end}: {p}")).collect();
+/// assert_eq!(shown, ["u.morale = shaken: 4/9", "u.morale = steady: 4/9", "u.morale = broken: 1/9"]);
+/// assert_eq!(ends.paths, 36);
+/// ```
+pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic> {
+    // Depth-first over the faces of each die a path meets; each path weighs 1 / (product of sides).
+    let mut stack: Vec<(Vec<i64>, BigUint)> = vec![(vec![], BigUint::from(1u32))];
+    let mut runs = 0u64;
+    let mut finished: Vec<(Vec<(String, String)>, BigUint)> = vec![];
+    while let Some((faces, den)) = stack.pop() {
+        runs += 1;
+        if runs > MAX_PATHS {
+            return Ok(Err(format!(
+                "the scenario has more than {MAX_PATHS} different runs; use `mettle sim` to estimate it"
+            )));
+        }
+        let mut s = Session::new(rules, 0);
+        s.set_logging(false);
+        s.walk(&faces);
+        let result = s.run_scenario(name);
+        if let Some(needs) = s.walk_needs() {
+            let den = den * BigUint::from(needs.len());
+            for f in needs.iter().rev() {
+                let mut next = faces.clone();
+                next.push(*f);
+                stack.push((next, den.clone()));
+            }
+            continue;
+        }
+        let end = match result {
+            Ok(_) => snapshot(&s),
+            // An unknown scenario is the caller's mistake, not an end.
+            Err(d) if d.code.ends_with("unknown_scenario") => return Err(d),
+            Err(d) => vec![("error".into(), d.message)],
+        };
+        finished.push((end, den));
+    }
+    let paths = finished.len() as u64;
+    Ok(Ok(Ends { ends: describe(finished), paths }))
+}
+
+/// Everything an end state is told apart by: the game's result and winner, each entity's attributes.
+fn snapshot(s: &Session) -> Vec<(String, String)> {
+    let st = s.state();
+    let p = s.ruleset().program();
+    let mut out = vec![];
+    if let Some(o) = &st.over {
+        out.push(("game".into(), o.result.clone()));
+        out.push(("winner".into(), o.winner.clone().unwrap_or_else(|| "none".into())));
+    }
+    for e in &st.entities {
+        for (f, v) in p.kinds[e.kind as usize].fields.iter().zip(&e.fields) {
+            out.push((format!("{}.{}", e.name, f.name), s.show(v)));
+        }
+    }
+    out
+}
+
+/// Ends described by the parts that differ between them, with their chances added up.
+fn describe(finished: Vec<(Vec<(String, String)>, BigUint)>) -> Vec<(String, Fraction)> {
+    let mut seen: BTreeMap<&str, Option<&str>> = BTreeMap::new();
+    let mut varies: BTreeMap<&str, bool> = BTreeMap::new();
+    for (end, _) in &finished {
+        for (k, v) in end {
+            match seen.get(k.as_str()) {
+                None => {
+                    seen.insert(k, Some(v));
+                }
+                Some(Some(old)) if *old != v => {
+                    varies.insert(k, true);
+                }
+                _ => {}
+            }
+        }
+        // A part missing from some ends (the game over in only some) varies too.
+        if seen.keys().any(|k| !end.iter().any(|(e, _)| e == k)) {
+            for k in seen.keys() {
+                if !end.iter().any(|(e, _)| e == k) {
+                    varies.insert(k, true);
+                }
+            }
+        }
+    }
+    // Sum 1/den per description over the least common denominator of all paths.
+    let mut sums: BTreeMap<String, Vec<BigUint>> = BTreeMap::new();
+    for (end, den) in &finished {
+        let parts: Vec<String> = end
+            .iter()
+            .filter(|(k, _)| varies.get(k.as_str()).copied().unwrap_or(false))
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        let key = if parts.is_empty() { "always the same end".to_string() } else { parts.join(", ") };
+        sums.entry(key).or_default().push(den.clone());
+    }
+    let common = finished.iter().fold(BigUint::from(1u32), |acc, (_, d)| num_integer::Integer::lcm(&acc, d));
+    let mut out: Vec<(String, Fraction)> = sums
+        .into_iter()
+        .map(|(k, dens)| {
+            let num: BigUint = dens.iter().map(|d| &common / d).sum();
+            (k, Fraction::new(num, common.clone()))
+        })
+        .collect();
+    out.sort_by(|a, b| (&b.1.num * &a.1.den).cmp(&(&a.1.num * &b.1.den)).then(a.0.cmp(&b.0)));
+    out
+}
