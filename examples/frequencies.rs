@@ -1,5 +1,5 @@
-//! Rolls the Infinite Frontiers morale check many times with the log off, and prints how often each
-//! outcome came up for each SPI. (Exact odds are a later feature; this samples.)
+//! Samples the Infinite Frontiers morale check many times for each SPI and prints how often each
+//! outcome came up next to its exact chance.
 //!
 //! Run with `cargo run --release --example frequencies [ROLLS]`.
 
@@ -7,26 +7,28 @@ use mettle::{Ruleset, Session, Value};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let rolls: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let rolls: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
     let rules =
         Ruleset::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/infinite_frontiers.mettle"))
             .map_err(|e| e.render(100))?;
-    let p = rules.program();
-    let check = p.checks.iter().position(|c| c.name == "morale").ok_or("no morale check")? as u32;
-    let spi =
-        p.checks[check as usize].inputs.iter().position(|i| i.field.name == "spi").ok_or("no spi")? as u32;
     let mut session = Session::new(&rules, 1);
     session.set_logging(false);
+    let unit = session.create("unit", "u", &[])?;
     let start = Instant::now();
-    println!("SPI  steady  shaken  broken");
-    for s in 0..=6 {
-        let mut counts = std::collections::BTreeMap::new();
+    println!("SPI  outcome   sampled      exact");
+    for spi in 0..=6 {
+        let inputs = [("spi", Value::Int(spi))];
+        // A sampler rolls the check's dice and reads its outcome from the exact analysis.
+        let sampler = session.sampler("morale", Some(unit), &inputs)?.ok_or("out of exact reach")?;
+        let mut counts = vec![0u32; 3];
         for _ in 0..rolls {
-            let r = session.roll_id(check, vec![(spi, Value::Int(s))])?;
-            *counts.entry(r.outcome.clone()).or_insert(0u32) += 1;
+            counts[session.sample(&sampler)] += 1;
         }
-        let pct = |o: &str| 100.0 * f64::from(*counts.get(o).unwrap_or(&0)) / f64::from(rolls);
-        println!("{s:>3}  {:5.1}%  {:5.1}%  {:5.1}%", pct("steady"), pct("shaken"), pct("broken"));
+        let report = mettle::odds::ask(&mut session, "morale", Some(unit), &inputs, 0)?;
+        for (o, n) in report.outcomes.iter().zip(&counts) {
+            let sampled = 100.0 * f64::from(*n) / f64::from(rolls);
+            println!("{spi:>3}  {:8} {sampled:6.2}%  {:6.2}%", o.name, 100.0 * o.chance.value());
+        }
     }
     let n = 7 * rolls;
     let secs = start.elapsed().as_secs_f64();

@@ -58,3 +58,20 @@ fn readme_error_example_is_what_mettle_check_prints() {
     let shown = block_starting(&readme(), "mettle::resolve::unknown_name");
     assert!(printed.contains(shown.trim_end()), "README error differs from `mettle check`:\n{printed}");
 }
+
+#[test]
+fn readme_odds_example_is_what_mettle_odds_prints() {
+    let text = readme();
+    let shown = block_starting(&text, "$ mettle odds rulesets/infinite_frontiers.mettle morale");
+    let mut lines = shown.lines();
+    let command = lines.next().unwrap().trim_start_matches("$ mettle ");
+    let out = Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(command.split_whitespace())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let rest: Vec<&str> = lines.collect();
+    assert!(printed.contains(rest.join("\n").trim_end()), "README odds differ from `mettle odds`:\n{printed}");
+}
