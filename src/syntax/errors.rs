@@ -295,6 +295,7 @@ fn phrase(rule: Rule) -> Option<String> {
         Rule::dot => "`.`",
         Rule::dotdot => "`..`",
         Rule::bar => "`|`",
+        Rule::slash => "`/`",
         Rule::ident | Rule::choice_name => NAME,
         Rule::int | Rule::signed_int => "a number",
         Rule::string | Rule::string_inner => "a string",
@@ -363,7 +364,9 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::new_stmt
         | Rule::dice_stmt
         | Rule::answer_stmt
-        | Rule::expect_stmt => STMT,
+        | Rule::expect_stmt
+        | Rule::chance_stmt
+        | Rule::record_stmt => STMT,
         Rule::check_line
         | Rule::input_line
         | Rule::roll_line
