@@ -16,7 +16,7 @@ fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
     }
 }
 
-fn load(path: &Path) -> Option<Ruleset> {
+pub(super) fn load(path: &Path) -> Option<Ruleset> {
     match Ruleset::from_path(path) {
         Ok(r) => {
             if !r.warnings().is_empty() {
@@ -37,7 +37,7 @@ fn report_load(e: &LoadError) {
     eprintln!("{}: {errors} error{}", e.name, if errors == 1 { "" } else { "s" });
 }
 
-fn runtime_error(r: &Ruleset, d: &Diagnostic) {
+pub(super) fn runtime_error(r: &Ruleset, d: &Diagnostic) {
     eprint!("{}", render(std::slice::from_ref(d), r.name(), r.text()));
 }
 
@@ -119,7 +119,7 @@ pub fn export(file: &Path) -> u8 {
 
 /// Reads `NAME=VALUE` given with `flag` for a value of `ty` (numbers, yes/no, or a name of the type).
 /// `known` lists the names that may be given, `what` says what they are ("input of check `morale`").
-fn parse_assignment(
+pub(super) fn parse_assignment(
     p: &Program,
     flag: &str,
     s: &str,
