@@ -36,6 +36,12 @@ impl<'a> Checker<'a> {
             }
         }
         if q > MAX_CHANCE_SIDES {
+            let g = gcd(p.max(1), q);
+            let help = if q / g <= MAX_CHANCE_SIDES {
+                format!("the same chance with smaller numbers is `{}/{}`", p / g, q / g)
+            } else {
+                format!("write the chance with a denominator of {MAX_CHANCE_SIDES} or less, e.g. `1/1000`")
+            };
             self.error(
                 Diagnostic::error(
                     "resolve::bad_chance",
@@ -43,9 +49,7 @@ impl<'a> Checker<'a> {
                     q_span,
                     "too many sides",
                 )
-                .with_help(format!(
-                    "write the chance with a denominator of {MAX_CHANCE_SIDES} or less, e.g. `1/1000`"
-                )),
+                .with_help(help),
             );
         }
         if self.diags.len() == errors && p > q {
@@ -57,7 +61,7 @@ impl<'a> Checker<'a> {
                     format!("{p} is more than {q}"),
                 )
                 .with_help(format!(
-                    "the first number counts the faces of a d{q} that pass: write at most {q}, or drop `with chance` if it always happens"
+                    "the first number counts the faces of a d{q} that pass, so it is at most {q}: did you mean `{q}/{p}`?"
                 )),
             );
         }
@@ -125,4 +129,8 @@ impl<'a> Checker<'a> {
         }
         Some(Stmt::Record { label: label.0.clone(), value: t.e, span })
     }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
