@@ -7,7 +7,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 /// The shipped scenarios that end by chance.
-const RANDOM: [(&str, &str); 2] = [("combat_hq.mettle", "morale_race"), ("infinite_frontiers.mettle", "firefight")];
+const RANDOM: [(&str, &str); 2] =
+    [("combat_hq.mettle", "morale_race"), ("infinite_frontiers.mettle", "firefight")];
 
 /// Games per criterion iteration: enough chunks for two threads to share evenly.
 const RUNS: u64 = 4096;

@@ -13,7 +13,8 @@ fn rules(text: &str) -> Ruleset {
 }
 
 fn shipped(name: &str) -> Ruleset {
-    Ruleset::from_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets").join(name)).expect("shipped ruleset")
+    Ruleset::from_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets").join(name))
+        .expect("shipped ruleset")
 }
 
 fn sim(r: &Ruleset, scenario: &str, runs: u64, seed: u64, threads: usize) -> Report {
@@ -120,7 +121,8 @@ fn wilson_interval_matches_hand_computation() {
 
 #[test]
 fn recorded_values_become_distributions() {
-    let r = rules(r#"
+    let r = rules(
+        r#"
         kind side { n: 0.. = 0 }
         scenario s {
           new side a
@@ -128,10 +130,15 @@ fn recorded_values_become_distributions() {
           record "die" = d4
           record "four" = a.n == 0
         }
-    "#);
+    "#,
+    );
     let rep = sim(&r, "s", 4000, 9, 2);
     let die = &rep.records[0];
-    assert_eq!((die.label.as_str(), die.runs, die.min, die.max), ("die", 4000, 1, 4), "the last value counts");
+    assert_eq!(
+        (die.label.as_str(), die.runs, die.min, die.max),
+        ("die", 4000, 1, 4),
+        "the last value counts"
+    );
     assert_eq!(die.counts.iter().map(|c| c.runs).sum::<u64>(), 4000);
     let mean = die.counts.iter().map(|c| c.value as f64 * c.runs as f64).sum::<f64>() / 4000.0;
     assert!((die.mean - mean).abs() < 1e-9 && (die.mean - 2.5).abs() < 0.1, "{}", die.mean);
@@ -150,7 +157,8 @@ fn record_is_logged_in_play() {
 
 #[test]
 fn forced_dice_decide_a_chance_in_play() {
-    let r = rules(r#"
+    let r = rules(
+        r#"
         kind side { hits: 0.. = 0 }
         scenario forced {
           new side a
@@ -160,18 +168,21 @@ fn forced_dice_decide_a_chance_in_play() {
           with chance 2/3 { add 1 to a.hits } otherwise { add 10 to a.hits }
           expect a.hits == 11, "3 is not"
         }
-    "#);
+    "#,
+    );
     let rep = Session::new(&r, 0).run_scenario("forced").unwrap();
     assert_eq!((rep.passed, rep.failures.len()), (2, 0), "{:?}", rep.failures);
 }
 
 #[test]
 fn runs_stopped_by_an_error_are_counted_with_the_first_error() {
-    let r = rules(r#"
+    let r = rules(
+        r#"
         kind side { n: 0..3 = 0, strict }
         result done "Done"
         scenario risky { new side a  with chance 1/2 { add 5 to a.n }  end game with done }
-    "#);
+    "#,
+    );
     let rep = sim(&r, "risky", 2000, 3, 2);
     assert_eq!(rep.errors + count(&rep, "done"), 2000);
     assert!((800..1200).contains(&rep.errors), "{}", rep.errors);
@@ -190,7 +201,8 @@ fn unknown_scenario_says_did_you_mean() {
 
 #[test]
 fn shipped_random_scenarios_end_and_keep_their_expectations() {
-    for (file, scenario) in [("combat_hq.mettle", "morale_race"), ("infinite_frontiers.mettle", "firefight")] {
+    for (file, scenario) in [("combat_hq.mettle", "morale_race"), ("infinite_frontiers.mettle", "firefight")]
+    {
         let rep = sim(&shipped(file), scenario, 600, 8, 2);
         assert_eq!((rep.errors, rep.failed_expectations), (0, 0), "{scenario}: {:?}", rep.first_error);
         assert!(rep.results.iter().all(|f| f.result.is_some()), "{scenario}: every game ends");
@@ -200,15 +212,24 @@ fn shipped_random_scenarios_end_and_keep_their_expectations() {
 
 #[test]
 fn shipped_rulesets_pass_mettle_test() {
-    let (code, out, err) = mettle(&["test", "rulesets/combat_hq.mettle", "rulesets/infinite_frontiers.mettle"]);
+    let (code, out, err) =
+        mettle(&["test", "rulesets/combat_hq.mettle", "rulesets/infinite_frontiers.mettle"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("morale_race") && out.contains("firefight"), "{out}");
 }
 
 #[test]
 fn json_report_has_stable_fields() {
-    let (code, out, err) =
-        mettle(&["sim", "rulesets/combat_hq.mettle", "morale_race", "--runs", "300", "--seed", "2", "--json"]);
+    let (code, out, err) = mettle(&[
+        "sim",
+        "rulesets/combat_hq.mettle",
+        "morale_race",
+        "--runs",
+        "300",
+        "--seed",
+        "2",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!((v["runs"].as_u64(), v["seed"].as_u64(), v["errors"].as_u64()), (Some(300), Some(2), Some(0)));
@@ -232,7 +253,8 @@ fn text_report_and_unknown_names() {
     let (code, _, err) = mettle(&["sim", "rulesets/combat_hq.mettle", "morale_rase"]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `morale_race`?"), "{err}");
-    let (code, _, err) = mettle(&["sim", "rulesets/infinite_frontiers.mettle", "--check", "morale", "--set", "sip=2"]);
+    let (code, _, err) =
+        mettle(&["sim", "rulesets/infinite_frontiers.mettle", "--check", "morale", "--set", "sip=2"]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `spi`?"), "{err}");
 }

@@ -31,7 +31,9 @@ impl<'a> Checker<'a> {
                         span,
                         "not a positive number",
                     )
-                    .with_help("write the chance as a fraction of positive whole numbers, e.g. `with chance 1/3`"),
+                    .with_help(
+                        "write the chance as a fraction of positive whole numbers, e.g. `with chance 1/3`",
+                    ),
                 );
             }
         }
@@ -89,7 +91,8 @@ impl<'a> Checker<'a> {
             text: format!("d{q}"),
             span: head,
         };
-        let cond = Expr::Bin(BinOp::Le, Box::new(Expr::Dice(Box::new(die))), Box::new(Expr::Const(Value::Int(p))));
+        let cond =
+            Expr::Bin(BinOp::Le, Box::new(Expr::Dice(Box::new(die))), Box::new(Expr::Const(Value::Int(p))));
         let then = self.block(then);
         let otherwise = self.block(otherwise);
         Some(Stmt::If(cond, then, otherwise))
@@ -113,7 +116,9 @@ impl<'a> Checker<'a> {
         if !matches!(t.ty, Ty::Int { .. } | Ty::Flag | Ty::Pool | Ty::Error) {
             let words = self.ty_words(&t.ty);
             let help = match t.ty {
-                Ty::Name(_) => "record a number or yes/no: for a name, compare it (`unit.morale is shaken`) or record its `rank(…)`",
+                Ty::Name(_) => {
+                    "record a number or yes/no: for a name, compare it (`unit.morale is shaken`) or record its `rank(…)`"
+                }
                 _ => "record a number or yes/no, e.g. `record \"turns taken\" = turn`",
             };
             self.error(

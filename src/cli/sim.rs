@@ -44,7 +44,9 @@ pub fn run(args: &Args) -> u8 {
     let opts = Options { runs: args.runs, seed: args.seed, threads: args.threads.unwrap_or(0) };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(args.runs);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, {eta} left") {
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, {eta} left")
+        {
             bar.set_style(style);
         }
         bar
@@ -88,7 +90,11 @@ pub fn run(args: &Args) -> u8 {
         print!("{}", table(&report));
     }
     if let Some(d) = &report.first_error {
-        eprintln!("{} run{} stopped with an error; the first:", report.errors, if report.errors == 1 { "" } else { "s" });
+        eprintln!(
+            "{} run{} stopped with an error; the first:",
+            report.errors,
+            if report.errors == 1 { "" } else { "s" }
+        );
         runtime_error(&r, d);
         return 1;
     }
@@ -102,7 +108,10 @@ fn target(r: &Ruleset, args: &Args) -> Result<Target, String> {
         let name = args.scenario.clone().unwrap_or_default();
         if !p.scenarios.iter().any(|s| s.name == name) {
             let names: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
-            return Err(format!("there is no scenario called `{name}`; {}", suggest(&name, "scenario", &names)));
+            return Err(format!(
+                "there is no scenario called `{name}`; {}",
+                suggest(&name, "scenario", &names)
+            ));
         }
         return Ok(Target::Scenario(name));
     };
@@ -138,22 +147,35 @@ fn percent(x: f64) -> String {
 
 /// The results as an aligned table, then each recorded value with a one-line histogram.
 fn table(rep: &Report) -> String {
-    let mut rows: Vec<[String; 4]> = vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
+    let mut rows: Vec<[String; 4]> =
+        vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
     for f in &rep.results {
         let name = match (&f.result, &f.winner) {
             (Some(r), Some(w)) => format!("{r} for {w}"),
             (Some(r), None) => r.clone(),
             (None, _) => "(the game did not end)".into(),
         };
-        rows.push([name, f.count.to_string(), percent(f.share), format!("{} – {}", percent(f.low), percent(f.high))]);
+        rows.push([
+            name,
+            f.count.to_string(),
+            percent(f.share),
+            format!("{} – {}", percent(f.low), percent(f.high)),
+        ]);
     }
     if rep.errors > 0 {
-        rows.push(["(stopped by an error)".into(), rep.errors.to_string(), percent(rep.errors as f64 / rep.runs as f64), String::new()]);
+        rows.push([
+            "(stopped by an error)".into(),
+            rep.errors.to_string(),
+            percent(rep.errors as f64 / rep.runs as f64),
+            String::new(),
+        ]);
     }
-    let w: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    let w: Vec<usize> =
+        (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
     let mut out = String::new();
     for r in &rows {
-        let line = format!("{:<a$}  {:>b$}  {:>c$}  {}", r[0], r[1], r[2], r[3], a = w[0], b = w[1], c = w[2]);
+        let line =
+            format!("{:<a$}  {:>b$}  {:>c$}  {}", r[0], r[1], r[2], r[3], a = w[0], b = w[1], c = w[2]);
         out.push_str(line.trim_end());
         out.push('\n');
     }
@@ -190,8 +212,5 @@ fn histogram(d: &Distribution) -> String {
         buckets[i.min(cols - 1)] += n;
     }
     let top = buckets.iter().copied().max().unwrap_or(1).max(1);
-    buckets
-        .iter()
-        .map(|&n| if n == 0 { ' ' } else { BARS[((n * 8).div_ceil(top) - 1) as usize] })
-        .collect()
+    buckets.iter().map(|&n| if n == 0 { ' ' } else { BARS[((n * 8).div_ceil(top) - 1) as usize] }).collect()
 }

@@ -29,9 +29,9 @@ mod tally;
 pub use sampler::{CheckSampler, Chunk, Sampler, ScenarioSampler};
 pub use tally::{End, Recorded, Tally, wilson};
 
+use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::{Ty, Value};
-use crate::Ruleset;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -161,7 +161,11 @@ pub fn simulate(
 }
 
 /// Runs `sampler` over `opts.runs` runs in chunks on a pool of `opts.threads` threads.
-pub fn run(sampler: &dyn Sampler, opts: &Options, progress: &(dyn Fn(u64) + Sync)) -> Result<Report, Diagnostic> {
+pub fn run(
+    sampler: &dyn Sampler,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, Diagnostic> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(|e| {
         Diagnostic::plain("sim::threads", format!("cannot start the worker threads: {e}"))
             .with_help("ask for fewer threads with `--threads`")
@@ -173,7 +177,8 @@ pub fn run(sampler: &dyn Sampler, opts: &Options, progress: &(dyn Fn(u64) + Sync
             .into_par_iter()
             .map(|i| {
                 let first_run = i * CHUNK;
-                let chunk = Chunk { seed: mix(opts.seed, i), first_run, runs: CHUNK.min(opts.runs - first_run) };
+                let chunk =
+                    Chunk { seed: mix(opts.seed, i), first_run, runs: CHUNK.min(opts.runs - first_run) };
                 let mut t = Tally::default();
                 sampler.sample(chunk, &mut t);
                 progress(done.fetch_add(chunk.runs, Ordering::Relaxed) + chunk.runs);
@@ -190,11 +195,18 @@ fn report(t: Tally, seed: u64) -> Report {
         .into_iter()
         .map(|(end, count)| {
             let (low, high) = wilson(count, t.runs);
-            Frequency { result: end.result, winner: end.winner, count, share: count as f64 / t.runs as f64, low, high }
+            Frequency {
+                result: end.result,
+                winner: end.winner,
+                count,
+                share: count as f64 / t.runs as f64,
+                low,
+                high,
+            }
         })
         .collect();
     // Most frequent first; ties in the order of the ends (stable sort).
-    results.sort_by(|a, b| b.count.cmp(&a.count));
+    results.sort_by_key(|f| std::cmp::Reverse(f.count));
     let records = t
         .records
         .into_iter()
@@ -270,12 +282,9 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
                 }
                 None => None,
             };
-            if let Some(missing) = decl
-                .inputs
-                .iter()
-                .enumerate()
-                .find(|(i, x)| x.default.is_none() && x.field.default.is_none() && !args.iter().any(|a| a.0 == *i as u32))
-            {
+            if let Some(missing) = decl.inputs.iter().enumerate().find(|(i, x)| {
+                x.default.is_none() && x.field.default.is_none() && !args.iter().any(|a| a.0 == *i as u32)
+            }) {
                 let n = &missing.1.field.name;
                 return Err(Diagnostic::plain(
                     "sim::missing_input",
@@ -303,5 +312,6 @@ fn fits(v: &Value, ty: &Ty, name: &str) -> Result<(), Diagnostic> {
         Ty::Int { lo, hi } => format!("a number {}", crate::check::range_words(*lo, *hi)),
         _ => "a value of its type".to_string(),
     };
-    Err(Diagnostic::plain("sim::bad_value", format!("`{name}` must be {want}")).with_help(format!("give `{name}` {want}")))
+    Err(Diagnostic::plain("sim::bad_value", format!("`{name}` must be {want}"))
+        .with_help(format!("give `{name}` {want}")))
 }

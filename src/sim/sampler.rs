@@ -93,7 +93,9 @@ impl CheckSampler {
                 let inputs: Vec<(&str, Value)> = self
                     .inputs
                     .iter()
-                    .map(|(i, v)| (p.checks[self.check as usize].inputs[*i as usize].field.name.as_str(), v.clone()))
+                    .map(|(i, v)| {
+                        (p.checks[self.check as usize].inputs[*i as usize].field.name.as_str(), v.clone())
+                    })
                     .collect();
                 Ok(s.roll_for(name, Some(who), &inputs)?.outcome.clone())
             }

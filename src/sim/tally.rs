@@ -117,10 +117,10 @@ impl Tally {
         for (e, n) in o.ends {
             *self.ends.entry(e).or_default() += n;
         }
-        if let Some((run, d)) = o.first_error {
-            if self.first_error.as_ref().is_none_or(|(r, _)| run < *r) {
-                self.first_error = Some((run, d));
-            }
+        if let Some((run, d)) = o.first_error
+            && self.first_error.as_ref().is_none_or(|(r, _)| run < *r)
+        {
+            self.first_error = Some((run, d));
         }
         for (label, r) in o.records {
             self.records.entry(label).or_default().merge(r);
