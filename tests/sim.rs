@@ -102,6 +102,9 @@ fn a_check_rolled_many_times_matches_its_exact_odds() {
     agrees(&rep, "steady", 0.5);
     agrees(&rep, "broken", 1.0 / 6.0);
     agrees(&rep, "shaken", 1.0 / 3.0);
+    let total = &rep.records[0];
+    assert_eq!((total.label.as_str(), total.min, total.max), ("total", 4, 9), "d6 + 3");
+    assert!((total.mean - 6.5).abs() < 0.05, "{}", total.mean);
 }
 
 #[test]

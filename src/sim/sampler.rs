@@ -67,7 +67,7 @@ impl Sampler for ScenarioSampler {
 }
 
 /// Rolls a check, for a fresh stand-in of its subject's kind when someone makes it (as `mettle roll`
-/// does): the outcome is the run's end.
+/// does): the outcome is the run's end, and its total is recorded as `total`.
 pub struct CheckSampler {
     /// The rules.
     pub rules: Ruleset,
@@ -80,10 +80,11 @@ pub struct CheckSampler {
 }
 
 impl CheckSampler {
-    /// Rolls once in `s`, which is fresh or has only ever rolled this check without a subject.
-    fn roll(&self, s: &mut Session) -> Result<String, Diagnostic> {
-        match &self.subject {
-            None => Ok(s.roll_id(self.check, self.inputs.clone())?.outcome.clone()),
+    /// Rolls once in `s`, which is fresh or has only ever rolled this check without a subject: the
+    /// outcome and the total.
+    fn roll(&self, s: &mut Session) -> Result<(String, i64), Diagnostic> {
+        let r = match &self.subject {
+            None => s.roll_id(self.check, self.inputs.clone())?,
             Some((kind, attrs)) => {
                 let p = self.rules.program();
                 let kname = &p.kinds[*kind as usize].name;
@@ -97,9 +98,10 @@ impl CheckSampler {
                         (p.checks[self.check as usize].inputs[*i as usize].field.name.as_str(), v.clone())
                     })
                     .collect();
-                Ok(s.roll_for(name, Some(who), &inputs)?.outcome.clone())
+                s.roll_for(name, Some(who), &inputs)?
             }
-        }
+        };
+        Ok((r.outcome.clone(), r.total))
     }
 }
 
@@ -109,6 +111,8 @@ impl Sampler for CheckSampler {
         // with one, its effects change the stand-in, so each roll gets a fresh session.
         let mut shared = Session::new(&self.rules, chunk.seed);
         shared.set_logging(false);
+        // The check's total is reported like a recorded value.
+        let mut total = [("total".to_string(), 0)];
         for i in 0..chunk.runs {
             let rolled = if self.subject.is_some() {
                 let mut s = Session::new(&self.rules, chunk.run_seed(i));
@@ -118,7 +122,10 @@ impl Sampler for CheckSampler {
                 self.roll(&mut shared)
             };
             match rolled {
-                Ok(outcome) => tally.add(End { result: Some(outcome), winner: None }, &[], false),
+                Ok((outcome, t)) => {
+                    total[0].1 = t;
+                    tally.add(End { result: Some(outcome), winner: None }, &total, false)
+                }
                 Err(d) => tally.add_error(chunk.first_run + i, d),
             }
         }
