@@ -163,13 +163,15 @@ fn table(rep: &Report) -> String {
         ]);
     }
     if rep.errors > 0 {
+        let (low, high) = mettle::sim::wilson(rep.errors, rep.runs);
         rows.push([
             "(stopped by an error)".into(),
             rep.errors.to_string(),
             percent(rep.errors as f64 / rep.runs as f64),
-            String::new(),
+            format!("{} – {}", percent(low), percent(high)),
         ]);
     }
+
     let w: Vec<usize> =
         (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
     let mut out = String::new();
