@@ -53,7 +53,17 @@ fn sampling(c: &mut Criterion) {
 
 fn exact(c: &mut Criterion) {
     let cases: [(&str, &str, Vec<(&str, Value)>); 7] = [
-        ("infinite_frontiers", "morale", vec![("spi", Value::Int(2)), ("leadership", Value::Int(3)), ("comms", Value::Bool(true)), ("inspired", Value::Bool(true)), ("extra_die", Value::Bool(true))]),
+        (
+            "infinite_frontiers",
+            "morale",
+            vec![
+                ("spi", Value::Int(2)),
+                ("leadership", Value::Int(3)),
+                ("comms", Value::Bool(true)),
+                ("inspired", Value::Bool(true)),
+                ("extra_die", Value::Bool(true)),
+            ],
+        ),
         ("infinite_frontiers", "skill", vec![("dice_pool", Value::Int(20))]),
         ("dice_pool_morale", "morale", vec![("base", Value::Int(4)), ("bonus", Value::Int(3))]),
         ("combat_hq", "command_roll", vec![]),
@@ -69,8 +79,11 @@ fn exact(c: &mut Criterion) {
         let decl = p.checks.iter().find(|c| c.name == check).unwrap();
         let who = decl.subject.map(|k| {
             let kind = &p.kinds[k as usize];
-            let with: Vec<(&str, Value)> =
-                if kind.name == "group" { vec![("command_dice", Value::Int(6)), ("mp", Value::Int(2))] } else { vec![] };
+            let with: Vec<(&str, Value)> = if kind.name == "group" {
+                vec![("command_dice", Value::Int(6)), ("mp", Value::Int(2))]
+            } else {
+                vec![]
+            };
             s.create(&kind.name, "u", &with).unwrap()
         });
         let mut inputs = inputs;

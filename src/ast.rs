@@ -476,6 +476,27 @@ pub enum StmtKind {
     },
     /// `follow standard_reaction(unit, seen)`: run a script reaction.
     Follow(Ident, Vec<Arg>),
+    /// `with chance 1/3 { … } otherwise { … }`: a die with `sides` sides decides; `then` runs when it
+    /// shows `chance` or less.
+    Chance {
+        /// The numerator, with its span.
+        chance: (i64, Span),
+        /// The denominator (the die's sides), with its span.
+        sides: (i64, Span),
+        /// Span of `with chance P/Q`, which the roll is logged at.
+        head: Span,
+        /// When the die shows `chance` or less.
+        then: Vec<Stmt>,
+        /// Otherwise.
+        otherwise: Vec<Stmt>,
+    },
+    /// `record "turns taken" = turn`: a value a simulation reports (the last one recorded in a run).
+    Record {
+        /// The label, with its span.
+        label: (String, Span),
+        /// The value: a number or yes/no.
+        value: Expr,
+    },
 }
 
 /// A choice point.

@@ -173,7 +173,8 @@ mod tests {
     fn forced(faces: &[i64], count: usize, sides: i64, mods: &[DiceMod]) -> Pool {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = faces.iter().copied().collect();
-        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q, walk: None }).unwrap()
+        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q, walk: None })
+            .unwrap()
     }
 
     #[test]
@@ -205,7 +206,8 @@ mod tests {
     fn rejects_impossible_forced_faces() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = [7].into_iter().collect();
-        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q, walk: None }).unwrap_err();
+        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q, walk: None })
+            .unwrap_err();
         assert!(e.contains("d6 cannot roll"), "{e}");
     }
 }

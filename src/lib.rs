@@ -63,6 +63,7 @@ pub mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
+pub mod sim;
 pub mod syntax;
 
 pub use diagnostics::Diagnostic;

@@ -756,6 +756,15 @@ pub enum Stmt {
         /// Where.
         span: Span,
     },
+    /// `record "label" = value`: a value a simulation reports.
+    Record {
+        /// The label.
+        label: String,
+        /// A number or yes/no.
+        value: Expr,
+        /// Where.
+        span: Span,
+    },
     /// `expect`
     Expect {
         /// Condition.
@@ -818,6 +827,7 @@ impl Stmt {
             | Stmt::Answer { span, .. }
             | Stmt::Expect { span, .. }
             | Stmt::Follow { span, .. }
+            | Stmt::Record { span, .. }
             | Stmt::ExpectOrder { span, .. } => Some(*span),
             Stmt::Let(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
         }

@@ -21,7 +21,8 @@ fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u
             if let mettle::program::Ty::Entity(other) = f.ty
                 && !with.iter().any(|(n, _)| *n == f.name)
             {
-                let id = s.create(&p.kinds[other as usize].name, &format!("{}_of_stand_in", f.name), &[]).unwrap();
+                let id =
+                    s.create(&p.kinds[other as usize].name, &format!("{}_of_stand_in", f.name), &[]).unwrap();
                 all.push((f.name.as_str(), Value::Entity(id)));
             }
         }
@@ -60,23 +61,20 @@ fn yes() -> Value {
 #[test]
 fn infinite_frontiers_morale() {
     // One die plus SPI 3 against 7: a 1 breaks, 4–6 pass, 2–3 shake.
-    assert_eq!(exact("infinite_frontiers", "morale", &[], &[("spi", int(3))]), [
-        "broken 1/6",
-        "steady 1/2",
-        "shaken 1/3"
-    ]);
+    assert_eq!(
+        exact("infinite_frontiers", "morale", &[], &[("spi", int(3))]),
+        ["broken 1/6", "steady 1/2", "shaken 1/3"]
+    );
     // Two dice, SPI 0: the base die is not 1 and the two make 7 or more in 20 of 36 rolls.
-    assert_eq!(exact("infinite_frontiers", "morale", &[], &[("spi", int(0)), ("leadership", int(1))]), [
-        "broken 1/6",
-        "steady 5/9",
-        "shaken 5/18"
-    ]);
+    assert_eq!(
+        exact("infinite_frontiers", "morale", &[], &[("spi", int(0)), ("leadership", int(1))]),
+        ["broken 1/6", "steady 5/9", "shaken 5/18"]
+    );
     // SPI 6: anything but a natural 1 passes.
-    assert_eq!(exact("infinite_frontiers", "morale", &[], &[("spi", int(6))]), [
-        "broken 1/6",
-        "steady 5/6",
-        "shaken 0/1"
-    ]);
+    assert_eq!(
+        exact("infinite_frontiers", "morale", &[], &[("spi", int(6))]),
+        ["broken 1/6", "steady 5/6", "shaken 0/1"]
+    );
 }
 
 #[test]
@@ -102,56 +100,61 @@ fn infinite_frontiers_skill() {
 #[test]
 fn dice_pool_morale() {
     // d6 against base 3, no net dice: pass on 1–3, refuse otherwise.
-    assert_eq!(exact("dice_pool_morale", "morale", &[], &[("base", int(3))]), [
-        "fight 1/2",
-        "refuse 1/2",
-        "flee 0/1"
-    ]);
+    assert_eq!(
+        exact("dice_pool_morale", "morale", &[], &[("base", int(3))]),
+        ["fight 1/2", "refuse 1/2", "flee 0/1"]
+    );
     // Two penalty dice: three dice, all must be 3 or less; exactly one failure only refuses.
-    assert_eq!(exact("dice_pool_morale", "morale", &[], &[("base", int(3)), ("penalty", int(2))]), [
-        "fight 1/8",
-        "refuse 3/8",
-        "flee 1/2"
-    ]);
+    assert_eq!(
+        exact("dice_pool_morale", "morale", &[], &[("base", int(3)), ("penalty", int(2))]),
+        ["fight 1/8", "refuse 3/8", "flee 1/2"]
+    );
     assert_eq!(exact("dice_pool_morale", "reaction", &[], &[]), ["surrender 5/18", "flee 13/18"]);
 }
 
 #[test]
 fn combat_hq() {
     assert_eq!(exact("combat_hq", "dispersal", &[], &[]), ["to_opponent 1/1", "below_zero 0/1", "lost 0/1"]);
-    assert_eq!(exact("combat_hq", "dispersal", &[("mp", int(2))], &[]), [
-        "to_opponent 0/1",
-        "below_zero 1/3",
-        "lost 2/3"
-    ]);
+    assert_eq!(
+        exact("combat_hq", "dispersal", &[("mp", int(2))], &[]),
+        ["to_opponent 0/1", "below_zero 1/3", "lost 2/3"]
+    );
     assert_eq!(exact("combat_hq", "command_roll", &[("command_dice", int(4))], &[]), ["rolled 1/1"]);
 }
 
 #[test]
 fn shadow_deep() {
-    assert_eq!(exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(0)), ("will", int(0))]), [
-        "pass 3/4",
-        "fail 1/4"
-    ]);
+    assert_eq!(
+        exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(0)), ("will", int(0))]),
+        ["pass 3/4", "fail 1/4"]
+    );
     // Stress 2: target 6 + 3 = 9; Will +2 needs a 7 on the d20.
-    assert_eq!(exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(2)), ("will", int(2))]), [
-        "pass 7/10",
-        "fail 3/10"
-    ]);
+    assert_eq!(
+        exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(2)), ("will", int(2))]),
+        ["pass 7/10", "fail 3/10"]
+    );
 }
 
 #[test]
 fn traveller() {
     let r = rules("traveller_morale");
-    let routine = Value::Name { set: r.program().sets.iter().position(|s| s.name == "difficulty").unwrap() as u32, index: 1 };
-    assert_eq!(exact("traveller_morale", "morale", &[], &[("difficulty", routine), ("dm", int(0))]), [
-        "pass 7/12",
-        "fail 5/12"
-    ]);
+    let routine = Value::Name {
+        set: r.program().sets.iter().position(|s| s.name == "difficulty").unwrap() as u32,
+        index: 1,
+    };
+    assert_eq!(
+        exact("traveller_morale", "morale", &[], &[("difficulty", routine), ("dm", int(0))]),
+        ["pass 7/12", "fail 5/12"]
+    );
     assert_eq!(exact("traveller_morale", "level_shifts", &[], &[]), ["counted 1/1"]);
     assert_eq!(exact("traveller_morale", "dms", &[], &[]), ["counted 1/1"]);
     assert_eq!(
-        exact("traveller_morale", "heroic_result", &[], &[("margin", int(1)), ("hero_modifier", int(0)), ("passed", yes())]),
+        exact(
+            "traveller_morale",
+            "heroic_result",
+            &[],
+            &[("margin", int(1)), ("hero_modifier", int(0)), ("passed", yes())]
+        ),
         ["new_level 1/1"]
     );
 }
@@ -178,7 +181,10 @@ fn brute_force(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str,
         t.set_logging(false);
         t.force_dice(&roll);
         let res = t.roll_for(check, who, inputs).unwrap();
-        let k = r.program().checks[c as usize].outcomes.iter().position(|o| names[o.index as usize] == res.outcome);
+        let k = r.program().checks[c as usize]
+            .outcomes
+            .iter()
+            .position(|o| names[o.index as usize] == res.outcome);
         counts[k.unwrap()] += 1;
     }
     let all = (faces.len() as u64).pow(n);
@@ -193,27 +199,43 @@ fn brute_force(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str,
 fn exact_odds_agree_with_every_forced_roll() {
     for spi in 0..=6 {
         for leadership in 0..=2 {
-            brute_force("infinite_frontiers", "morale", &[], &[("spi", int(spi)), ("leadership", int(leadership))]);
+            brute_force(
+                "infinite_frontiers",
+                "morale",
+                &[],
+                &[("spi", int(spi)), ("leadership", int(leadership))],
+            );
         }
     }
-    brute_force("infinite_frontiers", "morale", &[], &[("spi", int(1)), ("leadership", int(1)), ("comms", yes())]);
+    brute_force(
+        "infinite_frontiers",
+        "morale",
+        &[],
+        &[("spi", int(1)), ("leadership", int(1)), ("comms", yes())],
+    );
     for pool in 1..=4 {
         brute_force("infinite_frontiers", "skill", &[], &[("dice_pool", int(pool))]);
     }
     for base in [2, 5, 7] {
         for (bonus, penalty) in [(0, 0), (2, 0), (0, 2), (1, 0)] {
-            brute_force("dice_pool_morale", "morale", &[], &[
-                ("base", int(base)),
-                ("bonus", int(bonus)),
-                ("penalty", int(penalty)),
-            ]);
+            brute_force(
+                "dice_pool_morale",
+                "morale",
+                &[],
+                &[("base", int(base)), ("bonus", int(bonus)), ("penalty", int(penalty))],
+            );
         }
     }
     for mp in 0..=3 {
         brute_force("combat_hq", "dispersal", &[("mp", int(mp))], &[]);
     }
     for (stress, will) in [(0, 0), (1, 3), (3, -1), (5, 2)] {
-        brute_force("shadow_deep_stress", "morale_test", &[], &[("stress", int(stress)), ("will", int(will))]);
+        brute_force(
+            "shadow_deep_stress",
+            "morale_test",
+            &[],
+            &[("stress", int(stress)), ("will", int(will))],
+        );
     }
 }
 
@@ -239,7 +261,11 @@ fn samplers_roll_like_the_rules() {
     same_as_rolling("dice_pool_morale", "reaction", &[], &[]);
     same_as_rolling("combat_hq", "dispersal", &[("mp", int(2))], &[]);
     same_as_rolling("shadow_deep_stress", "morale_test", &[], &[("stress", int(2)), ("will", int(1))]);
-    let rr = Ruleset::from_str("rr.mettle", "check c { roll 3d6r1ro2  outcome high when total >= 12  otherwise low }").unwrap();
+    let rr = Ruleset::from_str(
+        "rr.mettle",
+        "check c { roll 3d6r1ro2  outcome high when total >= 12  otherwise low }",
+    )
+    .unwrap();
     let mut s = Session::new(&rr, 0);
     let sampler = s.sampler("c", None, &[]).unwrap().unwrap();
     let mut a = s.reseeded(5);

@@ -71,7 +71,8 @@ fn odds_json_sums_to_exactly_one() {
 
 #[test]
 fn a_sweep_gives_one_row_per_combination() {
-    let v = json(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--sweep", "leadership=0..2", "--json"]);
+    let v =
+        json(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--sweep", "leadership=0..2", "--json"]);
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 21);
     assert_eq!(rows[0]["set"], serde_json::json!({ "spi": 0, "leadership": 0 }));

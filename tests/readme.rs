@@ -73,5 +73,8 @@ fn readme_odds_example_is_what_mettle_odds_prints() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let printed = String::from_utf8_lossy(&out.stdout);
     let rest: Vec<&str> = lines.collect();
-    assert!(printed.contains(rest.join("\n").trim_end()), "README odds differ from `mettle odds`:\n{printed}");
+    assert!(
+        printed.contains(rest.join("\n").trim_end()),
+        "README odds differ from `mettle odds`:\n{printed}"
+    );
 }

@@ -2,6 +2,7 @@
 //! and warning on the way rather than stopping at the first.
 
 mod calls;
+mod chance;
 mod checks;
 mod choice;
 mod decls;
@@ -11,6 +12,7 @@ mod repl;
 mod scope;
 mod stmt;
 
+pub use chance::MAX_CHANCE_SIDES;
 pub use expr::{div_floor, range_words};
 pub use repl::{PromptCode, PromptInput, PromptName, check_prompt};
 

@@ -375,6 +375,10 @@ impl<'a> Checker<'a> {
                 let args = self.script_args(f, args, span);
                 Stmt::Follow { func: f, args, span }
             }
+            StmtKind::Chance { chance, sides, head, then, otherwise } => {
+                self.chance(*chance, *sides, *head, then, otherwise)?
+            }
+            StmtKind::Record { label, value } => self.record(label, value, span)?,
             StmtKind::Expect { cond, message } => {
                 if !self.scenario_only(span, "expect") {
                     return None;

@@ -197,7 +197,13 @@ pub(super) fn refs(values: &[(String, Value)]) -> Vec<(&str, Value)> {
 /// Loads `file` and sets up check `check` for rolling: the `--set` inputs and, for a check made by
 /// someone, a stand-in of that kind with the `--with` attributes. Errors are printed; the exit code
 /// is returned.
-pub(super) fn rolling(file: &Path, check: &str, set: &[String], with: &[String], seed: u64) -> Result<Rolling, u8> {
+pub(super) fn rolling(
+    file: &Path,
+    check: &str,
+    set: &[String],
+    with: &[String],
+    seed: u64,
+) -> Result<Rolling, u8> {
     let Some(r) = load(file) else { return Err(1) };
     let p = r.program();
     let Some(decl) = p.checks.iter().find(|c| c.name == check) else {

@@ -75,7 +75,9 @@ enum Command {
     },
     /// The exact chance of every outcome of a check (and the distributions of its numbers), or of a
     /// bare dice expression.
-    #[command(after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds rulesets/infinite_frontiers.mettle --scenario three_morale_checks\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'")]
+    #[command(
+        after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds rulesets/infinite_frontiers.mettle --scenario three_morale_checks\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'"
+    )]
     Odds {
         /// The ruleset.
         #[arg(required_unless_present = "dice")]
@@ -110,7 +112,9 @@ enum Command {
         seed: u64,
     },
     /// Play a scenario (or roll a check) many times and report how often each result came up.
-    #[command(after_help = "Examples:\n  mettle sim rulesets/combat_hq.mettle morale_race --runs 100000 --seed 1\n  mettle sim rulesets/infinite_frontiers.mettle --check morale --set spi=2 --runs 1000000")]
+    #[command(
+        after_help = "Examples:\n  mettle sim rulesets/combat_hq.mettle morale_race --runs 100000 --seed 1\n  mettle sim rulesets/infinite_frontiers.mettle --check morale --set spi=2 --runs 1000000"
+    )]
     Sim {
         /// The ruleset.
         file: PathBuf,
@@ -200,29 +204,14 @@ pub fn main() -> ExitCode {
             odds::scenario(&file, &name, json, plot.as_deref())
         }
         Command::Odds { file, check, set, with, sweep, json, plot, seed, .. } => match (file, check) {
-            (Some(file), Some(check)) => odds::run(&odds::Args {
-                file,
-                check,
-                set,
-                with,
-                sweep,
-                json,
-                plot,
-                seed,
-            }),
+            (Some(file), Some(check)) => {
+                odds::run(&odds::Args { file, check, set, with, sweep, json, plot, seed })
+            }
             _ => 2,
         },
-        Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => sim::run(&sim::Args {
-            file,
-            scenario,
-            check,
-            set,
-            with,
-            runs,
-            seed,
-            threads,
-            json,
-        }),
+        Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
+            sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
+        }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
         Command::Repl { file, seed, echo, width } => {

@@ -216,7 +216,12 @@ pub fn report_text(report: &Report) -> String {
                 bar(o.chance.value(), 40)
             ));
             if let Chance::Estimate { low, high, .. } = &o.chance {
-                out.push_str(&format!("  {:width$}  95% between {} and {}\n", "", percent(*low), percent(*high)));
+                out.push_str(&format!(
+                    "  {:width$}  95% between {} and {}\n",
+                    "",
+                    percent(*low),
+                    percent(*high)
+                ));
             }
         }
     }
@@ -286,7 +291,11 @@ fn dist_text(d: &Dist, exact: bool) -> String {
     let rows = dist_rows(d);
     let top = rows.iter().map(|(_, f)| f.to_f64()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
     let lw = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-    let ew = if exact { rows.iter().map(|(_, f)| exact_text(&Chance::Exact(f.clone())).len()).max().unwrap_or(0) } else { 0 };
+    let ew = if exact {
+        rows.iter().map(|(_, f)| exact_text(&Chance::Exact(f.clone())).len()).max().unwrap_or(0)
+    } else {
+        0
+    };
     let mut out = String::new();
     for (label, f) in rows {
         let e = if exact { exact_text(&Chance::Exact(f.clone())) } else { String::new() };
@@ -343,11 +352,19 @@ pub fn report_json(report: &Report) -> serde_json::Value {
 
 type Row = (Vec<(String, Value)>, Report);
 
-fn print_sweep(r: &Rolling, check: &str, sweeps: &[Sweep], rows: &[Row], json: bool, plot: Option<&Path>) -> u8 {
+fn print_sweep(
+    r: &Rolling,
+    check: &str,
+    sweeps: &[Sweep],
+    rows: &[Row],
+    json: bool,
+    plot: Option<&Path>,
+) -> u8 {
     let ranges: Vec<String> = sweeps.iter().map(|s| format!("{} {}..{}", s.name, s.lo, s.hi)).collect();
     let mut question = format!("check {check}");
     if !r.inputs.is_empty() {
-        let fixed: Vec<String> = r.inputs.iter().map(|(n, v)| format!("{n} = {}", r.session.show(v))).collect();
+        let fixed: Vec<String> =
+            r.inputs.iter().map(|(n, v)| format!("{n} = {}", r.session.show(v))).collect();
         question.push_str(&format!(" with {}", fixed.join(", ")));
     }
     question.push_str(&format!(", sweeping {}", ranges.join(" × ")));
@@ -370,7 +387,8 @@ fn print_sweep(r: &Rolling, check: &str, sweeps: &[Sweep], rows: &[Row], json: b
             let labelled: Vec<(String, &Report)> = rows
                 .iter()
                 .map(|(set, rep)| {
-                    let l: Vec<String> = set.iter().map(|(n, v)| format!("{n} {}", r.session.show(v))).collect();
+                    let l: Vec<String> =
+                        set.iter().map(|(n, v)| format!("{n} {}", r.session.show(v))).collect();
                     (l.join(", "), rep)
                 })
                 .collect();
@@ -403,7 +421,10 @@ fn sweep_text(question: &str, rows: &[Row]) -> String {
     if estimated == 0 {
         out.push_str("exact odds\n");
     } else {
-        out.push_str(&format!("{estimated} of {} rows estimated by simulation (see --json for why)\n", rows.len()));
+        out.push_str(&format!(
+            "{estimated} of {} rows estimated by simulation (see --json for why)\n",
+            rows.len()
+        ));
     }
     let names: Vec<&str> = first.outcomes.iter().map(|o| o.name.as_str()).collect();
     let legend: Vec<String> =

@@ -7,7 +7,8 @@ use svg::Document;
 use svg::node::element::{Group, Line, Rectangle, Text, Title};
 
 /// Colours of the outcomes, in order (chosen to stay apart for colour-blind readers).
-const COLOURS: [&str; 8] = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#999999"];
+const COLOURS: [&str; 8] =
+    ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#999999"];
 const WIDTH: f64 = 820.0;
 const LEFT: f64 = 170.0;
 const RIGHT: f64 = 30.0;
@@ -36,10 +37,14 @@ fn legend(names: &[&str], y: f64) -> Group {
     let mut x = LEFT;
     for (i, n) in names.iter().enumerate() {
         g = g
-            .add(Rectangle::new().set("x", x).set("y", y - 11.0).set("width", 12).set("height", 12).set(
-                "fill",
-                COLOURS[i % COLOURS.len()],
-            ))
+            .add(
+                Rectangle::new()
+                    .set("x", x)
+                    .set("y", y - 11.0)
+                    .set("width", 12)
+                    .set("height", 12)
+                    .set("fill", COLOURS[i % COLOURS.len()]),
+            )
             .add(text(x + 17.0, y, n, 13, "start"));
         x += 30.0 + 8.0 * n.chars().count() as f64;
     }
@@ -66,7 +71,8 @@ fn stacked(label: &str, rep: &Report, y: f64) -> Group {
         );
         if w > 48.0 {
             g = g.add(
-                text(x + w / 2.0, y + BAR * 0.7, &format!("{:.1}%", p * 100.0), 11, "middle").set("fill", "white"),
+                text(x + w / 2.0, y + BAR * 0.7, &format!("{:.1}%", p * 100.0), 11, "middle")
+                    .set("fill", "white"),
             );
         }
         x += w;
@@ -102,7 +108,12 @@ pub fn report(rep: &Report) -> String {
         body = body.add(text(20.0, y, name, 14, "start").set("font-weight", "bold"));
         let base = y + 20.0 + chart_h;
         body = body.add(
-            Line::new().set("x1", 60).set("x2", WIDTH - RIGHT).set("y1", base).set("y2", base).set("stroke", "#333"),
+            Line::new()
+                .set("x1", 60)
+                .set("x2", WIDTH - RIGHT)
+                .set("y1", base)
+                .set("y2", base)
+                .set("stroke", "#333"),
         );
         body = body.add(text(55.0, y + 24.0, &format!("{:.1}%", top * 100.0), 11, "end"));
         let every = rows.len().div_ceil(20).max(1);

@@ -1,6 +1,13 @@
 //! `mettle sim`: play a scenario or roll a check many times and report the frequencies.
 
+use super::commands::{load, parse_assignment, runtime_error};
+use mettle::diagnostics::suggest;
+use mettle::program::Ty;
+use mettle::sim::{Distribution, Options, Report, Target};
+use mettle::{Ruleset, Value};
+use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// The command line of `mettle sim`.
 pub struct Args {
@@ -15,9 +22,197 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs `mettle sim`.
+/// Runs `mettle sim`: exit 0, or 1 if the ruleset does not load or some runs stopped with an error, or 2
+/// for a mistake on the command line.
 pub fn run(args: &Args) -> u8 {
-    let _ = args;
-    eprintln!("error: `mettle sim` is not ready yet");
-    2
+    if args.runs == 0 {
+        eprintln!("error: `--runs` must be at least 1");
+        return 2;
+    }
+    if args.threads == Some(0) {
+        eprintln!("error: `--threads` must be at least 1 (leave it out for one per core)");
+        return 2;
+    }
+    let Some(r) = load(&args.file) else { return 1 };
+    let target = match target(&r, args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let opts = Options { runs: args.runs, seed: args.seed, threads: args.threads.unwrap_or(0) };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(args.runs);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, {eta} left")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let progress = |done: u64| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    };
+    let start = Instant::now();
+    let report = match mettle::sim::simulate(&r, &target, &opts, &progress) {
+        Ok(rep) => rep,
+        Err(d) => {
+            eprintln!("error: {}{}", d.message, d.help.map(|h| format!("; {h}")).unwrap_or_default());
+            return 2;
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if args.json {
+        let what = match &target {
+            Target::Scenario(s) => serde_json::json!({ "scenario": s }),
+            Target::Check { name, .. } => serde_json::json!({ "check": name }),
+        };
+        let mut v = serde_json::to_value(&report).unwrap_or_default();
+        v["target"] = what;
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        let what = match &target {
+            Target::Scenario(s) => format!("scenario {s}"),
+            Target::Check { name, .. } => format!("check {name}"),
+        };
+        println!(
+            "{what}: {} runs, seed {} ({secs:.2} s, {:.0} runs/s)",
+            report.runs,
+            report.seed,
+            report.runs as f64 / secs.max(1e-9)
+        );
+        print!("{}", table(&report));
+    }
+    if let Some(d) = &report.first_error {
+        eprintln!(
+            "{} run{} stopped with an error; the first:",
+            report.errors,
+            if report.errors == 1 { "" } else { "s" }
+        );
+        runtime_error(&r, d);
+        return 1;
+    }
+    0
+}
+
+/// The scenario, or the check with its inputs and stand-in, from the command line.
+fn target(r: &Ruleset, args: &Args) -> Result<Target, String> {
+    let p = r.program();
+    let Some(check) = &args.check else {
+        let name = args.scenario.clone().unwrap_or_default();
+        if !p.scenarios.iter().any(|s| s.name == name) {
+            let names: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
+            return Err(format!(
+                "there is no scenario called `{name}`; {}",
+                suggest(&name, "scenario", &names)
+            ));
+        }
+        return Ok(Target::Scenario(name));
+    };
+    let Some(decl) = p.checks.iter().find(|c| c.name == *check) else {
+        let names: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
+        return Err(format!("there is no check called `{check}`; {}", suggest(check, "check", &names)));
+    };
+    let known: Vec<(&str, &Ty)> = decl.inputs.iter().map(|i| (i.field.name.as_str(), &i.field.ty)).collect();
+    let inputs: Vec<(String, Value)> = args
+        .set
+        .iter()
+        .map(|s| parse_assignment(p, "--set", s, &known, &format!("input of check `{check}`")))
+        .collect::<Result<_, _>>()?;
+    let with = match decl.subject.map(|k| &p.kinds[k as usize]) {
+        Some(kind) => {
+            let known: Vec<(&str, &Ty)> = kind.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
+            args.with
+                .iter()
+                .map(|s| parse_assignment(p, "--with", s, &known, &format!("attribute of a {}", kind.name)))
+                .collect::<Result<_, _>>()?
+        }
+        None if !args.with.is_empty() => {
+            return Err(format!("check `{check}` is not made by anyone, so `--with` has nothing to set"));
+        }
+        None => vec![],
+    };
+    Ok(Target::Check { name: check.clone(), inputs, with })
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.2}%", x * 100.0)
+}
+
+/// The results as an aligned table, then each recorded value with a one-line histogram.
+fn table(rep: &Report) -> String {
+    let mut rows: Vec<[String; 4]> =
+        vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
+    for f in &rep.results {
+        let name = match (&f.result, &f.winner) {
+            (Some(r), Some(w)) => format!("{r} for {w}"),
+            (Some(r), None) => r.clone(),
+            (None, _) => "(the game did not end)".into(),
+        };
+        rows.push([
+            name,
+            f.count.to_string(),
+            percent(f.share),
+            format!("{} – {}", percent(f.low), percent(f.high)),
+        ]);
+    }
+    if rep.errors > 0 {
+        let (low, high) = mettle::sim::wilson(rep.errors, rep.runs);
+        rows.push([
+            "(stopped by an error)".into(),
+            rep.errors.to_string(),
+            percent(rep.errors as f64 / rep.runs as f64),
+            format!("{} – {}", percent(low), percent(high)),
+        ]);
+    }
+
+    let w: Vec<usize> =
+        (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for r in &rows {
+        let line =
+            format!("{:<a$}  {:>b$}  {:>c$}  {}", r[0], r[1], r[2], r[3], a = w[0], b = w[1], c = w[2]);
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if rep.failed_expectations > 0 {
+        out.push_str(&format!("an expectation failed in {} runs\n", rep.failed_expectations));
+    }
+    if !rep.records.is_empty() {
+        out.push_str("\nrecorded\n");
+        let lw = rep.records.iter().map(|d| d.label.chars().count()).max().unwrap_or(0);
+        for d in &rep.records {
+            out.push_str(&format!(
+                "  {:<lw$}  mean {:.2}  min {}  max {}  {}{}\n",
+                d.label,
+                d.mean,
+                d.min,
+                d.max,
+                histogram(d),
+                if d.runs < rep.runs { format!("  (in {} runs)", d.runs) } else { String::new() }
+            ));
+        }
+    }
+    out
+}
+
+/// A one-line histogram from min to max: one bar per value, or per equal bucket of values when the
+/// range is wider than 40.
+fn histogram(d: &Distribution) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let span = (d.max as i128 - d.min as i128 + 1) as u128;
+    let cols = span.min(40) as usize;
+    let mut buckets = vec![0u64; cols];
+    for &mettle::sim::Count { value: v, runs: n } in &d.counts {
+        let i = ((v as i128 - d.min as i128) as u128 * cols as u128 / span) as usize;
+        buckets[i.min(cols - 1)] += n;
+    }
+    let top = buckets.iter().copied().max().unwrap_or(1).max(1);
+    buckets.iter().map(|&n| if n == 0 { ' ' } else { BARS[((n * 8).div_ceil(top) - 1) as usize] }).collect()
 }

@@ -40,7 +40,11 @@ pub fn ask(
 
 fn question(session: &Session, check: &str, inputs: &[(&str, Value)]) -> String {
     let given: Vec<String> = inputs.iter().map(|(n, v)| format!("{n} = {}", session.show(v))).collect();
-    if given.is_empty() { format!("check {check}") } else { format!("check {check} with {}", given.join(", ")) }
+    if given.is_empty() {
+        format!("check {check}")
+    } else {
+        format!("check {check} with {}", given.join(", "))
+    }
 }
 
 /// A report of exact odds.

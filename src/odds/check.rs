@@ -4,6 +4,7 @@
 //! numbers is settled once by the check's own rules ([`Session::settle`]), so the odds can never
 //! disagree with a real roll.
 
+use super::layout::{KeyShape, Layout};
 use super::scan::{self, Needs};
 use super::{Dist, Weight};
 use crate::ast::{Cmp, DiceMod};
@@ -11,7 +12,6 @@ use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::{DiceSpec, Prepared, Session, Settled};
 use num_bigint::BigUint;
-use super::layout::{KeyShape, Layout};
 use std::collections::BTreeMap;
 
 /// Most (dice × faces × combinations) worked through before exact odds are called out of reach.
@@ -47,7 +47,10 @@ pub(crate) const UNREACHED: u32 = u32::MAX;
 
 /// The exact odds of `prepared`, or why they are out of reach (the caller then simulates). An error
 /// is a rule that fails while settling a roll.
-pub fn check_odds(session: &mut Session, prepared: &Prepared) -> Result<Result<CheckOdds, String>, Diagnostic> {
+pub fn check_odds(
+    session: &mut Session,
+    prepared: &Prepared,
+) -> Result<Result<CheckOdds, String>, Diagnostic> {
     let rules = session.ruleset().clone();
     let p = rules.program();
     let c = &p.checks[prepared.check as usize];
@@ -70,8 +73,13 @@ pub fn check_odds(session: &mut Session, prepared: &Prepared) -> Result<Result<C
     }
     let shape = shape(&needs, Some(spec), counts);
     let limit = (BUDGET / (spec.count.max(1) as u128 * spec.faces.all().len() as u128)).min(1 << 24) as usize;
-    if let Some(m) = spec.mods.iter().find(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::CountSuccesses(..))) {
-        let what = if matches!(m, DiceMod::Explode(..)) { "exploding dice" } else { "keeping or dropping dice" };
+    if let Some(m) = spec
+        .mods
+        .iter()
+        .find(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::CountSuccesses(..)))
+    {
+        let what =
+            if matches!(m, DiceMod::Explode(..)) { "exploding dice" } else { "keeping or dropping dice" };
         return Ok(Err(format!("the rules read more of the roll than its total, and the roll has {what}")));
     }
     let mut faces = spec.faces.all();
@@ -87,7 +95,10 @@ pub fn check_odds(session: &mut Session, prepared: &Prepared) -> Result<Result<C
         None => joint::<BigUint>(spec, &layout).expect("big weights never overflow"),
     };
     if rolls.len() > SETTLE_BUDGET {
-        return Ok(Err(format!("the roll has {} distinct results to settle, too many to follow exactly", rolls.len())));
+        return Ok(Err(format!(
+            "the roll has {} distinct results to settle, too many to follow exactly",
+            rolls.len()
+        )));
     }
     let pools = rolls.iter().map(|(_, f, _)| Some(pool_of(spec, &shape, f)));
     let settled = session.settle_all(prepared, pools)?;
@@ -198,7 +209,12 @@ pub(crate) fn die<W: Weight>(spec: &DiceSpec) -> Option<Vec<(i64, W)>> {
 }
 
 /// Adds up the settled rolls: ways per outcome, and the distributions of the check's numbers.
-fn gather(p: &Program, c: &Check, settled: Vec<(BigUint, Settled, usize)>, layout: Option<Layout>) -> CheckOdds {
+fn gather(
+    p: &Program,
+    c: &Check,
+    settled: Vec<(BigUint, Settled, usize)>,
+    layout: Option<Layout>,
+) -> CheckOdds {
     let names = &p.sets[c.outcome_set as usize].names;
     let mut ways = vec![BigUint::default(); c.outcomes.len()];
     let mut totals: BTreeMap<i64, BigUint> = BTreeMap::new();

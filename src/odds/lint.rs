@@ -70,15 +70,21 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
     let mut domains: Vec<Vec<Value>> = vec![];
     for input in &c.inputs {
         domains.push(match &input.field.ty {
-            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo <= MAX_RANGE => (*lo..=*hi).map(Value::Int).collect(),
-            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
-            Ty::Name(set) => {
-                (0..p.sets[*set as usize].names.len() as u32).map(|index| Value::Name { set: *set, index }).collect()
+            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo <= MAX_RANGE => {
+                (*lo..=*hi).map(Value::Int).collect()
             }
+            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
+            Ty::Name(set) => (0..p.sets[*set as usize].names.len() as u32)
+                .map(|index| Value::Name { set: *set, index })
+                .collect(),
             _ => return None,
         });
     }
-    if domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS)).is_none() {
+    if domains
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS))
+        .is_none()
+    {
         return None;
     }
     let mut session = Session::new(rules, 0);
@@ -124,7 +130,8 @@ fn reads_state(p: &Program, e: &Expr, subject: u32, depth: u32) -> bool {
         // A formula or table has slots of its own: only its body's reads of the game matter.
         Expr::Define(d, _) => depth > 16 || reads_state(p, &p.defines[*d as usize].body, u32::MAX, depth + 1),
         Expr::Table(t, _) => {
-            depth > 16 || p.tables[*t as usize].rows.iter().any(|(_, v, _)| reads_state(p, v, u32::MAX, depth + 1))
+            depth > 16
+                || p.tables[*t as usize].rows.iter().any(|(_, v, _)| reads_state(p, v, u32::MAX, depth + 1))
         }
         _ => false,
     };

@@ -82,7 +82,9 @@ fn read<'a>(e: &'a Expr, s: CheckSlots, post: &HashSet<u32>, n: &mut Needs<'a>) 
         }
         Expr::Builtin(Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c), args) if dice(&args[0]) => {
             if reads_any(&args[1], post) {
-                n.blocker.get_or_insert_with(|| "a count of the dice compares with a number worked out after the roll".into());
+                n.blocker.get_or_insert_with(|| {
+                    "a count of the dice compares with a number worked out after the roll".into()
+                });
             }
             n.counts.push((*c, &args[1]));
         }
@@ -146,9 +148,10 @@ pub fn each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
                 f(x);
             }
         }
-        Expr::Builtin(_, args) | Expr::Define(_, args) | Expr::Table(_, args) | Expr::Script(_, args, _, _) => {
-            args.iter().for_each(f)
-        }
+        Expr::Builtin(_, args)
+        | Expr::Define(_, args)
+        | Expr::Table(_, args)
+        | Expr::Script(_, args, _, _) => args.iter().for_each(f),
         Expr::NumberOf { filter, .. } => {
             if let Some(x) = filter {
                 f(x);

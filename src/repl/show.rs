@@ -116,7 +116,8 @@ pub(super) fn unplaced(log: &[LogLine], base: usize) -> Vec<LogLine> {
             | LogEntry::Expect { span, .. }
             | LogEntry::Reaction { span, .. }
             | LogEntry::Order { span, .. }
-            | LogEntry::Print { span, .. } => fix(span),
+            | LogEntry::Print { span, .. }
+            | LogEntry::Record { span, .. } => fix(span),
             LogEntry::Event { .. } => {}
         }
     }

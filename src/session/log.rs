@@ -137,6 +137,18 @@ pub enum LogEntry {
         /// The rule that called the script.
         span: Span,
     },
+    /// A value was recorded for simulations (`record "label" = value`). Logged even when the log is
+    /// off, so that a simulation can read it.
+    Record {
+        /// The label.
+        label: String,
+        /// The value as a number (yes is 1, no is 0).
+        value: i64,
+        /// The value as people read it.
+        shown: String,
+        /// Where.
+        span: Span,
+    },
     /// A scenario expectation was tested.
     Expect {
         /// Whether it held.

@@ -138,7 +138,10 @@ impl Session {
     }
 
     /// Runs `f` with the log off and puts the generator and forced dice back afterwards.
-    fn untouched<T>(&mut self, f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
+    fn untouched<T>(
+        &mut self,
+        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
         let rng = self.state.rng.clone();
         let forced = self.state.forced.clone();
         let mut log = vec![];
@@ -161,7 +164,8 @@ impl Session {
     /// A copy of this session with its generator seeded from `seed` and its log off: a fresh start for a
     /// simulation from the same state.
     pub fn reseeded(&self, seed: u64) -> Session {
-        let mut s = Session { rules: self.rules.clone(), state: self.state.clone(), log: vec![], logging: false };
+        let mut s =
+            Session { rules: self.rules.clone(), state: self.state.clone(), log: vec![], logging: false };
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
         s

@@ -117,6 +117,9 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                 Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),
                 None => writeln!(out, "{pad}game over: {label}{}", at(*span)),
             },
+            LogEntry::Record { label, shown, span, .. } => {
+                writeln!(out, "{pad}record \"{label}\" = {shown}{}", at(*span))
+            }
             LogEntry::Expect { passed, text: t, found, message, span } => {
                 let mark = if *passed { "ok" } else { "FAILED" };
                 let mut line = format!("expect {t}: {mark}{}", at(*span));

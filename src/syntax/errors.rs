@@ -29,9 +29,9 @@ const EXPR_STARTS: [&str; 15] = [
 /// Words that start a top-level item, a statement, a check line: suggestions for misspellings.
 const TOP_LEVEL: [&str; 11] =
     ["ruleset", "kind", "ladder", "event", "define", "table", "check", "on", "result", "scenario", "script"];
-const STMT_WORDS: [&str; 16] = [
+const STMT_WORDS: [&str; 18] = [
     "set", "add", "remove", "let", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat", "new",
-    "dice", "answer", "expect",
+    "dice", "answer", "expect", "with", "record",
 ];
 const CHECK_WORDS: [&str; 7] = ["input", "roll", "modifier", "target", "let", "outcome", "otherwise"];
 
@@ -154,6 +154,9 @@ fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Opti
     let found = found?;
     if found == ";" {
         return Some("mettle needs no `;` between fields, lines or statements: remove it".into());
+    }
+    if wants("`/`") || wants("`chance`") {
+        return Some("write the chance as a fraction, as in `with chance 1/3 { … }`".into());
     }
     if phrases == ["`:`"] {
         return Some("write a `:` between a name and its type, as in `spi: 0..6`".into());
@@ -295,6 +298,7 @@ fn phrase(rule: Rule) -> Option<String> {
         Rule::dot => "`.`",
         Rule::dotdot => "`..`",
         Rule::bar => "`|`",
+        Rule::slash => "`/`",
         Rule::ident | Rule::choice_name => NAME,
         Rule::int | Rule::signed_int => "a number",
         Rule::string | Rule::string_inner => "a string",
@@ -363,7 +367,9 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::new_stmt
         | Rule::dice_stmt
         | Rule::answer_stmt
-        | Rule::expect_stmt => STMT,
+        | Rule::expect_stmt
+        | Rule::chance_stmt
+        | Rule::record_stmt => STMT,
         Rule::check_line
         | Rule::input_line
         | Rule::roll_line

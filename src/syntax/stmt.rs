@@ -94,6 +94,21 @@ impl Builder {
                 let name = self.ident(call.get(Rule::ident));
                 StmtKind::Follow(name, call.all(Rule::arg).map(|a| self.arg(a)).collect())
             }
+            Rule::chance_stmt => {
+                let nums: Vec<_> = k.all(Rule::signed_int).collect();
+                let num = |i: usize| (self.int(&nums[i]), self.span(&nums[i]));
+                StmtKind::Chance {
+                    chance: num(0),
+                    sides: num(1),
+                    head: Span::new(span.start, self.span(&nums[1]).end),
+                    then: self.block(k.nth(Rule::block, 0)),
+                    otherwise: k.after(Rule::kw_otherwise).map(|b| self.block(b)).unwrap_or_default(),
+                }
+            }
+            Rule::record_stmt => StmtKind::Record {
+                label: self.string(k.get(Rule::string)),
+                value: self.expr(k.get(Rule::expr)),
+            },
             r => unreachable!("the grammar has no statement {r:?}"),
         };
         Stmt { span, kind }

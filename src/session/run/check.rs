@@ -188,7 +188,12 @@ impl Runner<'_> {
             } else {
                 setup.flat = setup.flat.checked_add(amount).ok_or_else(|| self.overflow())?;
             }
-            setup.applied.push(AppliedModifier { label: m.label.clone(), amount, dice: m.dice, span: m.span });
+            setup.applied.push(AppliedModifier {
+                label: m.label.clone(),
+                amount,
+                dice: m.dice,
+                span: m.span,
+            });
         }
         Ok((f, setup))
     }

@@ -268,7 +268,8 @@ impl Runner<'_> {
             (_, n) => Faces::Count(n),
         };
         let count = count as i64;
-        let mut src = Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
+        let mut src =
+            Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
         let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src)
             .map_err(|m| fail("forced_dice", m, d.span, "force faces the die can show"))?;
         pool.notation = d.text.clone();

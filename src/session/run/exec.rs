@@ -451,6 +451,15 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Follow { func, args, span } => self.follow(*func, args, *span, f),
+            Stmt::Record { label, value, span } => {
+                // Logged even with the log off: a simulation reads the values recorded in each run.
+                self.span = *span;
+                let v = self.eval(value, f)?;
+                let value = v.int();
+                let shown = self.show(&v);
+                self.push(LogEntry::Record { label: label.clone(), value, shown, span: *span });
+                Ok(())
+            }
             Stmt::ExpectOrder { text, absent, message, span } => {
                 let given = self.st.orders.iter().any(|o| o.text == *text);
                 let passed = given != *absent;
@@ -509,8 +518,6 @@ impl Runner<'_> {
         let sc = &self.p.scenarios[s];
         let mut f = vec![Value::None; sc.slots as usize];
         // Scenario steps that fail stop the scenario; expectations do not.
-        let logging = self.logging;
-        self.logging = true;
         // Unlike a rule, a scenario goes on after the game ends, so it can test how it ended.
         let mut r = Ok(());
         for step in &sc.body {
@@ -526,7 +533,6 @@ impl Runner<'_> {
                 break;
             }
         }
-        self.logging = logging;
         r
     }
 }

@@ -193,6 +193,16 @@ fn statements() {
     );
 }
 
+#[test]
+fn chances_and_records() {
+    assert_eq!(st("with chance 1/3 { note \"a\" }"), "chance 1/3 {note \"a\"} {}");
+    assert_eq!(st("with chance 4 / 7 { } otherwise { add 1 to x }"), "chance 4/7 {} {add 1 x}");
+    assert_eq!(st("with chance -1/3 { }"), "chance -1/3 {} {}");
+    assert_eq!(st("record \"turns taken\" = turn + 1"), "record \"turns taken\" (Add turn 1)");
+    // `chance` and `record` are not reserved: they still name things.
+    assert_eq!(st("let chance = 1 let record = chance"), "let chance 1; let record chance");
+}
+
 // ---------------------------------------------------------------- expressions
 
 #[test]

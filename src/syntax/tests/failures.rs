@@ -42,6 +42,14 @@ fn error_labels_and_help() {
     assert_eq!(help("rezult x"), "did you mean `result`?");
     assert_eq!(help("on x { sett a to b }"), "did you mean `set`?");
     assert_eq!(
+        help("on x { with chance 30 { } }"),
+        "write the chance as a fraction, as in `with chance 1/3 { … }`"
+    );
+    assert_eq!(
+        help("on x { with chanse 1/3 { } }"),
+        "write the chance as a fraction, as in `with chance 1/3 { … }`"
+    );
+    assert_eq!(
         help("on x { set a b }"),
         "write `to` before the value, as in `set unit.morale to shaken` or `add 1 to side.ap`"
     );

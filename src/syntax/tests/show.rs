@@ -116,6 +116,10 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
             let a: Vec<String> = a.iter().map(show_arg).collect();
             format!("follow {}({})", f.name, a.join(", "))
         }
+        StmtKind::Chance { chance, sides, then, otherwise, .. } => {
+            format!("chance {}/{} {{{}}} {{{}}}", chance.0, sides.0, show_stmts(then), show_stmts(otherwise))
+        }
+        StmtKind::Record { label, value } => format!("record {:?} {}", label.0, show(value)),
         StmtKind::Expect { cond, message } => {
             format!(
                 "expect {}{}",

@@ -1,0 +1,133 @@
+//! The per-run step of a simulation: play a scenario once, or roll a check once.
+
+use super::tally::{End, Tally};
+use crate::diagnostics::Diagnostic;
+use crate::program::{CheckId, Value};
+use crate::session::{LogEntry, Session};
+use crate::{Ruleset, program::KindId};
+
+/// A batch of consecutive runs, with the seed of its generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk {
+    /// Seed of the chunk, from the simulation's seed and the chunk's number.
+    pub seed: u64,
+    /// Number of the chunk's first run (from 0), for telling which error came first.
+    pub first_run: u64,
+    /// How many runs.
+    pub runs: u64,
+}
+
+impl Chunk {
+    /// The seed of the chunk's `i`th run.
+    pub fn run_seed(&self, i: u64) -> u64 {
+        super::mix(self.seed, i)
+    }
+}
+
+/// What a simulation runs: it plays a chunk of runs and counts each run's end into a tally. A faster
+/// way of rolling (one that never builds a session, say) only needs to implement this.
+pub trait Sampler: Sync {
+    /// Plays every run of `chunk`, counting them into `tally`. The same chunk must always give the same
+    /// counts.
+    fn sample(&self, chunk: Chunk, tally: &mut Tally);
+}
+
+/// Plays a scenario in a fresh session per run, with the log off.
+pub struct ScenarioSampler {
+    /// The rules.
+    pub rules: Ruleset,
+    /// The scenario's name (already known to exist).
+    pub name: String,
+}
+
+impl Sampler for ScenarioSampler {
+    fn sample(&self, chunk: Chunk, tally: &mut Tally) {
+        let mut records = Vec::new();
+        for i in 0..chunk.runs {
+            let mut s = Session::new(&self.rules, chunk.run_seed(i));
+            s.set_logging(false);
+            match s.run_scenario(&self.name) {
+                Ok(report) => {
+                    records.clear();
+                    // With the log off, only expectations and recorded values are in it.
+                    records.extend(s.take_log().into_iter().filter_map(|l| match l.entry {
+                        LogEntry::Record { label, value, .. } => Some((label, value)),
+                        _ => None,
+                    }));
+                    let end = match &s.state().over {
+                        Some(o) => End { result: Some(o.result.clone()), winner: o.winner.clone() },
+                        None => End { result: None, winner: None },
+                    };
+                    tally.add(end, &records, !report.failures.is_empty());
+                }
+                Err(d) => tally.add_error(chunk.first_run + i, d),
+            }
+        }
+    }
+}
+
+/// Rolls a check, for a fresh stand-in of its subject's kind when someone makes it (as `mettle roll`
+/// does): the outcome is the run's end, and its total is recorded as `total`.
+pub struct CheckSampler {
+    /// The rules.
+    pub rules: Ruleset,
+    /// The check.
+    pub check: CheckId,
+    /// Input values by input index.
+    pub inputs: Vec<(u32, Value)>,
+    /// The stand-in's kind and attribute values, when the check is made by someone.
+    pub subject: Option<(KindId, Vec<(String, Value)>)>,
+}
+
+impl CheckSampler {
+    /// Rolls once in `s`, which is fresh or has only ever rolled this check without a subject: the
+    /// outcome and the total.
+    fn roll(&self, s: &mut Session) -> Result<(String, i64), Diagnostic> {
+        let r = match &self.subject {
+            None => s.roll_id(self.check, self.inputs.clone())?,
+            Some((kind, attrs)) => {
+                let p = self.rules.program();
+                let kname = &p.kinds[*kind as usize].name;
+                let refs: Vec<(&str, Value)> = attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+                let who = s.create(kname, kname, &refs)?;
+                let name = &p.checks[self.check as usize].name;
+                let inputs: Vec<(&str, Value)> = self
+                    .inputs
+                    .iter()
+                    .map(|(i, v)| {
+                        (p.checks[self.check as usize].inputs[*i as usize].field.name.as_str(), v.clone())
+                    })
+                    .collect();
+                s.roll_for(name, Some(who), &inputs)?
+            }
+        };
+        Ok((r.outcome.clone(), r.total))
+    }
+}
+
+impl Sampler for CheckSampler {
+    fn sample(&self, chunk: Chunk, tally: &mut Tally) {
+        // Without a subject a roll changes nothing but the generator, so one session serves the chunk;
+        // with one, its effects change the stand-in, so each roll gets a fresh session.
+        let mut shared = Session::new(&self.rules, chunk.seed);
+        shared.set_logging(false);
+        // The check's total is reported like a recorded value.
+        let mut total = [("total".to_string(), 0)];
+        for i in 0..chunk.runs {
+            let rolled = if self.subject.is_some() {
+                let mut s = Session::new(&self.rules, chunk.run_seed(i));
+                s.set_logging(false);
+                self.roll(&mut s)
+            } else {
+                self.roll(&mut shared)
+            };
+            match rolled {
+                Ok((outcome, t)) => {
+                    total[0].1 = t;
+                    tally.add(End { result: Some(outcome), winner: None }, &total, false)
+                }
+                Err(d) => tally.add_error(chunk.first_run + i, d),
+            }
+        }
+    }
+}

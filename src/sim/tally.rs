@@ -1,0 +1,151 @@
+//! Counters of a batch of runs: how each run ended and what it recorded, merged in any order.
+
+use crate::diagnostics::Diagnostic;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// How one run ended: the game's result and winner (`None`: the game did not end), or a check's
+/// outcome (as the result, with no winner).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct End {
+    /// The result's name, or the check's outcome; `None` when the scenario ended without a result.
+    pub result: Option<String>,
+    /// The winner's name, if the game named one.
+    pub winner: Option<String>,
+}
+
+/// The values recorded under one label across runs: exact sums, so merging in any order gives the same
+/// numbers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recorded {
+    /// Runs that recorded the label.
+    pub runs: u64,
+    /// Sum of the values.
+    pub sum: i128,
+    /// Smallest value.
+    pub min: i64,
+    /// Largest value.
+    pub max: i64,
+    /// How many runs recorded each value.
+    pub counts: BTreeMap<i64, u64>,
+}
+
+impl Recorded {
+    fn add(&mut self, v: i64) {
+        if self.runs == 0 {
+            (self.min, self.max) = (v, v);
+        }
+        self.runs += 1;
+        self.sum += i128::from(v);
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+        *self.counts.entry(v).or_default() += 1;
+    }
+
+    fn merge(&mut self, o: Recorded) {
+        if o.runs == 0 {
+            return;
+        }
+        if self.runs == 0 {
+            *self = o;
+            return;
+        }
+        self.runs += o.runs;
+        self.sum += o.sum;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        for (v, n) in o.counts {
+            *self.counts.entry(v).or_default() += n;
+        }
+    }
+}
+
+/// Everything counted over some runs. Only counters are kept, never logs, so memory stays flat
+/// however many runs there are.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    /// Runs counted, errors included.
+    pub runs: u64,
+    /// Runs per end.
+    pub ends: BTreeMap<End, u64>,
+    /// Runs that stopped with an error.
+    pub errors: u64,
+    /// The error of the lowest-numbered run that had one, with that run's number.
+    pub first_error: Option<(u64, Diagnostic)>,
+    /// Runs in which an expectation failed.
+    pub failed_expectations: u64,
+    /// Recorded values by label.
+    pub records: BTreeMap<String, Recorded>,
+}
+
+impl Tally {
+    /// Counts a run that ended with `end` and recorded `records` (the last value of each label counts;
+    /// earlier ones in the same run are overwritten).
+    pub fn add(&mut self, end: End, records: &[(String, i64)], failed_expectation: bool) {
+        self.runs += 1;
+        *self.ends.entry(end).or_default() += 1;
+        self.failed_expectations += u64::from(failed_expectation);
+        for (i, (label, v)) in records.iter().enumerate() {
+            if records[i + 1..].iter().any(|(l, _)| l == label) {
+                continue;
+            }
+            match self.records.get_mut(label) {
+                Some(r) => r.add(*v),
+                None => {
+                    let mut r = Recorded::default();
+                    r.add(*v);
+                    self.records.insert(label.clone(), r);
+                }
+            }
+        }
+    }
+
+    /// Counts run number `run`, which stopped with error `d`.
+    pub fn add_error(&mut self, run: u64, d: Diagnostic) {
+        self.runs += 1;
+        self.errors += 1;
+        if self.first_error.as_ref().is_none_or(|(r, _)| run < *r) {
+            self.first_error = Some((run, d));
+        }
+    }
+
+    /// Adds another tally's counts to this one. The order of merging does not change the result.
+    pub fn merge(mut self, o: Tally) -> Tally {
+        self.runs += o.runs;
+        self.errors += o.errors;
+        self.failed_expectations += o.failed_expectations;
+        for (e, n) in o.ends {
+            *self.ends.entry(e).or_default() += n;
+        }
+        if let Some((run, d)) = o.first_error
+            && self.first_error.as_ref().is_none_or(|(r, _)| run < *r)
+        {
+            self.first_error = Some((run, d));
+        }
+        for (label, r) in o.records {
+            self.records.entry(label).or_default().merge(r);
+        }
+        self
+    }
+}
+
+/// The 95% Wilson score interval of a proportion: `hits` out of `n`, as `(low, high)`.
+///
+/// ```
+/// let (lo, hi) = mettle::sim::wilson(50, 100);
+/// assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4);
+/// assert_eq!(mettle::sim::wilson(0, 0), (0.0, 1.0));
+/// ```
+pub fn wilson(hits: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let (k, n) = (hits as f64, n as f64);
+    let p = k / n;
+    let z2 = Z * Z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
