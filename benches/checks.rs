@@ -51,8 +51,11 @@ fn sampling(c: &mut Criterion) {
     g.finish();
 }
 
+/// A ruleset, a check, and its inputs.
+type Case = (&'static str, &'static str, Vec<(&'static str, Value)>);
+
 fn exact(c: &mut Criterion) {
-    let cases: [(&str, &str, Vec<(&str, Value)>); 7] = [
+    let cases: [Case; 7] = [
         (
             "infinite_frontiers",
             "morale",

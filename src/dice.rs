@@ -48,6 +48,11 @@ pub struct Walk {
     pub faces: VecDeque<i64>,
     /// The faces of the die that found `faces` empty.
     pub needs: Option<Vec<i64>>,
+    /// Past `faces`, roll on with the generator instead of stopping, noting how many faces each die
+    /// had in `met`: one random path, for estimating how many paths there are.
+    pub explore: bool,
+    /// Faces of each die met past `faces`, while exploring.
+    pub met: Vec<usize>,
 }
 
 /// The message of the error that stops a walk's run at a die it has no face for.
@@ -72,6 +77,18 @@ impl Source<'_> {
         if let Some(walk) = self.walk.as_deref_mut() {
             return match walk.faces.pop_front() {
                 Some(f) => Ok(f),
+                None if walk.explore => {
+                    let n = match faces {
+                        Faces::Count(n) => n.max(1) as usize,
+                        Faces::List(l) => l.len(),
+                    };
+                    walk.met.push(n);
+                    Ok(match faces {
+                        Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
+                        Faces::List([]) => 0,
+                        Faces::List(l) => l[self.rng.random_range(0..l.len())],
+                    })
+                }
                 None => {
                     walk.needs = Some(match faces {
                         Faces::Count(n) => (1..=n).collect(),

@@ -291,8 +291,26 @@ fn simulation_agrees_with_exact_odds() {
     }
     let rep = mettle::odds::ask(&mut s, "morale", who, &inputs, 0).unwrap();
     for (o, h) in rep.outcomes.iter().zip(hits) {
-        let (lo, hi) = mettle::odds::report::wilson(h, runs);
+        let (lo, hi) = mettle::sim::wilson(h, runs);
         let p = o.chance.value();
         assert!(lo <= p && p <= hi, "{}: exact {p}, simulated {lo}..{hi}", o.name);
     }
+}
+
+#[test]
+fn three_morale_checks_end_exactly_as_worked_out_by_hand() {
+    // Per check with SPI 2: a natural 1 breaks (1/6), 5–6 pass (1/3), 2–4 shake (1/2); a Broken unit
+    // recovers to Shaken on a pass and stays Broken otherwise. Three steps of that chain from Steady.
+    let ends =
+        mettle::odds::scenario_ends(&rules("infinite_frontiers"), "three_morale_checks").unwrap().unwrap();
+    let shown: Vec<String> = ends.ends.iter().map(|(e, p)| format!("{e}: {p}")).collect();
+    assert_eq!(shown, ["u.morale = shaken: 11/24", "u.morale = broken: 7/24", "u.morale = steady: 1/4"]);
+    assert_eq!(ends.paths, 216);
+}
+
+#[test]
+fn a_long_scenario_is_out_of_exact_reach_and_says_so_at_once() {
+    let why = mettle::odds::scenario_ends(&rules("combat_hq"), "morale_race").unwrap().unwrap_err();
+    assert!(why.contains("mettle sim"), "{why}");
+    assert!(mettle::odds::scenario_ends(&rules("combat_hq"), "no_such").is_err());
 }

@@ -98,7 +98,7 @@ fn a_third_comes_up_a_third_of_the_time() {
 #[test]
 fn a_check_rolled_many_times_matches_its_exact_odds() {
     // d6 + 3 against 7: steady on 4-6 (1/2), broken on a natural 1 (1/6), shaken on 2-3 (1/3).
-    let rep = check(&shipped("infinite_frontiers.mettle"), "morale", &[("spi", 3)], 12_000);
+    let rep = check(&shipped("infinite_frontiers.mettle"), "morale", &[("spi", 3)], 60_000);
     agrees(&rep, "steady", 0.5);
     agrees(&rep, "broken", 1.0 / 6.0);
     agrees(&rep, "shaken", 1.0 / 3.0);

@@ -2,11 +2,11 @@
 //! seeded simulation that says so, with 95% intervals.
 
 use super::check::{CheckOdds, check_odds};
-use super::report::wilson;
 use super::{Chance, Dist, Fraction, How, OutcomeOdds, Report};
 use crate::diagnostics::Diagnostic;
 use crate::program::Value;
 use crate::session::Session;
+use crate::sim::wilson;
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
 

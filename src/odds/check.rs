@@ -40,6 +40,8 @@ pub(crate) struct Table {
     pub(crate) layout: Option<Layout>,
     /// Outcome by index ([`UNREACHED`] where no roll lands).
     pub(crate) outcome: Vec<u32>,
+    /// Total by index.
+    pub(crate) total: Vec<i64>,
 }
 
 /// Marks a table entry no roll reaches.
@@ -224,6 +226,7 @@ fn gather(
     let mut values: Vec<BTreeMap<i64, BigUint>> = vec![BTreeMap::new(); lets.len()];
     let mut whole = vec![true; lets.len()];
     let mut outcome = vec![UNREACHED; layout.as_ref().map_or(1, |l| l.size)];
+    let mut total_at = vec![0; outcome.len()];
     let mut all = BigUint::default();
     for (w, s, index) in settled {
         ways[s.outcome] += &w;
@@ -238,6 +241,7 @@ fn gather(
             }
         }
         outcome[index] = s.outcome as u32;
+        total_at[index] = s.total;
         all += w;
     }
     let dist = |m: BTreeMap<i64, BigUint>| {
@@ -262,6 +266,6 @@ fn gather(
         outcomes: c.outcomes.iter().zip(ways).map(|(o, w)| (names[o.index as usize].clone(), w)).collect(),
         total: all,
         values: out,
-        table: Table { layout, outcome },
+        table: Table { layout, outcome, total: total_at },
     }
 }

@@ -80,13 +80,7 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
             _ => return None,
         });
     }
-    if domains
-        .iter()
-        .try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS))
-        .is_none()
-    {
-        return None;
-    }
+    domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS))?;
     let mut session = Session::new(rules, 0);
     let subject = match c.subject {
         Some(k) => Some(session.create(&p.kinds[k as usize].name, "stand-in", &[]).ok()?),

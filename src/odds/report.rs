@@ -68,23 +68,3 @@ pub enum How {
         seed: u64,
     },
 }
-
-/// The 95% Wilson score interval for `hits` out of `runs`: where the true chance lies, 19 times in 20.
-///
-/// ```
-/// let (lo, hi) = mettle::odds::report::wilson(500, 1000);
-/// assert!(lo < 0.5 && hi > 0.5 && hi - lo < 0.07);
-/// assert_eq!(mettle::odds::report::wilson(0, 0), (0.0, 1.0));
-/// ```
-pub fn wilson(hits: u64, runs: u64) -> (f64, f64) {
-    if runs == 0 {
-        return (0.0, 1.0);
-    }
-    const Z: f64 = 1.959_963_984_540_054;
-    let n = runs as f64;
-    let p = hits as f64 / n;
-    let z2 = Z * Z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}

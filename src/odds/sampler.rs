@@ -96,6 +96,19 @@ impl Sampler {
     /// Rolls the dice with `rng` and gives the index of the outcome (in the check's outcomes).
     #[inline]
     pub fn sample(&self, rng: &mut ChaCha8Rng) -> usize {
+        self.odds.table.outcome[self.roll(rng)] as usize
+    }
+
+    /// Rolls the dice with `rng`: the index of the outcome, and the total.
+    #[inline]
+    pub fn sample_total(&self, rng: &mut ChaCha8Rng) -> (usize, i64) {
+        let at = self.roll(rng);
+        (self.odds.table.outcome[at] as usize, self.odds.table.total[at])
+    }
+
+    /// Rolls the dice with `rng` and gives the roll's place in the table.
+    #[inline]
+    fn roll(&self, rng: &mut ChaCha8Rng) -> usize {
         let mut idx = 0;
         if self.rerolls.is_empty() {
             for i in 0..self.count {
@@ -119,7 +132,7 @@ impl Sampler {
                 idx += if i == 0 { self.first[at] } else { self.step[at] };
             }
         }
-        self.odds.table.outcome[idx] as usize
+        idx
     }
 }
 

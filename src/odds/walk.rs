@@ -7,6 +7,9 @@ use crate::{Ruleset, Session};
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
 
+/// Random runs made to estimate how many paths a scenario has, before walking them.
+const PROBES: u64 = 32;
+
 /// Most runs of the scenario (one per path, and one per die met along the way) a walk tries before exact odds are called out of reach.
 pub const MAX_PATHS: u64 = 200_000;
 
@@ -35,6 +38,29 @@ pub struct Ends {
 /// assert_eq!(ends.paths, 36);
 /// ```
 pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic> {
+    // First the cost: random paths tell how many paths there are (the product of the faces of the
+    // dice met along a random path is, on average, the number of paths).
+    let mut estimate = 0u128;
+    for seed in 0..PROBES {
+        let mut s = Session::new(rules, seed);
+        s.set_logging(false);
+        s.explore();
+        if let Err(d) = s.run_scenario(name)
+            && d.code.ends_with("unknown_scenario")
+        {
+            return Err(d);
+        }
+        let paths =
+            s.walk_met().iter().try_fold(1u128, |n, &k| n.checked_mul(k as u128)).unwrap_or(u128::MAX);
+        estimate = estimate.saturating_add(paths / PROBES as u128);
+    }
+    if estimate > MAX_PATHS as u128 {
+        return Ok(Err(format!(
+            "its rolls can go about {} ways (estimated from {PROBES} random runs), more than the {MAX_PATHS} an \
+             exact answer tries; `mettle sim` estimates it instead",
+            if estimate == u128::MAX { "too many to count".to_string() } else { estimate.to_string() }
+        )));
+    }
     // Depth-first over the faces of each die a path meets; each path weighs 1 / (product of sides).
     let mut stack: Vec<(Vec<i64>, BigUint)> = vec![(vec![], BigUint::from(1u32))];
     let mut runs = 0u64;

@@ -174,7 +174,19 @@ impl Session {
     /// Starts one path of a walk through every roll: the dice show `faces`, in order, and the first
     /// die past them stops the run (see [`Session::walk_needs`]).
     pub fn walk(&mut self, faces: &[i64]) {
-        self.state.walk = Some(crate::dice::Walk { faces: faces.iter().copied().collect(), needs: None });
+        self.state.walk =
+            Some(crate::dice::Walk { faces: faces.iter().copied().collect(), ..Default::default() });
+    }
+
+    /// Starts a random path of a walk: past `faces` the dice roll with the generator, and
+    /// [`Session::walk_met`] tells how many faces each had.
+    pub fn explore(&mut self) {
+        self.state.walk = Some(crate::dice::Walk { explore: true, ..Default::default() });
+    }
+
+    /// The number of faces of each die an exploring path met.
+    pub fn walk_met(&self) -> &[usize] {
+        self.state.walk.as_ref().map_or(&[], |w| &w.met)
     }
 
     /// The faces of the die that stopped the walk's path, if one did.

@@ -26,7 +26,7 @@
 mod sampler;
 mod tally;
 
-pub use sampler::{CheckSampler, Chunk, Sampler, ScenarioSampler};
+pub use sampler::{CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler};
 pub use tally::{End, Recorded, Tally, wilson};
 
 use crate::Ruleset;
@@ -291,6 +291,23 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
                     format!("check `{name}` needs input `{n}`, which has no default"),
                 )
                 .with_help(format!("give it, e.g. `--set {n}=…`")));
+            }
+            // Checks the exact engine can follow are sampled from its table: the same dice, one lookup.
+            let mut s = crate::Session::new(rules, 0);
+            let who = match &subject {
+                Some((k, attrs)) => {
+                    let refs: Vec<(&str, Value)> =
+                        attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+                    Some(s.create(&p.kinds[*k as usize].name, "stand-in", &refs)?)
+                }
+                None => None,
+            };
+            let named: Vec<(&str, Value)> =
+                args.iter().map(|(i, v)| (decl.inputs[*i as usize].field.name.as_str(), v.clone())).collect();
+            if let Some(fast) = s.sampler(name, who, &named)? {
+                let names = &p.sets[decl.outcome_set as usize].names;
+                let outcomes = decl.outcomes.iter().map(|o| names[o.index as usize].clone()).collect();
+                return Ok(Box::new(FastCheckSampler { sampler: fast, outcomes }));
             }
             Ok(Box::new(CheckSampler { rules: rules.clone(), check: c as u32, inputs: args, subject }))
         }
