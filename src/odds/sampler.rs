@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// let mut s = mettle::Session::new(&rules, 7);
 /// let sampler = s.sampler("c", None, &[]).unwrap().unwrap();
 /// let highs = (0..6000).filter(|_| s.sample(&sampler) == 0).count();
-/// assert!((400..600).contains(&highs)); // 1/6 of 6000 is 500
+/// assert!((900..1100).contains(&highs)); // 1/6 of 6000 is 1000
 /// ```
 #[derive(Debug, Clone)]
 pub struct Sampler {
