@@ -314,3 +314,24 @@ fn a_long_scenario_is_out_of_exact_reach_and_says_so_at_once() {
     assert!(why.contains("mettle sim"), "{why}");
     assert!(mettle::odds::scenario_ends(&rules("combat_hq"), "no_such").is_err());
 }
+
+#[test]
+fn out_of_exact_reach_is_estimated_and_says_why() {
+    // The rules read the first die of a roll that keeps the highest three: the exact engine does not
+    // follow single dice through a keep, so the odds are simulated (the first die is still 1 in 6).
+    let r = Ruleset::from_str(
+        "k.mettle",
+        "check k { roll 4d6kh3 as first  outcome one when first == 1  otherwise other }",
+    )
+    .unwrap();
+    let mut s = Session::new(&r, 0);
+    let rep = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
+    let How::Estimated { reason, runs, seed } = &rep.how else { panic!("{:?}", rep.how) };
+    assert!(reason.contains("keeping or dropping"), "{reason}");
+    assert_eq!((*runs, *seed), (mettle::odds::FALLBACK_RUNS, 7));
+    let Chance::Estimate { low, high, .. } = rep.outcomes[0].chance else { panic!() };
+    assert!(low < 1.0 / 6.0 && 1.0 / 6.0 < high, "{low}..{high}");
+    // The same seed gives the same estimate.
+    let again = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
+    assert_eq!(again.outcomes[0].chance, rep.outcomes[0].chance);
+}
