@@ -2,6 +2,8 @@
 //! without listing every roll.
 
 pub mod dist;
+pub mod pool;
+mod poly;
 pub mod weight;
 
 pub use dist::Dist;
