@@ -21,7 +21,10 @@ use num_bigint::BigUint;
 /// ```
 pub fn term(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Result<Dist, String> {
     let plan = Plan::new(count, faces, mods)?;
-    if let Some(d) = plan.run::<u128>() {
+    // Weights stay below the total of every roll, so a small total settles it without a failed try.
+    if plan.total_bits() < 127.0
+        && let Some(d) = plan.run::<u128>()
+    {
         return Ok(d);
     }
     plan.run::<BigUint>().ok_or_else(|| "the exact weights grow too large to compute".to_string())
@@ -117,6 +120,14 @@ impl Plan {
         Ok(p)
     }
 
+    /// About how many bits the total number of ways takes: faces^(dice · rolls per die).
+    fn total_bits(&self) -> f64 {
+        let chain = if self.explode.is_some() { MAX_CHAIN as f64 } else { 0.0 };
+        let rolls = 1.0 + chain + self.pre.iter().chain(&self.post).map(|r| r.tries as f64).sum::<f64>();
+        let per_face = self.base.iter().map(|b| b.1).sum::<u64>() as f64;
+        self.n as f64 * rolls * per_face.log2()
+    }
+
     /// Refuses terms whose exact answer would take too long, before any work.
     fn check_cost(&self) -> Result<(), String> {
         let n = self.n as f64;
@@ -126,9 +137,7 @@ impl Plan {
             None => (self.base.last().map_or(0, |l| l.0) - self.base[0].0) as f64 + 1.0,
         };
         let chain = if self.explode.is_some() { MAX_CHAIN as f64 } else { 1.0 };
-        // Bits of the largest weight: the total, faces^(dice · rolls per die).
-        let rolls = 1.0 + chain + self.pre.iter().chain(&self.post).map(|r| r.tries as f64).sum::<f64>();
-        let limbs = 1.0 + n * rolls * (faces + 1.0).log2() / 64.0;
+        let limbs = 1.0 + self.total_bits() / 64.0;
         let cost = match self.keep {
             None => n * span * chain * faces * limbs,
             Some((a, b)) => {
@@ -225,6 +234,7 @@ impl Plan {
         let mut table: Vec<Option<Poly<W>>> = vec![None; b];
         table[0] = Some(Poly::point(0, W::one()));
         let mut done = Poly::empty();
+        let binoms = binomial_rows::<W>(n - b + 1, n)?;
         for (f, w) in &faces {
             below = below.sub(w)?;
             let v = self.after_keep(&Poly::point(*f, W::one()), base)?;
@@ -235,17 +245,16 @@ impl Plan {
             for (c, t) in table.iter().enumerate() {
                 let Some(t) = t else { continue };
                 let m = n - c;
-                let mut binom = W::one();
+                let binom = &binoms[m - (n - b + 1)];
                 let mut tail = W::zero();
                 for j in 0..=m {
                     if c + j < b {
                         let kept = (c + j).min(b).saturating_sub(c.max(a));
-                        let coef = binom.mul(&wpow[j])?;
+                        let coef = binom[j].mul(&wpow[j])?;
                         next[c + j].get_or_insert_with(Poly::empty).add_conv(t, &vpow[kept], &coef)?;
                     } else {
-                        tail.add_to(&binom.mul(&wpow[j])?.mul(&lpow[m - j])?)?;
+                        tail.add_to(&binom[j].mul(&wpow[j])?.mul(&lpow[m - j])?)?;
                     }
-                    binom = binom.mul(&W::from_u64((m - j) as u64))?.div(&W::from_u64(j as u64 + 1));
                 }
                 if !tail.is_zero() {
                     done.add_conv(t, &vpow[b - c.max(a)], &tail)?;
@@ -255,6 +264,27 @@ impl Plan {
         }
         Some(done)
     }
+}
+
+/// Rows `from..=to` of Pascal's triangle: the first by products, the rest by sums.
+fn binomial_rows<W: Weight>(from: usize, to: usize) -> Option<Vec<Vec<W>>> {
+    let mut row = vec![W::one()];
+    for j in 0..from {
+        let next = row[j].mul(&W::from_u64((from - j) as u64))?.div(&W::from_u64(j as u64 + 1));
+        row.push(next);
+    }
+    let mut rows = vec![row];
+    for _ in from..to {
+        let last = rows.last().unwrap_or_else(|| unreachable!("starts with one row"));
+        let mut next = Vec::with_capacity(last.len() + 1);
+        next.push(W::one());
+        for j in 1..last.len() {
+            next.push(last[j - 1].add(&last[j])?);
+        }
+        next.push(W::one());
+        rows.push(next);
+    }
+    Some(rows)
 }
 
 /// `p^0 … p^k` as sums of independent copies.
