@@ -2,6 +2,7 @@
 //! without listing every roll.
 
 pub mod dist;
+pub mod expr;
 pub mod pool;
 mod poly;
 pub mod weight;

@@ -23,12 +23,6 @@ impl<W: Weight> Poly<W> {
         Poly { lo: v, w: vec![w] }
     }
 
-    /// From a distribution (whose weights must fit `W`).
-    pub fn from_dist(d: &Dist) -> Option<Self> {
-        let w = d.iter().map(|(_, x)| W::from_big(x)).collect::<Option<Vec<W>>>()?;
-        Some(Poly { lo: d.lo(), w })
-    }
-
     /// The highest value (below `lo` when empty).
     pub fn hi(&self) -> i64 {
         self.lo + self.w.len() as i64 - 1
