@@ -44,7 +44,7 @@ impl Compiled {
 /// assert!(c.is_flag());
 /// let d = mettle::odds::expr::dist(&c.expr).unwrap();
 /// assert_eq!(d.probability(1).to_string(), "13/18");
-/// assert_eq!(mettle::odds::expr::compile("2d6 +").unwrap_err()[0].code, "syntax::unexpected");
+/// assert_eq!(mettle::odds::expr::compile("2d6 +").unwrap_err()[0].code, "mettle::parse::syntax");
 /// ```
 pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
     let e = match parse_repl(text)? {
@@ -316,3 +316,6 @@ fn binary(op: BinOp, a: &Expr, b: &Expr) -> Result<Dist, String> {
         BinOp::Or => combine(&x, &y, |p, q| flag(p != 0 || q != 0)),
     }
 }
+
+#[cfg(test)]
+mod tests;
