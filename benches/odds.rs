@@ -63,7 +63,9 @@ fn keeps(c: &mut Criterion) {
     g.bench_function("term", |b| b.iter(|| black_box(term(black_box(100), Faces::Count(6), &kh50).unwrap())));
     g.finish();
     let mut g = c.benchmark_group("20d20kh1");
-    g.bench_function("baseline: closed form m^20 - (m-1)^20", |b| b.iter(|| black_box(best_of_closed_form())));
+    g.bench_function("baseline: closed form m^20 - (m-1)^20", |b| {
+        b.iter(|| black_box(best_of_closed_form()))
+    });
     let kh1 = [DiceMod::KeepHighest(1)];
     g.bench_function("term", |b| b.iter(|| black_box(term(black_box(20), Faces::Count(20), &kh1).unwrap())));
     g.finish();

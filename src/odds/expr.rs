@@ -52,8 +52,13 @@ pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
         _ => {
             let span = Span::new(0, text.trim_end().len());
             return Err(vec![
-                Diagnostic::error("odds::not_an_expression", "expected a dice expression", span, "not an expression")
-                    .with_help("write a roll or a comparison, such as `4d6kh3` or `2d6 + 3 >= 8`"),
+                Diagnostic::error(
+                    "odds::not_an_expression",
+                    "expected a dice expression",
+                    span,
+                    "not an expression",
+                )
+                .with_help("write a roll or a comparison, such as `4d6kh3` or `2d6 + 3 >= 8`"),
             ]);
         }
     };
@@ -64,8 +69,13 @@ pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
             Ok(Compiled { expr, ty, slots })
         }
         Some(_) => Err(vec![
-            Diagnostic::error("odds::not_a_number", "this has no odds", e.span, "neither a number nor yes/no")
-                .with_help("ask for the odds of a roll or a comparison, such as `2d6 + 3 >= 8`"),
+            Diagnostic::error(
+                "odds::not_a_number",
+                "this has no odds",
+                e.span,
+                "neither a number nor yes/no",
+            )
+            .with_help("ask for the odds of a roll or a comparison, such as `2d6 + 3 >= 8`"),
         ]),
         None => Err(diags),
     }
@@ -107,9 +117,13 @@ pub fn dist(e: &Expr) -> Result<Dist, String> {
         Expr::Dice(d) => dice(d, |m| m.to_vec()),
         Expr::Builtin(b, args) => builtin(*b, args),
         Expr::Local(_) | Expr::Define(..) => Err("it uses a named value or formula".into()),
-        Expr::Global(_) | Expr::Field(..) | Expr::NumberOf { .. } => Err("it reads the state of the game".into()),
+        Expr::Global(_) | Expr::Field(..) | Expr::NumberOf { .. } => {
+            Err("it reads the state of the game".into())
+        }
         Expr::Table(..) => Err("it looks up a table".into()),
-        Expr::Last(_) | Expr::Outcome(_) | Expr::ResultSlot(..) => Err("it reads the result of a check".into()),
+        Expr::Last(_) | Expr::Outcome(_) | Expr::ResultSlot(..) => {
+            Err("it reads the result of a check".into())
+        }
         Expr::Script(..) => Err("it calls a script".into()),
     }
 }
@@ -186,11 +200,12 @@ fn builtin(b: Builtin, args: &[Expr]) -> Result<Dist, String> {
             }
             Ok(out.reduce().to_dist())
         }
-        Builtin::Sum => pool_arg(args, |m| without_count(m)),
+        Builtin::Sum => pool_arg(args, without_count),
         Builtin::Size => pool_arg(args, size_mods),
         Builtin::Count(cmp) | Builtin::Any(cmp) | Builtin::All(cmp) => {
             let n = constant(&args[1], "the number to compare dice with")?;
-            let hits = pool_arg(args, |m| [without_count(m), vec![DiceMod::CountSuccesses(cmp, n)]].concat())?;
+            let hits =
+                pool_arg(args, |m| [without_count(m), vec![DiceMod::CountSuccesses(cmp, n)]].concat())?;
             match b {
                 Builtin::Count(_) => Ok(hits),
                 Builtin::Any(_) => map(&hits, |h| Some(i64::from(h > 0))),
@@ -274,7 +289,11 @@ fn combine(a: &Dist, b: &Dist, f: impl Fn(i64, i64) -> Option<i64>) -> Result<Di
     }
     let nz = |d: &Dist| d.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)).count();
     if nz(a).saturating_mul(nz(b)) > MAX_PAIRS {
-        return Err(format!("combining two rolls of {} and {} values is too much work to do exactly", nz(a), nz(b)));
+        return Err(format!(
+            "combining two rolls of {} and {} values is too much work to do exactly",
+            nz(a),
+            nz(b)
+        ));
     }
     let mut out: BTreeMap<i64, BigUint> = BTreeMap::new();
     for (x, xw) in a.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)) {

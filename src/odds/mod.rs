@@ -3,8 +3,8 @@
 
 pub mod dist;
 pub mod expr;
-pub mod pool;
 mod poly;
+pub mod pool;
 pub mod weight;
 
 pub use dist::Dist;

@@ -134,7 +134,11 @@ impl<W: Weight> Poly<W> {
         }
         let k = (p.w.len() - 1) * n + 1;
         let nonzero = p.w.iter().filter(|x| !x.is_zero()).count();
-        if k.saturating_mul(nonzero + 2) < k.saturating_mul(k) / 3 { p.pow_recurrence(n) } else { p.pow_squaring(n) }
+        if k.saturating_mul(nonzero + 2) < k.saturating_mul(k) / 3 {
+            p.pow_recurrence(n)
+        } else {
+            p.pow_squaring(n)
+        }
     }
 
     /// `p^n` by squaring: about `(n · faces)²` products in the last step.

@@ -69,9 +69,11 @@ impl Plan {
             Faces::List(l) => l.iter().map(|&f| (f, 1)).collect(),
         };
         base.sort_unstable();
-        base.dedup_by(|b, a| a.0 == b.0 && {
-            a.1 += b.1;
-            true
+        base.dedup_by(|b, a| {
+            a.0 == b.0 && {
+                a.1 += b.1;
+                true
+            }
         });
         if base.last().map_or(0, |l| l.0) - base[0].0 > 100_000 {
             return Err("the die's faces are too far apart to list every value".into());
@@ -98,12 +100,20 @@ impl Plan {
                     }
                     p.explode = Some((cmp, v.unwrap_or_else(|| faces.max()), vec![]));
                 }
-                DiceMod::KeepHighest(k) | DiceMod::KeepLowest(k) | DiceMod::DropHighest(k) | DiceMod::DropLowest(k) => {
+                DiceMod::KeepHighest(k)
+                | DiceMod::KeepLowest(k)
+                | DiceMod::DropHighest(k)
+                | DiceMod::DropLowest(k) => {
                     if p.explode.is_some() {
-                        return Err("keeping or dropping dice after they explode is not worked out exactly".into());
+                        return Err(
+                            "keeping or dropping dice after they explode is not worked out exactly".into()
+                        );
                     }
                     if !p.post.is_empty() {
-                        return Err("keeping or dropping again after a reroll of kept dice is not worked out exactly".into());
+                        return Err(
+                            "keeping or dropping again after a reroll of kept dice is not worked out exactly"
+                                .into(),
+                        );
                     }
                     let (a, b) = p.keep.unwrap_or((0, n));
                     let k = (k as usize).min(b - a);
@@ -188,7 +198,8 @@ impl Plan {
             }
             self.value(&g)
         };
-        let (mut hit, mut miss, mut f_hit, mut f_miss) = (Poly::empty(), Poly::empty(), Poly::empty(), Poly::empty());
+        let (mut hit, mut miss, mut f_hit, mut f_miss) =
+            (Poly::empty(), Poly::empty(), Poly::empty(), Poly::empty());
         for (face, w) in base.nonzero() {
             let side = if cmp.test(face, *n) { &mut hit } else { &mut miss };
             side.add_scaled(&own(face, w)?, &W::one(), 0)?;

@@ -1,8 +1,8 @@
 //! Exact dice terms against fractions worked by hand and against every roll, fed to the roller.
 
 use super::*;
-use crate::odds::Fraction;
 use crate::dice::{Source, roll};
+use crate::odds::Fraction;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -77,7 +77,8 @@ fn explosions_add_and_stop_at_the_cap() {
 
 #[test]
 fn out_of_reach_terms_say_why() {
-    let e = term(3, Faces::Count(6), &[DiceMod::Explode(Cmp::Ge, None), DiceMod::KeepHighest(2)]).unwrap_err();
+    let e =
+        term(3, Faces::Count(6), &[DiceMod::Explode(Cmp::Ge, None), DiceMod::KeepHighest(2)]).unwrap_err();
     assert!(e.contains("after they explode"), "{e}");
     assert!(term(10_000, Faces::Count(100_000), &[]).unwrap_err().contains("too long"));
     assert!(term(2, Faces::Count(0), &[]).unwrap_err().contains("0 sides"));
