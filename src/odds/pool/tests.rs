@@ -76,6 +76,23 @@ fn explosions_add_and_stop_at_the_cap() {
 }
 
 #[test]
+fn small_and_big_weights_agree() {
+    for mods in
+        [vec![], vec![DiceMod::KeepHighest(2)], vec![DiceMod::RerollOnce(Cmp::Le, 2), DiceMod::DropLowest(1)]]
+    {
+        let plan = Plan::new(5, Faces::Count(6), &mods).unwrap();
+        assert_eq!(plan.run::<u128>().unwrap(), plan.run::<BigUint>().unwrap(), "{mods:?}");
+    }
+    // 60d6 has 6^60 > 2^128 rolls: the small weights give up and the big ones answer.
+    let plan = Plan::new(60, Faces::Count(6), &[DiceMod::KeepHighest(3)]).unwrap();
+    assert!(plan.run::<u128>().is_none());
+    assert_eq!(
+        term(60, Faces::Count(6), &[DiceMod::KeepHighest(3)]).unwrap().total(),
+        BigUint::from(6u32).pow(60)
+    );
+}
+
+#[test]
 fn out_of_reach_terms_say_why() {
     let e =
         term(3, Faces::Count(6), &[DiceMod::Explode(Cmp::Ge, None), DiceMod::KeepHighest(2)]).unwrap_err();
@@ -85,27 +102,34 @@ fn out_of_reach_terms_say_why() {
 }
 
 /// Every way the roller can go, as (value, dice drawn): the faces are fed as forced dice, with one
-/// impossible face after them to learn whether the roll wanted more.
+/// impossible face after them to learn whether the roll wanted more. A face listed twice is tried
+/// once, with twice the ways.
 fn brute(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> (BTreeMap<i64, BigUint>, BigUint) {
     let all: Vec<i64> = match faces {
         Faces::Count(s) => (1..=s).collect(),
         Faces::List(l) => l.to_vec(),
     };
+    let mut distinct: BTreeMap<i64, u32> = BTreeMap::new();
+    for f in &all {
+        *distinct.entry(*f).or_default() += 1;
+    }
     let mut leaves = vec![];
-    let mut stack = vec![vec![]];
+    let mut stack = vec![(vec![], BigUint::from(1u32))];
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    while let Some(prefix) = stack.pop() {
+    while let Some((prefix, ways)) = stack.pop() {
         let mut q: VecDeque<i64> = prefix.iter().copied().chain([i64::MIN]).collect();
         match roll(count, faces, mods, &mut Source { rng: &mut rng, forced: &mut q }) {
-            Ok(pool) => leaves.push((pool.value, prefix.len())),
-            Err(_) => stack.extend(all.iter().map(|&f| [prefix.clone(), vec![f]].concat())),
+            Ok(pool) => leaves.push((pool.value, prefix.len(), ways)),
+            Err(_) => {
+                stack.extend(distinct.iter().map(|(&f, &m)| ([prefix.clone(), vec![f]].concat(), &ways * m)))
+            }
         }
     }
     let depth = leaves.iter().map(|l| l.1).max().unwrap_or(0);
     let s = BigUint::from(all.len());
     let mut out = BTreeMap::new();
-    for (v, d) in leaves {
-        *out.entry(v).or_insert_with(BigUint::default) += s.pow((depth - d) as u32);
+    for (v, d, ways) in leaves {
+        *out.entry(v).or_insert_with(BigUint::default) += ways * s.pow((depth - d) as u32);
     }
     (out, s.pow(depth as u32))
 }
@@ -128,11 +152,19 @@ fn a_mod() -> impl Strategy<Value = DiceMod> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
     #[test]
-    fn every_roll_agrees(count in 0..4usize, sides in 1..4i64, mods in prop::collection::vec(a_mod(), 0..4)) {
+    fn every_roll_agrees(
+        count in 0..4usize,
+        sides in 1..4i64,
+        list in prop::option::of(prop::collection::vec(-1..4i64, 0..4)),
+        mods in prop::collection::vec(a_mod(), 0..4),
+    ) {
         let chains = mods.iter().filter(|m| matches!(m, DiceMod::Explode(..) | DiceMod::Reroll(..))).count();
         prop_assume!(count <= 3 - chains.min(2));
-        let Ok(d) = term(count, Faces::Count(sides), &mods) else { return Ok(()) };
-        let (want, total) = brute(count, Faces::Count(sides), &mods);
+        let faces = list.as_deref().map_or(Faces::Count(sides), Faces::List);
+        // An empty list always shows 0 and cannot be forced: nothing to list.
+        prop_assume!(!matches!(faces, Faces::List([])));
+        let Ok(d) = term(count, faces, &mods) else { return Ok(()) };
+        let (want, total) = brute(count, faces, &mods);
         for v in d.lo()..=d.hi().max(*want.keys().last().unwrap()) {
             let w = want.get(&v).cloned().unwrap_or_default();
             prop_assert_eq!(d.weight(v) * &total, w * d.total(), "value {}", v);
