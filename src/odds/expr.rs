@@ -43,7 +43,7 @@ impl Compiled {
 /// let c = mettle::odds::expr::compile("2d6 + 3 >= 8").unwrap();
 /// assert!(c.is_flag());
 /// let d = mettle::odds::expr::dist(&c.expr).unwrap();
-/// assert_eq!(d.probability(1).to_string(), "13/18");
+/// assert_eq!(d.probability(1).to_string(), "5/6");
 /// assert_eq!(mettle::odds::expr::compile("2d6 +").unwrap_err()[0].code, "mettle::parse::syntax");
 /// ```
 pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
