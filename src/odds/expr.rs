@@ -310,6 +310,9 @@ fn binary(op: BinOp, a: &Expr, b: &Expr) -> Result<Dist, String> {
     let flag = |t: bool| Some(i64::from(t));
     match op {
         BinOp::Add if x.lo() != x.hi() && y.lo() != y.hi() => {
+            if x.lo().checked_add(y.lo()).is_none() || x.hi().checked_add(y.hi()).is_none() {
+                return Err("a value can overflow".into());
+            }
             let pairs = (x.hi() - x.lo() + 1).saturating_mul(y.hi() - y.lo() + 1);
             if pairs > MAX_PAIRS as i64 {
                 return Err("adding two rolls with this many values is too much work to do exactly".into());

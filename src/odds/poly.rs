@@ -25,7 +25,7 @@ impl<W: Weight> Poly<W> {
 
     /// The highest value (below `lo` when empty).
     pub fn hi(&self) -> i64 {
-        self.lo + self.w.len() as i64 - 1
+        self.lo + (self.w.len() as i64 - 1)
     }
 
     /// All the ways together.

@@ -75,8 +75,14 @@ impl Plan {
                 true
             }
         });
-        if base.last().map_or(0, |l| l.0) - base[0].0 > 100_000 {
+        let (lo, hi) = (base[0].0, base.last().map_or(0, |l| l.0));
+        if hi.checked_sub(lo).is_none_or(|d| d > 100_000) {
             return Err("the die's faces are too far apart to list every value".into());
+        }
+        // Sums stay far inside an i64: every die, and every die an explosion may add.
+        let most = lo.unsigned_abs().max(hi.unsigned_abs()).saturating_mul(n as u64 * (MAX_CHAIN as u64 + 1));
+        if most > 1 << 60 {
+            return Err("the dice's values are too large to add up exactly".into());
         }
         if n > 10_000 {
             return Err(format!("{n} dice is too many for one roll"));

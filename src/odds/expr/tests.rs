@@ -73,6 +73,10 @@ fn out_of_reach_says_why() {
     assert!(why("die(3d6, 1)").contains("order"));
     assert!(why("3d6xkh2").contains("explode"));
     assert!(why("(1000d6) * (1000d6)").contains("too much work"));
+    assert!(why("(d2 + 9223372036854775805) + d2").contains("overflow"));
+    assert!(why("d2 * 4611686018427387904").contains("overflow"));
+    assert!(why("d2 * 4611686018427387903").contains("too far apart"));
+    assert!(why("2d[9223372036854775807]").contains("too large"));
 }
 
 #[test]
