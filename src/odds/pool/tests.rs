@@ -44,6 +44,20 @@ fn keep_highest_three_of_four() {
 }
 
 #[test]
+fn big_keeps_match_closed_forms_and_mirrors() {
+    // The best of 20d20 is m in m^20 - (m-1)^20 ways.
+    let d = term(20, Faces::Count(20), &[DiceMod::KeepHighest(1)]).unwrap();
+    for m in 1..=20u32 {
+        assert_eq!(d.weight(m as i64), BigUint::from(m).pow(20) - BigUint::from(m - 1).pow(20), "{m}");
+    }
+    // Keeping the 50 lowest of 100d6 mirrors keeping the 50 highest: v ↔ 350 - v.
+    let hi = term(100, Faces::Count(6), &[DiceMod::KeepHighest(50)]).unwrap();
+    let lo = term(100, Faces::Count(6), &[DiceMod::KeepLowest(50)]).unwrap();
+    assert_eq!(hi.total(), BigUint::from(6u32).pow(100));
+    assert!((50..=300).all(|v| hi.weight(v) == lo.weight(350 - v)));
+}
+
+#[test]
 fn counted_successes_are_binomial() {
     let d = term(10, Faces::Count(6), &[DiceMod::CountSuccesses(Cmp::Le, 3)]).unwrap();
     let binom = [1u32, 10, 45, 120, 210, 252, 210, 120, 45, 10, 1];
