@@ -1,17 +1,110 @@
 //! `mettle roll --dice` and `mettle odds --dice`: mettle as a dice calculator.
 
+use mettle::diagnostics::{Diagnostic, render_color, render_plain};
+use mettle::odds::expr::{Compiled, compile, dist};
+use mettle::odds::{Chance, Fraction, How, OutcomeOdds, Report};
+use mettle::{LogEntry, Ruleset, Session, Value};
+use std::io::IsTerminal;
 use std::path::Path;
+
+/// The name errors give the expression.
+const NAME: &str = "--dice";
+
+fn render(diags: &[Diagnostic], text: &str) -> String {
+    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        render_color(diags, NAME, text, 100)
+    } else {
+        render_plain(diags, NAME, text, 100)
+    }
+}
+
+/// The expression compiled, or its errors printed.
+fn compiled(expr: &str) -> Result<Compiled, u8> {
+    compile(expr).map_err(|diags| {
+        eprint!("{}", render(&diags, expr));
+        2
+    })
+}
 
 /// Rolls a bare dice expression once and shows the dice.
 pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
-    let _ = (expr, seed, json);
-    eprintln!("error: `--dice` is not ready yet");
-    2
+    let c = match compiled(expr) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let rules = match Ruleset::from_str(NAME, "") {
+        Ok(r) => r,
+        Err(e) => {
+            eprint!("{}", render(&e.diagnostics, expr));
+            return 2;
+        }
+    };
+    let mut session = Session::new(&rules, seed);
+    let mut frame = vec![Value::None; c.slots as usize];
+    let value = match session.eval_prompt(&c.expr, &mut frame) {
+        Ok(v) => v,
+        Err(d) => {
+            eprint!("{}", render(std::slice::from_ref(&d), expr));
+            return 1;
+        }
+    };
+    let rolls: Vec<(&str, &[i64], i64)> = session
+        .log()
+        .iter()
+        .filter_map(|l| match &l.entry {
+            LogEntry::Roll { text, faces, value, .. } => Some((text.as_str(), faces.as_slice(), *value)),
+            _ => None,
+        })
+        .collect();
+    let shown = match &value {
+        Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        v => v.int().to_string(),
+    };
+    if json {
+        let value = match value {
+            Value::Bool(b) => serde_json::json!(b),
+            v => serde_json::json!(v.int()),
+        };
+        let rolls: Vec<_> = rolls
+            .iter()
+            .map(|(text, faces, v)| serde_json::json!({ "dice": text, "faces": faces, "value": v }))
+            .collect();
+        let out = serde_json::json!({ "expr": expr, "seed": seed, "rolls": rolls, "value": value });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return 0;
+    }
+    for (text, faces, v) in &rolls {
+        let faces: Vec<String> = faces.iter().map(i64::to_string).collect();
+        println!("{text}: [{}] = {v}", faces.join(", "));
+    }
+    println!("{}: {shown}", expr.trim());
+    0
 }
 
 /// The exact distribution of a bare dice expression.
 pub fn odds(expr: &str, json: bool, plot: Option<&Path>) -> u8 {
-    let _ = (expr, json, plot);
-    eprintln!("error: `--dice` is not ready yet");
-    2
+    let c = match compiled(expr) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let d = match dist(&c.expr) {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("error: the exact odds of `{}` are out of reach: {why}", expr.trim());
+            eprintln!("  help: `mettle roll --dice` still rolls it");
+            return 2;
+        }
+    };
+    let mut report =
+        Report { question: expr.trim().to_string(), outcomes: vec![], values: vec![], how: How::Exact };
+    if c.is_flag() {
+        let total = d.total();
+        for (name, v) in [("yes", 1), ("no", 0)] {
+            let chance = Chance::Exact(Fraction::new(d.weight(v), total.clone()));
+            report.outcomes.push(OutcomeOdds { name: name.into(), chance });
+        }
+    } else {
+        report.values.push(("value".into(), d));
+    }
+    super::odds::print_report(&report, json, plot)
 }

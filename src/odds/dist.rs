@@ -32,7 +32,7 @@ impl Dist {
 
     /// Highest value with a chance.
     pub fn hi(&self) -> i64 {
-        self.lo + self.weights.len() as i64 - 1
+        self.lo + (self.weights.len() as i64 - 1)
     }
 
     /// Values with their weights, lowest first (zero weights included between `lo` and `hi`).

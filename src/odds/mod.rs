@@ -1,22 +1,25 @@
-//! Exact odds: distributions with integer weights, computed from dice expressions and checks
-//! without listing every roll.
+//! Exact odds: distributions with integer weights, computed from dice expressions, checks and short
+//! scenarios without listing every roll; samplers and estimates where exact is out of reach.
 
+mod ask;
+pub mod check;
 pub mod dist;
+pub mod expr;
+mod layout;
+mod lint;
+mod poly;
+pub mod pool;
+pub mod report;
+mod sampler;
+mod scan;
+mod walk;
 pub mod weight;
 
-pub use dist::Dist;
-pub use weight::{Fraction, Weight};
-pub mod report;
-pub use report::{Chance, How, OutcomeOdds, Report};
-pub mod check;
-mod layout;
-mod scan;
-pub use check::{CheckOdds, check_odds};
-mod ask;
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
-mod sampler;
-pub use sampler::Sampler;
-mod lint;
+pub use check::{CheckOdds, check_odds};
+pub use dist::Dist;
 pub use lint::unreachable;
-mod walk;
+pub use report::{Chance, How, OutcomeOdds, Report};
+pub use sampler::Sampler;
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
+pub use weight::{Fraction, Weight};

@@ -21,6 +21,19 @@ pub trait Weight: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static {
     fn is_zero(&self) -> bool;
     /// The weight as a big integer.
     fn to_big(&self) -> BigUint;
+    /// `self - o`, or `None` when `o` is larger.
+    fn sub(&self, o: &Self) -> Option<Self>;
+    /// `self / o`, rounded down (`o` is never zero where the engine divides: it divides exactly).
+    fn div(&self, o: &Self) -> Self;
+    /// The greatest common divisor (`gcd(0, x) = x`).
+    fn gcd(&self, o: &Self) -> Self;
+    /// A big integer as this weight, or `None` when it does not fit.
+    fn from_big(b: &BigUint) -> Option<Self>;
+    /// `self += o`, or `None` when it does not fit (then `self` is left unspecified).
+    fn add_to(&mut self, o: &Self) -> Option<()> {
+        *self = self.add(o)?;
+        Some(())
+    }
 }
 
 impl Weight for u128 {
@@ -45,6 +58,22 @@ impl Weight for u128 {
     fn to_big(&self) -> BigUint {
         BigUint::from(*self)
     }
+    fn sub(&self, o: &Self) -> Option<Self> {
+        self.checked_sub(*o)
+    }
+    fn div(&self, o: &Self) -> Self {
+        self.checked_div(*o).unwrap_or(0)
+    }
+    fn from_big(b: &BigUint) -> Option<Self> {
+        num_traits::ToPrimitive::to_u128(b)
+    }
+    fn gcd(&self, o: &Self) -> Self {
+        let (mut a, mut b) = (*self, *o);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    }
 }
 
 impl Weight for BigUint {
@@ -68,6 +97,22 @@ impl Weight for BigUint {
     }
     fn to_big(&self) -> BigUint {
         self.clone()
+    }
+    fn sub(&self, o: &Self) -> Option<Self> {
+        (self >= o).then(|| self - o)
+    }
+    fn div(&self, o: &Self) -> Self {
+        if Zero::is_zero(o) { Zero::zero() } else { self / o }
+    }
+    fn from_big(b: &BigUint) -> Option<Self> {
+        Some(b.clone())
+    }
+    fn gcd(&self, o: &Self) -> Self {
+        num_integer::Integer::gcd(self, o)
+    }
+    fn add_to(&mut self, o: &Self) -> Option<()> {
+        *self += o;
+        Some(())
     }
 }
 

@@ -1,0 +1,73 @@
+//! `mettle odds --dice` and `mettle roll --dice`, run as the real binary.
+
+use std::process::{Command, Output};
+
+/// Runs `mettle ARGS` without colour.
+fn mettle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mettle")).args(args).env("NO_COLOR", "1").output().expect("mettle runs")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(&out(o)).expect("JSON on stdout")
+}
+
+#[test]
+fn odds_of_a_comparison_are_yes_and_no() {
+    let o = mettle(&["odds", "--dice", "2d6 + 3 >= 8"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("yes") && out(&o).contains("no"), "{}", out(&o));
+}
+
+#[test]
+fn odds_of_a_number_run() {
+    for e in ["4d6kh3", "10d6cs<=3", "3d6 + 1d4", "1000d6"] {
+        let o = mettle(&["odds", "--dice", e]);
+        assert_eq!(o.status.code(), Some(0), "{e}: {}", err(&o));
+    }
+}
+
+#[test]
+fn a_bad_expression_is_located() {
+    let o = mettle(&["odds", "--dice", "2d6 + foo"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = err(&o);
+    assert!(e.contains("mettle::resolve::unknown_name") && e.contains("unknown name `foo`"), "{e}");
+    assert!(e.contains("--dice:1:7") && e.contains("2d6 + foo"), "{e}");
+    let o = mettle(&["roll", "--dice", "2d6 +"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("expected an expression, found end of file"), "{}", err(&o));
+}
+
+#[test]
+fn odds_out_of_reach_say_why() {
+    let o = mettle(&["odds", "--dice", "3d6xkh2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("after they explode"), "{}", err(&o));
+}
+
+#[test]
+fn a_roll_shows_its_dice_and_repeats_with_its_seed() {
+    let o = mettle(&["roll", "--dice", "4d6kh3 + d4", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), out(&mettle(&["roll", "--dice", "4d6kh3 + d4", "--seed", "3"])));
+    assert!(out(&o).starts_with("4d6kh3: [") && out(&o).contains("\nd4: ["), "{}", out(&o));
+}
+
+#[test]
+fn a_rolled_sum_in_json_adds_its_faces() {
+    for seed in ["1", "2", "3"] {
+        let v = json(&mettle(&["roll", "--dice", "3d6", "--seed", seed, "--json"]));
+        let faces: i64 = v["rolls"][0]["faces"].as_array().unwrap().iter().map(|f| f.as_i64().unwrap()).sum();
+        assert_eq!(v["value"].as_i64(), Some(faces), "{v}");
+    }
+    let v = json(&mettle(&["roll", "--dice", "d6 >= 1", "--json"]));
+    assert_eq!(v["value"], serde_json::json!(true));
+}
