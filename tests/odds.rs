@@ -162,8 +162,12 @@ fn traveller() {
 /// Every roll of a check, forced through a fresh session one by one, gives the same counts as the
 /// exact odds.
 fn brute_force(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) {
-    let r = rules(file);
-    let (mut s, who) = setup(&r, check, with);
+    brute_force_in(&rules(file), check, with, inputs);
+}
+
+fn brute_force_in(r: &Ruleset, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) {
+    let file = r.name();
+    let (mut s, who) = setup(r, check, with);
     let (c, args) = s.resolve(check, inputs).unwrap();
     let prepared = s.prepare(c, who, args).unwrap();
     let spec = prepared.dice.clone().unwrap();
@@ -334,4 +338,22 @@ fn out_of_exact_reach_is_estimated_and_says_why() {
     // The same seed gives the same estimate.
     let again = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
     assert_eq!(again.outcomes[0].chance, rep.outcomes[0].chance);
+}
+
+#[test]
+fn checks_that_read_only_the_total_of_a_keep_or_explode_are_exact() {
+    let r = Ruleset::from_str(
+        "kx.mettle",
+        "check best { roll 4d6kh3  target 12  outcome pass when total >= target  otherwise fail }
+         check burst { roll 2d4x  outcome big when total >= 9  otherwise small }",
+    )
+    .unwrap();
+    brute_force_in(&r, "best", &[], &[]);
+    let mut s = Session::new(&r, 0);
+    assert_eq!(s.sampler("best", None, &[]).unwrap().map(|_| ()), None, "no table to sample a keep from");
+    // 2d4, a 4 rolling again: a die shows 1–3 (1/4 each) or 5–7 (1/16 each) or 9 and up. Under 9 in
+    // all: both dice 1–3 (9/16), or one 5–7 with a small partner (5+1..3, 6+1..2, 7+1: 6 pairs, either
+    // way round, 1/64 each: 3/16). So 9 or more is 1 - 12/16 = 1/4.
+    let rep = mettle::odds::ask(&mut s, "burst", None, &[], 0).unwrap();
+    assert_eq!(rep.outcomes[0].chance, Chance::Exact(mettle::odds::Fraction::new(1u32.into(), 4u32.into())));
 }

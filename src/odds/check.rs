@@ -42,6 +42,8 @@ pub(crate) struct Table {
     pub(crate) outcome: Vec<u32>,
     /// Total by index.
     pub(crate) total: Vec<i64>,
+    /// Whether a sampler can roll its dice and look the result up here.
+    pub(crate) sampleable: bool,
 }
 
 /// Marks a table entry no roll reaches.
@@ -80,6 +82,10 @@ pub fn check_odds(
         .iter()
         .find(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::CountSuccesses(..)))
     {
+        if !shape.natural && !shape.sum && shape.counts.is_empty() {
+            // The rules read only the roll's value: its exact distribution settles every roll.
+            return by_value(session, prepared, p, c, spec);
+        }
         let what =
             if matches!(m, DiceMod::Explode(..)) { "exploding dice" } else { "keeping or dropping dice" };
         return Ok(Err(format!("the rules read more of the roll than its total, and the roll has {what}")));
@@ -106,6 +112,38 @@ pub fn check_odds(
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((w, _, i), s)| (w, s, i)).collect();
     Ok(Ok(gather(p, c, settled, Some(layout))))
+}
+
+/// Exact odds of a check whose rules read only its roll's value, whatever the roll's modifiers: the
+/// value's distribution ([`super::pool::term`]), each value settled once. Such odds have no table
+/// to sample from.
+fn by_value(
+    session: &mut Session,
+    prepared: &Prepared,
+    p: &Program,
+    c: &Check,
+    spec: &DiceSpec,
+) -> Result<Result<CheckOdds, String>, Diagnostic> {
+    let dist = match super::pool::term(spec.count, spec.faces.faces(), &spec.mods) {
+        Ok(d) => d,
+        Err(why) => return Ok(Err(why)),
+    };
+    let rolls: Vec<(i64, BigUint)> =
+        dist.iter().filter(|(_, w)| w.bits() > 0).map(|(v, w)| (v, w.clone())).collect();
+    if rolls.len() > SETTLE_BUDGET {
+        return Ok(Err(format!(
+            "the roll has {} distinct values to settle, too many to follow exactly",
+            rolls.len()
+        )));
+    }
+    let sides = spec.faces.faces().max();
+    let pools =
+        rolls.iter().map(|(v, _)| Some(Pool { notation: String::new(), sides, dice: vec![], value: *v }));
+    let settled = session.settle_all(prepared, pools)?;
+    let settled = rolls.into_iter().zip(settled).map(|((_, w), s)| (w, s, 0)).collect();
+    let mut odds = gather(p, c, settled, None);
+    odds.table.sampleable = false;
+    Ok(Ok(odds))
 }
 
 fn shape(needs: &Needs<'_>, spec: Option<&DiceSpec>, counts: Vec<(Cmp, i64)>) -> KeyShape {
@@ -266,6 +304,6 @@ fn gather(
         outcomes: c.outcomes.iter().zip(ways).map(|(o, w)| (names[o.index as usize].clone(), w)).collect(),
         total: all,
         values: out,
-        table: Table { layout, outcome, total: total_at },
+        table: Table { layout, outcome, total: total_at, sampleable: true },
     }
 }

@@ -43,8 +43,11 @@ enum Faces {
 }
 
 impl Sampler {
-    /// Builds a sampler from exact odds.
-    fn new(check: CheckId, odds: CheckOdds, spec: Option<&DiceSpec>) -> Sampler {
+    /// Builds a sampler from exact odds, if their table can be sampled.
+    fn new(check: CheckId, odds: CheckOdds, spec: Option<&DiceSpec>) -> Option<Sampler> {
+        if !odds.table.sampleable {
+            return None;
+        }
         let (count, faces, rerolls) = match spec {
             Some(spec) => (
                 spec.count,
@@ -71,7 +74,7 @@ impl Sampler {
             }
             None => (1, vec![0], vec![0], vec![0]),
         };
-        Sampler { check, count, faces, fmin, slot, rerolls, step, first, odds: Arc::new(odds) }
+        Some(Sampler { check, count, faces, fmin, slot, rerolls, step, first, odds: Arc::new(odds) })
     }
 
     /// The check it samples.
@@ -148,7 +151,7 @@ impl Session {
         let (c, args) = self.resolve(check, inputs)?;
         let prepared = self.prepare(c, subject, args)?;
         Ok(match check_odds(self, &prepared)? {
-            Ok(odds) => Some(Sampler::new(c, odds, prepared.dice.as_ref())),
+            Ok(odds) => Sampler::new(c, odds, prepared.dice.as_ref()),
             Err(_) => None,
         })
     }
