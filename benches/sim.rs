@@ -6,12 +6,16 @@ use mettle::sim::{self, Options, Target};
 use std::hint::black_box;
 use std::time::Instant;
 
+// The same allocator as the `mettle` binary.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The shipped scenarios that end by chance.
 const RANDOM: [(&str, &str); 2] =
     [("combat_hq.mettle", "morale_race"), ("infinite_frontiers.mettle", "firefight")];
 
 /// Games per criterion iteration: enough chunks for two threads to share evenly.
-const RUNS: u64 = 4096;
+const RUNS: u64 = 16_384;
 
 fn rules(file: &str) -> mettle::Ruleset {
     mettle::Ruleset::from_path(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets").join(file))

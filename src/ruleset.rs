@@ -29,13 +29,17 @@ impl std::fmt::Debug for LoadOptions {
     }
 }
 
-/// A loaded, compiled ruleset. Cheap to clone and shareable across threads.
+/// A loaded, compiled ruleset. Cheap to clone (one shared count, so that sessions on many threads
+/// at once contend as little as possible) and shareable across threads.
 #[derive(Debug, Clone)]
-pub struct Ruleset {
-    program: Arc<Program>,
-    name: Arc<str>,
-    text: Arc<str>,
-    warnings: Arc<[Diagnostic]>,
+pub struct Ruleset(Arc<Loaded>);
+
+#[derive(Debug)]
+struct Loaded {
+    program: Program,
+    name: String,
+    text: String,
+    warnings: Vec<Diagnostic>,
 }
 
 /// Why a ruleset did not load: every error found (and the warnings), with the source to render them.
@@ -118,12 +122,12 @@ impl Ruleset {
         let (program, more) = crate::check::check(&file, text, scripts);
         diags.extend(more);
         match program {
-            Some(program) => Ok(Ruleset {
-                program: Arc::new(program),
+            Some(program) => Ok(Ruleset(Arc::new(Loaded {
+                program,
                 name: name.into(),
                 text: text.into(),
-                warnings: diags.into(),
-            }),
+                warnings: diags,
+            }))),
             None => Err(fail(diags)),
         }
     }
@@ -159,21 +163,21 @@ impl Ruleset {
 
     /// The compiled program.
     pub fn program(&self) -> &Program {
-        &self.program
+        &self.0.program
     }
 
     /// The file name given when loading.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.0.name
     }
 
     /// The source text.
     pub fn text(&self) -> &str {
-        &self.text
+        &self.0.text
     }
 
     /// Warnings found while checking.
     pub fn warnings(&self) -> &[Diagnostic] {
-        &self.warnings
+        &self.0.warnings
     }
 }
