@@ -53,6 +53,8 @@ Statements run on the session as the steps of a scenario do:
   expect CONDITION                         says whether it holds
   follow REACTION(unit, {enemies: […]})    run a script reaction and apply its actions
   expect order \"move towards goblin\"       says whether the last reaction gave that order
+  with chance 1/3 { … } otherwise { … }    a 3-sided die decides: the first block on a 1
+  record \"turns taken\" = turn              a number for `mettle sim` to report
 Names of units and `let` values stay known from line to line.";
 
 const SCRIPTS: &str = "\
