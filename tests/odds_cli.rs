@@ -129,3 +129,17 @@ fn check_warns_of_outcomes_no_roll_reaches() {
         }
     }
 }
+
+#[test]
+fn a_stand_in_gets_stand_ins_for_the_entities_it_names() {
+    // A Traveller character reads its party; a Combat HQ group hands points to its opponent.
+    let v = json(&["odds", "rulesets/traveller_morale.mettle", "level_shifts", "--json"]);
+    assert_eq!(v["outcomes"][0]["exact"], "1/1");
+    let v = json(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--json"]);
+    let exact: Vec<&str> =
+        v["outcomes"].as_array().unwrap().iter().map(|o| o["exact"].as_str().unwrap()).collect();
+    assert_eq!(exact, ["0/1", "1/3", "2/3"]);
+    let o = mettle(&["roll", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--seed", "0"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("group's opponent.mp"), "{}", out(&o));
+}

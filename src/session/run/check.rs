@@ -112,6 +112,8 @@ impl Runner<'_> {
         span: Span,
     ) -> R<(Vec<Value>, Setup)> {
         let check = &self.p.checks[c as usize];
+        // Until a rule with a place of its own runs, errors point at the check.
+        self.span = check.span;
         let mut f = vec![Value::None; check.nslots as usize];
         f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
         let mut given = vec![false; check.inputs.len()];
