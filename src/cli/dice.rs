@@ -81,30 +81,91 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
     0
 }
 
-/// The exact distribution of a bare dice expression.
-pub fn odds(expr: &str, json: bool, plot: Option<&Path>) -> u8 {
+/// Most dice an estimate rolls in all, when exact odds are out of reach.
+const DICE_BUDGET: u64 = 20_000_000;
+
+/// The exact distribution of a bare dice expression; an estimate from seeded rolls, saying why, when
+/// exact is out of reach.
+pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
     let c = match compiled(expr) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let d = match dist(&c.expr) {
-        Ok(d) => d,
-        Err(why) => {
-            eprintln!("error: the exact odds of `{}` are out of reach: {why}", expr.trim());
-            eprintln!("  help: `mettle roll --dice` still rolls it");
-            return 2;
+    let report = match dist(&c.expr) {
+        Ok(d) => {
+            let mut report = Report {
+                question: expr.trim().to_string(),
+                outcomes: vec![],
+                values: vec![],
+                how: How::Exact,
+            };
+            if c.is_flag() {
+                let total = d.total();
+                for (name, v) in [("yes", 1), ("no", 0)] {
+                    let chance = Chance::Exact(Fraction::new(d.weight(v), total.clone()));
+                    report.outcomes.push(OutcomeOdds { name: name.into(), chance });
+                }
+            } else {
+                report.values.push(("value".into(), d));
+            }
+            report
         }
+        Err(why) => match estimate(expr, &c, why, seed) {
+            Ok(r) => r,
+            Err(code) => return code,
+        },
     };
-    let mut report =
-        Report { question: expr.trim().to_string(), outcomes: vec![], values: vec![], how: How::Exact };
+    super::odds::print_report(&report, json, plot)
+}
+
+/// Rolls the expression many times with `seed`: as many as [`mettle::odds::FALLBACK_RUNS`], fewer
+/// when one roll throws so many dice that they would pass [`DICE_BUDGET`].
+fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Report, u8> {
+    let rules = Ruleset::from_str(NAME, "").map_err(|_| 2u8)?;
+    let mut session = Session::new(&rules, seed);
+    let mut frame = vec![Value::None; c.slots as usize];
+    // One roll first, to count its dice.
+    let fail = |d: Diagnostic| {
+        eprint!("{}", render(std::slice::from_ref(&d), expr));
+        1u8
+    };
+    session.eval_prompt(&c.expr, &mut frame).map_err(fail)?;
+    let dice: u64 = session
+        .log()
+        .iter()
+        .map(|l| match &l.entry {
+            LogEntry::Roll { faces, .. } => faces.len() as u64,
+            _ => 0,
+        })
+        .sum();
+    let runs = (DICE_BUDGET / dice.max(1)).clamp(100, mettle::odds::FALLBACK_RUNS);
+    let mut session = Session::new(&rules, seed);
+    session.set_logging(false);
+    let mut counts: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
+    for _ in 0..runs {
+        frame.iter_mut().for_each(|v| *v = Value::None);
+        let v = session.eval_prompt(&c.expr, &mut frame).map_err(fail)?;
+        *counts.entry(v.int()).or_default() += 1;
+    }
+    let mut report = Report {
+        question: expr.trim().to_string(),
+        outcomes: vec![],
+        values: vec![],
+        how: How::Estimated { reason, runs, seed },
+    };
     if c.is_flag() {
-        let total = d.total();
         for (name, v) in [("yes", 1), ("no", 0)] {
-            let chance = Chance::Exact(Fraction::new(d.weight(v), total.clone()));
-            report.outcomes.push(OutcomeOdds { name: name.into(), chance });
+            let hits = counts.get(&v).copied().unwrap_or(0);
+            let (low, high) = mettle::sim::wilson(hits, runs);
+            report
+                .outcomes
+                .push(OutcomeOdds { name: name.into(), chance: Chance::Estimate { hits, runs, low, high } });
         }
     } else {
-        report.values.push(("value".into(), d));
+        match mettle::odds::Dist::from_counts(counts) {
+            Some(d) => report.values.push(("value".into(), d)),
+            None => report.question.push_str(" (its values spread too widely to list)"),
+        }
     }
-    super::odds::print_report(&report, json, plot)
+    Ok(report)
 }

@@ -199,7 +199,9 @@ pub fn main() -> ExitCode {
             (Some(file), Some(check)) => commands::roll(&file, &check, &set, &with, seed, json),
             _ => 2,
         },
-        Command::Odds { dice: Some(expr), json, plot, .. } => dice::odds(&expr, json, plot.as_deref()),
+        Command::Odds { dice: Some(expr), json, plot, seed, .. } => {
+            dice::odds(&expr, json, plot.as_deref(), seed)
+        }
         Command::Odds { file: Some(file), scenario: Some(name), json, plot, .. } => {
             odds::scenario(&file, &name, json, plot.as_deref())
         }

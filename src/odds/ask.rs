@@ -7,7 +7,6 @@ use crate::diagnostics::Diagnostic;
 use crate::program::Value;
 use crate::session::Session;
 use crate::sim::wilson;
-use num_bigint::BigUint;
 use std::collections::BTreeMap;
 
 /// Rolls simulated when exact odds are out of reach: enough for a 95% interval about ±0.5% wide.
@@ -89,9 +88,11 @@ fn estimate(
             *margins.entry(r.total - t).or_default() += 1;
         }
     }
-    let mut values = vec![("total".to_string(), counted(totals))];
+    // Values spread too wide to list are left out.
+    let mut values: Vec<(String, Dist)> =
+        Dist::from_counts(totals).map(|d| ("total".to_string(), d)).into_iter().collect();
     if check.target.is_some() {
-        values.push(("margin".to_string(), counted(margins)));
+        values.extend(Dist::from_counts(margins).map(|d| ("margin".to_string(), d)));
     }
     Ok(Report {
         question,
@@ -110,15 +111,4 @@ fn estimate(
         values,
         how: How::Estimated { reason, runs, seed },
     })
-}
-
-/// Counts per value as a distribution (frequencies over the runs).
-fn counted(m: BTreeMap<i64, u64>) -> Dist {
-    let lo = m.keys().next().copied().unwrap_or(0);
-    let hi = m.keys().last().copied().unwrap_or(0);
-    let mut v = vec![BigUint::default(); (hi - lo + 1) as usize];
-    for (k, n) in m {
-        v[(k - lo) as usize] = BigUint::from(n);
-    }
-    Dist::from_weights(lo, v)
 }

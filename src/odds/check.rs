@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 
 /// Most (dice × faces × combinations) worked through before exact odds are called out of reach.
 pub const BUDGET: u128 = 40_000_000;
+/// Most faces of a die the exact engine lists.
+const MAX_FACES: i64 = 100_000;
 /// Most times the check's rules are settled (each distinct roll) before exact odds are out of reach.
 const SETTLE_BUDGET: usize = 200_000;
 
@@ -71,6 +73,11 @@ pub fn check_odds(
         let s = session.settle(prepared, None)?;
         return Ok(Ok(gather(p, c, vec![(BigUint::from(1u32), s, 0)], None)));
     };
+    if let crate::session::FaceSpec::Count(n) = spec.faces
+        && n > MAX_FACES
+    {
+        return Ok(Err(format!("a d{n} has too many faces to follow exactly")));
+    }
     let mut counts = vec![];
     for (cmp, e) in &needs.counts {
         counts.push((*cmp, session.evaluate(prepared, e)?.int()));

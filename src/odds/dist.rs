@@ -25,6 +25,30 @@ impl Dist {
         Dist { lo: lo + first as i64, weights: weights[first..=last].iter().map(Weight::to_big).collect() }
     }
 
+    /// From counts of each value (how often each came up in a simulation), or `None` when the values
+    /// spread over more than [`Dist::MAX_SPREAD`].
+    ///
+    /// ```
+    /// let d = mettle::odds::Dist::from_counts([(2, 1u64), (4, 3)].into_iter().collect()).unwrap();
+    /// assert_eq!((d.lo(), d.hi(), d.probability(4).to_string()), (2, 4, "3/4".to_string()));
+    /// assert!(mettle::odds::Dist::from_counts([(0, 1u64), (1 << 40, 1)].into_iter().collect()).is_none());
+    /// ```
+    pub fn from_counts(counts: std::collections::BTreeMap<i64, u64>) -> Option<Dist> {
+        let lo = counts.keys().next().copied().unwrap_or(0);
+        let hi = counts.keys().last().copied().unwrap_or(0);
+        if hi.checked_sub(lo).is_none_or(|s| s > Self::MAX_SPREAD) {
+            return None;
+        }
+        let mut v = vec![BigUint::default(); (hi - lo + 1) as usize];
+        for (k, n) in counts {
+            v[(k - lo) as usize] = BigUint::from(n);
+        }
+        Some(Dist::from_weights(lo, v))
+    }
+
+    /// Widest spread of values a distribution of counts is kept over.
+    pub const MAX_SPREAD: i64 = 4_000_000;
+
     /// Lowest value with a chance (0 when empty).
     pub fn lo(&self) -> i64 {
         self.lo
