@@ -47,10 +47,18 @@ fn a_bad_expression_is_located() {
 }
 
 #[test]
-fn odds_out_of_reach_say_why() {
-    let o = mettle(&["odds", "--dice", "3d6xkh2"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("after they explode"), "{}", err(&o));
+fn odds_out_of_reach_say_why_and_are_estimated() {
+    let o = mettle(&["odds", "--dice", "3d6xkh2 >= 10", "--seed", "4", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["exact"], false);
+    assert!(v["method"]["reason"].as_str().unwrap().contains("after they explode"), "{v}");
+    assert_eq!((v["method"]["runs"].as_u64(), v["method"]["seed"].as_u64()), (Some(40_000), Some(4)));
+    let yes = &v["outcomes"][0];
+    assert_eq!(yes["exact"], serde_json::Value::Null);
+    assert!(yes["low"].as_f64().unwrap() < yes["probability"].as_f64().unwrap());
+    // The same seed, the same estimate.
+    assert_eq!(o.stdout, mettle(&["odds", "--dice", "3d6xkh2 >= 10", "--seed", "4", "--json"]).stdout);
 }
 
 #[test]
