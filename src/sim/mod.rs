@@ -31,7 +31,7 @@ pub use tally::{End, Recorded, Tally, wilson};
 
 use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::program::{Ty, Value};
+use crate::program::Value;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -247,32 +247,14 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
             Ok(Box::new(ScenarioSampler { rules: rules.clone(), name: name.clone() }))
         }
         Target::Check { name, inputs, with } => {
-            let Some(c) = p.checks.iter().position(|c| c.name == *name) else {
-                let known: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
-                return Err(unknown("check", name, &known));
-            };
-            let decl = &p.checks[c];
-            let mut args = vec![];
-            for (n, v) in inputs {
-                let Some(i) = decl.inputs.iter().position(|x| x.field.name == *n) else {
-                    let known: Vec<&str> = decl.inputs.iter().map(|x| x.field.name.as_str()).collect();
-                    return Err(unknown("input", n, &known));
-                };
-                fits(v, &decl.inputs[i].field.ty, n)?;
-                args.push((i as u32, v.clone()));
-            }
+            // The session checks the names and values given, as for any roll; the stand-in, made
+            // here, checks its attributes.
+            let mut s = crate::Session::new(rules, 0);
+            let named: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            let (c, args) = s.resolve(name, &named)?;
+            let decl = &p.checks[c as usize];
             let subject = match decl.subject {
-                Some(k) => {
-                    let fields = &p.kinds[k as usize].fields;
-                    for (n, v) in with {
-                        let Some(f) = fields.iter().find(|f| f.name == *n) else {
-                            let known: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                            return Err(unknown("attribute", n, &known));
-                        };
-                        fits(v, &f.ty, n)?;
-                    }
-                    Some((k, with.clone()))
-                }
+                Some(k) => Some((k, with.clone())),
                 None if !with.is_empty() => {
                     return Err(Diagnostic::plain(
                         "sim::no_subject",
@@ -293,7 +275,6 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
                 .with_help(format!("give it, e.g. `--set {n}=…`")));
             }
             // Checks the exact engine can follow are sampled from its table: the same dice, one lookup.
-            let mut s = crate::Session::new(rules, 0);
             let who = match &subject {
                 Some((k, attrs)) => {
                     let refs: Vec<(&str, Value)> =
@@ -302,33 +283,13 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
                 }
                 None => None,
             };
-            let named: Vec<(&str, Value)> =
-                args.iter().map(|(i, v)| (decl.inputs[*i as usize].field.name.as_str(), v.clone())).collect();
             if let Some(fast) = s.sampler(name, who, &named)? {
                 let names = &p.sets[decl.outcome_set as usize].names;
                 let outcomes = decl.outcomes.iter().map(|o| names[o.index as usize].clone()).collect();
                 return Ok(Box::new(FastCheckSampler { sampler: fast, outcomes }));
             }
-            Ok(Box::new(CheckSampler { rules: rules.clone(), check: c as u32, inputs: args, subject }))
+            Ok(Box::new(CheckSampler { rules: rules.clone(), check: c, inputs: args, subject }))
         }
     }
 }
 
-/// Whether `v` is a value of type `ty` (range included).
-fn fits(v: &Value, ty: &Ty, name: &str) -> Result<(), Diagnostic> {
-    let ok = match (ty, v) {
-        (Ty::Int { lo, hi }, Value::Int(x)) => lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h),
-        (Ty::Flag, Value::Bool(_)) | (Ty::Data, Value::Data(_)) => true,
-        (Ty::Name(s), Value::Name { set, .. }) => s == set,
-        _ => false,
-    };
-    if ok {
-        return Ok(());
-    }
-    let want = match ty {
-        Ty::Int { lo, hi } => format!("a number {}", crate::check::range_words(*lo, *hi)),
-        _ => "a value of its type".to_string(),
-    };
-    Err(Diagnostic::plain("sim::bad_value", format!("`{name}` must be {want}"))
-        .with_help(format!("give `{name}` {want}")))
-}
