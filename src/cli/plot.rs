@@ -59,6 +59,9 @@ fn stacked(label: &str, rep: &Report, y: f64) -> Group {
     for (i, o) in rep.outcomes.iter().enumerate() {
         let p = o.chance.value();
         let w = p * span;
+        if w <= 0.0 {
+            continue;
+        }
         let tip = format!("{}: {:.2}%", o.name, p * 100.0);
         g = g.add(
             Rectangle::new()
