@@ -143,3 +143,20 @@ fn a_stand_in_gets_stand_ins_for_the_entities_it_names() {
     assert!(o.status.success(), "{}", err(&o));
     assert!(out(&o).contains("group's opponent.mp"), "{}", out(&o));
 }
+
+#[test]
+fn a_long_scenario_is_estimated_instead() {
+    let v =
+        json(&["odds", "rulesets/combat_hq.mettle", "--scenario", "morale_race", "--seed", "3", "--json"]);
+    assert_eq!(v["exact"], false);
+    assert!(v["method"]["reason"].as_str().unwrap().contains("ways"), "{v}");
+    let ends: Vec<&str> =
+        v["outcomes"].as_array().unwrap().iter().map(|o| o["outcome"].as_str().unwrap()).collect();
+    assert!(ends.contains(&"major_victory for max") && ends.contains(&"draw"), "{ends:?}");
+    let recorded: Vec<&str> =
+        v["values"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert!(recorded.contains(&"turns taken"), "{recorded:?}");
+    let exact =
+        json(&["odds", "rulesets/infinite_frontiers.mettle", "--scenario", "three_morale_checks", "--json"]);
+    assert_eq!(exact["outcomes"][0]["exact"], "11/24");
+}

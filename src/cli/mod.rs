@@ -202,8 +202,8 @@ pub fn main() -> ExitCode {
         Command::Odds { dice: Some(expr), json, plot, seed, .. } => {
             dice::odds(&expr, json, plot.as_deref(), seed)
         }
-        Command::Odds { file: Some(file), scenario: Some(name), json, plot, .. } => {
-            odds::scenario(&file, &name, json, plot.as_deref())
+        Command::Odds { file: Some(file), scenario: Some(name), json, plot, seed, .. } => {
+            odds::scenario(&file, &name, json, plot.as_deref(), seed)
         }
         Command::Odds { file, check, set, with, sweep, json, plot, seed, .. } => match (file, check) {
             (Some(file), Some(check)) => {

@@ -141,7 +141,7 @@ fn combinations(sweeps: &[Sweep]) -> Vec<Vec<i64>> {
 }
 
 /// `mettle odds FILE --scenario NAME`: the exact end states of a scenario.
-pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>) -> u8 {
+pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
     let Some(r) = super::commands::load(file) else { return 1 };
     match mettle::odds::scenario_ends(&r, name) {
         Ok(Ok(ends)) => {
@@ -160,15 +160,60 @@ pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>) -> u8 
             };
             print_report(&report, json, plot)
         }
-        Ok(Err(why)) => {
-            eprintln!("error: exact odds of scenario `{name}` are out of reach: {why}");
-            1
-        }
+        Ok(Err(why)) => match estimate_scenario(&r, name, why, seed) {
+            Ok(report) => print_report(&report, json, plot),
+            Err(d) => {
+                runtime_error(&r, &d);
+                2
+            }
+        },
         Err(d) => {
             runtime_error(&r, &d);
             2
         }
     }
+}
+
+/// A scenario's ends estimated by simulation, when exact is out of reach: each end with its 95%
+/// interval, and each recorded value's distribution.
+fn estimate_scenario(
+    r: &mettle::Ruleset,
+    name: &str,
+    reason: String,
+    seed: u64,
+) -> Result<Report, mettle::Diagnostic> {
+    use mettle::sim::{Options, Target, simulate};
+    let runs = mettle::odds::FALLBACK_RUNS;
+    let rep = simulate(r, &Target::Scenario(name.into()), &Options { runs, seed, threads: 0 }, &|_| {})?;
+    let mut outcomes: Vec<mettle::odds::OutcomeOdds> = rep
+        .results
+        .iter()
+        .map(|f| mettle::odds::OutcomeOdds {
+            name: f.name(),
+            chance: Chance::Estimate { hits: f.count, runs: rep.runs, low: f.low, high: f.high },
+        })
+        .collect();
+    if rep.errors > 0 {
+        let (low, high) = mettle::sim::wilson(rep.errors, rep.runs);
+        outcomes.push(mettle::odds::OutcomeOdds {
+            name: "(stopped by an error)".into(),
+            chance: Chance::Estimate { hits: rep.errors, runs: rep.runs, low, high },
+        });
+    }
+    let values = rep
+        .records
+        .iter()
+        .filter_map(|d| {
+            let counts = d.counts.iter().map(|c| (c.value, c.runs)).collect();
+            Dist::from_counts(counts).map(|dist| (d.label.clone(), dist))
+        })
+        .collect();
+    Ok(Report {
+        question: format!("scenario {name}: how it ends"),
+        outcomes,
+        values,
+        how: How::Estimated { reason, runs: rep.runs, seed },
+    })
 }
 
 // ---------------------------------------------------------------- one report
@@ -236,7 +281,7 @@ fn how_text(how: &How) -> String {
     match how {
         How::Exact => "exact odds".into(),
         How::Estimated { reason, runs, seed } => format!(
-            "estimated from {runs} simulated rolls (seed {seed}): exact odds are out of reach because {reason}"
+            "estimated from {runs} simulated runs (seed {seed}): exact odds are out of reach because {reason}"
         ),
     }
 }

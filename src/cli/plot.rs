@@ -27,7 +27,7 @@ fn text(x: f64, y: f64, s: &str, size: u32, anchor: &str) -> Text {
 fn subtitle(how: &How) -> String {
     match how {
         How::Exact => "exact odds".into(),
-        How::Estimated { runs, .. } => format!("estimated from {runs} simulated rolls"),
+        How::Estimated { runs, .. } => format!("estimated from {runs} simulated runs"),
     }
 }
 

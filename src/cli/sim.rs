@@ -150,13 +150,8 @@ fn table(rep: &Report) -> String {
     let mut rows: Vec<[String; 4]> =
         vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
     for f in &rep.results {
-        let name = match (&f.result, &f.winner) {
-            (Some(r), Some(w)) => format!("{r} for {w}"),
-            (Some(r), None) => r.clone(),
-            (None, _) => "(the game did not end)".into(),
-        };
         rows.push([
-            name,
+            f.name(),
             f.count.to_string(),
             percent(f.share),
             format!("{} – {}", percent(f.low), percent(f.high)),

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 /// Random runs made to estimate how many paths a scenario has, before walking them.
 const PROBES: u64 = 32;
 
-/// Most runs of the scenario (one per path, and one per die met along the way) a walk tries before exact odds are called out of reach.
+/// Most runs of the scenario (one per path, and one per die met along the way) a walk tries before
+/// exact odds are called out of reach.
 pub const MAX_PATHS: u64 = 200_000;
 
 /// The exact distribution of a scenario's end states.
@@ -57,7 +58,7 @@ pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>
     if estimate > MAX_PATHS as u128 {
         return Ok(Err(format!(
             "its rolls can go about {} ways (estimated from {PROBES} random runs), more than the {MAX_PATHS} an \
-             exact answer tries; `mettle sim` estimates it instead",
+             exact answer tries",
             if estimate == u128::MAX { "too many to count".to_string() } else { estimate.to_string() }
         )));
     }

@@ -84,6 +84,17 @@ pub struct Frequency {
     pub high: f64,
 }
 
+impl Frequency {
+    /// The end as people read it: `major_victory for max`, `draw`, or that the game did not end.
+    pub fn name(&self) -> String {
+        match (&self.result, &self.winner) {
+            (Some(r), Some(w)) => format!("{r} for {w}"),
+            (Some(r), None) => r.clone(),
+            (None, _) => "(the game did not end)".into(),
+        }
+    }
+}
+
 /// The distribution of one recorded value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Distribution {
@@ -292,4 +303,3 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
         }
     }
 }
-
