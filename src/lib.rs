@@ -49,6 +49,25 @@
 //! session.apply("spotted", &[("creature", Value::Entity(orc)), ("seen", Value::Data(seen.into()))]).unwrap();
 //! assert_eq!(session.state().orders[0].text, "move away from ranger");
 //! ```
+//!
+//! The same rules answer "how likely is this?" exactly ([`odds`]), and sample or simulate at speed
+//! ([`Session::sampler`], [`sim`]):
+//!
+//! ```
+//! use mettle::{Ruleset, Session, Value};
+//! use mettle::odds::{Chance, Fraction};
+//!
+//! let rules = Ruleset::from_str("odds.mettle", r#"
+//!     check morale { input spi: 0..6  roll d6  modifier "Spirit" +spi  target 7
+//!                    outcome steady when total >= target  otherwise shaken }
+//! "#).unwrap();
+//! let mut session = Session::new(&rules, 7);
+//! let report = mettle::odds::ask(&mut session, "morale", None, &[("spi", Value::Int(3))], 0).unwrap();
+//! assert_eq!(report.outcomes[0].chance, Chance::Exact(Fraction::new(1u32.into(), 2u32.into())));
+//! let sampler = session.sampler("morale", None, &[("spi", Value::Int(3))]).unwrap().unwrap();
+//! let steady = (0..10_000).filter(|_| session.sample(&sampler) == 0).count();
+//! assert!((4_800..5_200).contains(&steady));
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
