@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 const WIDTH: usize = 100;
 
-fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
+pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
     if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         render_color(diags, name, text, WIDTH)
     } else {

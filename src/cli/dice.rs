@@ -1,21 +1,16 @@
 //! `mettle roll --dice` and `mettle odds --dice`: mettle as a dice calculator.
 
-use mettle::diagnostics::{Diagnostic, render_color, render_plain};
+use mettle::diagnostics::Diagnostic;
 use mettle::odds::expr::{Compiled, compile, dist};
 use mettle::odds::{Chance, Fraction, How, OutcomeOdds, Report};
 use mettle::{LogEntry, Ruleset, Session, Value};
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// The name errors give the expression.
 const NAME: &str = "--dice";
 
 fn render(diags: &[Diagnostic], text: &str) -> String {
-    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        render_color(diags, NAME, text, 100)
-    } else {
-        render_plain(diags, NAME, text, 100)
-    }
+    super::commands::render(diags, NAME, text)
 }
 
 /// The expression compiled, or its errors printed.
