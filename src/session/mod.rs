@@ -404,7 +404,8 @@ impl Session {
         Ok((c as CheckId, args))
     }
 
-    /// Rolls a check with inputs already resolved to input indices: the fast path for simulation.
+    /// Rolls a check with inputs already resolved to input indices, with its effects. To sample a check
+    /// many times, [`Session::sampler`] is much faster.
     pub fn roll_id(
         &mut self,
         check: CheckId,
