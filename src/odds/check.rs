@@ -83,7 +83,6 @@ pub fn check_odds(
         counts.push((*cmp, session.evaluate(prepared, e)?.int()));
     }
     let shape = shape(&needs, Some(spec), counts);
-    let limit = (BUDGET / (spec.count.max(1) as u128 * spec.faces.all().len() as u128)).min(1 << 24) as usize;
     if let Some(m) = spec
         .mods
         .iter()
@@ -98,6 +97,7 @@ pub fn check_odds(
         return Ok(Err(format!("the rules read more of the roll than its total, and the roll has {what}")));
     }
     let mut faces = spec.faces.all();
+    let limit = (BUDGET / (spec.count.max(1) as u128 * faces.len() as u128)).min(1 << 24) as usize;
     faces.dedup();
     let Some(layout) = Layout::new(&shape, faces, spec.count, limit) else {
         return Ok(Err(format!(

@@ -64,7 +64,7 @@ pub fn unreachable(rules: &Ruleset) -> Vec<Diagnostic> {
 fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> {
     let p = rules.program();
     let (before, after) = scan::parts(c);
-    if before.iter().chain(&after).any(|e| reads_state(p, e, c.slots.subject, 0)) {
+    if before.iter().chain(&after).any(|e| reads_state(p, e, c.slots.subject)) {
         return None;
     }
     let mut domains: Vec<Vec<Value>> = vec![];
@@ -117,18 +117,12 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
 
 /// Whether `e` reads anything besides the check's own inputs and values: the subject, other
 /// entities, the turn, earlier results, or a script (also through formulas and tables).
-fn reads_state(p: &Program, e: &Expr, subject: u32, depth: u32) -> bool {
-    let mut found = match e {
-        Expr::Local(s) => *s == subject,
-        Expr::Global(_) | Expr::Last(_) | Expr::NumberOf { .. } | Expr::Script(..) | Expr::Field(..) => true,
-        // A formula or table has slots of its own: only its body's reads of the game matter.
-        Expr::Define(d, _) => depth > 16 || reads_state(p, &p.defines[*d as usize].body, u32::MAX, depth + 1),
-        Expr::Table(t, _) => {
-            depth > 16
-                || p.tables[*t as usize].rows.iter().any(|(_, v, _)| reads_state(p, v, u32::MAX, depth + 1))
-        }
-        _ => false,
-    };
-    scan::each_child(e, &mut |x| found = found || reads_state(p, x, subject, depth));
-    found
+fn reads_state(p: &Program, e: &Expr, subject: u32) -> bool {
+    scan::reads_any(e, &[subject].into_iter().collect())
+        || scan::reaches(p, e, &|x| {
+            matches!(
+                x,
+                Expr::Global(_) | Expr::Last(_) | Expr::NumberOf { .. } | Expr::Script(..) | Expr::Field(..)
+            )
+        })
 }

@@ -99,7 +99,8 @@ fn read<'a>(e: &'a Expr, s: CheckSlots, post: &HashSet<u32>, n: &mut Needs<'a>) 
     }
 }
 
-fn reads_any(e: &Expr, slots: &HashSet<u32>) -> bool {
+/// Whether `e` itself reads one of `slots` (formulas and tables have slots of their own).
+pub fn reads_any(e: &Expr, slots: &HashSet<u32>) -> bool {
     if let Expr::Local(l) = e
         && slots.contains(l)
     {
@@ -112,20 +113,33 @@ fn reads_any(e: &Expr, slots: &HashSet<u32>) -> bool {
 
 /// Whether `e` rolls dice, itself or through the formulas and tables it uses.
 pub fn rolls(p: &Program, e: &Expr) -> bool {
-    rolls_seen(p, e, &mut HashSet::new())
+    reaches(p, e, &|x| matches!(x, Expr::Dice(_)))
 }
 
-fn rolls_seen(p: &Program, e: &Expr, seen: &mut HashSet<(bool, u32)>) -> bool {
-    let mut found = match e {
-        Expr::Dice(_) => true,
-        Expr::Define(d, _) if seen.insert((false, *d)) => rolls_seen(p, &p.defines[*d as usize].body, seen),
-        Expr::Table(t, _) if seen.insert((true, *t)) => {
-            p.tables[*t as usize].rows.iter().any(|(_, v, _)| rolls_seen(p, v, seen))
-        }
-        _ => false,
-    };
-    each_child(e, &mut |x| found = found || rolls_seen(p, x, seen));
-    found
+/// Whether `found` holds of `e`, of any expression inside it, or of any expression in the formulas
+/// and tables it uses (each looked into once).
+pub fn reaches(p: &Program, e: &Expr, found: &impl Fn(&Expr) -> bool) -> bool {
+    reaches_seen(p, e, found, &mut HashSet::new())
+}
+
+fn reaches_seen(
+    p: &Program,
+    e: &Expr,
+    found: &impl Fn(&Expr) -> bool,
+    seen: &mut HashSet<(bool, u32)>,
+) -> bool {
+    let mut hit = found(e)
+        || match e {
+            Expr::Define(d, _) if seen.insert((false, *d)) => {
+                reaches_seen(p, &p.defines[*d as usize].body, found, seen)
+            }
+            Expr::Table(t, _) if seen.insert((true, *t)) => {
+                p.tables[*t as usize].rows.iter().any(|(_, v, _)| reaches_seen(p, v, found, seen))
+            }
+            _ => false,
+        };
+    each_child(e, &mut |x| hit = hit || reaches_seen(p, x, found, seen));
+    hit
 }
 
 /// Calls `f` on each direct sub-expression of `e`.
