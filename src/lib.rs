@@ -72,6 +72,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod budget;
 pub mod check;
 pub mod diagnostics;
 pub mod dice;
@@ -85,6 +86,7 @@ pub mod session;
 pub mod sim;
 pub mod syntax;
 
+pub use budget::Budget;
 pub use diagnostics::Diagnostic;
 pub use program::{CheckResult, Value};
 pub use rhai;

@@ -1,6 +1,7 @@
 //! Loading a ruleset: text to syntax tree to checked, compiled program, kept with its source so that
 //! diagnostics and explanations can point into it.
 
+use crate::Budget;
 use crate::ast::ItemKind;
 use crate::diagnostics::{Diagnostic, render_plain};
 use crate::program::Program;
@@ -17,6 +18,8 @@ pub struct LoadOptions {
     pub limits: ScriptLimits,
     /// Adds host functions to the script engine (line of sight, distances…) before scripts compile.
     pub hook: Option<EngineHook>,
+    /// Limits on reading files and on what one action may do; sessions over this ruleset keep them.
+    pub budget: Budget,
 }
 
 impl std::fmt::Debug for LoadOptions {
@@ -25,6 +28,7 @@ impl std::fmt::Debug for LoadOptions {
             .field("base", &self.base)
             .field("limits", &self.limits)
             .field("hook", &self.hook.is_some())
+            .field("budget", &self.budget)
             .finish()
     }
 }
@@ -40,6 +44,7 @@ struct Loaded {
     name: String,
     text: String,
     warnings: Vec<Diagnostic>,
+    budget: Budget,
 }
 
 /// Why a ruleset did not load: every error found (and the warnings), with the source to render them.
@@ -127,6 +132,7 @@ impl Ruleset {
                 name: name.into(),
                 text: text.into(),
                 warnings: diags,
+                budget: opts.budget.clone(),
             }))),
             None => Err(fail(diags)),
         }
@@ -143,21 +149,9 @@ impl Ruleset {
     pub fn from_path_with(path: impl AsRef<Path>, opts: &LoadOptions) -> Result<Ruleset, LoadError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        match std::fs::read_to_string(path) {
+        match crate::budget::read_capped(path, opts.budget.ruleset_bytes, "ruleset") {
             Ok(text) => Ruleset::load(&name, &text, opts),
-            Err(e) => Err(LoadError {
-                name: name.clone(),
-                text: String::new(),
-                diagnostics: vec![
-                    Diagnostic::error(
-                        "io::read",
-                        format!("cannot read `{name}`: {e}"),
-                        crate::ast::Span::default(),
-                        "",
-                    )
-                    .with_help("check the path and that the file is readable"),
-                ],
-            }),
+            Err(d) => Err(LoadError { name, text: String::new(), diagnostics: vec![d] }),
         }
     }
 
@@ -174,6 +168,11 @@ impl Ruleset {
     /// The source text.
     pub fn text(&self) -> &str {
         &self.0.text
+    }
+
+    /// The limits this ruleset was loaded with, which its sessions keep.
+    pub fn budget(&self) -> &Budget {
+        &self.0.budget
     }
 
     /// Warnings found while checking.

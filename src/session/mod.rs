@@ -21,6 +21,7 @@ use run::Runner;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// An entity in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,6 +143,8 @@ pub struct Session {
     state: State,
     log: Vec<LogLine>,
     logging: bool,
+    /// Set from another thread (Ctrl-C in the REPL) to stop the running action; the action is undone.
+    cancel: Arc<AtomicBool>,
 }
 
 /// A session saved as JSON.
@@ -175,7 +178,28 @@ impl Session {
             },
             log: vec![],
             logging: true,
+            cancel: Arc::default(),
         }
+    }
+
+    /// The flag that stops the action running in this session: set it (from a Ctrl-C handler, say)
+    /// and the running event, roll, scenario or script stops with `mettle::run::cancelled`, undone.
+    /// The session clears it when the next action starts.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("c.mettle", "check c { roll d6  otherwise done }").unwrap();
+    /// let s = mettle::Session::new(&rules, 1);
+    /// let flag = s.cancel_flag();
+    /// flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    /// ```
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
+    }
+
+    /// Makes `flag` this session's cancel flag, so one flag (a REPL's Ctrl-C handler's) can serve the
+    /// sessions that replace each other on `:load`, `:restore` and `:undo`.
+    pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = flag;
     }
 
     /// The ruleset.
@@ -498,7 +522,13 @@ impl Session {
                 "load it with the ruleset it was saved from".into(),
             ));
         }
-        Ok(Session { rules: rules.clone(), state: saved.state, log: saved.log, logging: true })
+        Ok(Session {
+            rules: rules.clone(),
+            state: saved.state,
+            log: saved.log,
+            logging: true,
+            cancel: Arc::default(),
+        })
     }
 }
 

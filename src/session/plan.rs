@@ -164,8 +164,13 @@ impl Session {
     /// A copy of this session with its generator seeded from `seed` and its log off: a fresh start for a
     /// simulation from the same state.
     pub fn reseeded(&self, seed: u64) -> Session {
-        let mut s =
-            Session { rules: self.rules.clone(), state: self.state.clone(), log: vec![], logging: false };
+        let mut s = Session {
+            rules: self.rules.clone(),
+            state: self.state.clone(),
+            log: vec![],
+            logging: false,
+            cancel: self.cancel.clone(),
+        };
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
         s

@@ -19,7 +19,7 @@ impl Session {
                 "build the state for this ruleset's kinds, names and checks".into(),
             ));
         }
-        Ok(Session { rules: rules.clone(), state, log, logging: true })
+        Ok(Session { rules: rules.clone(), state, log, logging: true, cancel: Default::default() })
     }
 
     /// Runs statements compiled by [`crate::check::check_prompt`] on `frame` (their locals), like the

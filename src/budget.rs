@@ -1,0 +1,149 @@
+//! Budgets: every limit that keeps a hostile ruleset, script, save or typed line from running forever,
+//! filling memory or reading what it was not given. Each has a documented default and a coded error.
+
+use crate::diagnostics::Diagnostic;
+use std::io::Read;
+use std::path::Path;
+
+/// Limits on what mettle reads and on what one action may do. Each default is far above what any
+/// shipped ruleset needs (see `docs/security.md`); raise them through [`crate::LoadOptions`] or the
+/// command line's `--budget NAME=VALUE`.
+///
+/// ```
+/// let b = mettle::Budget::default();
+/// assert_eq!(b.ruleset_bytes, 8 * 1024 * 1024);
+/// assert_eq!(b.steps, 1_000_000);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Budget {
+    /// Largest ruleset file, in bytes. Default 8 MiB.
+    pub ruleset_bytes: u64,
+    /// Largest script file (`script "file.rhai"`), in bytes. Default 1 MiB.
+    pub script_bytes: u64,
+    /// Largest saved session (`Session::load`, `:restore`), in bytes. Default 64 MiB.
+    pub save_bytes: u64,
+    /// Longest line typed or piped into the REPL, in bytes. Default 64 KiB.
+    pub line_bytes: u64,
+    /// Most steps one top-level action (an event, a roll, a scenario, a REPL line) may take: statements,
+    /// triggers, rerolls, explosions and loop turns. Default 1,000,000.
+    pub steps: u64,
+    /// Most log entries one top-level action may add. Default 100,000.
+    pub log_entries: u64,
+    /// Most script operations one top-level action may spend across all its script calls. Default
+    /// 10,000,000.
+    pub script_operations: u64,
+    /// Work an exact-odds question may do before it falls back to seeded samples (units of one table
+    /// cell or one walked step). Default 50,000,000.
+    pub odds_work: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            ruleset_bytes: 8 * 1024 * 1024,
+            script_bytes: 1024 * 1024,
+            save_bytes: 64 * 1024 * 1024,
+            line_bytes: 64 * 1024,
+            steps: 1_000_000,
+            log_entries: 100_000,
+            script_operations: 10_000_000,
+            odds_work: 50_000_000,
+        }
+    }
+}
+
+impl Budget {
+    /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
+    pub const NAMES: [&'static str; 8] = [
+        "ruleset_bytes",
+        "script_bytes",
+        "save_bytes",
+        "line_bytes",
+        "steps",
+        "log_entries",
+        "script_operations",
+        "odds_work",
+    ];
+
+    /// Sets the limit called `name` to `value` (zero is read as one: a limit is never off).
+    ///
+    /// ```
+    /// let mut b = mettle::Budget::default();
+    /// b.set("steps", 10).unwrap();
+    /// assert_eq!(b.steps, 10);
+    /// assert_eq!(b.set("stpes", 1).unwrap_err().help.as_deref(), Some("did you mean `steps`?"));
+    /// ```
+    pub fn set(&mut self, name: &str, value: u64) -> Result<(), Diagnostic> {
+        let v = value.max(1);
+        let slot = match name {
+            "ruleset_bytes" => &mut self.ruleset_bytes,
+            "script_bytes" => &mut self.script_bytes,
+            "save_bytes" => &mut self.save_bytes,
+            "line_bytes" => &mut self.line_bytes,
+            "steps" => &mut self.steps,
+            "log_entries" => &mut self.log_entries,
+            "script_operations" => &mut self.script_operations,
+            "odds_work" => &mut self.odds_work,
+            _ => {
+                return Err(Diagnostic::plain(
+                    "budget::unknown",
+                    format!("there is no budget called `{name}`"),
+                )
+                .with_help(crate::diagnostics::suggest(name, "budget", &Budget::NAMES)));
+            }
+        };
+        *slot = v;
+        Ok(())
+    }
+}
+
+/// Reads the regular file at `path` as UTF-8 text, refusing anything over `cap` bytes without reading
+/// past it, and anything that is not a regular file (a folder, a pipe, a device such as `/dev/zero`).
+/// `what` names the file in messages ("ruleset", "script file", "saved session"). Errors carry no span:
+/// the caller adds one where there is a rule to point at.
+///
+/// ```
+/// let e = mettle::budget::read_capped("/dev/zero".as_ref(), 1024, "ruleset").unwrap_err();
+/// assert_eq!(e.code, "mettle::io::not_a_file");
+/// ```
+pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<String, Diagnostic> {
+    let shown = path.display();
+    let io = |e: std::io::Error| {
+        Diagnostic::plain("io::read", format!("cannot read the {what} `{shown}`: {e}"))
+            .with_help("check the path and that the file is readable")
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    // Ask the open file, not the path: the path may have been swapped for something else since.
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(Diagnostic::plain(
+            "io::not_a_file",
+            format!("the {what} `{shown}` is not a regular file"),
+        )
+        .with_help("give the path of a file (not a folder, pipe or device)"));
+    }
+    if meta.len() > cap {
+        return Err(too_large(what, &shown.to_string(), cap));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(what, &shown.to_string(), cap));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::plain(
+            "io::not_utf8",
+            format!(
+                "the {what} `{shown}` is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+        .with_help("save the file as UTF-8 text")
+    })
+}
+
+fn too_large(what: &str, shown: &str, cap: u64) -> Diagnostic {
+    Diagnostic::plain("io::too_large", format!("the {what} `{shown}` is larger than {cap} bytes"))
+        .with_help("raise the limit if the file is meant to be this large (see docs/security.md)")
+}
