@@ -55,6 +55,19 @@ pub struct Walk {
     pub met: Vec<usize>,
 }
 
+/// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
+pub const OVERFLOW: &str = "the dice add up to more than mettle can count";
+
+/// The sum of `faces`, or `None` if it would overflow.
+///
+/// ```
+/// assert_eq!(mettle::dice::checked_sum([1, 2, 3]), Some(6));
+/// assert_eq!(mettle::dice::checked_sum([i64::MAX, 1]), None);
+/// ```
+pub fn checked_sum(faces: impl IntoIterator<Item = i64>) -> Option<i64> {
+    faces.into_iter().try_fold(0i64, |a, b| a.checked_add(b))
+}
+
 /// The message of the error that stops a walk's run at a die it has no face for.
 pub const WALK_END: &str = "an exhaustive walk needs the next face";
 
@@ -177,7 +190,7 @@ pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'
     }
     let value = match successes {
         Some((cmp, n)) => dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64,
-        None => dice.iter().filter(|d| d.kept).map(|d| d.face).sum(),
+        None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(OVERFLOW)?,
     };
     Ok(Pool { notation: String::new(), sides: faces.max(), dice, value })
 }

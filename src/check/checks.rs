@@ -303,7 +303,7 @@ impl<'a> Checker<'a> {
                     let (mut lo, mut hi) = amount.range();
                     if let Some(c) = cap.as_ref().and_then(|c| c.range().1) {
                         hi = hi.map(|h| h.min(c)).or(Some(c));
-                        lo = lo.map(|l| l.max(-c));
+                        lo = lo.map(|l| l.max(c.saturating_neg()));
                     }
                     let possible = when.as_ref().and_then(|w| w.known) != Some(false);
                     let (lo, hi) =

@@ -302,11 +302,13 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
     let Some(r) = load(file) else { return 1 };
     let mut session = Session::new(&r, seed);
     let result = session.run_scenario(scenario);
+    // A scenario that fails is undone; its log still shows how far it got.
+    let log = if result.is_err() { session.undone_log() } else { session.log() };
     if json {
-        println!("{}", serde_json::to_string_pretty(session.log()).unwrap_or_default());
+        println!("{}", serde_json::to_string_pretty(log).unwrap_or_default());
     } else {
         println!("scenario {scenario}, seed {seed}");
-        print!("{}", mettle::session::render_log(session.log(), r.text()));
+        print!("{}", mettle::session::render_log(log, r.text()));
         if let Some(over) = &session.state().over {
             println!(
                 "result: {}{}",

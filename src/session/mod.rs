@@ -21,7 +21,7 @@ use run::Runner;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// An entity in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -145,6 +145,8 @@ pub struct Session {
     logging: bool,
     /// Set from another thread (Ctrl-C in the REPL) to stop the running action; the action is undone.
     cancel: Arc<AtomicBool>,
+    /// The log of the last action that failed, undone.
+    undone: Vec<LogLine>,
 }
 
 /// A session saved as JSON.
@@ -179,6 +181,7 @@ impl Session {
             log: vec![],
             logging: true,
             cancel: Arc::default(),
+            undone: vec![],
         }
     }
 
@@ -269,25 +272,51 @@ impl Session {
 
     fn runner(&mut self) -> Runner<'_> {
         Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging)
+            .limited(self.rules.budget(), &self.cancel)
     }
 
-    /// Runs `f` and, if it fails, puts the state back as it was: an error never leaves a half-applied
-    /// event behind.
+    /// Runs `f` as one action, within the ruleset's budget (steps, log entries) and stopped by the
+    /// cancel flag, and, if it fails, puts the state and log back as they were: an error never leaves a
+    /// half-applied event behind. What the failed action logged is kept aside ([`Session::undone_log`]).
     fn atomic<T>(
         &mut self,
         f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>,
     ) -> Result<T, Diagnostic> {
+        // A Ctrl-C that came between actions does not stop the next one.
+        self.cancel.store(false, Ordering::Relaxed);
         let saved = self.state.clone();
         let log_len = self.log.len();
-        let r = f(&mut self.runner());
+        let r = {
+            let mut runner = self.runner();
+            f(&mut runner).and_then(|v| runner.finish().map(|()| v))
+        };
         if r.is_err() {
             // A walk through every roll learns from the run that stopped which die it needs next.
             let walk = self.state.walk.take();
             self.state = saved;
             self.state.walk = walk;
-            self.log.truncate(log_len);
+            self.undone = self.log.split_off(log_len);
         }
         r
+    }
+
+    /// What the last action that failed had logged before it was undone: how far it got. Empty until
+    /// an action fails; replaced by each failure.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("u.mettle", r#"
+    ///     kind unit { hp: 0..9 = 1, strict }
+    ///     event hit(unit: unit)
+    ///     on hit { note "ouch"  remove 5 from unit.hp }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let u = s.create("unit", "u", &[]).unwrap();
+    /// assert!(s.apply("hit", &[("unit", mettle::Value::Entity(u))]).is_err());
+    /// assert_eq!(s.get("u", "hp"), Some(&mettle::Value::Int(1)));
+    /// assert!(s.undone_log().len() >= 2);
+    /// ```
+    pub fn undone_log(&self) -> &[LogLine] {
+        &self.undone
     }
 
     /// The id of the entity called `name`.
@@ -438,7 +467,9 @@ impl Session {
         self.runner().roll_check(check, None, inputs, Span::default())
     }
 
-    /// Runs scenario `name` from this session's state and reports its expectations.
+    /// Runs scenario `name` from this session's state and reports its expectations. The scenario is one
+    /// action: if a step fails, the whole scenario is undone and its log kept aside
+    /// ([`Session::undone_log`]).
     ///
     /// ```
     /// let rules = mettle::Ruleset::from_str("s.mettle", r#"
@@ -459,7 +490,7 @@ impl Session {
             format!("there is no scenario called `{name}`"),
         )?;
         let start = self.log.len();
-        self.runner().scenario(s)?;
+        self.atomic(|r| r.scenario(s))?;
         let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
         for line in &self.log[start..] {
             if let LogEntry::Expect { passed, .. } = &line.entry {
@@ -528,6 +559,7 @@ impl Session {
             log: saved.log,
             logging: true,
             cancel: Arc::default(),
+            undone: vec![],
         })
     }
 }

@@ -145,7 +145,8 @@ impl Session {
         let rng = self.state.rng.clone();
         let forced = self.state.forced.clone();
         let mut log = vec![];
-        let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false));
+        let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false)
+            .limited(self.rules.budget(), &self.cancel));
         self.state.rng = rng;
         self.state.forced = forced;
         r
@@ -170,6 +171,7 @@ impl Session {
             log: vec![],
             logging: false,
             cancel: self.cancel.clone(),
+            undone: vec![],
         };
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
@@ -213,7 +215,8 @@ impl Session {
         inputs: Vec<(u32, Value)>,
     ) -> Result<Settled, Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false);
+        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false)
+            .limited(self.rules.budget(), &self.cancel);
         let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
         let pool = match &r.program().checks[check as usize].roll {
             Some(roll) => Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?)),

@@ -19,7 +19,14 @@ impl Session {
                 "build the state for this ruleset's kinds, names and checks".into(),
             ));
         }
-        Ok(Session { rules: rules.clone(), state, log, logging: true, cancel: Default::default() })
+        Ok(Session {
+            rules: rules.clone(),
+            state,
+            log,
+            logging: true,
+            cancel: Default::default(),
+            undone: vec![],
+        })
     }
 
     /// Runs statements compiled by [`crate::check::check_prompt`] on `frame` (their locals), like the

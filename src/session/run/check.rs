@@ -46,6 +46,23 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<Arc<CheckResult>> {
+        let p = self.p;
+        let check = &p.checks[c as usize];
+        self.span = span;
+        self.tick(1)?;
+        let outer = self.rule.replace((check.span, check.name.as_str()));
+        let r = self.roll_check_body(c, subject, args, span);
+        self.rule = outer;
+        r
+    }
+
+    fn roll_check_body(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        args: Vec<(u32, Value)>,
+        span: Span,
+    ) -> R<Arc<CheckResult>> {
         let check = &self.p.checks[c as usize];
         let (mut f, setup) = self.prepare_check(c, subject, args, span)?;
         let pool = match &check.roll {
@@ -78,7 +95,10 @@ impl Runner<'_> {
             modifiers: applied,
             total,
             target,
-            margin: target.map(|t| total - t),
+            margin: match target {
+                Some(t) => Some(total.checked_sub(t).ok_or_else(|| self.overflow())?),
+                None => None,
+            },
             values: if self.logging {
                 check.lets.iter().map(|(n, s)| (n.clone(), self.show(&f[*s as usize]))).collect()
             } else {
@@ -176,14 +196,15 @@ impl Runner<'_> {
             }
             let mut amount = self.int(&m.amount, &mut f)?;
             if let Some(cap) = &m.cap {
-                let cap = self.int(cap, &mut f)?.abs();
+                // A cap of i64::MIN reads as the largest cap there is, not as an overflow.
+                let cap = self.int(cap, &mut f)?.checked_abs().unwrap_or(i64::MAX);
                 amount = amount.clamp(-cap, cap);
             }
             if amount == 0 {
                 continue;
             }
             if m.dice {
-                setup.extra += amount;
+                setup.extra = setup.extra.checked_add(amount).ok_or_else(|| self.overflow())?;
                 if amount > 0 {
                     setup.labels.push((m.label.clone(), amount));
                 }
@@ -230,7 +251,7 @@ impl Runner<'_> {
             let t = self.int(t, f)?;
             target = Some(t);
             f[check.slots.target as usize] = Value::Int(t);
-            f[check.slots.margin as usize] = Value::Int(total - t);
+            f[check.slots.margin as usize] = Value::Int(total.checked_sub(t).ok_or_else(|| self.overflow())?);
         } else {
             f[check.slots.target as usize] = Value::Int(0);
             f[check.slots.margin as usize] = Value::Int(total);

@@ -59,6 +59,7 @@ impl Runner<'_> {
                 for (i, a) in args.iter().enumerate() {
                     frame[i] = self.eval(a, f)?;
                 }
+                self.tick(1)?;
                 self.deeper()?;
                 let v = self.eval(&def.body, &mut frame);
                 self.depth -= 1;
@@ -125,6 +126,7 @@ impl Runner<'_> {
                     if self.st.entities[id].kind != *kind {
                         continue;
                     }
+                    self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id as u32);
                     if match filter {
                         Some(c) => self.eval(c, f)?.truth(),
@@ -196,13 +198,17 @@ impl Runner<'_> {
             Builtin::Abs => Value::Int(self.int(&args[0], f)?.checked_abs().ok_or_else(|| self.overflow())?),
             Builtin::Triangular => {
                 let n = self.int(&args[0], f)?.max(0);
-                Value::Int(n.checked_mul(n + 1).ok_or_else(|| self.overflow())? / 2)
+                let product = n.checked_add(1).and_then(|m| n.checked_mul(m));
+                Value::Int(product.ok_or_else(|| self.overflow())? / 2)
             }
             Builtin::Clamp => {
                 let v = ints(self, f)?;
                 Value::Int(v[0].max(v[1]).min(v[2].max(v[1])))
             }
-            Builtin::Sum => Value::Int(self.pool(&args[0], f)?.kept().sum()),
+            Builtin::Sum => {
+                let p = self.pool(&args[0], f)?;
+                Value::Int(dice::checked_sum(p.kept()).ok_or_else(|| self.overflow())?)
+            }
             Builtin::Size => Value::Int(self.pool(&args[0], f)?.kept().count() as i64),
             Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c) => {
                 let p = self.pool(&args[0], f)?;
@@ -222,7 +228,7 @@ impl Runner<'_> {
                 if b == Builtin::Highest {
                     faces.reverse();
                 }
-                Value::Int(faces.into_iter().take(k).sum())
+                Value::Int(dice::checked_sum(faces.into_iter().take(k)).ok_or_else(|| self.overflow())?)
             }
             Builtin::Die => {
                 let p = self.pool(&args[0], f)?;
@@ -268,13 +274,25 @@ impl Runner<'_> {
             (_, n) => Faces::Count(n),
         };
         let count = count as i64;
+        self.span = d.span;
+        // Each die is a step: charge the dice before they are rolled, and the rerolls and explosions
+        // after.
+        self.tick(count as u64)?;
         let mut src =
             Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
-        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src)
-            .map_err(|m| fail("forced_dice", m, d.span, "force faces the die can show"))?;
+        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src).map_err(|m| {
+            if m == dice::OVERFLOW {
+                self.overflow()
+            } else {
+                fail("forced_dice", m, d.span, "force faces the die can show")
+            }
+        })?;
+        let drawn = pool.dice.iter().map(|d| 1 + d.rerolled.len() as u64).sum::<u64>();
+        self.tick(drawn.saturating_sub(count as u64))?;
         pool.notation = d.text.clone();
         // Label dice added by modifiers, after the roll's own dice.
-        let own = (count - labels.iter().map(|l| l.1).sum::<i64>()).max(0) as usize;
+        let own =
+            count.saturating_sub(labels.iter().fold(0i64, |a, l| a.saturating_add(l.1))).max(0) as usize;
         let mut i = own;
         for (label, n) in labels {
             for _ in 0..*n {

@@ -18,6 +18,7 @@ impl Runner<'_> {
                 "start a new session to play again",
             ));
         }
+        self.tick(1)?;
         self.deeper()?;
         let decl = &self.p.events[event as usize];
         if self.logging {
@@ -26,10 +27,10 @@ impl Runner<'_> {
         }
         match event {
             0 => {
-                self.st.round += 1;
+                self.st.round = self.st.round.checked_add(1).ok_or_else(|| self.overflow())?;
             }
             1 => {
-                self.st.turn += 1;
+                self.st.turn = self.st.turn.checked_add(1).ok_or_else(|| self.overflow())?;
             }
             _ => {}
         }
@@ -51,11 +52,13 @@ impl Runner<'_> {
     }
 
     fn run_triggers(&mut self, event: EventId, facts: &[Value]) -> R<()> {
-        for &t in &self.p.events[event as usize].triggers {
-            let trig = &self.p.triggers[t as usize];
+        let p = self.p;
+        for &t in &p.events[event as usize].triggers {
+            let trig = &p.triggers[t as usize];
             let mut f = vec![Value::None; trig.slots.max(facts.len() as u32) as usize];
             f[..facts.len()].clone_from_slice(facts);
             self.span = trig.head;
+            self.tick(1)?;
             if let Some(w) = &trig.when
                 && !self.eval(w, &mut f)?.truth()
             {
@@ -64,7 +67,10 @@ impl Runner<'_> {
             if self.logging {
                 self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
             }
-            self.exec_block(&trig.body, &mut f)?;
+            let outer = self.rule.replace((trig.head, trig.text.as_str()));
+            let r = self.exec_block(&trig.body, &mut f);
+            self.rule = outer;
+            r?;
             if self.st.over.is_some() {
                 break;
             }
@@ -194,6 +200,10 @@ impl Runner<'_> {
     }
 
     fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+        if let Some(span) = s.span() {
+            self.span = span;
+        }
+        self.tick(1)?;
         match s {
             Stmt::Set { place, value, until, span } => {
                 self.span = *span;
@@ -235,7 +245,7 @@ impl Runner<'_> {
                         self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
                         && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
                     {
-                        t.delta = Some(after - before);
+                        t.delta = after.checked_sub(*before);
                     }
                 }
                 Ok(())
@@ -285,6 +295,7 @@ impl Runner<'_> {
                     .filter(|&i| self.st.entities[i as usize].kind == *kind)
                     .collect();
                 for id in ids {
+                    self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id);
                     if let Some(c) = filter
                         && !self.eval(c, f)?.truth()
@@ -319,6 +330,7 @@ impl Runner<'_> {
                             if self.st.entities[id as usize].kind != *kind {
                                 continue;
                             }
+                            self.tick(1)?;
                             f[*cs as usize] = Value::Entity(id);
                             if match filter {
                                 Some(c) => self.eval(c, f)?.truth(),
@@ -417,6 +429,8 @@ impl Runner<'_> {
             }
             Stmt::Repeat { body, until, span } => {
                 for _ in 0..MAX_REPEAT {
+                    self.span = *span;
+                    self.tick(1)?;
                     self.exec_block(body, f)?;
                     self.span = *span;
                     if self.eval(until, f)?.truth() || self.st.over.is_some() {
@@ -516,6 +530,7 @@ impl Runner<'_> {
 
     pub fn scenario(&mut self, s: usize) -> R<()> {
         let sc = &self.p.scenarios[s];
+        self.rule = Some((sc.span, sc.name.as_str()));
         let mut f = vec![Value::None; sc.slots as usize];
         // Scenario steps that fail stop the scenario; expectations do not.
         // Unlike a rule, a scenario goes on after the game ends, so it can test how it ended.

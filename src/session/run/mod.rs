@@ -10,6 +10,7 @@ use super::{LogEntry, LogLine, State};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Deepest chain of events firing events, and of formulas calling formulas.
 const MAX_DEPTH: u32 = 64;
@@ -83,11 +84,96 @@ pub(super) struct Runner<'a> {
     nest: u32,
     /// The statement being applied, for errors.
     span: Span,
+    /// The rule (trigger, check or scenario) being applied, for the budget's errors.
+    rule: Option<(Span, &'a str)>,
+    /// Steps taken so far in this action, and the most it may take.
+    steps: u64,
+    step_limit: u64,
+    /// The log's length when the action started, and how many entries it may add.
+    log_start: usize,
+    log_limit: u64,
+    /// Set when an entry was refused for the log budget; the next step (or the end) reports it.
+    log_full: bool,
+    cancel: &'a AtomicBool,
 }
+
+/// A cancel flag that is never set, for runs nobody can interrupt.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl<'a> Runner<'a> {
     pub fn new(p: &'a Program, st: &'a mut State, log: &'a mut Vec<LogLine>, logging: bool) -> Self {
-        Runner { p, st, log, logging, depth: 0, nest: 0, span: Span::default() }
+        let log_start = log.len();
+        let b = crate::Budget::default();
+        Runner {
+            p,
+            st,
+            log,
+            logging,
+            depth: 0,
+            nest: 0,
+            span: Span::default(),
+            rule: None,
+            steps: 0,
+            step_limit: b.steps,
+            log_start,
+            log_limit: b.log_entries,
+            log_full: false,
+            cancel: &NEVER,
+        }
+    }
+
+    /// The same runner under `budget`'s step and log limits, stopped by `cancel`.
+    pub fn limited(mut self, budget: &crate::Budget, cancel: &'a AtomicBool) -> Self {
+        self.step_limit = budget.steps.max(1);
+        self.log_limit = budget.log_entries.max(1);
+        self.cancel = cancel;
+        self
+    }
+
+    /// Counts `n` steps against the action's budget, and stops the action if it was cancelled or its
+    /// log is full. Every statement, trigger, die, reroll, explosion and loop turn comes through here.
+    pub(super) fn tick(&mut self, n: u64) -> R<()> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.step_limit {
+            return Err(self.over_budget(
+                "budget::steps",
+                format!(
+                    "this took more than {} steps (statements, triggers, dice and loop turns)",
+                    self.step_limit
+                ),
+                "steps",
+            ));
+        }
+        if self.log_full {
+            return Err(self.over_budget(
+                "budget::log_entries",
+                format!("this wrote more than {} lines to the log", self.log_limit),
+                "log_entries",
+            ));
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(fail("cancelled", "stopped: cancelled by the user", self.span, "stopped here")
+                .with_help("nothing it did was kept; run it again to start over"));
+        }
+        Ok(())
+    }
+
+    /// Reports what `tick` would at the end of an action: a log that ran over its budget.
+    pub fn finish(&mut self) -> R<()> {
+        self.tick(0)
+    }
+
+    fn over_budget(&self, code: &str, message: String, name: &str) -> Diagnostic {
+        let mut d = Diagnostic::error(code, message, self.span, "running this when the budget ran out");
+        if let Some((span, text)) = self.rule
+            && span != self.span
+        {
+            d = d.with_label(span, format!("in `{text}`"));
+        }
+        d.with_help(format!(
+            "a rule probably fires itself or loops without end; if the rules really need more, raise the \
+             budget (`--budget {name}=N` on the command line, `Budget::{name}` in `LoadOptions`)"
+        ))
     }
 
     pub fn program(&self) -> &'a Program {
@@ -95,6 +181,10 @@ impl<'a> Runner<'a> {
     }
 
     fn push(&mut self, entry: LogEntry) {
+        if (self.log.len() - self.log_start) as u64 >= self.log_limit {
+            self.log_full = true;
+            return;
+        }
         self.log.push(LogLine { depth: self.nest, entry });
     }
 
