@@ -12,7 +12,7 @@ use std::path::Path;
 /// ```
 /// let b = mettle::Budget::default();
 /// assert_eq!(b.ruleset_bytes, 8 * 1024 * 1024);
-/// assert_eq!(b.steps, 1_000_000);
+/// assert_eq!(b.steps, 10_000_000);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -26,9 +26,9 @@ pub struct Budget {
     /// Longest line typed or piped into the REPL, in bytes. Default 64 KiB.
     pub line_bytes: u64,
     /// Most steps one top-level action (an event, a roll, a scenario, a REPL line) may take: statements,
-    /// triggers, rerolls, explosions and loop turns. Default 1,000,000.
+    /// triggers, rerolls, explosions and loop turns. Default 10,000,000.
     pub steps: u64,
-    /// Most log entries one top-level action may add. Default 100,000.
+    /// Most log entries one top-level action may add. Default 1,000,000.
     pub log_entries: u64,
     /// Most script operations one top-level action may spend across all its script calls. Default
     /// 10,000,000.
@@ -45,8 +45,8 @@ impl Default for Budget {
             script_bytes: 1024 * 1024,
             save_bytes: 64 * 1024 * 1024,
             line_bytes: 64 * 1024,
-            steps: 1_000_000,
-            log_entries: 100_000,
+            steps: 10_000_000,
+            log_entries: 1_000_000,
             script_operations: 10_000_000,
             odds_work: 50_000_000,
         }
