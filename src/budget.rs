@@ -113,15 +113,19 @@ pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<String, Diagnost
         Diagnostic::plain("io::read", format!("cannot read the {what} `{shown}`: {e}"))
             .with_help("check the path and that the file is readable")
     };
+    let not_a_file = || {
+        Diagnostic::plain("io::not_a_file", format!("the {what} `{shown}` is not a regular file"))
+            .with_help("give the path of a file (not a folder, pipe or device)")
+    };
+    // Look before opening: opening a pipe waits for a writer, which may never come.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(not_a_file());
+    }
     let file = std::fs::File::open(path).map_err(io)?;
-    // Ask the open file, not the path: the path may have been swapped for something else since.
+    // Ask the open file too: the path may have been swapped for something else meanwhile.
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
-        return Err(Diagnostic::plain(
-            "io::not_a_file",
-            format!("the {what} `{shown}` is not a regular file"),
-        )
-        .with_help("give the path of a file (not a folder, pipe or device)"));
+        return Err(not_a_file());
     }
     if meta.len() > cap {
         return Err(too_large(what, &shown.to_string(), cap));

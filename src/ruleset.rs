@@ -113,8 +113,14 @@ impl Ruleset {
         let scripts = if defs.is_empty() {
             None
         } else {
-            let (scripts, more) =
-                Scripts::compile(&defs, text, opts.base.as_deref(), &opts.limits, opts.hook.as_ref());
+            let (scripts, more) = Scripts::compile(
+                &defs,
+                text,
+                opts.base.as_deref(),
+                &opts.limits,
+                opts.budget.script_bytes,
+                opts.hook.as_ref(),
+            );
             diags.extend(more);
             match scripts {
                 Some(s) => Some(Arc::new(s)),

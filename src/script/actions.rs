@@ -71,25 +71,106 @@ fn action(ctx: &NativeCallContext, kind: &str, fields: Vec<(&str, Dynamic)>) -> 
     m
 }
 
-/// A name from a view (`#{name: …}`), a string, or nothing.
+/// A name from a view (`#{name: …}`), an entity handle, a string, or nothing.
 pub(crate) fn name_of(d: &Dynamic) -> Option<String> {
+    if let Some(h) = d.read_lock::<Handle>() {
+        return Some(h.name.to_string());
+    }
     if let Some(m) = d.read_lock::<Map>() {
         return m.get("name").and_then(|n| n.clone().into_string().ok());
     }
     d.clone().into_string().ok()
 }
 
-/// Registers the action functions.
+/// An entity as a script holds it: made by mettle when it hands an entity to a script, and never by
+/// a script (no constructor is registered), so an action naming an entity by its handle names one the
+/// reaction was given. Reads as the entity's name.
+#[derive(Debug, Clone)]
+pub(crate) struct Handle {
+    /// The entity's id in the session.
+    pub(crate) id: u32,
+    name: ImmutableString,
+    kind: ImmutableString,
+}
+
+impl Handle {
+    pub(crate) fn new(id: u32, name: &str, kind: &str) -> Handle {
+        Handle { id, name: name.into(), kind: kind.into() }
+    }
+}
+
+/// The key under which an entity's view keeps its handle: not a name a ruleset can give an attribute.
+pub(crate) const HANDLE_KEY: &str = "#entity";
+
+/// How a script named an entity in an action.
+pub(crate) enum Named {
+    /// By a handle mettle gave it (directly or inside the entity's view): the entity's id.
+    Entity(u32),
+    /// By `()`: nobody.
+    Nobody,
+    /// By a name string.
+    Text(String),
+    /// By a map that is not an entity's view, or a view whose `name` was changed.
+    Forged,
+    /// By something else (a number, a list…).
+    Other,
+}
+
+/// Reads which entity `d` names.
+pub(crate) fn named(d: &Dynamic) -> Named {
+    if d.is_unit() {
+        return Named::Nobody;
+    }
+    if let Some(h) = d.read_lock::<Handle>() {
+        return Named::Entity(h.id);
+    }
+    if let Some(m) = d.read_lock::<Map>() {
+        let Some(h) = m.get(HANDLE_KEY).and_then(|h| h.read_lock::<Handle>().map(|h| h.clone())) else {
+            return Named::Forged;
+        };
+        let same_name =
+            m.get("name").is_none_or(|n| n.clone().into_string().ok().as_deref() == Some(&*h.name));
+        return if same_name { Named::Entity(h.id) } else { Named::Forged };
+    }
+    match d.clone().into_string() {
+        Ok(s) => Named::Text(s),
+        Err(_) => Named::Other,
+    }
+}
+
+/// Registers the action functions and the entity handle type.
 pub(super) fn register(e: &mut Engine) {
+    e.register_type_with_name::<Handle>("entity");
+    e.register_get("name", |h: &mut Handle| h.name.clone());
+    e.register_get("kind", |h: &mut Handle| h.kind.clone());
+    e.register_fn("to_string", |h: &mut Handle| h.name.clone());
+    e.register_fn("to_debug", |h: &mut Handle| h.name.clone());
+    e.register_fn("==", |a: Handle, b: Handle| a.id == b.id);
+    e.register_fn("!=", |a: Handle, b: Handle| a.id != b.id);
+    e.register_fn("==", |a: Handle, b: ImmutableString| a.name == b);
+    e.register_fn("!=", |a: Handle, b: ImmutableString| a.name != b);
+    e.register_fn("==", |a: ImmutableString, b: Handle| a == b.name);
+    e.register_fn("!=", |a: ImmutableString, b: Handle| a != b.name);
+    e.register_fn("+", |a: ImmutableString, b: Handle| format!("{a}{}", b.name));
+    e.register_fn("+", |a: Handle, b: ImmutableString| format!("{}{b}", a.name));
     e.register_fn("set_to", |ctx: NativeCallContext, who: Dynamic, attr: ImmutableString, value: Dynamic| {
         action(&ctx, "set", vec![("who", who), ("attr", attr.into()), ("value", value)])
     });
     e.register_fn("add_to", |ctx: NativeCallContext, who: Dynamic, attr: ImmutableString, n: i64| {
         action(&ctx, "add", vec![("who", who), ("attr", attr.into()), ("amount", n.into())])
     });
-    e.register_fn("remove_from", |ctx: NativeCallContext, who: Dynamic, attr: ImmutableString, n: i64| {
-        action(&ctx, "add", vec![("who", who), ("attr", attr.into()), ("amount", n.wrapping_neg().into())])
-    });
+    e.register_fn(
+        "remove_from",
+        |ctx: NativeCallContext,
+         who: Dynamic,
+         attr: ImmutableString,
+         n: i64|
+         -> Result<Map, Box<rhai::EvalAltResult>> {
+            let amount =
+                n.checked_neg().ok_or_else(|| format!("cannot remove {n}: the number is too large"))?;
+            Ok(action(&ctx, "add", vec![("who", who), ("attr", attr.into()), ("amount", amount.into())]))
+        },
+    );
     e.register_fn("order", |ctx: NativeCallContext, text: ImmutableString| {
         action(&ctx, "order", vec![("verb", "order".into()), ("text", text.into())])
     });

@@ -1,7 +1,7 @@
 //! Script errors as diagnostics, with Rhai's line and column turned into spans in the ruleset or the
 //! script file, and each call on the way marked "called from here".
 
-use super::sandbox::{OUT_OF_TIME, ScriptLimits};
+use super::sandbox::{CANCELLED, OUT_OF_BUDGET, OUT_OF_TIME, ScriptLimits};
 use super::sources::{Place, Sources};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
@@ -76,6 +76,21 @@ pub(super) fn runtime(
             format!("`{name}` ran for longer than {} ms and was stopped", l.time.as_millis()),
             "still running here".to_string(),
             "a reaction should take well under a millisecond: look for a loop that never ends".to_string(),
+        ),
+        EvalAltResult::ErrorTerminated(token, _) if token.clone().into_string().ok().as_deref() == Some(OUT_OF_BUDGET) => (
+            "budget::script_operations",
+            format!("`{name}` was stopped: the scripts of this action used up its budget of script operations"),
+            "still running here".to_string(),
+            "every call of this action shares one budget of script operations, so that no script can make an \
+             event, a roll or a simulation run for hours; look for a loop that never ends, or raise the budget \
+             (`--budget script_operations=N` on the command line, `Budget::script_operations` in `LoadOptions`)"
+                .to_string(),
+        ),
+        EvalAltResult::ErrorTerminated(token, _) if token.clone().into_string().ok().as_deref() == Some(CANCELLED) => (
+            "run::cancelled",
+            format!("`{name}` was stopped: cancelled by the user"),
+            "stopped here".to_string(),
+            "nothing it did was kept; run it again to start over".to_string(),
         ),
         EvalAltResult::ErrorStackOverflow(_) => (
             "script::too_deep",

@@ -10,8 +10,9 @@ mod sources;
 
 pub(crate) use actions::Action;
 pub use actions::Order;
-pub(crate) use actions::name_of;
+pub(crate) use actions::{HANDLE_KEY, Handle, Named, named};
 pub use sandbox::ScriptLimits;
+pub(crate) use sandbox::begin_action;
 
 use crate::ast::{ScriptDef, Span};
 use crate::diagnostics::{Diagnostic, SourceFile};
@@ -90,6 +91,8 @@ struct Compiler<'a> {
     engine: &'a Engine,
     text: &'a str,
     base: Option<&'a Path>,
+    /// The largest script file that may be read.
+    script_bytes: u64,
     sources: Sources,
     diags: Vec<Diagnostic>,
     ast: AST,
@@ -120,18 +123,12 @@ impl Compiler<'_> {
             return None;
         }
         let path = self.base.map_or_else(|| Path::new(code).to_path_buf(), |b| b.join(code));
-        let text = match std::fs::read_to_string(&path) {
+        let text = match self.read(code, &path) {
             Ok(t) => t,
-            Err(e) => {
-                self.diags.push(
-                    Diagnostic::error(
-                        "script::unreadable",
-                        format!("cannot read the script file `{}`: {e}", path.display()),
-                        span,
-                        "this file",
-                    )
-                    .with_help("check the name; script files are found next to the ruleset"),
-                );
+            Err(mut d) => {
+                d.labels
+                    .insert(0, crate::diagnostics::Label { span, text: "this file".into(), primary: true });
+                self.diags.push(d);
                 return None;
             }
         };
@@ -146,6 +143,32 @@ impl Compiler<'_> {
             return None;
         };
         Some((padded, Some(file)))
+    }
+
+    /// Reads script file `code` (at `path`): only a regular file whose real path, links followed, is in
+    /// the ruleset's folder, and no larger than the budget. No message ever shows what a refused file
+    /// holds.
+    fn read(&self, code: &str, path: &Path) -> Result<String, Diagnostic> {
+        let unreadable = |e: std::io::Error| {
+            Diagnostic::plain("script::unreadable", format!("cannot read the script file `{code}`: {e}"))
+                .with_help("check the name; script files are found next to the ruleset")
+        };
+        let folder = std::fs::canonicalize(self.base.unwrap_or(Path::new("."))).map_err(unreadable)?;
+        let real = std::fs::canonicalize(path).map_err(unreadable)?;
+        if !real.starts_with(&folder) {
+            return Err(Diagnostic::plain(
+                "script::outside_folder",
+                format!("the script file `{code}` leads outside the ruleset's folder"),
+            )
+            .with_help(
+                "a ruleset may only use script files in its own folder or below it; copy the script there \
+                 (a link that points elsewhere is not followed)",
+            ));
+        }
+        crate::budget::read_capped(&real, self.script_bytes, "script file").map_err(|mut d| {
+            d.code = d.code.replace("mettle::io::", "mettle::script::");
+            d
+        })
     }
 
     /// Compiles one script and adds its functions.
@@ -219,6 +242,7 @@ impl Scripts {
         text: &str,
         base: Option<&Path>,
         limits: &ScriptLimits,
+        script_bytes: u64,
         hook: Option<&EngineHook>,
     ) -> (Option<Scripts>, Vec<Diagnostic>) {
         let mut engine = sandbox::engine(limits);
@@ -230,6 +254,7 @@ impl Scripts {
             engine: &engine,
             text,
             base,
+            script_bytes,
             sources: Sources::new(text),
             diags: Vec::new(),
             ast: AST::empty(),

@@ -3,11 +3,12 @@
 
 use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
-    BasicMathPackage, BasicStringPackage, LanguageCorePackage, LogicPackage, MoreStringPackage, Package,
+    BasicMathPackage, BasicStringPackage, LogicPackage, MoreStringPackage, Package,
 };
 use rhai::{Dynamic, Engine};
 use std::cell::{Cell, RefCell};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 /// Limits on what one script call may do. Every limit is always on: a zero is read as one.
@@ -69,10 +70,32 @@ thread_local! {
     static IN_CALL: Cell<bool> = const { Cell::new(false) };
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
     static PRINTED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    // The action in progress on this thread (an event, a roll, a scenario, one run of a simulation):
+    // how many script operations it has left across all its calls, what the current call had left
+    // when it started, the operations the current call has used, and the flag that cancels it.
+    static ACTION_LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
+    static CALL_LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
+    static CALL_OPS: Cell<u64> = const { Cell::new(0) };
+    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
 }
 
 /// What stops a script that ran out of time.
 pub(super) const OUT_OF_TIME: &str = "mettle: out of time";
+/// What stops a script whose action spent its budget of script operations.
+pub(super) const OUT_OF_BUDGET: &str = "mettle: out of the action's script budget";
+/// What stops a script whose action was cancelled.
+pub(super) const CANCELLED: &str = "mettle: cancelled";
+
+/// Starts an action on this thread: its script calls share `operations`, and stop when `cancel` is set.
+pub(crate) fn begin_action(operations: u64, cancel: &Arc<AtomicBool>) {
+    ACTION_LEFT.with(|c| c.set(operations.max(1)));
+    CANCEL.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.as_ref().is_some_and(|old| Arc::ptr_eq(old, cancel)) {
+            *c = Some(cancel.clone());
+        }
+    });
+}
 
 static QUIET: Once = Once::new();
 
@@ -96,13 +119,22 @@ pub(super) fn start(time: Duration) {
     IN_CALL.with(|c| c.set(true));
     DEADLINE.with(|d| d.set(Some(Instant::now() + time)));
     PRINTED.with(|p| p.borrow_mut().clear());
+    CALL_LEFT.with(|c| c.set(ACTION_LEFT.with(Cell::get)));
+    CALL_OPS.with(|c| c.set(0));
 }
 
-/// Marks the end of a call, returning what it printed.
+/// Marks the end of a call, returning what it printed; what it spent comes off the action's budget.
 pub(super) fn finish() -> Vec<String> {
     IN_CALL.with(|c| c.set(false));
     DEADLINE.with(|d| d.set(None));
+    let used = CALL_OPS.with(Cell::get);
+    ACTION_LEFT.with(|c| c.set(c.get().saturating_sub(used)));
     PRINTED.with(|p| std::mem::take(&mut *p.borrow_mut()))
+}
+
+/// Whether the action running on this thread was cancelled.
+fn cancelled() -> bool {
+    CANCEL.with(|c| c.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
 }
 
 fn print(text: &str) {
@@ -119,7 +151,9 @@ fn print(text: &str) {
 pub(super) fn engine(limits: &ScriptLimits) -> Engine {
     let l = limits.sane();
     let mut e = Engine::new_raw();
-    e.register_global_module(LanguageCorePackage::new().as_shared_module());
+    // No `LanguageCorePackage`: it brings `sleep` (which blocks the thread past every limit), `exit`,
+    // `parse_json` and reflection, none of which a reaction needs. Without them, no name given to
+    // `Fn(…)`, `call` or `curry` can reach them either.
     e.register_global_module(ArithmeticPackage::new().as_shared_module());
     e.register_global_module(LogicPackage::new().as_shared_module());
     e.register_global_module(BasicMathPackage::new().as_shared_module());
@@ -146,9 +180,16 @@ pub(super) fn engine(limits: &ScriptLimits) -> Engine {
     e.on_print(print);
     e.on_debug(|text, _, _| print(text));
     e.on_progress(|ops| {
+        CALL_OPS.with(|c| c.set(ops));
+        if ops > CALL_LEFT.with(Cell::get) {
+            return Some(Dynamic::from(OUT_OF_BUDGET));
+        }
         // Reading the clock costs more than an operation: look every 256 of them.
         if ops % 256 != 0 {
             return None;
+        }
+        if cancelled() {
+            return Some(Dynamic::from(CANCELLED));
         }
         let late = DEADLINE.with(|d| d.get()).is_some_and(|end| Instant::now() > end);
         late.then(|| Dynamic::from(OUT_OF_TIME))

@@ -10,6 +10,7 @@ use super::{LogEntry, LogLine, State};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Deepest chain of events firing events, and of formulas calling formulas.
@@ -123,10 +124,12 @@ impl<'a> Runner<'a> {
     }
 
     /// The same runner under `budget`'s step and log limits, stopped by `cancel`.
-    pub fn limited(mut self, budget: &crate::Budget, cancel: &'a AtomicBool) -> Self {
+    pub fn limited(mut self, budget: &crate::Budget, cancel: &'a Arc<AtomicBool>) -> Self {
         self.step_limit = budget.steps.max(1);
         self.log_limit = budget.log_entries.max(1);
         self.cancel = cancel;
+        // The action's scripts share one budget of operations and stop on the same flag.
+        crate::script::begin_action(budget.script_operations, cancel);
         self
     }
 

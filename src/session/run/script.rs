@@ -5,7 +5,7 @@ use super::{R, Runner};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::*;
-use crate::script::{Action, Scripts, name_of, type_words};
+use crate::script::{Action, HANDLE_KEY, Handle, Named, Scripts, named, type_words};
 use crate::session::LogEntry;
 use rhai::{Dynamic, Map};
 use std::sync::Arc;
@@ -62,12 +62,18 @@ impl Runner<'_> {
         let mut m = Map::new();
         m.insert("name".into(), e.name.clone().into());
         m.insert("kind".into(), kind.name.clone().into());
+        m.insert(HANDLE_KEY.into(), Dynamic::from(Handle::new(id, &e.name, &kind.name)));
         for (def, v) in kind.fields.iter().zip(&e.fields) {
             let d = match v {
-                // One level only: an attribute naming another entity shows its name.
-                Value::Entity(other) => {
-                    self.st.entities.get(*other as usize).map_or(Dynamic::UNIT, |o| o.name.clone().into())
-                }
+                // One level only: an attribute naming another entity gives its handle, which reads as
+                // its name and lets a reaction act on the entity it reached.
+                Value::Entity(other) => match self.st.entities.get(*other as usize) {
+                    Some(o) => {
+                        let k = &self.p.kinds[o.kind as usize].name;
+                        Dynamic::from(Handle::new(*other, &o.name, k))
+                    }
+                    None => Dynamic::UNIT,
+                },
                 v => self.to_script(v)?,
             };
             m.insert(def.name.as_str().into(), d);
@@ -208,16 +214,29 @@ impl Runner<'_> {
         at: rhai::Position,
         bad: &impl Fn(String, String, rhai::Position) -> Diagnostic,
     ) -> R<(u32, u32)> {
-        let Some(who) = name_of(who) else {
-            return Err(bad(
-                "the action does not say whose attribute to change".into(),
-                "pass the entity the reaction was given, or its name".into(),
-                at,
-            ));
-        };
-        let Some(id) = self.st.entities.iter().position(|e| e.name == who) else {
-            let known: Vec<&str> = self.st.entities.iter().map(|e| e.name.as_str()).collect();
-            return Err(bad(format!("there is nobody called `{who}`"), suggest(&who, "entity", &known), at));
+        let id = match named(who) {
+            Named::Entity(id) if (id as usize) < self.st.entities.len() => id as usize,
+            Named::Text(name) => {
+                return Err(bad(
+                    format!("the action names `{name}` by its name; a reaction may only change entities it was given"),
+                    "pass the entity itself (a parameter of the reaction, or an attribute of one that names another entity)".into(),
+                    at,
+                ));
+            }
+            Named::Forged => {
+                return Err(bad(
+                    "the action names an entity with a map that mettle did not give this reaction (or whose `name` was changed)".into(),
+                    "pass the entity the reaction was given, as it was given".into(),
+                    at,
+                ));
+            }
+            _ => {
+                return Err(bad(
+                    "the action does not say whose attribute to change".into(),
+                    "pass the entity the reaction was given".into(),
+                    at,
+                ));
+            }
         };
         let kind = &self.p.kinds[self.st.entities[id].kind as usize];
         let Some(field) = kind.fields.iter().position(|d| d.name == attr) else {
@@ -268,19 +287,39 @@ impl Runner<'_> {
                     }
                 }
             }
-            Ty::Entity(k) => match name_of(&value) {
-                None if value.is_unit() => Value::None,
-                None => return Err(wrong()),
-                Some(n) => match self.st.entities.iter().position(|e| e.name == n && e.kind == *k) {
-                    Some(i) => Value::Entity(i as u32),
-                    None => {
-                        return Err(bad(
-                            format!("there is no {} called `{n}`", self.p.kinds[*k as usize].name),
-                            "name an entity in play, or give `()` for none".into(),
-                            at,
-                        ));
-                    }
-                },
+            Ty::Entity(k) => match named(&value) {
+                Named::Nobody => Value::None,
+                Named::Entity(i) if self.st.entities.get(i as usize).is_some_and(|e| e.kind == *k) => {
+                    Value::Entity(i)
+                }
+                Named::Entity(_) => {
+                    return Err(bad(
+                        format!(
+                            "`{}` must name a {}, and this entity is not one",
+                            def.name, self.p.kinds[*k as usize].name
+                        ),
+                        format!(
+                            "give a {} the reaction was given, or `()` for none",
+                            self.p.kinds[*k as usize].name
+                        ),
+                        at,
+                    ));
+                }
+                Named::Text(n) => {
+                    return Err(bad(
+                        format!("`{}` is given the name `{n}`; a reaction may only hand on entities it was given", def.name),
+                        "pass the entity itself (a parameter of the reaction, or an attribute of one), or `()` for none".into(),
+                        at,
+                    ));
+                }
+                Named::Forged => {
+                    return Err(bad(
+                        format!("`{}` is given a map that mettle did not give this reaction", def.name),
+                        "pass the entity as it was given, or `()` for none".into(),
+                        at,
+                    ));
+                }
+                Named::Other => return Err(wrong()),
             },
             Ty::Data => Value::Data(Arc::new(rhai::serde::from_dynamic(&value).map_err(|_| wrong())?)),
             _ => return Err(wrong()),
