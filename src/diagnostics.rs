@@ -1,7 +1,6 @@
 //! Errors and warnings as plain data with byte spans, and their rendering through miette.
 
 use crate::ast::Span;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity};
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -130,64 +129,6 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
-/// A diagnostic joined to the source text it points into, ready for miette to render.
-#[derive(Debug)]
-pub struct Report<'a> {
-    diag: &'a Diagnostic,
-    source: NamedSource<String>,
-}
-
-impl<'a> Report<'a> {
-    /// Joins `diag` to the source `text` of the file `name`.
-    pub fn new(diag: &'a Diagnostic, name: &str, text: &str) -> Self {
-        let source = match &diag.source {
-            Some(f) => NamedSource::new(&f.name, f.text.clone()),
-            None => NamedSource::new(name, text.to_string()),
-        };
-        Report { diag, source }
-    }
-}
-
-impl fmt::Display for Report<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diag.message)
-    }
-}
-
-impl std::error::Error for Report<'_> {}
-
-impl miette::Diagnostic for Report<'_> {
-    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(&self.diag.code))
-    }
-    fn severity(&self) -> Option<Severity> {
-        Some(match self.diag.level {
-            Level::Error => Severity::Error,
-            Level::Warning => Severity::Warning,
-        })
-    }
-    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let len = self.source.inner().len();
-        Some(Box::new(self.diag.labels.iter().map(move |l| {
-            // Keep spans inside the text so that rendering never fails.
-            let start = l.span.start.min(len);
-            let end = l.span.end.clamp(start, len);
-            let text = (!l.text.is_empty()).then(|| l.text.clone());
-            if l.primary {
-                LabeledSpan::new_primary_with_span(text, (start, end - start))
-            } else {
-                LabeledSpan::new_with_span(text, (start, end - start))
-            }
-        })))
-    }
-}
-
 /// Renders diagnostics as text without colour, `width` columns wide: the form used by the CLI when
 /// its output is not a terminal, and by the snapshot tests.
 ///
@@ -200,27 +141,12 @@ impl miette::Diagnostic for Report<'_> {
 /// assert!(shown.contains("did you mean `spi`?"));
 /// ```
 pub fn render_plain(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
-        .with_width(width)
-        .with_links(false);
-    let mut out = String::new();
-    for d in diags {
-        let report = Report::new(d, name, text);
-        // Writing into a String cannot fail.
-        let _ = handler.render_report(&mut out, &report);
-    }
-    out
+    crate::render::render(&crate::render::plain(width), diags, name, text)
 }
 
 /// Renders diagnostics in colour for a terminal.
 pub fn render_color(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
-    let handler =
-        GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(width).with_links(false);
-    let mut out = String::new();
-    for d in diags {
-        let _ = handler.render_report(&mut out, &Report::new(d, name, text));
-    }
-    out
+    crate::render::render(&crate::render::color(width), diags, name, text)
 }
 
 /// The known name closest to `name`, if one is close enough to be a likely misspelling: at most one

@@ -79,6 +79,7 @@ pub mod dice;
 pub mod export;
 pub mod odds;
 pub mod program;
+mod render;
 pub mod repl;
 mod ruleset;
 pub mod script;

@@ -26,7 +26,28 @@ pub(super) const BUILTINS: &[&str] = &[
     "rank",
 ];
 
+/// The longest chain of formulas and tables using each other that the checker follows (the rules stop
+/// at the same depth when they run).
+pub(super) const MAX_CALL_NESTING: usize = 64;
+
 impl Checker<'_> {
+    /// An error when checking `name` would nest formulas and tables deeper than [`MAX_CALL_NESTING`].
+    fn too_deep(&mut self, name: &str, span: Span) -> Option<T> {
+        if self.nested < MAX_CALL_NESTING {
+            return None;
+        }
+        self.error(
+            Diagnostic::error(
+                "resolve::too_deep",
+                format!("formulas and tables use each other more than {MAX_CALL_NESTING} deep here"),
+                span,
+                format!("`{name}` is one too many"),
+            )
+            .with_help("work out part of the chain in one formula: the rules could not follow it this deep when they run"),
+        );
+        Some(T::new(Expr::Const(Value::Int(0)), Ty::Error))
+    }
+
     pub(super) fn call(&mut self, f: &ast::Ident, args: &[Arg], span: Span, want: Option<&Ty>) -> T {
         let name = f.name.as_str();
         if BUILTINS.contains(&name) {
@@ -58,7 +79,14 @@ impl Checker<'_> {
                 self.error(d);
                 return T::new(Expr::Const(Value::Int(0)), Ty::Error);
             }
-            self.check_define(d);
+            if self.define_progress[d as usize] == Progress::NotStarted {
+                if let Some(t) = self.too_deep(name, f.span) {
+                    return t;
+                }
+                self.nested += 1;
+                self.check_define(d);
+                self.nested -= 1;
+            }
             let params = self.prog.defines[d as usize].params.clone();
             let args = self.args(name, &params, args, span);
             return T::new(Expr::Define(d, args), self.define_ty[d as usize].clone());
@@ -77,7 +105,14 @@ impl Checker<'_> {
                 );
                 return T::new(Expr::Const(Value::Int(0)), Ty::Error);
             }
-            self.check_table(t);
+            if self.table_progress[t as usize] == Progress::NotStarted {
+                if let Some(t) = self.too_deep(name, f.span) {
+                    return t;
+                }
+                self.nested += 1;
+                self.check_table(t);
+                self.nested -= 1;
+            }
             let params = self.prog.tables[t as usize].params.clone();
             let args = self.args(name, &params, args, span);
             return T::new(Expr::Table(t, args), self.prog.tables[t as usize].result.clone());

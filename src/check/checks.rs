@@ -402,10 +402,12 @@ impl<'a> Checker<'a> {
         let mut out = vec![];
         let mut always: Option<Span> = None;
         let set = self.prog.checks[id as usize].outcome_set;
+        // Looked up once per outcome: a map keeps a check with thousands of outcomes linear.
+        let index: std::collections::HashMap<String, u32> =
+            self.prog.sets[set as usize].names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
         for line in &ch.lines {
             let CheckLineKind::Outcome(o) = &line.kind else { continue };
-            let this_index =
-                self.prog.sets[set as usize].names.iter().position(|n| *n == o.name.name).unwrap_or(0) as u32;
+            let this_index = index.get(&o.name.name).copied().unwrap_or(0);
             let when = o.when.as_ref().map(|w| {
                 let t = self.expr(w, Some(&Ty::Flag));
                 self.expect_ty(&t, &Ty::Flag, w.span, "an outcome's condition");

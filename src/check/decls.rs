@@ -10,8 +10,10 @@ impl Checker<'_> {
         let id = self.prog.sets.len() as SetId;
         let mut set =
             NameSet { name: name.to_string(), names: vec![], values: None, labels: vec![], spans: vec![] };
+        // Where each name was first listed: a map keeps long lists linear.
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for n in names {
-            if let Some(i) = set.names.iter().position(|x| *x == n.name) {
+            if let Some(&i) = seen.get(n.name.as_str()) {
                 let first = set.spans[i];
                 self.error(
                     Diagnostic::error(
@@ -25,6 +27,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
+            seen.insert(n.name.as_str(), set.names.len());
             set.names.push(n.name.clone());
             set.labels.push(None);
             set.spans.push(n.span);

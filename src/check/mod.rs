@@ -58,6 +58,8 @@ pub(crate) struct Checker<'a> {
     define_used: Vec<bool>,
     /// Formulas being checked, innermost last (to show a loop).
     define_stack: Vec<u32>,
+    /// How many formulas and tables are being checked inside each other.
+    nested: usize,
     table_ast: Vec<&'a ast::TableDef>,
     table_progress: Vec<Progress>,
     table_used: Vec<bool>,
@@ -147,6 +149,7 @@ impl<'a> Checker<'a> {
             define_ty: vec![],
             define_used: vec![],
             define_stack: vec![],
+            nested: 0,
             table_ast: vec![],
             table_progress: vec![],
             table_used: vec![],
