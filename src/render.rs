@@ -5,8 +5,8 @@
 
 use crate::diagnostics::{Diagnostic, Label, Level};
 use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, Severity, SourceCode,
-    SourceSpan, SpanContents,
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, Severity,
+    SourceCode, SourceSpan, SpanContents,
 };
 use std::fmt;
 
@@ -102,7 +102,8 @@ fn excerpt(name: &str, lines: &Lines<'_>, labels: &[Label]) -> (Excerpt, Vec<(us
                 (s, l.span.end.clamp(s, len))
             })
             .collect();
-        let whole = Excerpt { name: name.to_string(), text: lines.text.to_string(), first_line: 0, shift: vec![] };
+        let whole =
+            Excerpt { name: name.to_string(), text: lines.text.to_string(), first_line: 0, shift: vec![] };
         return (whole, spans);
     }
     let clamp = |at: usize| {
@@ -254,7 +255,12 @@ impl miette::Diagnostic for Report<'_> {
 
 /// Renders `diags` with `handler`; the source is `text` (named `name`) unless a diagnostic names a
 /// script file of its own.
-pub(crate) fn render(handler: &GraphicalReportHandler, diags: &[Diagnostic], name: &str, text: &str) -> String {
+pub(crate) fn render(
+    handler: &GraphicalReportHandler,
+    diags: &[Diagnostic],
+    name: &str,
+    text: &str,
+) -> String {
     let main = Lines::new(text);
     let mut out = String::new();
     for d in diags {

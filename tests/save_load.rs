@@ -158,8 +158,8 @@ fn saving_a_loaded_session_gives_the_same_text() {
 fn loading_rejects_other_rulesets_and_garbage() {
     let other = Ruleset::from_str("other.mettle", "kind thing { size: 0..3 = 1 }").unwrap();
     let saved = setup(1).save();
-    assert_eq!(Session::load(&other, &saved).unwrap_err().code, "mettle::run::save_mismatch");
-    assert_eq!(Session::load(rules(), "{ not json").unwrap_err().code, "mettle::run::bad_save");
+    assert_eq!(Session::load(&other, &saved).unwrap_err().code, "mettle::save::other_ruleset");
+    assert_eq!(Session::load(rules(), "{ not json").unwrap_err().code, "mettle::save::not_a_save");
 }
 
 #[test]
@@ -188,8 +188,8 @@ fn a_tampered_save_is_refused_not_trusted() {
     let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
     v["state"]["entities"][2]["fields"][0] = serde_json::json!({ "Entity": 99 });
     let e = Session::load(rules(), &v.to_string()).unwrap_err();
-    assert_eq!(e.code, "mettle::run::save_mismatch");
+    assert_eq!(e.code, "mettle::save::bad_value");
     let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
     v["state"]["entities"][2]["fields"][8] = serde_json::json!({ "Name": { "set": 999, "index": 0 } });
-    assert_eq!(Session::load(rules(), &v.to_string()).unwrap_err().code, "mettle::run::save_mismatch");
+    assert_eq!(Session::load(rules(), &v.to_string()).unwrap_err().code, "mettle::save::bad_value");
 }

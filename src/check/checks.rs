@@ -403,8 +403,12 @@ impl<'a> Checker<'a> {
         let mut always: Option<Span> = None;
         let set = self.prog.checks[id as usize].outcome_set;
         // Looked up once per outcome: a map keeps a check with thousands of outcomes linear.
-        let index: std::collections::HashMap<String, u32> =
-            self.prog.sets[set as usize].names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+        let index: std::collections::HashMap<String, u32> = self.prog.sets[set as usize]
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u32))
+            .collect();
         for line in &ch.lines {
             let CheckLineKind::Outcome(o) = &line.kind else { continue };
             let this_index = index.get(&o.name.name).copied().unwrap_or(0);

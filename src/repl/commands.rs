@@ -10,9 +10,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every command, for help, completion and "did you mean".
-pub(super) const COMMANDS: [&str; 14] = [
-    ":help", ":quit", ":load", ":reload", ":units", ":state", ":roll", ":event", ":explain", ":seed",
-    ":undo", ":save", ":restore", ":exit",
+pub(super) const COMMANDS: [&str; 16] = [
+    ":help",
+    ":quit",
+    ":load",
+    ":reload",
+    ":units",
+    ":state",
+    ":roll",
+    ":event",
+    ":explain",
+    ":seed",
+    ":undo",
+    ":save",
+    ":save!",
+    ":restore",
+    ":restore!",
+    ":exit",
 ];
 
 /// What `:save` writes: the session as [`Session::save`] writes it, with what the prompt added.
@@ -99,8 +113,10 @@ impl Repl {
             }
             ":seed" => self.seed_command(args, reply),
             ":undo" => self.undo_command(reply),
-            ":save" => self.save(rest, reply),
-            ":restore" => self.restore(rest, reply),
+            ":save" => self.save(rest, false, reply),
+            ":save!" => self.save(rest, true, reply),
+            ":restore" => self.restore(rest, false, reply),
+            ":restore!" => self.restore(rest, true, reply),
             _ => {
                 let help = match did_you_mean(name, COMMANDS) {
                     Some(c) => format!("did you mean `{c}`?"),
@@ -127,11 +143,10 @@ impl Repl {
 
     /// Loads a ruleset file and starts a fresh session over it.
     pub fn load(&mut self, path: &Path, reply: &mut Reply) -> bool {
-        let text = match std::fs::read_to_string(path) {
+        let cap = self.world.rules.budget().ruleset_bytes;
+        let text = match crate::budget::read_capped(path, cap, "ruleset") {
             Ok(t) => t,
-            Err(e) => {
-                let d =
-                    error("cannot_read", format!("cannot read `{}`: {e}", path.display()), "check the path");
+            Err(d) => {
                 reply.fail(self.plain_error(&d));
                 return false;
             }
@@ -210,13 +225,7 @@ impl Repl {
         let Some(file) = self.world.file.clone() else {
             return Err(error("no_file", "no file is loaded", "load one with `:load FILE`"));
         };
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            error(
-                "cannot_read",
-                format!("cannot read `{}`: {e}", file.display()),
-                "check that the file is still there",
-            )
-        })?;
+        let text = crate::budget::read_capped(&file, self.world.rules.budget().ruleset_bytes, "ruleset")?;
         let (rules, ast) = match World::compile(Some(&file), &text, &self.world.items) {
             Ok(r) => r,
             Err(e) => {
@@ -336,8 +345,11 @@ impl Repl {
         }
     }
 
-    fn save(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
-        let path = self.need_path(rest, ":save")?;
+    fn save(&mut self, rest: &str, force: bool, reply: &mut Reply) -> Result<(), Diagnostic> {
+        let path = self.need_path(rest, if force { ":save!" } else { ":save" })?;
+        if !force {
+            refuse_to_overwrite(Path::new(path), self.world.rules.budget().save_bytes)?;
+        }
         let session: serde_json::Value = serde_json::from_str(&self.world.session.save()).unwrap_or_default();
         let saved = Saved {
             mettle_repl: 1,
@@ -347,16 +359,18 @@ impl Repl {
             session,
         };
         let text = serde_json::to_string_pretty(&saved).unwrap_or_default();
-        std::fs::write(path, text + "\n")
-            .map_err(|e| error("cannot_write", format!("cannot write `{path}`: {e}"), "check the path"))?;
+        write_atomically(Path::new(path), &(text + "\n"))?;
         reply.say(format!("saved to {path}"));
         Ok(())
     }
 
-    fn restore(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
-        let path = self.need_path(rest, ":restore")?;
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| error("cannot_read", format!("cannot read `{path}`: {e}"), "check the path"))?;
+    fn restore(&mut self, rest: &str, other_ruleset: bool, reply: &mut Reply) -> Result<(), Diagnostic> {
+        let path = self.need_path(rest, if other_ruleset { ":restore!" } else { ":restore" })?;
+        let text = crate::budget::read_capped(
+            Path::new(path),
+            self.world.rules.budget().save_bytes,
+            "saved session",
+        )?;
         let not_saved = |e: serde_json::Error| {
             error("bad_save", format!("`{path}` is not a saved session: {e}"), "save one with `:save FILE`")
         };
@@ -375,7 +389,10 @@ impl Repl {
                 return Ok(());
             }
         };
-        let session = Session::load(&rules, &saved.session.to_string())?;
+        let (session, warnings) = Session::load_with(&rules, &saved.session.to_string(), other_ruleset)?;
+        for w in &warnings {
+            reply.say(format!("warning: {}", w.message));
+        }
         if let Some(l) = saved.lets.iter().find(|l| !transfer::fits(&session, l)) {
             return Err(error(
                 "save_mismatch",
@@ -400,4 +417,60 @@ impl Repl {
         ));
         Ok(())
     }
+}
+
+/// Refuses to let `:save` write over a file that is not a mettle save (the ruleset, a script, notes…):
+/// `:save!` says that is meant.
+fn refuse_to_overwrite(path: &Path, cap: u64) -> Result<(), Diagnostic> {
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
+    let is_save = meta.is_file()
+        && crate::budget::read_capped(path, cap, "file")
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| v.get("mettle_repl").is_some() || v.get("state").is_some());
+    if is_save {
+        return Ok(());
+    }
+    Err(error(
+        "not_a_save",
+        format!("`{}` already exists and is not a mettle save, so `:save` leaves it alone", path.display()),
+        format!("save to another file, or write over it with `:save! {}`", path.display()),
+    ))
+}
+
+/// Writes `text` to `path` so that a failed write (a full disk) leaves whatever was there before:
+/// into a new file beside it first, flushed to the disk, then renamed over it.
+fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
+    use std::io::Write;
+    let cannot = |e: std::io::Error| {
+        error(
+            "cannot_write",
+            format!("cannot write `{}`: {e}", path.display()),
+            "check the path and the free space; the file that was there is unchanged",
+        )
+    };
+    // Only a regular file is ever replaced: a device or a link to one is written to, never swapped.
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && !meta.is_file()
+    {
+        return Err(error(
+            "cannot_write",
+            format!("`{}` is not a regular file, so a save cannot go there", path.display()),
+            "save to a file name",
+        ));
+    }
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "save".into());
+    let temp = folder.join(format!(".{name}.mettle-{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(cannot(e));
+    }
+    Ok(())
 }

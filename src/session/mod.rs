@@ -5,10 +5,12 @@ mod log;
 mod plan;
 mod prompt;
 mod run;
+mod save;
 mod show;
 
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
+pub use save::{SAVE_FORMAT, fingerprint};
 pub use show::render_log;
 
 use crate::Ruleset;
@@ -147,15 +149,6 @@ pub struct Session {
     cancel: Arc<AtomicBool>,
     /// The log of the last action that failed, undone.
     undone: Vec<LogLine>,
-}
-
-/// A session saved as JSON.
-#[derive(Serialize, Deserialize)]
-struct Saved {
-    format: u32,
-    ruleset: Option<String>,
-    state: State,
-    log: Vec<LogLine>,
 }
 
 impl Session {
@@ -515,93 +508,6 @@ impl Session {
     pub fn show(&self, v: &Value) -> String {
         run::show_value(self.rules.program(), &self.state, v)
     }
-
-    /// Saves the session as JSON: state, generator and log.
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("s.mettle", "check c { roll 3d6  otherwise done }").unwrap();
-    /// let mut a = mettle::Session::new(&rules, 9);
-    /// a.roll("c", &[]).unwrap();
-    /// let mut b = mettle::Session::load(&rules, &a.save()).unwrap();
-    /// // The reloaded session rolls exactly what the original would.
-    /// assert_eq!(a.roll("c", &[]).unwrap().total, b.roll("c", &[]).unwrap().total);
-    /// ```
-    pub fn save(&self) -> String {
-        let saved = Saved {
-            format: 1,
-            ruleset: self.rules.program().title.clone(),
-            state: self.state.clone(),
-            log: self.log.clone(),
-        };
-        serde_json::to_string_pretty(&saved).unwrap_or_default()
-    }
-
-    /// Loads a session saved by [`Session::save`] over the same ruleset.
-    pub fn load(rules: &Ruleset, json: &str) -> Result<Session, Diagnostic> {
-        let saved: Saved = serde_json::from_str(json).map_err(|e| {
-            api_error(
-                "bad_save",
-                format!("this is not a saved mettle session: {e}"),
-                "save a session with `:save` or `Session::save`".into(),
-            )
-        })?;
-        let p = rules.program();
-        if !fits(p, &saved.state) {
-            return Err(api_error(
-                "save_mismatch",
-                "this saved session was made with a different ruleset".into(),
-                "load it with the ruleset it was saved from".into(),
-            ));
-        }
-        Ok(Session {
-            rules: rules.clone(),
-            state: saved.state,
-            log: saved.log,
-            logging: true,
-            cancel: Arc::default(),
-            undone: vec![],
-        })
-    }
-}
-
-/// Whether a saved state can belong to this program: every kind, attribute, entity, name, check
-/// and choice it mentions exists. A save edited by hand or made with another ruleset is refused
-/// rather than left to fail later.
-fn fits(p: &Program, st: &State) -> bool {
-    let n = st.entities.len();
-    let value_ok = |v: &Value| -> bool {
-        fn ok(p: &Program, n: usize, v: &Value) -> bool {
-            match v {
-                Value::Entity(e) => (*e as usize) < n,
-                Value::Name { set, index } => {
-                    p.sets.get(*set as usize).is_some_and(|s| (*index as usize) < s.names.len())
-                }
-                Value::Result(r) => {
-                    p.checks.get(r.check_id as usize).is_some_and(|c| c.nslots as usize == r.slots.len())
-                        && r.slots.iter().all(|v| ok(p, n, v))
-                }
-                _ => true,
-            }
-        }
-        ok(p, n, v)
-    };
-    st.last.len() == p.checks.len()
-        && st.entities.iter().all(|e| {
-            p.kinds.get(e.kind as usize).is_some_and(|k| k.fields.len() == e.fields.len())
-                && e.fields.iter().all(value_ok)
-        })
-        && st.last.iter().enumerate().all(|(i, r)| {
-            r.as_ref().is_none_or(|r| r.check_id as usize == i && value_ok(&Value::Result(r.clone())))
-        })
-        && st.timed.iter().all(|t| {
-            st.entities.get(t.entity as usize).is_some_and(|e| (t.field as usize) < e.fields.len())
-                && value_ok(&t.restore)
-        })
-        && st.answers.iter().all(|(c, v)| (*c as usize) < p.choices.len() && value_ok(v))
-        && st.over.as_ref().is_none_or(|o| {
-            (o.index as usize) < p.sets[p.results as usize].names.len()
-                && o.winner_id.is_none_or(|w| (w as usize) < n)
-        })
 }
 
 /// The index of the item called `name`, or an `unknown_WHAT` error saying `message`, with a

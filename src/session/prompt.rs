@@ -1,7 +1,8 @@
 //! What a REPL needs of a session: running checked prompt input on it, reseeding it, and moving a
 //! state over to a changed ruleset.
 
-use super::{LogLine, Session, State, api_error, fits};
+use super::save::fits;
+use super::{LogLine, Session, State, api_error};
 use crate::Ruleset;
 use crate::diagnostics::Diagnostic;
 use crate::program::{Expr, Stmt, Value};
@@ -12,7 +13,7 @@ impl Session {
     /// A session over `rules` in the given state, with the given log. Refused when the state names
     /// kinds, entities, names, checks or choices the ruleset lacks.
     pub fn from_state(rules: &Ruleset, state: State, log: Vec<LogLine>) -> Result<Session, Diagnostic> {
-        if !fits(rules.program(), &state) {
+        if fits(rules.program(), &state).is_err() {
             return Err(api_error(
                 "save_mismatch",
                 "this state does not fit the ruleset".into(),
