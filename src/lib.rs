@@ -86,6 +86,7 @@ pub mod script;
 pub mod session;
 pub mod sim;
 pub mod syntax;
+pub mod text;
 
 pub use budget::Budget;
 pub use diagnostics::Diagnostic;

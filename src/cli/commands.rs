@@ -60,7 +60,7 @@ pub fn check(files: &[PathBuf], json: bool) -> u8 {
                 eprint!("{}", render(&warnings, r.name(), r.text()));
                 let w = warnings.len();
                 let p = r.program();
-                println!(
+                outln!(
                     "{}: ok ({} kinds, {} checks, {} rules, {} scenarios{})",
                     r.name(),
                     p.kinds.len(),
@@ -115,13 +115,13 @@ fn check_json(files: &[PathBuf]) -> u8 {
             .collect();
         out.push(serde_json::json!({ "file": name, "ok": ok, "diagnostics": diags }));
     }
-    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     u8::from(failed)
 }
 
 pub fn export(file: &Path) -> u8 {
     let Some(r) = load(file) else { return 1 };
-    println!("{}", serde_json::to_string_pretty(&mettle::export::outline(&r)).unwrap_or_default());
+    outln!("{}", serde_json::to_string_pretty(&mettle::export::outline(&r)).unwrap_or_default());
     0
 }
 
@@ -281,13 +281,13 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
     match rolling.session.roll_for(check, rolling.subject, &refs) {
         Ok(result) => {
             if json {
-                println!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
             } else {
-                println!("seed {seed}");
+                outln!("seed {seed}");
                 if let Some(kind) = &rolling.stand_in {
-                    println!("rolled by a stand-in {kind} (its attributes: defaults and --with)");
+                    outln!("rolled by a stand-in {kind} (its attributes: defaults and --with)");
                 }
-                print!("{}", mettle::session::render_log(rolling.session.log(), rolling.rules.text()));
+                out!("{}", mettle::session::render_log(rolling.session.log(), rolling.rules.text()));
             }
             0
         }
@@ -305,12 +305,12 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
     // A scenario that fails is undone; its log still shows how far it got.
     let log = if result.is_err() { session.undone_log() } else { session.log() };
     if json {
-        println!("{}", serde_json::to_string_pretty(log).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(log).unwrap_or_default());
     } else {
-        println!("scenario {scenario}, seed {seed}");
-        print!("{}", mettle::session::render_log(log, r.text()));
+        outln!("scenario {scenario}, seed {seed}");
+        out!("{}", mettle::session::render_log(log, r.text()));
         if let Some(over) = &session.state().over {
-            println!(
+            outln!(
                 "result: {}{}",
                 over.result,
                 over.winner.as_ref().map(|w| format!(" for {w}")).unwrap_or_default()
@@ -362,15 +362,15 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
             let mut session = Session::new(&r, seed);
             match session.run_scenario(&sc.name) {
                 Ok(rep) if rep.failures.is_empty() => {
-                    println!("ok      {} :: {} ({} expectations)", r.name(), sc.name, rep.passed);
+                    outln!("ok      {} :: {} ({} expectations)", r.name(), sc.name, rep.passed);
                     passed += 1;
                 }
                 Ok(rep) => {
-                    println!("FAILED  {} :: {}", r.name(), sc.name);
-                    print!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
+                    outln!("FAILED  {} :: {}", r.name(), sc.name);
+                    out!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
                     for fl in &rep.failures {
                         if let mettle::LogEntry::Expect { text, found, message, .. } = fl {
-                            println!(
+                            outln!(
                                 "  failed: expect {text}{}{}",
                                 found.as_ref().map(|f| format!(" ({f})")).unwrap_or_default(),
                                 message.as_ref().map(|m| format!(": {m}")).unwrap_or_default()
@@ -380,15 +380,15 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
                     failed += 1;
                 }
                 Err(d) => {
-                    println!("FAILED  {} :: {} (stopped by an error)", r.name(), sc.name);
-                    print!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
+                    outln!("FAILED  {} :: {} (stopped by an error)", r.name(), sc.name);
+                    out!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
                     runtime_error(&r, &d);
                     failed += 1;
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     u8::from(failed > 0)
 }
 

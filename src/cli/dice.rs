@@ -65,14 +65,14 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
             .map(|(text, faces, v)| serde_json::json!({ "dice": text, "faces": faces, "value": v }))
             .collect();
         let out = serde_json::json!({ "expr": expr, "seed": seed, "rolls": rolls, "value": value });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return 0;
     }
     for (text, faces, v) in &rolls {
         let faces: Vec<String> = faces.iter().map(i64::to_string).collect();
-        println!("{text}: [{}] = {v}", faces.join(", "));
+        outln!("{text}: [{}] = {v}", faces.join(", "));
     }
-    println!("{}: {shown}", expr.trim());
+    outln!("{}: {shown}", expr.trim());
     0
 }
 

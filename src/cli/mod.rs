@@ -1,5 +1,17 @@
 //! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl.
 
+/// `print!` for the command's output: control characters from the input are escaped, and a write
+/// that fails (a full disk) ends the program with a message and exit status 1 instead of a panic.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::write_out(&format!($($t)*)) };
+}
+
+/// `println!` the same way as [`out!`].
+macro_rules! outln {
+    () => { $crate::cli::write_out("\n") };
+    ($($t:tt)*) => { $crate::cli::write_out(&format!("{}\n", format_args!($($t)*))) };
+}
+
 mod commands;
 mod dice;
 mod odds;
@@ -221,4 +233,18 @@ pub fn main() -> ExitCode {
         }
     };
     ExitCode::from(code)
+}
+
+/// Writes `text` to standard output, its control characters escaped. A closed pipe has already ended the
+/// program quietly (SIGPIPE); any other failure ends it with a coded message.
+pub(crate) fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(mettle::text::escape_controls(text).as_bytes()) {
+        drop(out);
+        eprintln!(
+            "mettle::io::write\n\n  × cannot write the output: {e}\n  help: check the free space where the output goes"
+        );
+        std::process::exit(1);
+    }
 }

@@ -221,9 +221,9 @@ fn estimate_scenario(
 /// Prints one report: text with bars, or JSON with `--json`; `--plot` also writes an SVG chart.
 pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
     if json {
-        println!("{}", serde_json::to_string_pretty(&report_json(report)).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&report_json(report)).unwrap_or_default());
     } else {
-        print!("{}", report_text(report));
+        out!("{}", report_text(report));
     }
     match plot {
         Some(path) => write_plot(path, &plot::report(report)),
@@ -423,9 +423,9 @@ fn print_sweep(
                 o
             }).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        print!("{}", sweep_text(&question, rows));
+        out!("{}", sweep_text(&question, rows));
     }
     match plot {
         Some(path) => {

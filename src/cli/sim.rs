@@ -75,19 +75,19 @@ pub fn run(args: &Args) -> u8 {
         };
         let mut v = serde_json::to_value(&report).unwrap_or_default();
         v["target"] = what;
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         let what = match &target {
             Target::Scenario(s) => format!("scenario {s}"),
             Target::Check { name, .. } => format!("check {name}"),
         };
-        println!(
+        outln!(
             "{what}: {} runs, seed {} ({secs:.2} s, {:.0} runs/s)",
             report.runs,
             report.seed,
             report.runs as f64 / secs.max(1e-9)
         );
-        print!("{}", table(&report));
+        out!("{}", table(&report));
     }
     if let Some(d) = &report.first_error {
         eprintln!(

@@ -56,36 +56,115 @@ pub fn run(opts: &Options) -> u8 {
     }
 }
 
+/// Prints a reply, its control characters escaped (names, notes and echoed lines come from input).
 fn print(reply: &super::Reply) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(reply.out.as_bytes());
+    let _ = out.write_all(crate::text::escape_controls(&reply.out).as_bytes());
     let _ = out.flush();
     drop(out);
     let mut err = std::io::stderr().lock();
-    let _ = err.write_all(reply.err.as_bytes());
+    let _ = err.write_all(crate::text::escape_controls(&reply.err).as_bytes());
     let _ = err.flush();
 }
 
+/// One line of piped input, read within the line budget.
+enum Line {
+    Text(String),
+    TooLong(u64),
+    NotUtf8(usize),
+    End,
+}
+
+/// Reads one line (without its line break) of at most `cap` bytes; a longer line is read past, never
+/// held whole.
+fn read_line<R: BufRead>(input: &mut R, cap: u64) -> std::io::Result<Line> {
+    let mut raw = Vec::new();
+    let n = <&mut R as std::io::Read>::take(&mut *input, cap + 1).read_until(b'\n', &mut raw)?;
+    if n == 0 {
+        return Ok(Line::End);
+    }
+    if raw.len() as u64 > cap && raw.last() != Some(&b'\n') {
+        // Skip the rest of the line a block at a time.
+        let mut skipped = raw.len() as u64;
+        loop {
+            let buf = input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    input.consume(i + 1);
+                    skipped += i as u64;
+                    break;
+                }
+                None => {
+                    let len = buf.len();
+                    input.consume(len);
+                    skipped += len as u64;
+                }
+            }
+        }
+        return Ok(Line::TooLong(skipped));
+    }
+    while raw.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+        raw.pop();
+    }
+    match String::from_utf8(raw) {
+        Ok(t) => Ok(Line::Text(t)),
+        Err(e) => Ok(Line::NotUtf8(e.utf8_error().valid_up_to())),
+    }
+}
+
 /// Reads inputs from standard input, a line at a time, joining lines while a block is open.
-/// Returns whether any input failed.
+/// Returns whether any input failed. A line over the budget, or not UTF-8, is an error for that line
+/// (and the block it was part of); the lines after it still run.
 fn piped(repl: &mut Repl, echo: bool) -> bool {
     let mut failed = false;
     let mut buffer = String::new();
-    let mut lines = std::io::stdin().lock().lines();
+    let mut input = std::io::stdin().lock();
+    let mut number = 0usize;
     loop {
-        let line = match lines.next() {
-            Some(Ok(l)) => Some(l),
-            Some(Err(e)) => {
-                eprintln!("error: cannot read the input: {e}");
+        let cap = repl.session().ruleset().budget().line_bytes;
+        number += 1;
+        let refused = |code: &str, message: String, help: &str| {
+            let d = crate::Diagnostic::plain(code, message).with_help(help);
+            crate::diagnostics::render_plain(&[d], "input", "", 80)
+        };
+        let line = match read_line(&mut input, cap) {
+            Ok(Line::Text(l)) => Some(l),
+            Ok(Line::End) => None,
+            Ok(Line::TooLong(n)) => {
+                let text = refused(
+                    "repl::line_too_long",
+                    format!("line {number} is {n} bytes long, more than the {cap} a line may be"),
+                    "split it over several lines, or raise the budget (`--budget line_bytes=N`)",
+                );
+                print(&super::Reply { err: text, failed: true, ..Default::default() });
+                failed = true;
+                buffer.clear();
+                continue;
+            }
+            Ok(Line::NotUtf8(at)) => {
+                let text = refused(
+                    "repl::not_utf8",
+                    format!("line {number} is not UTF-8 text (a bad byte after {at} good ones)"),
+                    "save the input as UTF-8 text",
+                );
+                print(&super::Reply { err: text, failed: true, ..Default::default() });
+                failed = true;
+                buffer.clear();
+                continue;
+            }
+            Err(e) => {
+                eprintln!("mettle::io::read\n  × cannot read the input: {e}");
                 return true;
             }
-            None => None,
         };
         let at_end = line.is_none();
         if let Some(l) = line {
             if echo {
                 let mark = if buffer.is_empty() { PROMPT } else { "        " };
-                println!("{mark}{l}");
+                print(&super::Reply { out: format!("{mark}{l}\n"), ..Default::default() });
             }
             if !buffer.is_empty() {
                 buffer.push('\n');
@@ -95,6 +174,14 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             if !command && crate::syntax::is_incomplete(&buffer) {
                 continue;
             }
+        } else if !buffer.trim().is_empty() && crate::syntax::is_incomplete(&buffer) {
+            let text = refused(
+                "repl::unclosed",
+                "the input ended inside a block or bracket that was never closed".into(),
+                "close every `{`, `(` and `[` (and string) before the end of the input",
+            );
+            print(&super::Reply { err: text, failed: true, ..Default::default() });
+            return true;
         }
         if !buffer.trim().is_empty() {
             let reply = repl.handle(&buffer);
