@@ -154,8 +154,11 @@ impl Plan {
         };
         let chain = if self.explode.is_some() { MAX_CHAIN as f64 } else { 1.0 };
         let limbs = 1.0 + self.total_bits() / 64.0;
+        // An exploding die is itself a polynomial `chain` times wider than its faces, and every step of
+        // the power multiplies by it: count its width, not its face count.
+        let width = faces * chain;
         let cost = match self.keep {
-            None => n * span * chain * faces * limbs,
+            None => n * span * chain * width * limbs,
             Some((a, b)) => {
                 let b = b as f64;
                 let kept = b - a as f64;

@@ -115,6 +115,8 @@ pub struct Repl {
     seed: u64,
     color: bool,
     width: usize,
+    /// Stops the input being worked out (Ctrl-C); shared by every session the REPL plays.
+    cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Repl {
@@ -143,7 +145,16 @@ impl Repl {
             session,
             lets: vec![],
         };
-        Repl { world, undo: vec![], current: String::new(), explained: None, seed, color, width }
+        Repl {
+            world,
+            undo: vec![],
+            current: String::new(),
+            explained: None,
+            seed,
+            color,
+            width,
+            cancel: Arc::default(),
+        }
     }
 
     /// The session being played.
@@ -151,8 +162,16 @@ impl Repl {
         &self.world.session
     }
 
+    /// The flag that stops the input being worked out: set it (from a Ctrl-C handler) and the running
+    /// statement, roll, event or script stops with `mettle::run::cancelled`, the session as before.
+    pub fn cancel_flag(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        self.cancel.clone()
+    }
+
     /// Handles one input: a command (`:help`), definitions, statements or an expression.
     pub fn handle(&mut self, input: &str) -> Reply {
+        // The session may have been replaced (`:load`, `:restore`, `:undo`): it answers to the same flag.
+        self.world.session.set_cancel_flag(self.cancel.clone());
         let mut reply = Reply::default();
         let trimmed = input.trim();
         self.current = trimmed.lines().next().unwrap_or("").to_string();

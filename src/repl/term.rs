@@ -9,6 +9,9 @@ use rustyline::history::FileHistory;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+/// The largest history file read at start-up (a larger one, or one that is not a file, is left alone).
+const MAX_HISTORY: u64 = 4 * 1024 * 1024;
+
 /// The prompt, also printed before each echoed input.
 const PROMPT: &str = "mettle> ";
 
@@ -59,9 +62,16 @@ pub fn run(opts: &Options) -> u8 {
 /// Prints a reply, its control characters escaped (names, notes and echoed lines come from input).
 fn print(reply: &super::Reply) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(crate::text::escape_controls(&reply.out).as_bytes());
-    let _ = out.flush();
+    let written =
+        out.write_all(crate::text::escape_controls(&reply.out).as_bytes()).and_then(|()| out.flush());
     drop(out);
+    if let Err(e) = written {
+        // A closed pipe has already ended the program quietly (SIGPIPE); a full disk ends it here.
+        eprintln!(
+            "mettle::io::write\n\n  × cannot write the output: {e}\n  help: check the free space where the output goes"
+        );
+        std::process::exit(1);
+    }
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(crate::text::escape_controls(&reply.err).as_bytes());
     let _ = err.flush();
@@ -220,14 +230,21 @@ fn interact(repl: &mut Repl, color: bool) {
         }
     };
     ed.set_helper(Some(MettleHelper::new(repl.names(), color)));
-    // Ctrl-C while an input is being worked out must not end the session (at the prompt the line
-    // editor reads it as a key and drops the line being typed).
-    let _ = ctrlc::set_handler(|| {});
+    // Ctrl-C while an input is being worked out stops it (the session's cancel flag: the statement,
+    // roll, event or script stops, undone) and must not end the session; at the prompt the line editor
+    // reads it as a key and drops the line being typed.
+    let cancel = repl.cancel_flag();
+    let _ = ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed));
     let history = history_path();
-    if let Some(p) = &history {
+    if let Some(p) = &history
+        && std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= MAX_HISTORY)
+    {
         let _ = ed.load_history(p);
     }
-    println!("mettle REPL: `:help` for help, `:quit` or Ctrl-D to leave");
+    print(&super::Reply {
+        out: "mettle REPL: `:help` for help, `:quit` or Ctrl-D to leave\n".into(),
+        ..Default::default()
+    });
     loop {
         match ed.readline(PROMPT) {
             Ok(line) => {
