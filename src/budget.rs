@@ -33,9 +33,6 @@ pub struct Budget {
     /// Most script operations one top-level action may spend across all its script calls. Default
     /// 10,000,000.
     pub script_operations: u64,
-    /// Work an exact-odds question may do before it falls back to seeded samples (units of one table
-    /// cell or one walked step). Default 50,000,000.
-    pub odds_work: u64,
 }
 
 impl Default for Budget {
@@ -48,14 +45,13 @@ impl Default for Budget {
             steps: 10_000_000,
             log_entries: 1_000_000,
             script_operations: 10_000_000,
-            odds_work: 50_000_000,
         }
     }
 }
 
 impl Budget {
     /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 7] = [
         "ruleset_bytes",
         "script_bytes",
         "save_bytes",
@@ -63,7 +59,6 @@ impl Budget {
         "steps",
         "log_entries",
         "script_operations",
-        "odds_work",
     ];
 
     /// Sets the limit called `name` to `value` (zero is read as one: a limit is never off).
@@ -84,7 +79,6 @@ impl Budget {
             "steps" => &mut self.steps,
             "log_entries" => &mut self.log_entries,
             "script_operations" => &mut self.script_operations,
-            "odds_work" => &mut self.odds_work,
             _ => {
                 return Err(Diagnostic::plain(
                     "budget::unknown",

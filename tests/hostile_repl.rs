@@ -177,3 +177,30 @@ fn save_bang_and_restore_bang_are_commands() {
     let reply = r.handle(":restore!");
     assert!(reply.err.contains("mettle::repl::missing_argument"), "{}", reply.err);
 }
+
+#[test]
+fn a_budget_from_the_command_line_applies() {
+    let out = mettle(&["play", "rulesets/combat_hq.mettle", "example_excess", "--budget", "steps=20"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mettle::budget::steps"));
+    let out =
+        mettle(&["play", "rulesets/combat_hq.mettle", "example_excess", "--budget", "steps=100000"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_budget_that_does_not_exist_is_a_usage_error() {
+    let out = mettle(&["check", IF, "--budget", "stpes=5"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `steps`?"));
+    let out = mettle(&["check", IF, "--budget", "steps=lots"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_line_budget_from_the_command_line_applies_to_the_repl() {
+    let out = mettle(&["repl", IF, "--budget", "line_bytes=8"], b"1 + 1\nnew side blue\n2 + 2\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mettle::repl::line_too_long"));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("4\n"));
+}

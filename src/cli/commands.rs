@@ -17,7 +17,7 @@ pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
 }
 
 pub(super) fn load(path: &Path) -> Option<Ruleset> {
-    match Ruleset::from_path(path) {
+    match Ruleset::from_path_with(path, &super::load_options(path)) {
         Ok(r) => {
             if !r.warnings().is_empty() {
                 eprint!("{}", render(r.warnings(), r.name(), r.text()));
@@ -54,7 +54,7 @@ pub fn check(files: &[PathBuf], json: bool) -> u8 {
     }
     let mut failed = false;
     for f in files {
-        match Ruleset::from_path(f) {
+        match Ruleset::from_path_with(f, &super::load_options(f)) {
             Ok(r) => {
                 let warnings = all_warnings(&r);
                 eprint!("{}", render(&warnings, r.name(), r.text()));
@@ -88,7 +88,7 @@ fn check_json(files: &[PathBuf]) -> u8 {
     let mut failed = false;
     let mut out = vec![];
     for f in files {
-        let (name, text, diags, ok) = match Ruleset::from_path(f) {
+        let (name, text, diags, ok) = match Ruleset::from_path_with(f, &super::load_options(f)) {
             Ok(r) => (r.name().to_string(), r.text().to_string(), all_warnings(&r), true),
             Err(e) => (e.name, e.text, e.diagnostics, false),
         };

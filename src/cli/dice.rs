@@ -27,13 +27,15 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let rules = match Ruleset::from_str(NAME, "") {
-        Ok(r) => r,
-        Err(e) => {
-            eprint!("{}", render(&e.diagnostics, expr));
-            return 2;
-        }
-    };
+    let rules =
+        match Ruleset::load(NAME, "", &mettle::LoadOptions { budget: super::budget(), ..Default::default() })
+        {
+            Ok(r) => r,
+            Err(e) => {
+                eprint!("{}", render(&e.diagnostics, expr));
+                return 2;
+            }
+        };
     let mut session = Session::new(&rules, seed);
     let mut frame = vec![Value::None; c.slots as usize];
     let value = match session.eval_prompt(&c.expr, &mut frame) {
@@ -116,7 +118,9 @@ pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
 /// Rolls the expression many times with `seed`: as many as [`mettle::odds::FALLBACK_RUNS`], fewer
 /// when one roll throws so many dice that they would pass [`DICE_BUDGET`].
 fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Report, u8> {
-    let rules = Ruleset::from_str(NAME, "").map_err(|_| 2u8)?;
+    let rules =
+        Ruleset::load(NAME, "", &mettle::LoadOptions { budget: super::budget(), ..Default::default() })
+            .map_err(|_| 2u8)?;
     let mut session = Session::new(&rules, seed);
     let mut frame = vec![Value::None; c.slots as usize];
     // One roll first, to count its dice.

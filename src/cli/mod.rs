@@ -37,6 +37,44 @@ Examples:
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Raise or lower a limit, as NAME=VALUE (repeatable): ruleset_bytes, script_bytes, save_bytes,
+    /// line_bytes, steps, log_entries, script_operations. See docs/security.md.
+    #[arg(long = "budget", value_name = "NAME=VALUE", global = true)]
+    budget: Vec<String>,
+}
+
+/// The limits given with `--budget`, for every ruleset the command loads.
+static BUDGET: std::sync::OnceLock<mettle::Budget> = std::sync::OnceLock::new();
+
+/// The limits for this run of the command.
+pub(crate) fn budget() -> mettle::Budget {
+    BUDGET.get().cloned().unwrap_or_default()
+}
+
+/// How to load the ruleset at `path`: scripts from its folder, within this run's limits.
+pub(crate) fn load_options(path: &std::path::Path) -> mettle::LoadOptions {
+    mettle::LoadOptions {
+        base: path.parent().map(std::path::Path::to_path_buf),
+        budget: budget(),
+        ..Default::default()
+    }
+}
+
+/// Reads `--budget NAME=VALUE` values; a mistake is a usage error (exit 2).
+fn parse_budget(given: &[String]) -> Result<mettle::Budget, String> {
+    let mut b = mettle::Budget::default();
+    for g in given {
+        let Some((name, value)) = g.split_once('=') else {
+            return Err(format!("`--budget {g}` needs NAME=VALUE, such as `--budget steps=50000000`"));
+        };
+        let value: u64 = value
+            .trim()
+            .replace('_', "")
+            .parse()
+            .map_err(|_| format!("`--budget {g}`: `{value}` is not a whole number of 0 or more"))?;
+        b.set(name.trim(), value).map_err(|d| format!("{} ({})", d.message, d.help.unwrap_or_default()))?;
+    }
+    Ok(b)
 }
 
 #[derive(Subcommand, Debug)]
@@ -203,6 +241,15 @@ enum Command {
 /// Runs the command line.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    match parse_budget(&cli.budget) {
+        Ok(b) => {
+            let _ = BUDGET.set(b);
+        }
+        Err(message) => {
+            eprintln!("mettle::cli::budget\n\n  × {message}");
+            return ExitCode::from(2);
+        }
+    }
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
         Command::Export { file } => commands::export(&file),
@@ -229,7 +276,7 @@ pub fn main() -> ExitCode {
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
         Command::Repl { file, seed, echo, width } => {
-            mettle::repl::run(&mettle::repl::Options { file, seed, echo, width })
+            mettle::repl::run(&mettle::repl::Options { file, seed, echo, width, budget: budget() })
         }
     };
     ExitCode::from(code)

@@ -143,7 +143,7 @@ impl Repl {
 
     /// Loads a ruleset file and starts a fresh session over it.
     pub fn load(&mut self, path: &Path, reply: &mut Reply) -> bool {
-        let cap = self.world.rules.budget().ruleset_bytes;
+        let cap = self.budget.ruleset_bytes;
         let text = match crate::budget::read_capped(path, cap, "ruleset") {
             Ok(t) => t,
             Err(d) => {
@@ -152,7 +152,7 @@ impl Repl {
             }
         };
         let file = PathBuf::from(path);
-        match World::compile(Some(&file), &text, &[]) {
+        match World::compile(Some(&file), &text, &[], &self.budget) {
             Ok((rules, ast)) => {
                 if !rules.warnings().is_empty() {
                     reply.err.push_str(&self.render_with_file(rules.warnings(), &rules));
@@ -225,8 +225,8 @@ impl Repl {
         let Some(file) = self.world.file.clone() else {
             return Err(error("no_file", "no file is loaded", "load one with `:load FILE`"));
         };
-        let text = crate::budget::read_capped(&file, self.world.rules.budget().ruleset_bytes, "ruleset")?;
-        let (rules, ast) = match World::compile(Some(&file), &text, &self.world.items) {
+        let text = crate::budget::read_capped(&file, self.budget.ruleset_bytes, "ruleset")?;
+        let (rules, ast) = match World::compile(Some(&file), &text, &self.world.items, &self.budget) {
             Ok(r) => r,
             Err(e) => {
                 reply.fail(self.render_load_error(&e));
@@ -348,7 +348,7 @@ impl Repl {
     fn save(&mut self, rest: &str, force: bool, reply: &mut Reply) -> Result<(), Diagnostic> {
         let path = self.need_path(rest, if force { ":save!" } else { ":save" })?;
         if !force {
-            refuse_to_overwrite(Path::new(path), self.world.rules.budget().save_bytes)?;
+            refuse_to_overwrite(Path::new(path), self.budget.save_bytes)?;
         }
         let session: serde_json::Value = serde_json::from_str(&self.world.session.save()).unwrap_or_default();
         let saved = Saved {
@@ -366,11 +366,7 @@ impl Repl {
 
     fn restore(&mut self, rest: &str, other_ruleset: bool, reply: &mut Reply) -> Result<(), Diagnostic> {
         let path = self.need_path(rest, if other_ruleset { ":restore!" } else { ":restore" })?;
-        let text = crate::budget::read_capped(
-            Path::new(path),
-            self.world.rules.budget().save_bytes,
-            "saved session",
-        )?;
+        let text = crate::budget::read_capped(Path::new(path), self.budget.save_bytes, "saved session")?;
         let not_saved = |e: serde_json::Error| {
             error("bad_save", format!("`{path}` is not a saved session: {e}"), "save one with `:save FILE`")
         };
@@ -382,7 +378,7 @@ impl Repl {
             Saved { mettle_repl: 1, file: None, items: vec![], lets: vec![], session: value }
         };
         let w = &self.world;
-        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &saved.items) {
+        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &saved.items, &self.budget) {
             Ok(r) => r,
             Err(e) => {
                 reply.fail(self.render_load_error(&e));

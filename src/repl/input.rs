@@ -37,7 +37,7 @@ impl Repl {
         let mut typed = self.world.items.clone();
         typed.push(input.to_string());
         let w = &self.world;
-        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &typed) {
+        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &typed, &self.budget) {
             Ok(r) => r,
             Err(e) => {
                 let mine: Vec<_> = e.diagnostics.into_iter().filter(|d| d.span().start >= base).collect();

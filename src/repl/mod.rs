@@ -53,6 +53,7 @@ impl World {
         file: Option<&PathBuf>,
         file_text: &str,
         items: &[String],
+        budget: &crate::Budget,
     ) -> Result<(Ruleset, ast::File), LoadError> {
         let mut text = file_text.to_string();
         for i in items {
@@ -63,6 +64,7 @@ impl World {
         // Script files are read from the ruleset's folder, as when the file is loaded on its own.
         let opts = crate::LoadOptions {
             base: file.and_then(|f| f.parent()).map(|p| p.to_path_buf()),
+            budget: budget.clone(),
             ..Default::default()
         };
         let rules = Ruleset::load(&name, &text, &opts)?;
@@ -115,6 +117,8 @@ pub struct Repl {
     seed: u64,
     color: bool,
     width: usize,
+    /// Limits for every ruleset the REPL compiles.
+    budget: crate::Budget,
     /// Stops the input being worked out (Ctrl-C); shared by every session the REPL plays.
     cancel: Arc<std::sync::atomic::AtomicBool>,
 }
@@ -131,7 +135,7 @@ impl Repl {
     /// assert!(repl.handle("alpha.spy").failed);
     /// ```
     pub fn new(seed: u64, color: bool, width: usize) -> Repl {
-        let (rules, ast) = match World::compile(None, "", &[]) {
+        let (rules, ast) = match World::compile(None, "", &[], &crate::Budget::default()) {
             Ok(r) => r,
             Err(e) => unreachable!("an empty ruleset compiles: {e}"),
         };
@@ -153,6 +157,7 @@ impl Repl {
             seed,
             color,
             width,
+            budget: crate::Budget::default(),
             cancel: Arc::default(),
         }
     }
@@ -160,6 +165,16 @@ impl Repl {
     /// The session being played.
     pub fn session(&self) -> &Session {
         &self.world.session
+    }
+
+    /// Sets the limits for the rulesets loaded from now on (and for reading lines).
+    pub fn set_budget(&mut self, budget: crate::Budget) {
+        self.budget = budget;
+    }
+
+    /// The limits in force.
+    pub fn budget(&self) -> &crate::Budget {
+        &self.budget
     }
 
     /// The flag that stops the input being worked out: set it (from a Ctrl-C handler) and the running

@@ -26,6 +26,8 @@ pub struct Options {
     pub echo: bool,
     /// Width of rendered diagnostics.
     pub width: usize,
+    /// Limits for the rulesets loaded and the lines read.
+    pub budget: crate::Budget,
 }
 
 /// Where the history is kept: `$METTLE_HISTORY`, else `history` in mettle's folder of the user's
@@ -44,6 +46,7 @@ pub fn run(opts: &Options) -> u8 {
     let no_color = std::env::var_os("NO_COLOR").is_some();
     let color = interactive && std::io::stderr().is_terminal() && !no_color;
     let mut repl = Repl::new(opts.seed, color, opts.width);
+    repl.set_budget(opts.budget.clone());
     let mut failed = false;
     if let Some(f) = &opts.file {
         let mut reply = super::Reply::default();
@@ -134,7 +137,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
     let mut input = std::io::stdin().lock();
     let mut number = 0usize;
     loop {
-        let cap = repl.session().ruleset().budget().line_bytes;
+        let cap = repl.budget().line_bytes;
         number += 1;
         let refused = |code: &str, message: String, help: &str| {
             let d = crate::Diagnostic::plain(code, message).with_help(help);
