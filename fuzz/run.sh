@@ -15,4 +15,4 @@ mkdir -p "corpus/$target"
 cp -n seeds/"$target"/* "corpus/$target/" 2>/dev/null || true
 exec cargo +nightly fuzz run --sanitizer none --debug-assertions "$target" "corpus/$target" -- \
   -dict=mettle.dict -runs="$runs" -max_len="${MAX_LEN:-1024}" -timeout=10 -rss_limit_mb=2048 \
-  -jobs=1 -workers=1 -print_final_stats=1 "$@"
+  -print_final_stats=1 "$@"

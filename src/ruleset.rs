@@ -97,6 +97,16 @@ impl Ruleset {
     /// assert_eq!(r.program().scripts.as_ref().unwrap().functions[0].name, "tn");
     /// ```
     pub fn load(name: &str, text: &str, opts: &LoadOptions) -> Result<Ruleset, LoadError> {
+        if text.len() as u64 > opts.budget.ruleset_bytes {
+            let d = Diagnostic::plain(
+                "io::too_large",
+                format!("the ruleset `{name}` is larger than {} bytes", opts.budget.ruleset_bytes),
+            )
+            .with_help("raise the limit if the ruleset is meant to be this large (see docs/security.md)");
+            return Err(LoadError { name: name.to_string(), text: String::new(), diagnostics: vec![d] });
+        }
+        // A byte order mark or old Mac line endings read as plain text, every span unchanged.
+        let text = &*crate::syntax::normalize(text);
         let (file, mut diags) = crate::syntax::parse(text);
         let fail = |diagnostics| LoadError { name: name.to_string(), text: text.to_string(), diagnostics };
         if diags.iter().any(|d| d.is_error()) {

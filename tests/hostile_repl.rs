@@ -97,7 +97,8 @@ fn control_characters_in_a_ruleset_are_escaped_in_play() {
 fn a_nul_in_a_line_is_a_located_error_and_the_next_line_runs() {
     let (code, out, err) = repl(b"new side blue\x00\nnew side red\n1 + 1\n");
     assert_eq!(code, 1);
-    assert!(err.contains("mettle::parse::syntax"), "{err}");
+    assert!(err.contains("mettle::parse::invisible_character"), "{err}");
+    assert!(err.contains("U+0000"), "{err}");
     assert!(out.ends_with("2\n"), "{out}");
 }
 

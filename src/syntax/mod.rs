@@ -2,6 +2,7 @@
 //! and syntax errors worded for people. pest's `Rule` never leaves this module.
 
 mod build;
+mod chars;
 mod errors;
 mod expr;
 mod parse;
@@ -10,4 +11,5 @@ mod stmt;
 #[cfg(test)]
 mod tests;
 
+pub use chars::normalize;
 pub use parse::{ReplInput, is_incomplete, parse, parse_repl};

@@ -38,8 +38,13 @@ pub enum ReplInput {
 /// assert_eq!(errors[0].message, "expected `:`, found `0`");
 /// ```
 pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
+    let text = &*super::chars::normalize(text);
     if let Some(diag) = scan::too_deep(text, 0) {
         return (File::default(), vec![diag]);
+    }
+    let odd = super::chars::odd_characters(text, 0);
+    if !odd.is_empty() {
+        return (File::default(), odd);
     }
     match MettleParser::parse(Rule::file, text) {
         Ok(pairs) => {
@@ -115,8 +120,13 @@ fn single(mut pairs: Pairs<'_, Rule>) -> pest::iterators::Pair<'_, Rule> {
 /// assert_eq!(parse_repl("2d6 +").unwrap_err()[0].message, "expected an expression, found end of file");
 /// ```
 pub fn parse_repl(text: &str) -> Result<ReplInput, Vec<Diagnostic>> {
+    let text = &*super::chars::normalize(text);
     if let Some(diag) = scan::too_deep(text, 0) {
         return Err(vec![diag]);
+    }
+    let odd = super::chars::odd_characters(text, 0);
+    if !odd.is_empty() {
+        return Err(odd);
     }
     let mut furthest: Option<SyntaxError> = None;
     for rule in [Rule::repl_items, Rule::repl_stmts, Rule::repl_expr] {
