@@ -113,7 +113,9 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String]) -> Result<Vec<Sweep>, Stri
         if out.iter().any(|s| s.name == name) {
             return Err(format!("input `{name}` is swept twice"));
         }
-        rows = rows.saturating_mul((hi - lo + 1) as usize);
+        // Counted in 128 bits: `i64::MIN..i64::MAX` has more values than an i64 can count.
+        let count = usize::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(usize::MAX);
+        rows = rows.saturating_mul(count);
         if rows > MAX_ROWS {
             return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
         }
