@@ -11,7 +11,9 @@ fn inputs(target: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(|e| e.ok())
-                .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()))
+                .map(|e| {
+                    (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap())
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -55,6 +57,15 @@ fn an_exploding_d62_is_estimated_not_worked_out_for_minutes() {
     assert!(dist(&c.expr).is_err(), "3d62x should be left to the estimate");
     let c = compile("3d6x").unwrap();
     assert!(dist(&c.expr).is_ok(), "3d6x is still exact");
+}
+
+#[test]
+fn wide_dice_rerolled_many_times_are_estimated() {
+    // `6d620r1ro20` took 12 s (6 s in a release build): its weights run to thousands of bits.
+    let c = compile("6d620r1ro20").unwrap();
+    assert!(dist(&c.expr).is_err(), "6d620r1ro20 should be left to the estimate");
+    let c = compile("8d100r1").unwrap();
+    assert!(dist(&c.expr).is_ok(), "8d100r1 is still exact");
 }
 
 #[test]

@@ -211,7 +211,8 @@ fn a_sweep_over_every_whole_number_is_a_usage_error() {
     let dir = std::env::temp_dir().join(format!("mettle-hostile-sweep-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("big.mettle");
-    std::fs::write(&file, "check big { input n: int  roll d6  outcome o when total > n  otherwise x }\n").unwrap();
+    std::fs::write(&file, "check big { input n: int  roll d6  outcome o when total > n  otherwise x }\n")
+        .unwrap();
     for range in ["n=-9223372036854775808..9223372036854775807", "n=0..9223372036854775807", "n=-5..99999"] {
         let out = mettle(&["odds", file.to_str().unwrap(), "big", "--sweep", range], b"");
         assert_eq!(out.status.code(), Some(2), "{range}: {}", String::from_utf8_lossy(&out.stderr));
