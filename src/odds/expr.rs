@@ -258,14 +258,19 @@ fn constant(e: &Expr, what: &str) -> Result<i64, String> {
 /// The distribution of `f(x)`; `None` from `f` means overflow.
 fn map(d: &Dist, f: impl Fn(i64) -> Option<i64>) -> Result<Dist, String> {
     let mut out: BTreeMap<i64, BigUint> = BTreeMap::new();
+    let mut values = 0usize;
     for (v, w) in d.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)) {
         let y = f(v).ok_or_else(|| "a value can overflow".to_string())?;
         *out.entry(y).or_default() += w;
+        values += 1;
     }
-    from_map(out)
+    // When no two values fell together (a shift, a negation), the weights are as reduced as they
+    // were: reducing thousands of long weights again costs seconds (`2114d7 - 5`).
+    let merged = out.len() < values;
+    from_map(out, merged)
 }
 
-fn from_map(m: BTreeMap<i64, BigUint>) -> Result<Dist, String> {
+fn from_map(m: BTreeMap<i64, BigUint>, reduce: bool) -> Result<Dist, String> {
     let (Some((&lo, _)), Some((&hi, _))) = (m.first_key_value(), m.last_key_value()) else {
         return Ok(Dist::from_weights::<BigUint>(0, vec![]));
     };
@@ -276,7 +281,8 @@ fn from_map(m: BTreeMap<i64, BigUint>) -> Result<Dist, String> {
     for (v, x) in m {
         w[(v - lo) as usize] = x;
     }
-    Ok(Poly { lo, w }.reduce().to_dist())
+    let p = Poly { lo, w };
+    Ok(if reduce { p.reduce() } else { p }.to_dist())
 }
 
 /// The distribution of `f(x, y)` for independent `x` and `y`.
@@ -302,7 +308,7 @@ fn combine(a: &Dist, b: &Dist, f: impl Fn(i64, i64) -> Option<i64>) -> Result<Di
             *out.entry(v).or_default() += xw * yw;
         }
     }
-    from_map(out)
+    from_map(out, true)
 }
 
 fn binary(op: BinOp, a: &Expr, b: &Expr) -> Result<Dist, String> {
