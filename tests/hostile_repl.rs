@@ -219,3 +219,11 @@ fn a_sweep_over_every_whole_number_is_a_usage_error() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("rows"), "{range}");
     }
 }
+
+#[test]
+fn a_command_inside_an_open_block_reports_the_block_and_runs() {
+    let (code, out, err) = repl(b"let x = (2 +\n:units\n1 + 1\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("mettle::parse::syntax"), "{err}");
+    assert!(out.ends_with("2\n"), "{out}");
+}

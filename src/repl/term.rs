@@ -179,6 +179,14 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 let mark = if buffer.is_empty() { PROMPT } else { "        " };
                 print(&super::Reply { out: format!("{mark}{l}\n"), ..Default::default() });
             }
+            // A command cannot continue an open block: the block is reported as it stands, then the
+            // command runs.
+            if !buffer.is_empty() && l.trim_start().starts_with(':') {
+                let reply = repl.handle(&buffer);
+                failed |= reply.failed;
+                print(&reply);
+                buffer.clear();
+            }
             if !buffer.is_empty() {
                 buffer.push('\n');
             }
