@@ -146,6 +146,10 @@ pub(crate) fn odd_characters(text: &str, offset: usize) -> Vec<Diagnostic> {
 }
 
 fn diagnose(c: char, prev: Option<char>, next: Option<char>, span: Span) -> Option<Diagnostic> {
+    // Plain text is nearly all of it: answer it without any work.
+    if c.is_ascii() && !c.is_ascii_control() {
+        return None;
+    }
     let point = format!("U+{:04X}", c as u32);
     if let Some(odd) = odd(c) {
         let (code, what, label, help) = match odd {
