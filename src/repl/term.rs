@@ -139,31 +139,29 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
     loop {
         let cap = repl.budget().line_bytes;
         number += 1;
+        // Prints the error for a line refused whole.
         let refused = |code: &str, message: String, help: &str| {
             let d = crate::Diagnostic::plain(code, message).with_help(help);
-            crate::diagnostics::render_plain(&[d], "input", "", 80)
+            let err = crate::diagnostics::render_plain(&[d], "input", "", 80);
+            print(&super::Reply { err, failed: true, ..Default::default() });
         };
         let line = match read_line(&mut input, cap) {
             Ok(Line::Text(l)) => Some(l),
             Ok(Line::End) => None,
-            Ok(Line::TooLong(n)) => {
-                let text = refused(
-                    "repl::line_too_long",
-                    format!("line {number} is {n} bytes long, more than the {cap} a line may be"),
-                    "split it over several lines, or raise the budget (`--budget line_bytes=N`)",
-                );
-                print(&super::Reply { err: text, failed: true, ..Default::default() });
-                failed = true;
-                buffer.clear();
-                continue;
-            }
-            Ok(Line::NotUtf8(at)) => {
-                let text = refused(
-                    "repl::not_utf8",
-                    format!("line {number} is not UTF-8 text (a bad byte after {at} good ones)"),
-                    "save the input as UTF-8 text",
-                );
-                print(&super::Reply { err: text, failed: true, ..Default::default() });
+            Ok(bad) => {
+                match bad {
+                    Line::TooLong(n) => refused(
+                        "repl::line_too_long",
+                        format!("line {number} is {n} bytes long, more than the {cap} a line may be"),
+                        "split it over several lines, or raise the budget (`--budget line_bytes=N`)",
+                    ),
+                    Line::NotUtf8(at) => refused(
+                        "repl::not_utf8",
+                        format!("line {number} is not UTF-8 text (a bad byte after {at} good ones)"),
+                        "save the input as UTF-8 text",
+                    ),
+                    Line::Text(_) | Line::End => {}
+                }
                 failed = true;
                 buffer.clear();
                 continue;
@@ -196,12 +194,11 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 continue;
             }
         } else if !buffer.trim().is_empty() && crate::syntax::is_incomplete(&buffer) {
-            let text = refused(
+            refused(
                 "repl::unclosed",
                 "the input ended inside a block or bracket that was never closed".into(),
                 "close every `{`, `(` and `[` (and string) before the end of the input",
             );
-            print(&super::Reply { err: text, failed: true, ..Default::default() });
             return true;
         }
         if !buffer.trim().is_empty() {
