@@ -69,6 +69,15 @@ fn wide_dice_rerolled_many_times_are_estimated() {
 }
 
 #[test]
+fn combining_rolls_with_long_weights_is_estimated() {
+    // `2141d7 - d75` took 2 s (over 10 s with overflow checks): few pairs, but thousands of bits each.
+    let c = compile("2141d7 - d75").unwrap();
+    assert!(dist(&c.expr).is_err(), "2141d7 - d75 should be left to the estimate");
+    let c = compile("100d6 - 50d6").unwrap();
+    assert!(dist(&c.expr).is_ok(), "100d6 - 50d6 is still exact");
+}
+
+#[test]
 fn load_inputs_found_by_fuzzing_finish() {
     for (_, text) in inputs("load") {
         load(&text);

@@ -128,6 +128,17 @@ pub fn dist(e: &Expr) -> Result<Dist, String> {
     }
 }
 
+/// Most pair-of-weights work (pairs times the weights' length in 64-bit words) combining two rolls
+/// may take: a roll of thousands of dice carries weights of thousands of bits, and `2141d7 - d75`
+/// took seconds though its pairs were well under [`MAX_PAIRS`].
+const MAX_PAIR_WORK: f64 = 2e7;
+
+/// Whether combining `pairs` pairs of values of `a` and `b` is too much work for their weights.
+fn too_heavy(pairs: usize, a: &Dist, b: &Dist) -> bool {
+    let words = |d: &Dist| d.total().bits() as f64 / 64.0;
+    pairs as f64 * (1.0 + words(a) + words(b)) > MAX_PAIR_WORK
+}
+
 fn overflow() -> String {
     "the exact weights grow too large".into()
 }
@@ -294,7 +305,7 @@ fn combine(a: &Dist, b: &Dist, f: impl Fn(i64, i64) -> Option<i64>) -> Result<Di
         return map(a, |x| f(x, b.lo()));
     }
     let nz = |d: &Dist| d.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)).count();
-    if nz(a).saturating_mul(nz(b)) > MAX_PAIRS {
+    if nz(a).saturating_mul(nz(b)) > MAX_PAIRS || too_heavy(nz(a).saturating_mul(nz(b)), a, b) {
         return Err(format!(
             "combining two rolls of {} and {} values is too much work to do exactly",
             nz(a),
@@ -320,7 +331,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr) -> Result<Dist, String> {
                 return Err("a value can overflow".into());
             }
             let pairs = (x.hi() - x.lo() + 1).saturating_mul(y.hi() - y.lo() + 1);
-            if pairs > MAX_PAIRS as i64 {
+            if pairs > MAX_PAIRS as i64 || too_heavy(pairs as usize, &x, &y) {
                 return Err("adding two rolls with this many values is too much work to do exactly".into());
             }
             Ok(poly(&x).conv(&poly(&y)).ok_or_else(overflow)?.reduce().to_dist())
