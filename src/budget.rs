@@ -33,6 +33,12 @@ pub struct Budget {
     /// Most script operations one top-level action may spend across all its script calls. Default
     /// 10,000,000.
     pub script_operations: u64,
+    /// Most work one exact answer may take, in units of about one word-sized operation on a weight
+    /// (a step of a rule counts 50, a script operation 100): the odds of a check or a dice expression,
+    /// every row of a sweep together, a scenario's walk, or the `mettle check` lint over every check
+    /// and combination of inputs. An estimate from samples falls back on the same amount again.
+    /// Default 600,000,000 (about a second on a small machine).
+    pub odds_work: u64,
 }
 
 impl Default for Budget {
@@ -45,13 +51,14 @@ impl Default for Budget {
             steps: 10_000_000,
             log_entries: 1_000_000,
             script_operations: 10_000_000,
+            odds_work: 600_000_000,
         }
     }
 }
 
 impl Budget {
     /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "ruleset_bytes",
         "script_bytes",
         "save_bytes",
@@ -59,6 +66,7 @@ impl Budget {
         "steps",
         "log_entries",
         "script_operations",
+        "odds_work",
     ];
 
     /// Sets the limit called `name` to `value` (zero is read as one: a limit is never off).
@@ -79,6 +87,7 @@ impl Budget {
             "steps" => &mut self.steps,
             "log_entries" => &mut self.log_entries,
             "script_operations" => &mut self.script_operations,
+            "odds_work" => &mut self.odds_work,
             _ => {
                 return Err(Diagnostic::plain(
                     "budget::unknown",

@@ -88,7 +88,8 @@ pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let report = match dist(&c.expr) {
+    let (exact, _) = mettle::odds::work::within(super::budget().odds_work, || dist(&c.expr));
+    let report = match exact {
         Ok(d) => {
             let mut report = Report {
                 question: expr.trim().to_string(),
@@ -137,15 +138,41 @@ fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Repor
             _ => 0,
         })
         .sum();
-    let runs = (DICE_BUDGET / dice.max(1)).clamp(100, mettle::odds::FALLBACK_RUNS);
+    let most = (DICE_BUDGET / dice.max(1)).clamp(100, mettle::odds::FALLBACK_RUNS);
     let mut session = Session::new(&rules, seed);
     session.set_logging(false);
     let mut counts: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
-    for _ in 0..runs {
-        frame.iter_mut().for_each(|v| *v = Value::None);
-        let v = session.eval_prompt(&c.expr, &mut frame).map_err(fail)?;
-        *counts.entry(v.int()).or_default() += 1;
+    // The rolls' steps count against the budget of work; the estimate stops when it is spent.
+    let (done, _) = mettle::odds::work::within(rules.budget().odds_work, || {
+        let mut runs = 0;
+        while runs < most {
+            frame.iter_mut().for_each(|v| *v = Value::None);
+            let v = match session.eval_prompt(&c.expr, &mut frame) {
+                Err(_) if mettle::odds::work::dry() => break,
+                v => v.map_err(fail)?,
+            };
+            if !mettle::odds::work::charge(1) {
+                break;
+            }
+            *counts.entry(v.int()).or_default() += 1;
+            runs += 1;
+        }
+        Ok::<u64, u8>(runs)
+    });
+    let runs = done?;
+    if runs == 0 {
+        eprintln!(
+            "error[mettle::odds::out_of_work]: one roll of `{}` takes more than the budget of work of an \
+             estimate\n  help: raise it with `--budget odds_work=N`",
+            expr.trim()
+        );
+        return Err(1);
     }
+    let reason = if runs < most {
+        format!("{reason}; the estimate stopped after {runs} rolls, when its budget of work ran out")
+    } else {
+        reason
+    };
     let mut report = Report {
         question: expr.trim().to_string(),
         outcomes: vec![],

@@ -59,22 +59,41 @@ pub fn run(args: &Args) -> u8 {
             }
         };
     }
+    // Every row together has the budget of one question (an exact try and an estimate), shared
+    // out evenly: a row that needs less leaves more for the rows after it.
+    let odds_work = r.rules.budget().odds_work;
+    let (rows, _) =
+        mettle::odds::work::within(odds_work.saturating_mul(2), || sweep_rows(args, &mut r, &sweeps));
+    match rows {
+        Ok(rows) => print_sweep(&r, &args.check, &sweeps, &rows, args.json, args.plot.as_deref()),
+        Err(code) => code,
+    }
+}
+
+/// The report of each row of a sweep, or the exit status of the first that fails.
+fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>, u8> {
     let mut rows = vec![];
-    for values in combinations(&sweeps) {
+    let all = combinations(sweeps);
+    let count = all.len() as u64;
+    for (i, values) in all.into_iter().enumerate() {
+        let share = mettle::odds::work::left() / (count - i as u64).max(1);
         let mut inputs = r.inputs.clone();
         inputs.retain(|(n, _)| !sweeps.iter().any(|s| &s.name == n));
         let swept: Vec<(String, Value)> =
             sweeps.iter().zip(&values).map(|(s, v)| (s.name.clone(), Value::Int(*v))).collect();
         inputs.extend(swept.iter().cloned());
-        match mettle::odds::ask(&mut r.session, &args.check, r.subject, &refs(&inputs), args.seed) {
+        let (report, _) = mettle::odds::work::within(share, || {
+            mettle::odds::ask(&mut r.session, &args.check, r.subject, &refs(&inputs), args.seed)
+        });
+        match report {
             Ok(report) => rows.push((swept, report)),
             Err(d) => {
                 runtime_error(&r.rules, &d);
-                return 1;
+                return Err(1);
             }
         }
     }
-    print_sweep(&r, &args.check, &sweeps, &rows, args.json, args.plot.as_deref())
+    Ok(rows)
 }
 
 fn sweeps(r: &Rolling, check: &str, specs: &[String]) -> Result<Vec<Sweep>, String> {
@@ -185,7 +204,12 @@ fn estimate_scenario(
     seed: u64,
 ) -> Result<Report, mettle::Diagnostic> {
     use mettle::sim::{Options, Target, simulate};
-    let runs = mettle::odds::FALLBACK_RUNS;
+    let runs = affordable_runs(r, name)?;
+    let reason = if runs < mettle::odds::FALLBACK_RUNS {
+        format!("{reason}; only {runs} runs fit in the budget of work of an estimate")
+    } else {
+        reason
+    };
     let rep = simulate(r, &Target::Scenario(name.into()), &Options { runs, seed, threads: 0 }, &|_| {})?;
     let mut outcomes: Vec<mettle::odds::OutcomeOdds> = rep
         .results
@@ -216,6 +240,40 @@ fn estimate_scenario(
         values,
         how: How::Estimated { reason, runs: rep.runs, seed },
     })
+}
+
+/// How many runs of scenario `name` an estimate can make within the budget of work: a few quiet runs
+/// tell what one costs. An error when not even one run fits.
+fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<u64, mettle::Diagnostic> {
+    use mettle::odds::work;
+    const PROBES: u64 = 8;
+    let budget = r.budget().odds_work;
+    let ((done, most), _) = work::within(budget, || {
+        let (mut done, mut most) = (0u64, 0u64);
+        for seed in 0..PROBES {
+            let before = work::left();
+            let mut s = mettle::Session::new(r, seed);
+            s.set_logging(false);
+            let _ = s.run_scenario(name);
+            if work::dry() {
+                break;
+            }
+            most = most.max(before - work::left());
+            done += 1;
+        }
+        (done, most)
+    });
+    if done == 0 {
+        return Err(mettle::Diagnostic::plain(
+            "odds::out_of_work",
+            format!("one run of scenario `{name}` takes more than the budget of work of an estimate"),
+        )
+        .with_help(
+            "raise it with `--budget odds_work=N`, or use `mettle sim` with as many runs as you like",
+        ));
+    }
+    // The probes' costliest run, for every run.
+    Ok((budget / most.max(1)).clamp(done, mettle::odds::FALLBACK_RUNS))
 }
 
 // ---------------------------------------------------------------- one report

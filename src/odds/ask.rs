@@ -31,9 +31,20 @@ pub fn ask(
     let (c, args) = session.resolve(check, inputs)?;
     let question = question(session, check, inputs);
     let prepared = session.prepare(c, subject, args.clone())?;
-    match check_odds(session, &prepared)? {
+    // Inside a larger budget (a sweep's row), the exact try may take half of what is left, so that an
+    // estimate can still follow it.
+    let units = session.ruleset().budget().odds_work.min(super::work::left() / 2);
+    let (exact, _) = super::work::within(units, || check_odds(session, &prepared));
+    match exact? {
         Ok(odds) => Ok(exact_report(question, &odds)),
-        Err(reason) => estimate(session, question, c, subject, args, reason, FALLBACK_RUNS, seed),
+        Err(reason) => {
+            // The estimate has a budget of work of its own, as large as the exact answer's.
+            let units = session.ruleset().budget().odds_work;
+            let (report, _) = super::work::within(units, || {
+                estimate(session, question, c, subject, args, reason, FALLBACK_RUNS, seed)
+            });
+            report
+        }
     }
 }
 
@@ -80,14 +91,36 @@ fn estimate(
     let mut hits = vec![0u64; check.outcomes.len()];
     let mut totals: BTreeMap<i64, u64> = BTreeMap::new();
     let mut margins: BTreeMap<i64, u64> = BTreeMap::new();
+    let mut done = 0;
     for _ in 0..runs {
-        let r = s.roll_quietly(c, subject, args.clone())?;
+        // Each roll's steps and script operations count against the budget of work; rolls stop
+        // when it is spent (a roll cut short by it is not counted).
+        let r = match s.roll_quietly(c, subject, args.clone()) {
+            Err(_) if super::work::dry() => break,
+            r => r?,
+        };
+        if !super::work::charge(1) {
+            break;
+        }
+        done += 1;
         hits[r.outcome] += 1;
         *totals.entry(r.total).or_default() += 1;
         if let Some(t) = r.target {
             *margins.entry(r.total - t).or_default() += 1;
         }
     }
+    if done == 0 {
+        return Err(Diagnostic::plain(
+            "odds::out_of_work",
+            format!("{question}: the budget of work ran out before a single roll could be sampled"),
+        )
+        .with_help("raise it with `--budget odds_work=N`, or ask about fewer rows at once"));
+    }
+    let (runs, reason) = if done < runs {
+        (done, format!("{reason}; the estimate stopped after {done} rolls, when its budget of work ran out"))
+    } else {
+        (runs, reason)
+    };
     // Values spread too wide to list are left out.
     let mut values: Vec<(String, Dist)> =
         Dist::from_counts(totals).map(|d| ("total".to_string(), d)).into_iter().collect();

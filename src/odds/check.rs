@@ -57,6 +57,19 @@ pub fn check_odds(
     session: &mut Session,
     prepared: &Prepared,
 ) -> Result<Result<CheckOdds, String>, Diagnostic> {
+    let units = session.ruleset().budget().odds_work;
+    let (odds, dry) = super::work::within(units, || check_odds_within(session, prepared));
+    match odds {
+        // A rule stopped by the budget, or weights given up on for it, mean the work ran out.
+        _ if dry => Ok(Err(super::work::reason())),
+        odds => odds,
+    }
+}
+
+fn check_odds_within(
+    session: &mut Session,
+    prepared: &Prepared,
+) -> Result<Result<CheckOdds, String>, Diagnostic> {
     let rules = session.ruleset().clone();
     let p = rules.program();
     let c = &p.checks[prepared.check as usize];
@@ -107,7 +120,11 @@ pub fn check_odds(
     };
     let rolls: Vec<(BigUint, Vec<i64>, usize)> = match joint::<u128>(spec, &layout) {
         Some(r) => r.into_iter().map(|(w, f, i)| (w.to_big(), f, i)).collect(),
-        None => joint::<BigUint>(spec, &layout).expect("big weights never overflow"),
+        // Big weights never overflow: only the budget of work stops them.
+        None => match joint::<BigUint>(spec, &layout) {
+            Some(r) => r,
+            None => return Ok(Err(super::work::reason())),
+        },
     };
     if rolls.len() > SETTLE_BUDGET {
         return Ok(Err(format!(

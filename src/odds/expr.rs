@@ -92,6 +92,11 @@ pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
 /// assert_eq!(d.probability(4).to_string(), "1/864");
 /// ```
 pub fn dist(e: &Expr) -> Result<Dist, String> {
+    let (d, dry) = super::work::within(crate::Budget::default().odds_work, || dist_within(e));
+    if dry { Err(super::work::reason()) } else { d }
+}
+
+fn dist_within(e: &Expr) -> Result<Dist, String> {
     match e {
         Expr::Const(Value::Int(i)) => Ok(Dist::constant(*i)),
         Expr::Const(Value::Bool(b)) => Ok(Dist::constant(i64::from(*b))),
@@ -138,6 +143,9 @@ fn too_heavy(pairs: usize, a: &Dist, b: &Dist) -> bool {
     let words = |d: &Dist| d.total().bits() as f64 / 64.0;
     pairs as f64 * (1.0 + words(a) + words(b)) > MAX_PAIR_WORK
 }
+
+/// The work of adding a weight into an ordered map of values, besides the weight's own length.
+const MAP_WORK: u64 = 150;
 
 fn overflow() -> String {
     "the exact weights grow too large".into()
@@ -272,6 +280,9 @@ fn map(d: &Dist, f: impl Fn(i64) -> Option<i64>) -> Result<Dist, String> {
     let mut values = 0usize;
     for (v, w) in d.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)) {
         let y = f(v).ok_or_else(|| "a value can overflow".to_string())?;
+        if !super::work::charge(MAP_WORK + w.bits() / 64) {
+            return Err(super::work::reason());
+        }
         *out.entry(y).or_default() += w;
         values += 1;
     }
@@ -316,6 +327,9 @@ fn combine(a: &Dist, b: &Dist, f: impl Fn(i64, i64) -> Option<i64>) -> Result<Di
     for (x, xw) in a.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)) {
         for (y, yw) in b.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)) {
             let v = f(x, y).ok_or_else(|| "a value can overflow".to_string())?;
+            if !super::work::charge(MAP_WORK + (1 + xw.bits() / 64) * (1 + yw.bits() / 64)) {
+                return Err(super::work::reason());
+            }
             *out.entry(v).or_default() += xw * yw;
         }
     }

@@ -24,9 +24,30 @@ const MAX_RANGE: i64 = 40;
 /// assert!(w[0].message.contains("`great`"));
 /// ```
 pub fn unreachable(rules: &Ruleset) -> Vec<Diagnostic> {
+    // One budget of work for every check and every combination of inputs together.
+    let (mut out, dry) = super::work::within(rules.budget().odds_work, || lint(rules));
+    if dry {
+        out.push(
+            Diagnostic::plain(
+                "odds::lint_cut_short",
+                "the search for outcomes no roll can reach was cut short: its budget of work ran out",
+            )
+            .with_help(
+                "the checks looked at so far are reported; raise the budget (`--budget odds_work=N`) to look \
+                 at every check",
+            ),
+        );
+    }
+    out
+}
+
+fn lint(rules: &Ruleset) -> Vec<Diagnostic> {
     let p = rules.program();
     let mut out = vec![];
     for (ci, c) in p.checks.iter().enumerate() {
+        if super::work::dry() {
+            break;
+        }
         if let Some(never) = never_reached(rules, ci as CheckId, c) {
             let names = &p.sets[c.outcome_set as usize].names;
             for oi in never {
@@ -93,6 +114,9 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
             pick.iter().enumerate().map(|(i, &k)| (i as u32, domains[i][k].clone())).collect();
         let prepared = session.prepare(id, subject, args).ok()?;
         let odds = check_odds(&mut session, &prepared).ok()?.ok()?;
+        if super::work::dry() {
+            return None;
+        }
         for (i, (_, w)) in odds.outcomes.iter().enumerate() {
             reached[i] |= w.bits() > 0;
         }

@@ -14,6 +14,7 @@ mod sampler;
 mod scan;
 mod walk;
 pub mod weight;
+pub mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
 pub use check::{CheckOdds, check_odds};

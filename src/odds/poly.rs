@@ -54,7 +54,14 @@ impl<W: Weight> Poly<W> {
 
     /// Every weight divided by their greatest common divisor: the same chances with smaller numbers.
     pub fn reduce(mut self) -> Self {
-        let g = self.w.iter().fold(W::zero(), |g, x| g.gcd(x));
+        let mut g = W::zero();
+        for x in &self.w {
+            g = g.gcd(x);
+            // Nothing divides them all once the divisor is 1: the rest need not be looked at.
+            if g == W::one() {
+                return self;
+            }
+        }
         if !g.is_zero() && g != W::one() {
             for x in &mut self.w {
                 *x = x.div(&g);

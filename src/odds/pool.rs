@@ -20,6 +20,12 @@ use num_bigint::BigUint;
 /// assert_eq!(d.probability(18).to_string(), "7/432"); // 21 of 1296 rolls
 /// ```
 pub fn term(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Result<Dist, String> {
+    let (d, dry) =
+        super::work::within(crate::Budget::default().odds_work, || term_within(count, faces, mods));
+    if dry { Err(super::work::reason()) } else { d }
+}
+
+fn term_within(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Result<Dist, String> {
     let plan = Plan::new(count, faces, mods)?;
     // Weights stay below the total of every roll, so a small total settles it without a failed try.
     if plan.total_bits() < 127.0

@@ -39,6 +39,16 @@ pub struct Ends {
 /// assert_eq!(ends.paths, 36);
 /// ```
 pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic> {
+    // Every run of the walk (the probes too) counts its steps against one budget of work.
+    let (ends, dry) = super::work::within(rules.budget().odds_work, || walk(rules, name));
+    match ends {
+        Err(d) if d.code.ends_with("unknown_scenario") => Err(d),
+        _ if dry => Ok(Err(super::work::reason())),
+        ends => ends,
+    }
+}
+
+fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic> {
     // First the cost: random paths tell how many paths there are (the product of the faces of the
     // dice met along a random path is, on average, the number of paths).
     let mut estimate = 0u128;
@@ -50,6 +60,9 @@ pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>
             && d.code.ends_with("unknown_scenario")
         {
             return Err(d);
+        }
+        if super::work::dry() {
+            return Ok(Err(super::work::reason()));
         }
         let paths =
             s.walk_met().iter().try_fold(1u128, |n, &k| n.checked_mul(k as u128)).unwrap_or(u128::MAX);
@@ -73,10 +86,15 @@ pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>
                 "the scenario has more than {MAX_PATHS} different runs; use `mettle sim` to estimate it"
             )));
         }
+        // Starting a run costs something of its own, however short the scenario.
+        super::work::charge(100);
         let mut s = Session::new(rules, 0);
         s.set_logging(false);
         s.walk(&faces);
         let result = s.run_scenario(name);
+        if super::work::dry() {
+            return Ok(Err(super::work::reason()));
+        }
         if let Some(needs) = s.walk_needs() {
             let den = den * BigUint::from(needs.len());
             for f in needs.iter().rev() {

@@ -47,9 +47,15 @@ impl Weight for u128 {
         n as u128
     }
     fn add(&self, o: &Self) -> Option<Self> {
+        if !super::work::charge(1) {
+            return None;
+        }
         self.checked_add(*o)
     }
     fn mul(&self, o: &Self) -> Option<Self> {
+        if !super::work::charge(1) {
+            return None;
+        }
         self.checked_mul(*o)
     }
     fn is_zero(&self) -> bool {
@@ -87,10 +93,10 @@ impl Weight for BigUint {
         BigUint::from(n)
     }
     fn add(&self, o: &Self) -> Option<Self> {
-        Some(self + o)
+        super::work::charge(BIG_OP + words(self).max(words(o))).then(|| self + o)
     }
     fn mul(&self, o: &Self) -> Option<Self> {
-        Some(self * o)
+        super::work::charge(BIG_OP + words(self).saturating_mul(words(o))).then(|| self * o)
     }
     fn is_zero(&self) -> bool {
         Zero::is_zero(self)
@@ -99,21 +105,35 @@ impl Weight for BigUint {
         self.clone()
     }
     fn sub(&self, o: &Self) -> Option<Self> {
-        (self >= o).then(|| self - o)
+        (super::work::charge(words(self)) && self >= o).then(|| self - o)
     }
     fn div(&self, o: &Self) -> Self {
+        super::work::charge(words(self).saturating_mul(words(o)));
         if Zero::is_zero(o) { Zero::zero() } else { self / o }
     }
     fn from_big(b: &BigUint) -> Option<Self> {
         Some(b.clone())
     }
     fn gcd(&self, o: &Self) -> Self {
+        // Binary gcd: a step per bit, each over the words.
+        super::work::charge(words(self).saturating_mul(words(o)).saturating_mul(32));
         num_integer::Integer::gcd(self, o)
     }
     fn add_to(&mut self, o: &Self) -> Option<()> {
+        if !super::work::charge(words(self).max(words(o))) {
+            return None;
+        }
         *self += o;
         Some(())
     }
+}
+
+/// The work of one operation on big weights besides their length: a new number is allocated.
+const BIG_OP: u64 = 30;
+
+/// The work of one operation on `b`: its length in 64-bit words, at least 1.
+fn words(b: &BigUint) -> u64 {
+    1 + b.bits() / 64
 }
 
 /// A probability as a fraction in lowest terms.

@@ -12,7 +12,7 @@ pub(crate) use actions::Action;
 pub use actions::Order;
 pub(crate) use actions::{HANDLE_KEY, Handle, Named, named};
 pub use sandbox::ScriptLimits;
-pub(crate) use sandbox::begin_action;
+pub(crate) use sandbox::{action_left, begin_action};
 
 use crate::ast::{ScriptDef, Span};
 use crate::diagnostics::{Diagnostic, SourceFile};

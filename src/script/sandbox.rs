@@ -97,6 +97,11 @@ pub(crate) fn begin_action(operations: u64, cancel: &Arc<AtomicBool>) {
     });
 }
 
+/// Script operations the action running on this thread has left.
+pub(crate) fn action_left() -> u64 {
+    ACTION_LEFT.with(Cell::get)
+}
+
 static QUIET: Once = Once::new();
 
 /// A panic inside a script call (from a function the host registered) is caught and reported as a

@@ -96,6 +96,26 @@ pub(super) struct Runner<'a> {
     /// Set when an entry was refused for the log budget; the next step (or the end) reports it.
     log_full: bool,
     cancel: &'a AtomicBool,
+    /// Whether the step limit is the work an exact answer has left (see [`crate::odds::work`]), and
+    /// the script operations the action was given, so that what it spent can be counted there.
+    work_capped: bool,
+    script_given: Option<u64>,
+}
+
+/// Units of an exact answer's work (see [`crate::odds::work`]) one step of a rule costs.
+pub(crate) const STEP_WORK: u64 = 50;
+/// Units of an exact answer's work one script operation costs.
+pub(crate) const SCRIPT_WORK: u64 = 100;
+
+impl Drop for Runner<'_> {
+    fn drop(&mut self) {
+        // Settling rolls for exact odds, walking a scenario and sampling count against the exact
+        // answer's budget of work; outside one, this charges a meter that never runs dry.
+        let scripts = self.script_given.map_or(0, |given| given.saturating_sub(crate::script::action_left()));
+        crate::odds::work::charge(
+            self.steps.saturating_mul(STEP_WORK).saturating_add(scripts.saturating_mul(SCRIPT_WORK)),
+        );
+    }
 }
 
 /// A cancel flag that is never set, for runs nobody can interrupt.
@@ -120,6 +140,8 @@ impl<'a> Runner<'a> {
             log_limit: b.log_entries,
             log_full: false,
             cancel: &NEVER,
+            work_capped: false,
+            script_given: None,
         }
     }
 
@@ -128,8 +150,16 @@ impl<'a> Runner<'a> {
         self.step_limit = budget.steps.max(1);
         self.log_limit = budget.log_entries.max(1);
         self.cancel = cancel;
+        // Inside an exact answer (or a sample for one), the work it has left caps the action too.
+        let left = crate::odds::work::left();
+        if left / STEP_WORK < self.step_limit {
+            self.step_limit = (left / STEP_WORK).max(1);
+            self.work_capped = true;
+        }
+        let scripts = budget.script_operations.min((left / SCRIPT_WORK).max(1));
         // The action's scripts share one budget of operations and stop on the same flag.
-        crate::script::begin_action(budget.script_operations, cancel);
+        crate::script::begin_action(scripts, cancel);
+        self.script_given = Some(scripts.max(1));
         self
     }
 
@@ -137,6 +167,9 @@ impl<'a> Runner<'a> {
     /// log is full. Every statement, trigger, die, reroll, explosion and loop turn comes through here.
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
         self.steps = self.steps.saturating_add(n);
+        if self.steps > self.step_limit && self.work_capped {
+            return Err(crate::odds::work::out_of_work(self.span));
+        }
         if self.steps > self.step_limit {
             return Err(self.over_budget(
                 "budget::steps",
