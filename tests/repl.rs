@@ -190,3 +190,34 @@ fn terminal_session() {
     assert!(!kept.contains("new side red"), "a line dropped by Ctrl-C is not: {kept}");
     assert_eq!(kept.lines().filter(|l| *l == ":units").count(), 1, "{kept}");
 }
+
+/// `:undo` keeps each step without a copy of the log, and cuts the shared log back exactly: after
+/// rolls, a definition, a `:load` and undos, the log is line for line what it was at that point.
+#[test]
+fn undo_cuts_the_shared_log_back_exactly() {
+    let mut r = mettle::repl::Repl::new(1, false, 80);
+    let path = root().join("rulesets/infinite_frontiers.mettle");
+    assert!(!r.handle(&format!(":load {}", path.display())).failed);
+    assert!(!r.handle("new unit u with spi = 2").failed);
+    let mut logs = vec![r.session().log().to_vec()];
+    for line in [
+        ":roll morale for u spi=2",
+        "roll morale for u with spi = 3",
+        "define bonus(x: 0..) = x + 2",
+        ":seed 9",
+    ] {
+        let reply = r.handle(line);
+        assert!(!reply.failed, "{line}: {}", reply.err);
+        logs.push(r.session().log().to_vec());
+    }
+    assert!(logs[2].len() > logs[1].len() && logs[1].len() > logs[0].len(), "the rolls were logged");
+    // A second `:load` replaces the session: its step is kept whole.
+    assert!(!r.handle(&format!(":load {}", path.display())).failed);
+    assert!(r.session().log().is_empty());
+    for expected in logs.iter().rev() {
+        let reply = r.handle(":undo");
+        assert!(!reply.failed, "{}", reply.err);
+        assert_eq!(r.session().log(), expected.as_slice());
+    }
+    assert_eq!(r.session().entity("u").map(|_| ()), Some(()));
+}

@@ -171,7 +171,7 @@ impl Repl {
                     &mut self.world,
                     World {
                         file: Some(file),
-                        file_text: text,
+                        file_text: text.into(),
                         items: vec![],
                         rules,
                         ast: Arc::new(ast),
@@ -243,7 +243,7 @@ impl Repl {
         }
         let w = World {
             file: Some(file),
-            file_text: text,
+            file_text: text.into(),
             rules,
             ast: Arc::new(ast),
             session,
@@ -293,11 +293,11 @@ impl Repl {
                 "(rolled for nobody, so the outcome changes nothing: `:roll {check} for UNIT …` applies it)"
             ));
         }
-        let before = self.world.clone();
-        let start = before.session.log().len();
+        let before = self.world.light();
+        let start = before.1;
         self.world.session.roll_for(check, who, &refs)?;
         self.report_log(start, reply);
-        self.checkpoint(before);
+        self.checkpoint_light(before);
         Ok(())
     }
 
@@ -310,11 +310,11 @@ impl Repl {
         let fields: Vec<_> = decl.facts.iter().collect();
         let facts = values::assignments(s, &args[1..], &fields, event, "fact")?;
         let refs: Vec<(&str, Value)> = facts.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-        let before = self.world.clone();
-        let start = before.session.log().len();
+        let before = self.world.light();
+        let start = before.1;
         self.world.session.apply(event, &refs)?;
         self.report_log(start, reply);
-        self.checkpoint(before);
+        self.checkpoint_light(before);
         Ok(())
     }
 
@@ -322,19 +322,25 @@ impl Repl {
         let Some(seed) = args.first().and_then(|a| a.parse::<u64>().ok()) else {
             return Err(error("bad_argument", "`:seed` needs a whole number", "for example `:seed 7`"));
         };
-        let before = self.world.clone();
+        let before = self.world.light();
         self.world.session.reseed(seed);
         self.seed = seed;
-        self.checkpoint(before);
+        self.checkpoint_light(before);
         reply.say(format!("seed {seed}: the dice start again from it"));
         Ok(())
     }
 
     fn undo_command(&mut self, reply: &mut Reply) -> Result<(), Diagnostic> {
         match self.undo.pop() {
-            Some((w, step)) => {
-                self.world = w;
-                reply.say(format!("took back `{step}`"));
+            Some(super::Step { mut before, input, log_len }) => {
+                if let Some(n) = log_len {
+                    // The log since the step is the current one's first `n` lines.
+                    let mut log = self.world.session.swap_log(vec![]);
+                    log.truncate(n);
+                    before.session.swap_log(log);
+                }
+                self.world = before;
+                reply.say(format!("took back `{input}`"));
                 Ok(())
             }
             None => Err(error(

@@ -50,9 +50,10 @@ impl Repl {
             reply.err.push_str(&self.render(&warnings, input));
         }
         let (session, lets, notes) = transfer::move_over(&w.session, &w.lets, &rules);
-        let before = self.world.clone();
-        self.world = World { items: typed, rules, ast: Arc::new(ast), session, lets, ..before.clone() };
-        self.checkpoint(before);
+        // The new session carries the same log: the step is kept without it.
+        let before = self.world.light();
+        self.world = World { items: typed, rules, ast: Arc::new(ast), session, lets, ..before.0.clone() };
+        self.checkpoint_light(before);
         for item in items {
             reply.say(format!("defined {}", describe(item)));
         }
@@ -100,8 +101,8 @@ impl Repl {
             reply.err.push_str(&self.render(&diags, input));
         }
         frame.resize(slots as usize, Value::None);
-        let before = self.world.clone();
-        let start = self.world.session.log().len();
+        let before = self.world.light();
+        let start = before.1;
         if let Err(d) = self.world.session.run_prompt(&stmts, &mut frame) {
             reply.fail(self.render(std::slice::from_ref(&d), input));
             return;
@@ -118,8 +119,8 @@ impl Repl {
             self.world.lets.push(Let { name, ty, value });
         }
         self.report_log(start, reply);
-        if self.world.session.state() != before.session.state() || self.world.lets != before.lets {
-            self.checkpoint(before);
+        if self.world.session.state() != before.0.session.state() || self.world.lets != before.0.lets {
+            self.checkpoint_light(before);
         }
     }
 
@@ -135,8 +136,8 @@ impl Repl {
             return;
         }
         frame.resize(slots as usize, Value::None);
-        let before = self.world.clone();
-        let start = self.world.session.log().len();
+        let before = self.world.light();
+        let start = before.1;
         match self.world.session.eval_prompt(&expr, &mut frame) {
             Ok(v) => {
                 let shown = self.world.session.show(&v);
@@ -148,8 +149,8 @@ impl Repl {
                     let log = show::unplaced(&self.world.session.log()[start..], self.base());
                     self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
                 }
-                if self.world.session.state() != before.session.state() {
-                    self.checkpoint(before);
+                if self.world.session.state() != before.0.session.state() {
+                    self.checkpoint_light(before);
                 }
             }
             Err(d) => reply.fail(self.render(std::slice::from_ref(&d), input)),

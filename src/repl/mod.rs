@@ -37,8 +37,8 @@ struct Let {
 struct World {
     /// The ruleset file loaded, if any.
     file: Option<PathBuf>,
-    /// Its text as read.
-    file_text: String,
+    /// Its text as read (shared by every step `:undo` keeps).
+    file_text: Arc<str>,
     /// Definitions typed at the prompt, in order; the ruleset is the file's text followed by these.
     items: Vec<String>,
     rules: Ruleset,
@@ -70,6 +70,35 @@ impl World {
         let rules = Ruleset::load(&name, &text, &opts)?;
         let (ast, _) = crate::syntax::parse(&text);
         Ok((rules, ast))
+    }
+}
+
+/// A step `:undo` can take back: the world before it and the input that made it.
+#[derive(Debug)]
+struct Step {
+    before: World,
+    input: String,
+    /// `Some(n)`: the world was kept without its session's log, which was then the first `n` lines
+    /// of the log that follows it; undoing cuts the log back to them. Steps that keep the session
+    /// (a roll, an event, a statement, a definition) are kept this way, so a step costs the same
+    /// however long the log has grown. `None`: the world was kept whole (`:load`, `:restore`).
+    log_len: Option<usize>,
+}
+
+impl World {
+    /// The world without its session's log, and the log's length: what a step that keeps the
+    /// session needs for `:undo`.
+    fn light(&self) -> (World, usize) {
+        let w = World {
+            file: self.file.clone(),
+            file_text: self.file_text.clone(),
+            items: self.items.clone(),
+            rules: self.rules.clone(),
+            ast: self.ast.clone(),
+            session: self.session.without_log(),
+            lets: self.lets.clone(),
+        };
+        (w, self.session.log().len())
     }
 }
 
@@ -108,7 +137,7 @@ impl Reply {
 pub struct Repl {
     world: World,
     /// Worlds before each step, with the input that made the step.
-    undo: Vec<(World, String)>,
+    undo: Vec<Step>,
     /// The input being handled.
     current: String,
     /// The full explanation of the last input that rolled or fired anything.
@@ -142,7 +171,7 @@ impl Repl {
         let session = Session::new(&rules, seed);
         let world = World {
             file: None,
-            file_text: String::new(),
+            file_text: Arc::from(""),
             items: vec![],
             rules,
             ast: Arc::new(ast),
@@ -198,12 +227,21 @@ impl Repl {
         reply
     }
 
-    /// Remembers the world as it is, for `:undo`.
+    /// Remembers the world before a step that replaced the session (kept whole), for `:undo`.
     fn checkpoint(&mut self, before: World) {
+        self.remember(Step { before, input: self.current.clone(), log_len: None });
+    }
+
+    /// Remembers the world before a step that kept the session, from [`World::light`].
+    fn checkpoint_light(&mut self, (before, log_len): (World, usize)) {
+        self.remember(Step { before, input: self.current.clone(), log_len: Some(log_len) });
+    }
+
+    fn remember(&mut self, step: Step) {
         if self.undo.len() == UNDO_DEPTH {
             self.undo.remove(0);
         }
-        self.undo.push((before, self.current.clone()));
+        self.undo.push(step);
     }
 
     /// Names for completion: commands, checks, events, kinds, entities, attributes, states, lets.

@@ -293,6 +293,24 @@ impl Session {
         r
     }
 
+    /// A copy of this session with an empty log: what a REPL's `:undo` keeps of each step, the log's
+    /// lines being shared by every step (see [`Session::swap_log`]).
+    pub(crate) fn without_log(&self) -> Session {
+        Session {
+            rules: self.rules.clone(),
+            state: self.state.clone(),
+            log: vec![],
+            logging: self.logging,
+            cancel: self.cancel.clone(),
+            undone: vec![],
+        }
+    }
+
+    /// Puts `log` in place of this session's log and returns the old one.
+    pub(crate) fn swap_log(&mut self, log: Vec<LogLine>) -> Vec<LogLine> {
+        std::mem::replace(&mut self.log, log)
+    }
+
     /// What the last action that failed had logged before it was undone: how far it got. Empty until
     /// an action fails; replaced by each failure.
     ///
