@@ -227,3 +227,38 @@ fn a_command_inside_an_open_block_reports_the_block_and_runs() {
     assert!(err.contains("mettle::parse::syntax"), "{err}");
     assert!(out.ends_with("2\n"), "{out}");
 }
+
+#[test]
+fn a_continuation_that_can_never_be_valid_is_reported_at_once() {
+    // `3 4` cannot continue `(2 +` into anything valid: the error comes at that line, and the lines
+    // after it run as lines of their own (the `1 + 1` is not swallowed into the open bracket).
+    let (code, out, err) = repl(b"let x = (2 +\n3 4\n1 + 1\nlet y = (2 +\n3)\ny\n");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("mettle::parse::syntax"), "{err}");
+    assert!(err.contains("found `4`"), "{err}");
+    assert!(out.contains("2\n"), "{out}");
+    assert!(out.ends_with("5\n"), "a valid continuation still joins its block: {out}");
+}
+
+#[test]
+fn a_continuation_that_can_never_be_valid_is_sent_at_once_from_the_line_editor() {
+    // The line editor's check: read on while the text may still become valid, send it when not.
+    assert!(mettle::syntax::is_incomplete("on damaged {\n  note \"a\""));
+    assert!(!mettle::syntax::never_completes("on damaged {\n  note \"a\""));
+    assert!(mettle::syntax::never_completes("on damaged {\n  note \"a\" \"b\""));
+    assert!(mettle::syntax::never_completes("kind unit {\n  spi: 0..6 = \u{200b}3"));
+}
+
+#[test]
+fn a_block_longer_than_the_budget_is_refused_and_the_next_line_runs() {
+    let mut input = b"scenario s {\n".to_vec();
+    for _ in 0..200 {
+        input.extend(b"  note \"a line of the block\"\n");
+    }
+    input.extend(b"}\n1 + 1\n");
+    let out = mettle(&["repl", "--budget", "ruleset_bytes=2000"], &input);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("mettle::repl::block_too_long"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("2\n"));
+}

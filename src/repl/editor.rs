@@ -403,7 +403,12 @@ impl Highlighter for MettleHelper {
 impl Validator for MettleHelper {
     fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
         let input = ctx.input();
-        if !input.trim_start().starts_with(':') && crate::syntax::is_incomplete(input) {
+        // Keep reading while a block is open and the text could still become valid; a line that
+        // makes it invalid sends it now, to be reported.
+        if !input.trim_start().starts_with(':')
+            && crate::syntax::is_incomplete(input)
+            && !crate::syntax::never_completes(input)
+        {
             return Ok(ValidationResult::Incomplete);
         }
         Ok(ValidationResult::Valid(None))

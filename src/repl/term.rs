@@ -134,10 +134,13 @@ fn read_line<R: BufRead>(input: &mut R, cap: u64) -> std::io::Result<Line> {
 fn piped(repl: &mut Repl, echo: bool) -> bool {
     let mut failed = false;
     let mut buffer = String::new();
+    // The buffer's length when it was last parsed to see whether it can still become valid.
+    let mut checked = 0usize;
     let mut input = std::io::stdin().lock();
     let mut number = 0usize;
     loop {
         let cap = repl.budget().line_bytes;
+        let block_cap = repl.budget().ruleset_bytes;
         number += 1;
         // Prints the error for a line refused whole.
         let refused = |code: &str, message: String, help: &str| {
@@ -190,9 +193,30 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             }
             buffer.push_str(&l);
             let command = buffer.trim_start().starts_with(':');
-            if !command && crate::syntax::is_incomplete(&buffer) {
+            if buffer.len() as u64 > block_cap {
+                refused(
+                    "repl::block_too_long",
+                    format!("the block that line {number} continues is longer than {block_cap} bytes"),
+                    "close the block sooner, or raise the budget (`--budget ruleset_bytes=N`)",
+                );
+                failed = true;
+                buffer.clear();
+                checked = 0;
                 continue;
             }
+            if !command && crate::syntax::is_incomplete(&buffer) {
+                // Read on only while the lines so far could still become valid: a line that makes
+                // that impossible is reported now. Past 64 KiB the text is parsed again only each
+                // time it has doubled, so a long block costs time in proportion to its length.
+                let due = buffer.len() <= 64 * 1024 || buffer.len() >= 2 * checked;
+                if !due || !crate::syntax::never_completes(&buffer) {
+                    if due {
+                        checked = buffer.len();
+                    }
+                    continue;
+                }
+            }
+            checked = 0;
         } else if !buffer.trim().is_empty() && crate::syntax::is_incomplete(&buffer) {
             refused(
                 "repl::unclosed",

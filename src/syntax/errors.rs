@@ -63,6 +63,11 @@ impl SyntaxError {
         SyntaxError { pos: base + pos, base, expected, limit }
     }
 
+    /// The byte offset of the error in the whole text.
+    pub(super) fn pos(&self) -> usize {
+        self.pos
+    }
+
     /// An error at byte `pos` of the whole text, expecting `expected`.
     pub(super) fn expected_at(pos: usize, base: usize, expected: Vec<Rule>) -> Self {
         SyntaxError { pos, base, expected, limit: None }

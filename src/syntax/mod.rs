@@ -12,4 +12,4 @@ mod stmt;
 mod tests;
 
 pub use chars::normalize;
-pub use parse::{ReplInput, is_incomplete, parse, parse_repl};
+pub use parse::{ReplInput, is_incomplete, never_completes, parse, parse_repl};

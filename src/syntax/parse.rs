@@ -167,3 +167,29 @@ pub fn parse_repl(text: &str) -> Result<ReplInput, Vec<Diagnostic>> {
 pub fn is_incomplete(text: &str) -> bool {
     scan::is_incomplete(text)
 }
+
+/// Whether `text`, though a block or bracket in it is still open, can never become a valid input
+/// whatever lines follow: every reading of it fails before its end (or it has a character or depth
+/// that no text after it can mend). A REPL then reports it at once instead of reading on.
+///
+/// ```
+/// use mettle::syntax::never_completes;
+/// assert!(!never_completes("let x = (2 +"));
+/// assert!(never_completes("let x = (2 +\n3 4"));
+/// assert!(!never_completes("on damaged {\n  note \"hit\""));
+/// ```
+pub fn never_completes(text: &str) -> bool {
+    let text = &*super::chars::normalize(text);
+    if scan::too_deep(text, 0).is_some() || !super::chars::odd_characters(text, 0).is_empty() {
+        return true;
+    }
+    let end = text.trim_end().len();
+    let mut furthest = 0;
+    for rule in [Rule::repl_items, Rule::repl_stmts, Rule::repl_expr] {
+        match MettleParser::parse(rule, text) {
+            Ok(_) => return false,
+            Err(err) => furthest = furthest.max(SyntaxError::new(err, 0).pos()),
+        }
+    }
+    furthest < end
+}
