@@ -7,12 +7,20 @@ use mettle::repl::Repl;
 
 const RULESET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/infinite_frontiers.mettle");
 
+thread_local! {
+    // The ruleset is loaded once; each run starts from a fork of this REPL.
+    static LOADED: Repl = {
+        let mut repl = Repl::new(1, false, 80);
+        let load = repl.handle(&format!(":load {RULESET}"));
+        assert!(!load.failed, "{}", load.err);
+        repl
+    };
+}
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let mut repl = Repl::new(1, false, 80);
-    let load = repl.handle(&format!(":load {RULESET}"));
-    assert!(!load.failed, "{}", load.err);
-    for line in text.lines().take(64) {
+    let mut repl = LOADED.with(Repl::fork);
+    for line in text.lines().take(16) {
         let command = line.trim_start();
         if [":load", ":reload", ":save", ":restore"].iter().any(|c| command.starts_with(c)) {
             continue;

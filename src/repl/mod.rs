@@ -191,6 +191,26 @@ impl Repl {
         }
     }
 
+    /// A REPL at the same point as this one, with nothing to undo and a cancel flag of its own: a
+    /// fresh start from a loaded ruleset without loading it again (the fuzzer starts every run so).
+    #[doc(hidden)]
+    pub fn fork(&self) -> Repl {
+        let cancel: Arc<std::sync::atomic::AtomicBool> = Arc::default();
+        let mut world = self.world.clone();
+        world.session.set_cancel_flag(cancel.clone());
+        Repl {
+            world,
+            undo: vec![],
+            current: String::new(),
+            explained: None,
+            seed: self.seed,
+            color: self.color,
+            width: self.width,
+            budget: self.budget.clone(),
+            cancel,
+        }
+    }
+
     /// The session being played.
     pub fn session(&self) -> &Session {
         &self.world.session

@@ -96,9 +96,11 @@ pub(super) struct Runner<'a> {
     /// Set when an entry was refused for the log budget; the next step (or the end) reports it.
     log_full: bool,
     cancel: &'a AtomicBool,
-    /// Whether the step limit is the work an exact answer has left (see [`crate::odds::work`]), and
-    /// the script operations the action was given, so that what it spent can be counted there.
+    /// Whether the step limit, and the script operations the action was given, are the work an exact
+    /// answer has left (see [`crate::odds::work`]); and those operations, so that what the action
+    /// spent can be counted there.
     work_capped: bool,
+    scripts_capped: bool,
     script_given: Option<u64>,
 }
 
@@ -112,6 +114,10 @@ impl Drop for Runner<'_> {
         // Settling rolls for exact odds, walking a scenario and sampling count against the exact
         // answer's budget of work; outside one, this charges a meter that never runs dry.
         let scripts = self.script_given.map_or(0, |given| given.saturating_sub(crate::script::action_left()));
+        // Scripts stopped by a cap that was the exact answer's work left: that work has run out.
+        if self.scripts_capped && self.script_given.is_some_and(|g| scripts >= g) {
+            crate::odds::work::charge(u64::MAX);
+        }
         crate::odds::work::charge(
             self.steps.saturating_mul(STEP_WORK).saturating_add(scripts.saturating_mul(SCRIPT_WORK)),
         );
@@ -141,6 +147,7 @@ impl<'a> Runner<'a> {
             log_full: false,
             cancel: &NEVER,
             work_capped: false,
+            scripts_capped: false,
             script_given: None,
         }
     }
@@ -157,6 +164,7 @@ impl<'a> Runner<'a> {
             self.work_capped = true;
         }
         let scripts = budget.script_operations.min((left / SCRIPT_WORK).max(1));
+        self.scripts_capped = scripts < budget.script_operations;
         // The action's scripts share one budget of operations and stop on the same flag.
         crate::script::begin_action(scripts, cancel);
         self.script_given = Some(scripts.max(1));
