@@ -18,6 +18,16 @@ thread_local! {
 /// Runs `f` with at most `units` units of work: all of them when no budget is running on this thread,
 /// else no more than the running budget has left (what `f` spends comes off it). Returns what `f`
 /// returned and whether its allowance ran dry.
+///
+/// ```
+/// use mettle::odds::{expr, work};
+/// let c = expr::compile("100d6 + 100d6").unwrap();
+/// // Too little work for an exact answer: the engine gives up, and says why.
+/// let (d, dry) = work::within(10_000, || expr::dist(&c.expr));
+/// assert!(dry && d.unwrap_err().contains("budget"));
+/// let (d, dry) = work::within(100_000_000, || expr::dist(&c.expr));
+/// assert!(!dry && d.is_ok());
+/// ```
 pub fn within<T>(units: u64, f: impl FnOnce() -> T) -> (T, bool) {
     struct Restore {
         active: bool,
@@ -33,9 +43,6 @@ pub fn within<T>(units: u64, f: impl FnOnce() -> T) -> (T, bool) {
                 LEFT.with(|l| l.set(left));
                 DRY.with(|d| d.set(self.outer_dry || left == 0));
             } else {
-                if std::env::var_os("METTLE_WORK_DEBUG").is_some() {
-                    eprintln!("work spent: {spent}");
-                }
                 LEFT.with(|l| l.set(u64::MAX));
                 DRY.with(|d| d.set(false));
             }
