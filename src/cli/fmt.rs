@@ -1,0 +1,124 @@
+//! `mettle fmt`: rewrites rulesets in the canonical layout, or with `--check` shows what would change.
+
+use mettle::diagnostics::Diagnostic;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Formats every file given and every `.mettle` file below the folders given. Exit status: 0 when
+/// all went well (and, with `check`, every file was already formatted), 1 otherwise, 2 when there was
+/// nothing to format.
+pub fn run(paths: &[PathBuf], check: bool) -> u8 {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            below(p, &mut files);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        plain(
+            "fmt::no_files",
+            &format!("no .mettle files found in {}", shown(paths)),
+            "give ruleset files, or folders that hold some",
+        );
+        return 2;
+    }
+    let (mut failed, mut unformatted) = (0usize, 0usize);
+    for file in &files {
+        let name = file.display().to_string();
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                plain("fmt::read", &format!("cannot read {name}: {e}"), "check the path and its permissions");
+                failed += 1;
+                continue;
+            }
+        };
+        let formatted = match mettle::fmt::format(&text) {
+            Ok(f) => f,
+            Err(diags) => {
+                eprint!("{}", super::commands::render(&diags, &name, &text));
+                eprintln!("{name}: not formatted, as it does not parse");
+                failed += 1;
+                continue;
+            }
+        };
+        if formatted == text {
+            continue;
+        }
+        unformatted += 1;
+        if check {
+            out!("{}", mettle::fmt::unified_diff(&name, &text, &formatted));
+        } else if let Err(e) = replace(file, &formatted) {
+            plain(
+                "fmt::write",
+                &format!("cannot write {name}: {e}"),
+                "check the free space and the folder's permissions; the file was left as it was",
+            );
+            failed += 1;
+        } else {
+            outln!("formatted {name}");
+        }
+    }
+    if check && unformatted > 0 {
+        eprintln!(
+            "{unformatted} file{} not formatted: `mettle fmt {}` formats {}",
+            if unformatted == 1 { " is" } else { "s are" },
+            shown(paths),
+            if unformatted == 1 { "it" } else { "them" }
+        );
+    }
+    u8::from(failed > 0 || (check && unformatted > 0))
+}
+
+/// The `.mettle` files below `dir`, in name order, folder by folder.
+fn below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for e in entries {
+        // Symbolic links to folders are not followed: a link back up would never end.
+        let is_link = e.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        if e.is_dir() && !is_link {
+            below(&e, out);
+        } else if e.is_file() && e.extension().is_some_and(|x| x == "mettle") {
+            out.push(e);
+        }
+    }
+}
+
+/// Replaces `file` with `text` atomically: the text goes to a new file beside it, which is then renamed
+/// over it, so that a failure leaves either the old file or the new one, never half of one.
+fn replace(file: &Path, text: &str) -> std::io::Result<()> {
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = dir.join(format!(".{base}.fmt-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(file) {
+            std::fs::set_permissions(&temp, meta.permissions())?;
+        }
+        std::fs::rename(&temp, file)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Prints a diagnostic about no source text.
+fn plain(code: &str, message: &str, help: &str) {
+    let d = Diagnostic::plain(code, message).with_help(help);
+    eprint!("{}", super::commands::render(&[d], "", ""));
+}
+
+fn shown(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
+}
