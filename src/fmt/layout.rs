@@ -71,6 +71,8 @@ struct Writer {
     indent: usize,
     /// Whether the current line continues an entry begun on an earlier line (one level deeper).
     continued: bool,
+    /// Line breaks written so far.
+    lines: usize,
 }
 
 impl Writer {
@@ -80,8 +82,10 @@ impl Writer {
             let kept = self.out.trim_end_matches([' ', '\t']).len();
             self.out.truncate(kept);
             self.out.push('\n');
+            self.lines += 1;
             if blank {
                 self.out.push('\n');
+                self.lines += 1;
             }
         }
         for _ in 0..indent {
@@ -90,6 +94,12 @@ impl Writer {
         self.pending = false;
         self.indent = indent;
         self.continued = continued;
+    }
+
+    /// Characters on the current line so far.
+    fn column(&self) -> usize {
+        let start = self.out.rfind('\n').map_or(0, |i| i + 1);
+        self.out[start..].chars().count()
     }
 
     fn push(&mut self, s: &str) {
@@ -107,18 +117,9 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> Result<String, usize> {
         let to = if i == n { text.len() } else { tokens[i].span.start };
         gaps.push(gap(text, from, to.max(from))?);
     }
-    let partner = partners(tokens);
-    // A `{ … }` of fields or statements that takes more than one line puts its contents on their own
-    // lines, between a line that ends with `{` and one that starts with `}`.
-    let mut tall = vec![false; n];
-    for (i, t) in tokens.iter().enumerate() {
-        if let (TokenKind::Open(Bracket::Block), Some(j)) = (t.kind, partner[i]) {
-            tall[i] = (i + 1..=j).any(|k| tokens[k].own_line || gaps[k].breaks());
-            tall[j] = tall[i];
-        }
-    }
-
-    let mut w = Writer { out: String::new(), pending: false, indent: 0, continued: false };
+    let (tall, parent) = tall_blocks(tokens, &gaps);
+    let mut rows: Vec<Row> = Vec::new();
+    let mut w = Writer { out: String::new(), pending: false, indent: 0, continued: false, lines: 0 };
     let mut stack: Vec<Frame> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         let prev = i.checked_sub(1).map(|p| &tokens[p]);
@@ -135,10 +136,15 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> Result<String, usize> {
             let closes_tall = matches!(t.kind, TokenKind::Close(Bracket::Block)) && tall[i];
             let opened_tall = after_open && tall[i - 1];
             let empty = after_open && matches!(t.kind, TokenKind::Close(_)) && g.comments.is_empty();
-            let joined = t.joins_close && prev.is_some_and(|p| p.kind == TokenKind::Close(Bracket::Block));
+            // `} else`, and a `{` of statements or fields, stay on the line before.
+            let joined = (t.joins_close && prev.is_some_and(|p| p.kind == TokenKind::Close(Bracket::Block)))
+                || t.kind == TokenKind::Open(Bracket::Block);
+            // An item, statement or check line starts a line, unless it is alone in a `{ … }` written
+            // on one line.
+            let own_line = t.own_line && parent[i].is_none_or(|o| tall[o]);
             let breaks = w.pending
                 || !(t.glue || empty)
-                    && (t.own_line || closes_tall || opened_tall || (g.breaks_after > 0 && !joined));
+                    && (own_line || closes_tall || opened_tall || (g.breaks_after > 0 && !joined));
             if breaks {
                 let blank = g.breaks_after >= 2
                     && !matches!(t.kind, TokenKind::Close(_))
@@ -147,6 +153,9 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> Result<String, usize> {
             } else {
                 w.push(space(prev, t));
             }
+        }
+        if t.row_colon {
+            rows.push(Row { table: parent[i], line: w.lines, at: w.out.len() + 1, column: w.column() + 1 });
         }
         match t.kind {
             TokenKind::Doc => w.push(text[t.span.start..t.span.end].trim_end()),
@@ -166,6 +175,7 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> Result<String, usize> {
     }
     comments(&mut w, &gaps[n], false, (0, false));
     let mut out = w.out;
+    align(&mut out, &rows);
     let kept = out.trim_end().len();
     out.truncate(kept);
     if !out.is_empty() {
@@ -191,28 +201,89 @@ fn comments(w: &mut Writer, g: &Gap<'_>, after_open: bool, indent: (usize, bool)
     }
 }
 
-/// The matching bracket of every bracket token.
-fn partners(tokens: &[Token]) -> Vec<Option<usize>> {
-    let mut partner = vec![None; tokens.len()];
-    let mut open = Vec::new();
-    for (i, t) in tokens.iter().enumerate() {
-        match t.kind {
-            TokenKind::Open(_) => open.push(i),
-            TokenKind::Close(_) => {
-                if let Some(o) = open.pop() {
-                    partner[o] = Some(i);
-                    partner[i] = Some(o);
+/// For each `{ … }` of fields or statements (at both brackets): whether it takes more than one line.
+/// It does when it was written over several lines, holds two or more statements or check lines, or
+/// holds a `{ … }` itself. Also, for every token, the innermost bracket it is inside.
+fn tall_blocks(tokens: &[Token], gaps: &[Gap<'_>]) -> (Vec<bool>, Vec<Option<usize>>) {
+    let n = tokens.len();
+    let mut tall = vec![false; n];
+    let mut parent = vec![None; n];
+    let mut lines = vec![0usize; n];
+    let mut open: Vec<usize> = Vec::new();
+    for (k, t) in tokens.iter().enumerate() {
+        if matches!(t.kind, TokenKind::Close(_)) {
+            let Some(o) = open.pop() else { continue };
+            parent[k] = open.last().copied();
+            if tokens[o].kind == TokenKind::Open(Bracket::Block) {
+                let broken = (o + 1..=k).any(|m| gaps[m].breaks());
+                tall[o] = tall[o] || broken || lines[o] >= 2;
+                tall[k] = tall[o];
+                // A `{ … }` inside another makes the outer one tall.
+                if let Some(p) = parent[k] {
+                    tall[p] = true;
                 }
             }
-            _ => {}
+            continue;
+        }
+        parent[k] = open.last().copied();
+        if let (true, Some(p)) = (t.own_line, parent[k]) {
+            lines[p] += 1;
+        }
+        if matches!(t.kind, TokenKind::Open(_)) {
+            open.push(k);
         }
     }
-    partner
+    (tall, parent)
+}
+
+/// The `:` of a table row, as written.
+struct Row {
+    /// The table's `{`.
+    table: Option<usize>,
+    /// The output line it is on.
+    line: usize,
+    /// Offset in the output just after it.
+    at: usize,
+    /// Column just after it.
+    column: usize,
+}
+
+/// Lines up the values of table rows written one to a line, one after another in the same table: each
+/// value starts one space after the longest row's `:`.
+fn align(out: &mut String, rows: &[Row]) {
+    let lines_of = |i: usize| rows.iter().filter(|r| r.line == rows[i].line).count();
+    // Whether row `i` is alone on its line, with its value after it on that line.
+    let single = |i: usize| {
+        let rest = &out[rows[i].at..];
+        lines_of(i) == 1 && !rest.starts_with('\n') && !rest.starts_with(" //") && !rest.is_empty()
+    };
+    let mut inserts: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        if !single(i) {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < rows.len()
+            && single(j)
+            && rows[j].table == rows[i].table
+            && rows[j].line == rows[j - 1].line + 1
+        {
+            j += 1;
+        }
+        let widest = rows[i..j].iter().map(|r| r.column).max().unwrap_or(0);
+        inserts.extend(rows[i..j].iter().map(|r| (r.at, widest - r.column)));
+        i = j;
+    }
+    for (at, pad) in inserts.into_iter().rev() {
+        out.insert_str(at, &" ".repeat(pad));
+    }
 }
 
 /// The indentation of a line that starts with `t`, after `prev`, inside the brackets `stack`: the
 /// depth of the brackets opened on earlier lines, one more for a line that continues an entry (and
-/// whether it does).
+/// whether it does). Inside `( )`, `[ ]` and data maps every line is at the brackets' depth.
 fn indent_for(t: &Token, prev: Option<&Token>, stack: &[Frame]) -> (usize, bool) {
     let (base, list) = match stack.last() {
         None => (0, false),
@@ -224,11 +295,10 @@ fn indent_for(t: &Token, prev: Option<&Token>, stack: &[Frame]) -> (usize, bool)
     let starts = t.entry
         || t.joins_close
         || t.kind == TokenKind::Doc
+        || list
         || match prev {
             None => true,
-            Some(p) => {
-                matches!(p.kind, TokenKind::Open(_) | TokenKind::Doc) || (list && p.kind == TokenKind::Comma)
-            }
+            Some(p) => matches!(p.kind, TokenKind::Open(_) | TokenKind::Doc),
         };
     if starts { (base, false) } else { (base + 1, true) }
 }

@@ -66,6 +66,8 @@ pub struct Token {
     pub glue: bool,
     /// It follows a closing `}` on the same line: `} else {`, `} otherwise {`, `} until …`.
     pub joins_close: bool,
+    /// It is the `:` between a table row's keys and its value (rows one to a line line up after it).
+    pub row_colon: bool,
 }
 
 /// The tokens of `text`, which must already parse as a whole ruleset, in order. Comments are not
@@ -133,6 +135,7 @@ fn walk(text: &str, pair: Pair<'_, Rule>, parent: Rule, out: &mut Vec<Token>) {
                         | (Rule::kw_otherwise, Rule::chance_stmt)
                         | (Rule::kw_until, Rule::repeat_stmt)
                 ),
+                row_colon: rule == Rule::colon && parent == Rule::table_row,
             });
         }
         None => {
@@ -191,6 +194,7 @@ fn literals(text: &str, from: usize, to: usize, rule: Rule, out: &mut Vec<Token>
                     own_line: false,
                     glue: false,
                     joins_close: false,
+                    row_colon: false,
                 });
             }
         }
