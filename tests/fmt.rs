@@ -323,3 +323,65 @@ fn nothing_to_format_is_a_usage_error() {
     assert!(err.contains("mettle::fmt::read"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `text` with every run of whitespace between tokens replaced by a pseudo-random choice of spaces,
+/// tabs and line breaks (a run after a comment keeps a line break; strings and comments are kept).
+fn reshuffled(text: &str, seed: u64) -> String {
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    const CHOICES: [&str; 6] = [" ", "  ", "\n", "\n\n\n", "\t ", " \n  "];
+    let (mut out, mut in_string, mut in_comment) = (String::new(), false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_comment || in_string || !c.is_whitespace() {
+            out.push(c);
+            if in_comment && c == '\n' {
+                in_comment = false;
+            } else if !in_comment && c == '"' {
+                in_string = !in_string;
+            } else if !in_string && c == '/' && chars.peek() == Some(&'/') {
+                in_comment = true;
+            }
+            continue;
+        }
+        let mut run = c.to_string();
+        while let Some(&w) = chars.peek().filter(|w| w.is_whitespace()) {
+            run.push(w);
+            chars.next();
+        }
+        let choice = CHOICES[next() % CHOICES.len()];
+        // Keep a line break where there was one half of the time, so that comments' lines survive.
+        if run.contains('\n') && !choice.contains('\n') && next() % 2 == 0 {
+            out.push('\n')
+        } else {
+            out.push_str(choice)
+        }
+    }
+    out
+}
+
+#[test]
+fn reshuffled_whitespace_formats_and_is_idempotent() {
+    let mut formatted = 0;
+    for case in files_in("rulesets") {
+        // Scripts are copied as written; reshuffling inside them says nothing about the formatter.
+        if case.text.contains("script {") {
+            continue;
+        }
+        for seed in 0..6 {
+            let text = reshuffled(&case.text, seed);
+            if !mettle::syntax::parse(&text).1.is_empty() {
+                continue;
+            }
+            let tidy = mettle::fmt::format(&text)
+                .unwrap_or_else(|d| panic!("{} (seed {seed}) does not format: {d:?}\n{text}", case.name));
+            assert_eq!(mettle::fmt::format(&tidy).unwrap(), tidy, "{} (seed {seed})", case.name);
+            assert_eq!(comments(&text), comments(&tidy), "{} (seed {seed})", case.name);
+            formatted += 1;
+        }
+    }
+    assert!(formatted >= 10, "{formatted} reshuffled rulesets formatted");
+}
