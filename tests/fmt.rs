@@ -385,3 +385,29 @@ fn reshuffled_whitespace_formats_and_is_idempotent() {
     }
     assert!(formatted >= 10, "{formatted} reshuffled rulesets formatted");
 }
+
+#[test]
+fn stdin_is_formatted_to_stdout() {
+    use std::io::Write;
+    let run = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mettle"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    };
+    assert_eq!(run(&["fmt", "--stdin"], MESSY_FILE), (0, TIDY_FILE.to_string(), String::new()));
+    let (code, out, _) = run(&["fmt", "--stdin", "--check"], MESSY_FILE);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("--- <stdin>\n+++ <stdin> (formatted)\n"), "{out}");
+    assert_eq!(run(&["fmt", "--stdin", "--check"], TIDY_FILE), (0, String::new(), String::new()));
+    let (code, out, err) = run(&["fmt", "--stdin"], "kind unit {spi 0..6}");
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("mettle::parse::") && err.contains("<stdin>:1:"), "{err}");
+}

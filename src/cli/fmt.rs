@@ -72,6 +72,35 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
     u8::from(failed > 0 || (check && unformatted > 0))
 }
 
+/// Formats standard input to standard output; with `check`, prints a diff instead and exits 1 if the
+/// text is not formatted. Text that does not parse: its diagnostics, exit 1, nothing on the output.
+pub fn stdin(check: bool) -> u8 {
+    use std::io::Read;
+    let mut text = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+        plain("fmt::read", &format!("cannot read standard input: {e}"), "give UTF-8 text on standard input");
+        return 1;
+    }
+    match mettle::fmt::format(&text) {
+        Ok(formatted) if check => {
+            out!("{}", mettle::fmt::unified_diff("<stdin>", &text, &formatted));
+            u8::from(formatted != text)
+        }
+        Ok(formatted) => {
+            // Written as is: a ruleset's own control characters are not escaped here.
+            let mut out = std::io::stdout().lock();
+            if out.write_all(formatted.as_bytes()).and_then(|()| out.flush()).is_err() {
+                return 1;
+            }
+            0
+        }
+        Err(diags) => {
+            eprint!("{}", super::commands::render(&diags, "<stdin>", &text));
+            1
+        }
+    }
+}
+
 /// The `.mettle` files below `dir`, in name order, folder by folder.
 fn below(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)

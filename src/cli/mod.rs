@@ -229,11 +229,16 @@ enum Command {
     },
     /// Rewrite rulesets in the one canonical layout, keeping every comment (`--check`: change nothing,
     /// show the changes as a diff, exit 1 if any file is not formatted).
-    #[command(after_help = "Examples:\n  mettle fmt rulesets/\n  mettle fmt --check rulesets/ morale.mettle")]
+    #[command(
+        after_help = "Examples:\n  mettle fmt rulesets/\n  mettle fmt --check rulesets/ morale.mettle\n  mettle fmt --stdin < morale.mettle"
+    )]
     Fmt {
         /// Ruleset files, or folders: every .mettle file below them.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "stdin", conflicts_with = "stdin")]
         paths: Vec<PathBuf>,
+        /// Format standard input and print it to standard output (for editors).
+        #[arg(long)]
+        stdin: bool,
         /// Rewrite nothing: print a diff of what would change, and exit 1 if any file would.
         #[arg(long)]
         check: bool,
@@ -287,7 +292,8 @@ pub fn main() -> ExitCode {
         }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
-        Command::Fmt { paths, check } => fmt::run(&paths, check),
+        Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
+        Command::Fmt { paths, check, .. } => fmt::run(&paths, check),
         Command::Repl { file, seed, echo, width } => {
             mettle::repl::run(&mettle::repl::Options { file, seed, echo, width, budget: budget() })
         }
