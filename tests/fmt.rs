@@ -191,7 +191,7 @@ const MESSY: &[(&str, &str)] = &[
     ),
     (
         "scenario_and_script",
-        "scenario s \"desc\"{new unit a with spi=2 dice 3, 4,5\n  choose c \"Pick?\" from yes|no default no\n  record \"r\"=1\n  trigger hit(unit:a,\n  situation: {in_combat: yes,\n friends: [{name: \"goblin\", distance: 3},\n {name: \"troll\"}]})\n  expect not order \"y\", \"z\"\n  set a.hp to 3 until end of turn\n  answer c = yes\n  follow react(a, {k: [1, 2, {z: \"q\"}], \"s\": none})\n}\nscript {\n  fn react(a, s) { [] }\n    // kept as written\n}\n// trailing comment at the end\n\n\n",
+        "scenario s \"desc\"{new unit a with spi=2 dice 3, 4,5\n  choose c \"Pick?\" from yes|no default no\n  record \"r\"=1\n  trigger hit(unit:a,\n  situation: {in_combat: yes,\n friends: [{name: \"goblin\", distance: 3},\n {name: \"troll\"}]})\n  expect not order \"y\", \"z\"\n  set a.hp to 3 until end of turn\n  answer c = yes\n  follow react(a, {k: [1, 2, {z: \"q\"}], \"s\": none})\n  follow react(a, {// map\n  k: [// list\n 1, 2]})\n}\nscript {\n  fn react(a, s) { [] }\n    // kept as written\n}\n// trailing comment at the end\n\n\n",
     ),
     (
         "continued_lines",

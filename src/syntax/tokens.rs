@@ -179,7 +179,10 @@ fn literals(text: &str, from: usize, to: usize, rule: Rule, out: &mut Vec<Token>
             }
             _ => {
                 let start = i;
-                while i < to && !matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
+                while i < to
+                    && !matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n')
+                    && !bytes[i..].starts_with(b"//")
+                {
                     i += 1;
                 }
                 let kind = match (&text[start..i], rule) {
