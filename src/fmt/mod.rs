@@ -1,12 +1,14 @@
 //! The formatter behind `mettle fmt`: one canonical layout for rulesets, keeping every comment.
 //!
-//! The style, in short:
+//! The style, in short (docs/editors.md has it at length):
 //! - two spaces of indentation per open bracket; a line that continues an entry (an item, statement,
-//!   check line, field, rung or table row) broken over lines is indented one more level;
-//! - each item, statement and check line starts its own line, and a `{ … }` of them that takes more
-//!   than one line ends its first line with `{` and puts `}` on a line of its own;
-//! - fields, rungs and table rows may share a line, two spaces apart (one after a comma);
-//! - `} else {`, `} otherwise {` and `} until` stay on the closing brace's line;
+//!   check line, field, rung or table row) broken over lines is indented one more level, except
+//!   inside `( )`, `[ ]` and data maps;
+//! - each item, statement and check line starts its own line; a `{ … }` of them stays on one line
+//!   only if it was written so and holds one statement and no other `{ … }`, else `{` ends its line
+//!   and `}` has a line of its own; `} else {`, `} otherwise {` and `} until` stay on the `}` line;
+//! - fields, rungs and table rows may share a line, two spaces apart (one after a comma); table rows
+//!   one to a line have their values lined up after the longest row's `:`;
 //! - single spaces around operators, `=`, `->` and `|`; none inside `( )`, `[ ]` and data maps, none
 //!   around `.`, the `..` of a range between numbers, and the `/` of a chance;
 //! - blank lines are kept but never more than one in a row, and never right after `{` or before `}`;
@@ -17,9 +19,12 @@
 //! Strings, dice such as `3d6kh2` and script bodies are copied exactly as written.
 //!
 //! ```
-//! let messy = "kind unit{spi:0..6=3\n\n\n   morale : steady|shaken=steady}\non hit{set unit.spi to 1}";
+//! let messy = "kind unit{spi:0..6=3\n\n\n   morale : steady|shaken=steady}\non hit{set unit.spi to 1 note \"hit\"}";
 //! let tidy = mettle::fmt::format(messy).unwrap();
-//! assert_eq!(tidy, "kind unit {\n  spi: 0..6 = 3\n\n  morale: steady | shaken = steady\n}\non hit {\n  set unit.spi to 1\n}\n");
+//! assert_eq!(
+//!     tidy,
+//!     "kind unit {\n  spi: 0..6 = 3\n\n  morale: steady | shaken = steady\n}\non hit {\n  set unit.spi to 1\n  note \"hit\"\n}\n"
+//! );
 //! assert_eq!(mettle::fmt::format(&tidy).unwrap(), tidy);
 //! ```
 
