@@ -26,8 +26,7 @@ pub fn unified_diff(name: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
+    let (a, b) = (lines(old), lines(new));
     let script = edit_script(&a, &b);
     let mut out = format!("--- {name}\n+++ {name} (formatted)\n");
     let changed: Vec<usize> =
@@ -55,14 +54,25 @@ pub fn unified_diff(name: &str, old: &str, new: &str) -> String {
         ));
         for l in hunk {
             let (sign, text) = match *l {
-                Line::Same(i, _) => (' ', a[i]),
-                Line::Gone(i) => ('-', a[i]),
-                Line::Added(j) => ('+', b[j]),
+                Line::Same(i, _) => (' ', &a[i]),
+                Line::Gone(i) => ('-', &a[i]),
+                Line::Added(j) => ('+', &b[j]),
             };
             out.push(sign);
             out.push_str(text);
             out.push('\n');
         }
+    }
+    out
+}
+
+/// The lines of a text. A carriage return stays part of its line, so that a change of line endings
+/// shows; a last line without a line break is marked as unified diffs do.
+fn lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> =
+        text.split_inclusive('\n').map(|l| l.strip_suffix('\n').unwrap_or(l).to_string()).collect();
+    if let Some(last) = out.last_mut().filter(|_| !text.ends_with('\n')) {
+        last.push_str("\n\\ No newline at end of file");
     }
     out
 }
@@ -75,7 +85,7 @@ fn starts(script: &[Line], at: usize) -> (usize, usize) {
 }
 
 /// The lines kept, removed and added, in order: the longest common subsequence of the middle.
-fn edit_script(a: &[&str], b: &[&str]) -> Vec<Line> {
+fn edit_script(a: &[String], b: &[String]) -> Vec<Line> {
     let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let tail = a[head..].iter().rev().zip(b[head..].iter().rev()).take_while(|(x, y)| x == y).count();
     let (ma, mb) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
@@ -135,6 +145,14 @@ mod tests {
         assert_eq!(d.matches("@@ -").count(), 2, "{d}");
         assert!(d.contains("@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n"), "{d}");
         assert!(d.contains("-19\n+nineteen\n 20\n"), "{d}");
+    }
+
+    #[test]
+    fn line_endings_and_a_missing_last_break_show() {
+        assert_eq!(
+            unified_diff("f", "a\r\nb", "a\nb\n"),
+            "--- f\n+++ f (formatted)\n@@ -1,2 +1,2 @@\n-a\r\n-b\n\\ No newline at end of file\n+a\n+b\n"
+        );
     }
 
     #[test]
