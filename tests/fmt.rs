@@ -194,6 +194,10 @@ const MESSY: &[(&str, &str)] = &[
         "scenario s \"desc\"{new unit a with spi=2 dice 3, 4,5\n  choose c \"Pick?\" from yes|no default no\n  record \"r\"=1\n  trigger hit(unit:a,\n  situation: {in_combat: yes,\n friends: [{name: \"goblin\", distance: 3},\n {name: \"troll\"}]})\n  expect not order \"y\", \"z\"\n  set a.hp to 3 until end of turn\n  answer c = yes\n  follow react(a, {k: [1, 2, {z: \"q\"}], \"s\": none})\n  follow react(a, {// map\n  k: [// list\n 1, 2]})\n}\nscript {\n  fn react(a, s) { [] }\n    // kept as written\n}\n// trailing comment at the end\n\n\n",
     ),
     (
+        "table_rows",
+        "table wound_level(w: wound, party: flag) -> difficulty {\nminor, no: difficult\n  minor, yes:   routine // kept\n  incapacitating, yes: formidable\n  // a comment ends the run\n  ..-10: a\n  -9..-7:b\n\n  0: c  1: d\n  otherwise:\n    e\n}\n",
+    ),
+    (
         "continued_lines",
         "define trained(c: character) =\nc.military or (c.police\n and c.hunting)\non creature_killed when a and b\n   and c {\n   trigger x\n} // after\n  // before the end\n",
     ),

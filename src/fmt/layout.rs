@@ -73,6 +73,8 @@ struct Writer {
     continued: bool,
     /// Line breaks written so far.
     lines: usize,
+    /// Characters on the current line so far.
+    column: usize,
 }
 
 impl Writer {
@@ -91,19 +93,18 @@ impl Writer {
         for _ in 0..indent {
             self.out.push_str(INDENT);
         }
+        self.column = indent * INDENT.len();
         self.pending = false;
         self.indent = indent;
         self.continued = continued;
     }
 
-    /// Characters on the current line so far.
-    fn column(&self) -> usize {
-        let start = self.out.rfind('\n').map_or(0, |i| i + 1);
-        self.out[start..].chars().count()
-    }
-
     fn push(&mut self, s: &str) {
         self.out.push_str(s);
+        match s.rfind('\n') {
+            Some(at) => self.column = s[at + 1..].chars().count(),
+            None => self.column += s.chars().count(),
+        }
     }
 }
 
@@ -119,7 +120,8 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> Result<String, usize> {
     }
     let (tall, parent) = tall_blocks(tokens, &gaps);
     let mut rows: Vec<Row> = Vec::new();
-    let mut w = Writer { out: String::new(), pending: false, indent: 0, continued: false, lines: 0 };
+    let mut w =
+        Writer { out: String::new(), pending: false, indent: 0, continued: false, lines: 0, column: 0 };
     let mut stack: Vec<Frame> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
         let prev = i.checked_sub(1).map(|p| &tokens[p]);
@@ -155,7 +157,7 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> Result<String, usize> {
             }
         }
         if t.row_colon {
-            rows.push(Row { table: parent[i], line: w.lines, at: w.out.len() + 1, column: w.column() + 1 });
+            rows.push(Row { table: parent[i], line: w.lines, at: w.out.len() + 1, column: w.column + 1 });
         }
         match t.kind {
             TokenKind::Doc => w.push(text[t.span.start..t.span.end].trim_end()),
@@ -251,11 +253,14 @@ struct Row {
 /// Lines up the values of table rows written one to a line, one after another in the same table: each
 /// value starts one space after the longest row's `:`.
 fn align(out: &mut String, rows: &[Row]) {
-    let lines_of = |i: usize| rows.iter().filter(|r| r.line == rows[i].line).count();
+    // Rows are in output order: those on one line are next to each other.
+    let alone = |i: usize| {
+        (i == 0 || rows[i - 1].line != rows[i].line) && rows.get(i + 1).is_none_or(|r| r.line != rows[i].line)
+    };
     // Whether row `i` is alone on its line, with its value after it on that line.
     let single = |i: usize| {
         let rest = &out[rows[i].at..];
-        lines_of(i) == 1 && !rest.starts_with('\n') && !rest.starts_with(" //") && !rest.is_empty()
+        alone(i) && !rest.starts_with('\n') && !rest.starts_with(" //") && !rest.is_empty()
     };
     let mut inserts: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
