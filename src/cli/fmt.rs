@@ -8,14 +8,20 @@ use std::path::{Path, PathBuf};
 /// all went well (and, with `check`, every file was already formatted), 1 otherwise, 2 when there was
 /// nothing to format.
 pub fn run(paths: &[PathBuf], check: bool) -> u8 {
-    let mut files = Vec::new();
+    let mut found = Vec::new();
     for p in paths {
         if p.is_dir() {
-            below(p, &mut files);
+            below(p, &mut found);
         } else {
-            files.push(p.clone());
+            found.push(p.clone());
         }
     }
+    // A file named twice (`mettle fmt a.mettle .`) is formatted once.
+    let mut seen = std::collections::HashSet::new();
+    let files: Vec<PathBuf> = found
+        .into_iter()
+        .filter(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())))
+        .collect();
     if files.is_empty() {
         plain(
             "fmt::no_files",
@@ -27,10 +33,10 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
     let (mut failed, mut unformatted) = (0usize, 0usize);
     for file in &files {
         let name = file.display().to_string();
-        let text = match std::fs::read_to_string(file) {
+        let text = match read(file) {
             Ok(t) => t,
-            Err(e) => {
-                plain("fmt::read", &format!("cannot read {name}: {e}"), "check the path and its permissions");
+            Err(d) => {
+                eprint!("{}", super::commands::render(&[d], &name, ""));
                 failed += 1;
                 continue;
             }
@@ -76,9 +82,14 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
 /// text is not formatted. Text that does not parse: its diagnostics, exit 1, nothing on the output.
 pub fn stdin(check: bool) -> u8 {
     use std::io::Read;
+    let limit = super::budget().ruleset_bytes;
     let mut text = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+    if let Err(e) = std::io::stdin().take(limit.saturating_add(1)).read_to_string(&mut text) {
         plain("fmt::read", &format!("cannot read standard input: {e}"), "give UTF-8 text on standard input");
+        return 1;
+    }
+    if text.len() as u64 > limit {
+        eprint!("{}", super::commands::render(&[too_large("standard input", limit)], "<stdin>", ""));
         return 1;
     }
     match mettle::fmt::format(&text) {
@@ -118,9 +129,36 @@ fn below(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The text of `file`, within the size limit on rulesets.
+fn read(file: &Path) -> Result<String, Diagnostic> {
+    let name = file.display();
+    let limit = super::budget().ruleset_bytes;
+    let cannot = |e: std::io::Error| {
+        Diagnostic::plain("fmt::read", format!("cannot read {name}: {e}"))
+            .with_help("check the path and its permissions, and that the file is UTF-8 text")
+    };
+    let meta = std::fs::metadata(file).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(Diagnostic::plain("fmt::read", format!("{name} is not a regular file"))
+            .with_help("give ruleset files, or folders that hold some"));
+    }
+    if meta.len() > limit {
+        return Err(too_large(&name.to_string(), limit));
+    }
+    std::fs::read_to_string(file).map_err(cannot)
+}
+
+fn too_large(what: &str, limit: u64) -> Diagnostic {
+    Diagnostic::plain("io::too_large", format!("{what} is larger than {limit} bytes, the limit on a ruleset"))
+        .with_help("raise the limit with `--budget ruleset_bytes=N` if it is meant to be this large")
+}
+
 /// Replaces `file` with `text` atomically: the text goes to a new file beside it, which is then renamed
 /// over it, so that a failure leaves either the old file or the new one, never half of one.
 fn replace(file: &Path, text: &str) -> std::io::Result<()> {
+    // Through a symbolic link, the file it points to is replaced, and the link stays.
+    let resolved = std::fs::canonicalize(file)?;
+    let file = resolved.as_path();
     let dir = match file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
