@@ -164,6 +164,12 @@ function checkFile(grammar, file, text) {
         );
       }
     }
+    // Words that are keywords where a check line or a statement starts with them.
+    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record)\b/);
+    if (start && CONTEXTUAL.has(start[2])) {
+      expectScope(file, n, start[1].length, start[2].length, scopes, 'keyword', `the line's keyword \`${start[2]}\``);
+      counts.keyword++;
+    }
     // Declared names.
     const declared = [
       /\b(?:kind|ladder|event|define|table|check|result|scenario)\s+([A-Za-z_]\w*)/g,
@@ -301,7 +307,26 @@ function rulesets() {
   return files;
 }
 
+/** The extension's manifest names the language, its files, the grammar and the client. */
+function checkManifest() {
+  const dir = path.join(__dirname, '..');
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const [language] = manifest.contributes.languages;
+  assert.strictEqual(language.id, 'mettle');
+  assert.deepStrictEqual(language.extensions, ['.mettle']);
+  const config = JSON.parse(fs.readFileSync(path.join(dir, language.configuration), 'utf8'));
+  assert.strictEqual(config.comments.lineComment, '//');
+  const [grammar] = manifest.contributes.grammars;
+  assert.strictEqual(grammar.language, 'mettle');
+  const tm = JSON.parse(fs.readFileSync(path.join(dir, grammar.path), 'utf8'));
+  assert.strictEqual(tm.scopeName, grammar.scopeName);
+  assert(fs.existsSync(path.join(dir, manifest.main)), 'the client exists');
+  assert(manifest.dependencies['vscode-languageclient'], 'the client depends on vscode-languageclient');
+  assert(manifest.activationEvents.includes('onLanguage:mettle'));
+}
+
 (async () => {
+  checkManifest();
   const grammar = await loadGrammar();
   checkExact(grammar);
   const total = { keyword: 0, comment: 0, string: 0, number: 0, dice: 0, name: 0 };
