@@ -45,7 +45,8 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
             Ok(f) => f,
             Err(diags) => {
                 eprint!("{}", super::commands::render(&diags, &name, &text));
-                eprintln!("{name}: not formatted, as it does not parse");
+                let parses = diags.iter().any(|d| d.code.starts_with("mettle::fmt::"));
+                eprintln!("{name}: left as it was{}", if parses { "" } else { ", as it does not parse" });
                 failed += 1;
                 continue;
             }
