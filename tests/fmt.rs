@@ -183,7 +183,7 @@ const MESSY: &[(&str, &str)] = &[
     ),
     (
         "ladders_tables_events",
-        "ladder lvl{a=1 b=2\nc=3}\nevent hit ( unit:unit , n : -3..3 = -1 )\ndefine bonus(u:unit)=u.spi+2*(u.hp-1)/  2\ntable t(x:int)->lvl{..-1:a  0:b\n   1..:c}\n\n\n\nresult win \"Win\"   // the win\nevent long(a: int, b: int,\n                c: int)\n",
+        "/// Doc lines lose their trailing spaces:   \n///\t\n\n/// even after a blank line.  \nladder lvl{a=1 b=2\nc=3}\nevent hit ( unit:unit , n : -3..3 = -1 )\ndefine bonus(u:unit)=u.spi+2*(u.hp-1)/  2\ntable t(x:int)->lvl{..-1:a  0:b\n   1..:c}\n\n\n\nresult win \"Win\"   // the win\nevent long(a: int, b: int,\n                c: int)\n",
     ),
     (
         "statements",

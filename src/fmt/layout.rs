@@ -321,12 +321,12 @@ fn space(prev: Option<&Token>, t: &Token) -> &'static str {
         (Open(_), _) | (_, Close(_)) => "",
         (_, Comma | Colon) => "",
         (Comma | Colon, _) => " ",
+        _ if t.entry => "  ",
         (Dot, _) | (_, Dot) => "",
         (Number, DotDot) | (DotDot, Number) => "",
         (Slash, _) | (_, Slash) => "",
         (Prefix, _) => "",
         (Ident, Open(Bracket::Paren)) => "",
-        _ if t.entry => "  ",
         _ => " ",
     }
 }

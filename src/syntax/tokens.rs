@@ -121,8 +121,9 @@ fn walk(text: &str, pair: Pair<'_, Rule>, parent: Rule, out: &mut Vec<Token>) {
     match kind_of(rule, parent, inner.peek().is_none()) {
         Some(kind) => {
             let raw = &text[span.start()..span.end()];
-            let end =
-                if kind == TokenKind::Verbatim { span.end() } else { span.start() + raw.trim_end().len() };
+            // A doc line keeps its trailing spaces here: the formatter drops them, knowingly.
+            let whole = matches!(kind, TokenKind::Verbatim | TokenKind::Doc);
+            let end = if whole { span.end() } else { span.start() + raw.trim_end().len() };
             out.push(Token {
                 span: Span::new(span.start(), end),
                 kind,
