@@ -77,6 +77,7 @@ pub mod check;
 pub mod diagnostics;
 pub mod dice;
 pub mod export;
+pub mod fmt;
 pub mod odds;
 pub mod program;
 mod render;

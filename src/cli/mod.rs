@@ -1,4 +1,4 @@
-//! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl.
+//! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl, fmt.
 
 /// `print!` for the command's output: control characters from the input are escaped, and a write
 /// that fails (a full disk) ends the program with a message and exit status 1 instead of a panic.
@@ -14,6 +14,7 @@ macro_rules! outln {
 
 mod commands;
 mod dice;
+mod fmt;
 mod odds;
 mod plot;
 mod sim;
@@ -226,6 +227,22 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         width: usize,
     },
+    /// Rewrite rulesets in the one canonical layout, keeping every comment (`--check`: change nothing,
+    /// show the changes as a diff, exit 1 if any file is not formatted).
+    #[command(
+        after_help = "Examples:\n  mettle fmt rulesets/\n  mettle fmt --check rulesets/ morale.mettle\n  mettle fmt --stdin < morale.mettle"
+    )]
+    Fmt {
+        /// Ruleset files, or folders: every .mettle file below them.
+        #[arg(required_unless_present = "stdin", conflicts_with = "stdin")]
+        paths: Vec<PathBuf>,
+        /// Format standard input and print it to standard output (for editors).
+        #[arg(long)]
+        stdin: bool,
+        /// Rewrite nothing: print a diff of what would change, and exit 1 if any file would.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run every scenario's expectations in the given files or folders.
     #[command(after_help = "Example:\n  mettle test rulesets/")]
     Test {
@@ -275,6 +292,8 @@ pub fn main() -> ExitCode {
         }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
+        Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
+        Command::Fmt { paths, check, .. } => fmt::run(&paths, check),
         Command::Repl { file, seed, echo, width } => {
             mettle::repl::run(&mettle::repl::Options { file, seed, echo, width, budget: budget() })
         }

@@ -10,6 +10,8 @@ mod scan;
 mod stmt;
 #[cfg(test)]
 mod tests;
+mod tokens;
 
 pub use chars::normalize;
 pub use parse::{ReplInput, is_incomplete, never_completes, parse, parse_repl};
+pub(crate) use tokens::{Bracket, Token, TokenKind, tokens};

@@ -1,0 +1,192 @@
+//! `mettle fmt`: rewrites rulesets in the canonical layout, or with `--check` shows what would change.
+
+use mettle::diagnostics::Diagnostic;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Formats every file given and every `.mettle` file below the folders given. Exit status: 0 when
+/// all went well (and, with `check`, every file was already formatted), 1 otherwise, 2 when there was
+/// nothing to format.
+pub fn run(paths: &[PathBuf], check: bool) -> u8 {
+    let mut found = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            below(p, &mut found);
+        } else {
+            found.push(p.clone());
+        }
+    }
+    // A file named twice (`mettle fmt a.mettle .`) is formatted once.
+    let mut seen = std::collections::HashSet::new();
+    let files: Vec<PathBuf> = found
+        .into_iter()
+        .filter(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())))
+        .collect();
+    if files.is_empty() {
+        plain(
+            "fmt::no_files",
+            &format!("no .mettle files found in {}", shown(paths)),
+            "give ruleset files, or folders that hold some",
+        );
+        return 2;
+    }
+    let (mut failed, mut unformatted) = (0usize, 0usize);
+    for file in &files {
+        let name = file.display().to_string();
+        let text = match read(file) {
+            Ok(t) => t,
+            Err(d) => {
+                eprint!("{}", super::commands::render(&[d], &name, ""));
+                failed += 1;
+                continue;
+            }
+        };
+        let formatted = match mettle::fmt::format(&text) {
+            Ok(f) => f,
+            Err(diags) => {
+                eprint!("{}", super::commands::render(&diags, &name, &text));
+                let parses = diags.iter().any(|d| d.code.starts_with("mettle::fmt::"));
+                eprintln!("{name}: left as it was{}", if parses { "" } else { ", as it does not parse" });
+                failed += 1;
+                continue;
+            }
+        };
+        if formatted == text {
+            continue;
+        }
+        unformatted += 1;
+        if check {
+            out!("{}", mettle::fmt::unified_diff(&name, &text, &formatted));
+        } else if let Err(e) = replace(file, &formatted) {
+            plain(
+                "fmt::write",
+                &format!("cannot write {name}: {e}"),
+                "check the free space and the folder's permissions; the file was left as it was",
+            );
+            failed += 1;
+        } else {
+            outln!("formatted {name}");
+        }
+    }
+    if check && unformatted > 0 {
+        eprintln!(
+            "{unformatted} file{} not formatted: `mettle fmt {}` formats {}",
+            if unformatted == 1 { " is" } else { "s are" },
+            shown(paths),
+            if unformatted == 1 { "it" } else { "them" }
+        );
+    }
+    u8::from(failed > 0 || (check && unformatted > 0))
+}
+
+/// Formats standard input to standard output; with `check`, prints a diff instead and exits 1 if the
+/// text is not formatted. Text that does not parse: its diagnostics, exit 1, nothing on the output.
+pub fn stdin(check: bool) -> u8 {
+    use std::io::Read;
+    let limit = super::budget().ruleset_bytes;
+    let mut text = String::new();
+    if let Err(e) = std::io::stdin().take(limit.saturating_add(1)).read_to_string(&mut text) {
+        plain("fmt::read", &format!("cannot read standard input: {e}"), "give UTF-8 text on standard input");
+        return 1;
+    }
+    if text.len() as u64 > limit {
+        eprint!("{}", super::commands::render(&[too_large("standard input", limit)], "<stdin>", ""));
+        return 1;
+    }
+    match mettle::fmt::format(&text) {
+        Ok(formatted) if check => {
+            out!("{}", mettle::fmt::unified_diff("<stdin>", &text, &formatted));
+            u8::from(formatted != text)
+        }
+        Ok(formatted) => {
+            // Written as is: a ruleset's own control characters are not escaped here.
+            let mut out = std::io::stdout().lock();
+            if out.write_all(formatted.as_bytes()).and_then(|()| out.flush()).is_err() {
+                return 1;
+            }
+            0
+        }
+        Err(diags) => {
+            eprint!("{}", super::commands::render(&diags, "<stdin>", &text));
+            1
+        }
+    }
+}
+
+/// The `.mettle` files below `dir`, in name order, folder by folder.
+fn below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for e in entries {
+        // Symbolic links to folders are not followed: a link back up would never end.
+        let is_link = e.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        if e.is_dir() && !is_link {
+            below(&e, out);
+        } else if e.is_file() && e.extension().is_some_and(|x| x == "mettle") {
+            out.push(e);
+        }
+    }
+}
+
+/// The text of `file`, within the size limit on rulesets.
+fn read(file: &Path) -> Result<String, Diagnostic> {
+    let name = file.display();
+    let limit = super::budget().ruleset_bytes;
+    let cannot = |e: std::io::Error| {
+        Diagnostic::plain("fmt::read", format!("cannot read {name}: {e}"))
+            .with_help("check the path and its permissions, and that the file is UTF-8 text")
+    };
+    let meta = std::fs::metadata(file).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(Diagnostic::plain("fmt::read", format!("{name} is not a regular file"))
+            .with_help("give ruleset files, or folders that hold some"));
+    }
+    if meta.len() > limit {
+        return Err(too_large(&name.to_string(), limit));
+    }
+    std::fs::read_to_string(file).map_err(cannot)
+}
+
+fn too_large(what: &str, limit: u64) -> Diagnostic {
+    Diagnostic::plain("io::too_large", format!("{what} is larger than {limit} bytes, the limit on a ruleset"))
+        .with_help("raise the limit with `--budget ruleset_bytes=N` if it is meant to be this large")
+}
+
+/// Replaces `file` with `text` atomically: the text goes to a new file beside it, which is then renamed
+/// over it, so that a failure leaves either the old file or the new one, never half of one.
+fn replace(file: &Path, text: &str) -> std::io::Result<()> {
+    // Through a symbolic link, the file it points to is replaced, and the link stays.
+    let resolved = std::fs::canonicalize(file)?;
+    let file = resolved.as_path();
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = dir.join(format!(".{base}.fmt-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(file) {
+            std::fs::set_permissions(&temp, meta.permissions())?;
+        }
+        std::fs::rename(&temp, file)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Prints a diagnostic about no source text.
+fn plain(code: &str, message: &str, help: &str) {
+    let d = Diagnostic::plain(code, message).with_help(help);
+    eprint!("{}", super::commands::render(&[d], "", ""));
+}
+
+fn shown(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ")
+}
