@@ -88,6 +88,8 @@ pub enum ItemKind {
     Scenario(ScenarioDef),
     /// `script { ... }` or `script "file.rhai"`: reserved for Rhai, not yet run.
     Script(ScriptDef),
+    /// `option leadership_die: extra_d6 | flat_plus_one = flat_plus_one`: a house-rule choice.
+    Option(Field),
 }
 
 /// A typed attribute, input, fact or parameter: `name: type = default, strict`.
@@ -450,6 +452,13 @@ pub enum StmtKind {
     },
     /// `dice 4, 3`: the next dice rolled show these faces.
     Dice(Vec<(i64, Span)>),
+    /// `option leadership_die = extra_d6`: the scenario plays on under this reading.
+    SetOption {
+        /// The option's name.
+        option: Ident,
+        /// Its value.
+        value: Expr,
+    },
     /// `answer steady = yes`: the next time choice `steady` is asked, answer this.
     Answer {
         /// The choice's name.

@@ -473,6 +473,8 @@ pub enum Global {
     Game,
     /// Who won (`none` while the game goes on, or if nobody did).
     Winner,
+    /// The value of house-rule option `n` in this session.
+    Option(u32),
 }
 
 /// Built-in functions.
@@ -727,6 +729,15 @@ pub enum Stmt {
     },
     /// `dice …`
     Dice(Vec<i64>, Span),
+    /// `option NAME = VALUE` (scenarios): play on under this reading.
+    SetOption {
+        /// The option.
+        option: u32,
+        /// Its value.
+        value: Expr,
+        /// Where.
+        span: Span,
+    },
     /// `answer`
     Answer {
         /// Choice.
@@ -805,6 +816,9 @@ pub struct Program {
     pub scenarios: Vec<Scenario>,
     /// The compiled scripts, if the ruleset has any.
     pub scripts: Option<Arc<crate::script::Scripts>>,
+    /// House-rule options, each with the value chosen for this load (its default unless a host or
+    /// the command line chose another).
+    pub options: Vec<FieldDef>,
 }
 
 /// The built-in time events, in event-index order.
@@ -825,6 +839,7 @@ impl Stmt {
             | Stmt::New { span, .. }
             | Stmt::Dice(_, span)
             | Stmt::Answer { span, .. }
+            | Stmt::SetOption { span, .. }
             | Stmt::Expect { span, .. }
             | Stmt::Follow { span, .. }
             | Stmt::Record { span, .. }

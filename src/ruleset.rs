@@ -20,6 +20,60 @@ pub struct LoadOptions {
     pub hook: Option<EngineHook>,
     /// Limits on reading files and on what one action may do; sessions over this ruleset keep them.
     pub budget: Budget,
+    /// House-rule options chosen, as `(name, value)` written as on the command line
+    /// (`("leadership_die", "extra_d6")`): every session over this ruleset starts with them.
+    pub options: Vec<(String, String)>,
+}
+
+/// Reads `text` as a value of option `name` of `p`.
+fn option_value(p: &Program, name: &str, text: &str) -> Result<crate::Value, Diagnostic> {
+    use crate::Value;
+    use crate::program::Ty;
+    let known: Vec<&str> = p.options.iter().map(|o| o.name.as_str()).collect();
+    let Some(o) = p.options.iter().find(|o| o.name == name) else {
+        let help = if known.is_empty() {
+            "this ruleset has no options; a ruleset declares them with `option NAME: a | b = a`".to_string()
+        } else {
+            crate::diagnostics::suggest(name, "option", &known)
+        };
+        return Err(Diagnostic::plain("option::unknown", format!("there is no option called `{name}`"))
+            .with_help(help));
+    };
+    let text = text.trim();
+    let bad = |readings: String| {
+        Diagnostic::plain("option::bad_value", format!("option `{name}` cannot be `{text}`"))
+            .with_help(format!("it is one of: {readings}"))
+    };
+    match &o.ty {
+        Ty::Flag => match text {
+            "yes" => Ok(Value::Bool(true)),
+            "no" => Ok(Value::Bool(false)),
+            _ => Err(bad("yes, no".into())),
+        },
+        Ty::Name(set) => {
+            let names = &p.sets[*set as usize].names;
+            match names.iter().position(|n| n == text) {
+                Some(i) => Ok(Value::Name { set: *set, index: i as u32 }),
+                None => {
+                    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+                    Err(Diagnostic::plain("option::bad_value", format!("option `{name}` cannot be `{text}`"))
+                        .with_help(crate::diagnostics::suggest(text, "reading", &refs)))
+                }
+            }
+        }
+        Ty::Int { lo, hi } => {
+            let range = format!(
+                "a whole number from {} to {}",
+                lo.map_or("any".into(), |l| l.to_string()),
+                hi.map_or("any".into(), |h| h.to_string())
+            );
+            match text.parse::<i64>() {
+                Ok(v) if lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h) => Ok(Value::Int(v)),
+                _ => Err(bad(range)),
+            }
+        }
+        _ => Err(bad("nothing a command line can give".into())),
+    }
 }
 
 impl std::fmt::Debug for LoadOptions {
@@ -29,6 +83,7 @@ impl std::fmt::Debug for LoadOptions {
             .field("limits", &self.limits)
             .field("hook", &self.hook.is_some())
             .field("budget", &self.budget)
+            .field("options", &self.options)
             .finish()
     }
 }
@@ -143,15 +198,35 @@ impl Ruleset {
         let (program, more) = crate::check::check(&file, text, scripts);
         diags.extend(more);
         match program {
-            Some(program) => Ok(Ruleset(Arc::new(Loaded {
-                program,
-                name: name.into(),
-                text: text.into(),
-                warnings: diags,
-                budget: opts.budget.clone(),
-            }))),
+            Some(mut program) => {
+                for (option, value) in &opts.options {
+                    let v = option_value(&program, option, value).map_err(|d| fail(vec![d]))?;
+                    let i = program.options.iter().position(|o| o.name == *option).unwrap_or_default();
+                    program.options[i].default = Some(v);
+                }
+                Ok(Ruleset(Arc::new(Loaded {
+                    program,
+                    name: name.into(),
+                    text: text.into(),
+                    warnings: diags,
+                    budget: opts.budget.clone(),
+                })))
+            }
             None => Err(fail(diags)),
         }
+    }
+
+    /// The value of option `name` written as `text` (`extra_d6`, `yes`, `3`), checked against the
+    /// option's readings.
+    ///
+    /// ```
+    /// let r = mettle::Ruleset::from_str("o.mettle", "option die: extra | flat = flat").unwrap();
+    /// assert!(r.option_value("die", "extra").is_ok());
+    /// assert_eq!(r.option_value("die", "extar").unwrap_err().help.as_deref(), Some("did you mean `extra`?"));
+    /// assert_eq!(r.option_value("dei", "extra").unwrap_err().code, "mettle::option::unknown");
+    /// ```
+    pub fn option_value(&self, name: &str, text: &str) -> Result<crate::Value, Diagnostic> {
+        option_value(self.program(), name, text)
     }
 
     /// Reads and loads the ruleset at `path`.

@@ -181,6 +181,50 @@ impl Checker<'_> {
         out
     }
 
+    /// A house-rule option: a field whose default is the reading used unless another is chosen.
+    pub(super) fn option(&mut self, id: u32, o: &ast::Field) {
+        let doc = self.prog.options[id as usize].doc.clone();
+        let Some(mut f) = self.fields(std::slice::from_ref(o), "option").pop() else { return };
+        if o.default.is_none() {
+            self.error(
+                Diagnostic::error(
+                    "resolve::option_default",
+                    format!(
+                        "option `{}` needs a default: the reading used unless a group picks another",
+                        f.name
+                    ),
+                    o.span,
+                    "no default",
+                )
+                .with_help(format!("add one, such as `option {}: a | b = a`", f.name)),
+            );
+        }
+        if f.strict {
+            self.error(
+                Diagnostic::error(
+                    "resolve::option_strict",
+                    format!("option `{}` cannot be `strict`: no rule changes it", f.name),
+                    o.span,
+                    "not for options",
+                )
+                .with_help("remove `, strict`"),
+            );
+        }
+        if matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text) {
+            self.error(
+                Diagnostic::error(
+                    "resolve::option_type",
+                    format!("option `{}` must be yes/no, a whole number or one of a few names", f.name),
+                    o.ty.span,
+                    "not a reading a group can choose",
+                )
+                .with_help("write its readings as names, such as `extra_d6 | flat_plus_one`"),
+            );
+        }
+        f.doc = doc;
+        self.prog.options[id as usize] = f;
+    }
+
     /// Checks a default value: a constant of the field's type, within its bounds.
     fn const_default(&mut self, e: &ast::Expr, ty: &Ty, name: &str) -> Option<Value> {
         let t = self.apart(|c| c.expr(e, Some(ty)));

@@ -312,6 +312,10 @@ impl<'a> Checker<'a> {
             }
             return t;
         }
+        if let Some(&o) = self.options.get(&id.name) {
+            let ty = self.prog.options[o as usize].ty.clone();
+            return T::new(Expr::Global(Global::Option(o)), ty);
+        }
         match id.name.as_str() {
             "round" => return T::int(Expr::Global(Global::Round), Some(0), None),
             "turn" => return T::int(Expr::Global(Global::Turn), Some(0), None),

@@ -78,6 +78,8 @@ pub(crate) struct Checker<'a> {
     ctx: Ctx,
     /// Script functions by name.
     script_fns: HashMap<String, u32>,
+    /// House-rule options by name.
+    options: HashMap<String, u32>,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -135,6 +137,7 @@ impl<'a> Checker<'a> {
                 results: 0,
                 scenarios: vec![],
                 scripts: None,
+                options: vec![],
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -163,6 +166,7 @@ impl<'a> Checker<'a> {
             winner_kind: None,
             ctx: Ctx::Pure,
             script_fns: HashMap::new(),
+            options: HashMap::new(),
         }
     }
 
@@ -377,6 +381,20 @@ impl<'a> Checker<'a> {
                         );
                     }
                 }
+                ItemKind::Option(o) => {
+                    if self.claim(&o.name, "option") {
+                        self.options.insert(o.name.name.clone(), self.prog.options.len() as u32);
+                        // The type and default are worked out in pass 2; a placeholder until then.
+                        self.prog.options.push(FieldDef {
+                            name: o.name.name.clone(),
+                            doc: item.doc.clone().or_else(|| o.doc.clone()),
+                            ty: Ty::Flag,
+                            default: None,
+                            strict: false,
+                            span: o.name.span,
+                        });
+                    }
+                }
                 ItemKind::Trigger(_) => {}
                 // Compiled before checking (see `Ruleset::load`); their names are checked below.
                 ItemKind::Script(_) => {}
@@ -404,6 +422,13 @@ impl<'a> Checker<'a> {
                 ItemKind::Ladder(l) => {
                     if let Some(&set) = self.ladders.get(&l.name.name) {
                         self.ladder_values(l, set);
+                    }
+                }
+                ItemKind::Option(o) => {
+                    if let Some(&id) = self.options.get(&o.name.name)
+                        && self.prog.options[id as usize].span == o.name.span
+                    {
+                        self.option(id, o);
                     }
                 }
                 _ => {}

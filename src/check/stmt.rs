@@ -324,6 +324,33 @@ impl<'a> Checker<'a> {
                 }
                 Stmt::Dice(faces.iter().map(|f| f.0).collect(), span)
             }
+            StmtKind::SetOption { option, value } => {
+                if !self.scenario_only(span, "option") {
+                    return None;
+                }
+                let Some(&o) = self.options.get(&option.name) else {
+                    let known: Vec<&str> = self.options.keys().map(|s| s.as_str()).collect();
+                    let help = suggest_or(
+                        &option.name,
+                        "option",
+                        &known,
+                        &format!("declare it with `option {}: a | b = a`", option.name),
+                    );
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_option",
+                            format!("there is no option called `{}`", option.name),
+                            option.span,
+                            "unknown option",
+                        )
+                        .with_help(help),
+                    );
+                    return None;
+                };
+                let ty = self.prog.options[o as usize].ty.clone();
+                let value = self.value_for(value, &ty, &format!("option `{}`", option.name), &option.name);
+                Stmt::SetOption { option: o, value, span }
+            }
             StmtKind::Answer { choice, value } => {
                 if !self.scenario_only(span, "answer") {
                     return None;

@@ -42,6 +42,31 @@ pub struct Cli {
     /// line_bytes, steps, log_entries, script_operations, odds_work. See docs/security.md.
     #[arg(long = "budget", value_name = "NAME=VALUE", global = true)]
     budget: Vec<String>,
+    /// Choose a reading of a house rule the ruleset offers (`option NAME: a | b = a`), as NAME=VALUE
+    /// (repeatable): every session the command plays starts with it.
+    #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
+    option: Vec<String>,
+}
+
+/// The house-rule options chosen with `--option`, for every ruleset the command loads.
+static OPTIONS: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+
+/// The options chosen for this run of the command.
+pub(crate) fn options() -> Vec<(String, String)> {
+    OPTIONS.get().cloned().unwrap_or_default()
+}
+
+/// Reads `--option NAME=VALUE` values; whether the option exists is checked when a ruleset loads.
+fn parse_options(given: &[String]) -> Result<Vec<(String, String)>, String> {
+    given
+        .iter()
+        .map(|g| match g.split_once('=') {
+            Some((n, v)) if !n.trim().is_empty() && !v.trim().is_empty() => {
+                Ok((n.trim().to_string(), v.trim().to_string()))
+            }
+            _ => Err(format!("`--option {g}` needs NAME=VALUE, such as `--option leadership_die=extra_d6`")),
+        })
+        .collect()
 }
 
 /// The limits given with `--budget`, for every ruleset the command loads.
@@ -57,6 +82,7 @@ pub(crate) fn load_options(path: &std::path::Path) -> mettle::LoadOptions {
     mettle::LoadOptions {
         base: path.parent().map(std::path::Path::to_path_buf),
         budget: budget(),
+        options: options(),
         ..Default::default()
     }
 }
@@ -267,6 +293,15 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    match parse_options(&cli.option) {
+        Ok(o) => {
+            let _ = OPTIONS.set(o);
+        }
+        Err(message) => {
+            eprintln!("mettle::cli::option\n\n  × {message}");
+            return ExitCode::from(2);
+        }
+    }
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
         Command::Export { file } => commands::export(&file),
@@ -294,9 +329,14 @@ pub fn main() -> ExitCode {
         Command::Test { paths, seed } => commands::test(&paths, seed),
         Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
         Command::Fmt { paths, check, .. } => fmt::run(&paths, check),
-        Command::Repl { file, seed, echo, width } => {
-            mettle::repl::run(&mettle::repl::Options { file, seed, echo, width, budget: budget() })
-        }
+        Command::Repl { file, seed, echo, width } => mettle::repl::run(&mettle::repl::Options {
+            file,
+            seed,
+            echo,
+            width,
+            budget: budget(),
+            options: options(),
+        }),
     };
     ExitCode::from(code)
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every command, for help, completion and "did you mean".
-pub(super) const COMMANDS: [&str; 16] = [
+pub(super) const COMMANDS: [&str; 17] = [
     ":help",
     ":quit",
     ":load",
@@ -21,6 +21,7 @@ pub(super) const COMMANDS: [&str; 16] = [
     ":event",
     ":explain",
     ":seed",
+    ":option",
     ":undo",
     ":save",
     ":save!",
@@ -112,6 +113,7 @@ impl Repl {
                 Ok(())
             }
             ":seed" => self.seed_command(args, reply),
+            ":option" => self.option_command(args, reply),
             ":undo" => self.undo_command(reply),
             ":save" => self.save(rest, false, reply),
             ":save!" => self.save(rest, true, reply),
@@ -152,7 +154,7 @@ impl Repl {
             }
         };
         let file = PathBuf::from(path);
-        match World::compile(Some(&file), &text, &[], &self.budget) {
+        match World::compile(Some(&file), &text, &[], &self.budget, &self.options) {
             Ok((rules, ast)) => {
                 if !rules.warnings().is_empty() {
                     reply.err.push_str(&self.render_with_file(rules.warnings(), &rules));
@@ -226,13 +228,14 @@ impl Repl {
             return Err(error("no_file", "no file is loaded", "load one with `:load FILE`"));
         };
         let text = crate::budget::read_capped(&file, self.budget.ruleset_bytes, "ruleset")?;
-        let (rules, ast) = match World::compile(Some(&file), &text, &self.world.items, &self.budget) {
-            Ok(r) => r,
-            Err(e) => {
-                reply.fail(self.render_load_error(&e));
-                return Ok(());
-            }
-        };
+        let (rules, ast) =
+            match World::compile(Some(&file), &text, &self.world.items, &self.budget, &self.options) {
+                Ok(r) => r,
+                Err(e) => {
+                    reply.fail(self.render_load_error(&e));
+                    return Ok(());
+                }
+            };
         let (session, lets, notes) = transfer::move_over(&self.world.session, &self.world.lets, &rules);
         reply.say(format!("reloaded {}", file.display()));
         if notes.is_empty() {
@@ -330,6 +333,38 @@ impl Repl {
         Ok(())
     }
 
+    /// `:option` lists the house-rule options; `:option NAME VALUE` plays on under another reading.
+    fn option_command(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
+        let s = &self.world.session;
+        let p = s.ruleset().program();
+        let Some(name) = args.first() else {
+            if p.options.is_empty() {
+                reply.say(
+                    "this ruleset offers no options (a ruleset declares them with `option NAME: a | b = a`)",
+                );
+            }
+            for o in &p.options {
+                let now = s.option(&o.name).map(|v| s.show(v)).unwrap_or_default();
+                let readings = crate::export::type_name(p, &o.ty);
+                reply.say(format!("option {} = {now}   ({readings})", o.name));
+            }
+            return Ok(());
+        };
+        let Some(value) = args.get(1) else {
+            return Err(error(
+                "bad_argument",
+                "`:option` needs a name and a value",
+                "for example `:option leadership_die extra_d6`",
+            ));
+        };
+        let v = s.ruleset().option_value(name, value)?;
+        let before = self.world.light();
+        self.world.session.set_option(name, v)?;
+        self.checkpoint_light(before);
+        reply.say(format!("option {name} = {value}: the session plays on under this reading"));
+        Ok(())
+    }
+
     fn undo_command(&mut self, reply: &mut Reply) -> Result<(), Diagnostic> {
         match self.undo.pop() {
             Some(super::Step { mut before, input, log_len }) => {
@@ -384,13 +419,14 @@ impl Repl {
             Saved { mettle_repl: 1, file: None, items: vec![], lets: vec![], session: value }
         };
         let w = &self.world;
-        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &saved.items, &self.budget) {
-            Ok(r) => r,
-            Err(e) => {
-                reply.fail(self.render_load_error(&e));
-                return Ok(());
-            }
-        };
+        let (rules, ast) =
+            match World::compile(w.file.as_ref(), &w.file_text, &saved.items, &self.budget, &self.options) {
+                Ok(r) => r,
+                Err(e) => {
+                    reply.fail(self.render_load_error(&e));
+                    return Ok(());
+                }
+            };
         let (session, warnings) = Session::load_with(&rules, &saved.session.to_string(), other_ruleset)?;
         for w in &warnings {
             reply.say(format!("warning: {}", w.message));

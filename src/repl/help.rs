@@ -13,6 +13,7 @@ pub(super) fn help(topic: Option<&str>) -> String {
         Some("event") => ":event EVENT name=value…\n  Fire an event with its facts; units are given by name.\n  Example: :event damaged unit=alpha hp_lost=3".into(),
         Some("explain") => ":explain\n  The last roll or event in full: each rule that fired, the dice, every modifier, the\n  total against the target, the outcome, and the line of the rule behind each step.".into(),
         Some("seed") => ":seed N\n  Start the dice again from seed N (the same seed gives the same rolls).".into(),
+        Some("option") | Some("options") => ":option [NAME VALUE]\n  The house-rule options the ruleset offers, with their values; with a name and a value,\n  play on under that reading (`:undo` takes it back).\n  Example: :option leadership_die extra_d6".into(),
         Some("undo") => ":undo\n  Take back the last step that changed something: an event, a roll, a statement, a\n  definition, a reload.".into(),
         Some("save") => ":save FILE, :save! FILE\n  Save the session as JSON: units, round, turn, the dice generator, the log, and what\n  was typed here. `:restore FILE` brings it back exactly. `:save` only writes over an\n  earlier save; `:save!` writes over any file.".into(),
         Some("restore") => ":restore FILE, :restore! FILE\n  Restore a session saved with `:save` (or by a program through the library) over the\n  ruleset loaded now. A save of another ruleset, or of this one before it was edited,\n  is refused; `:restore!` loads it anyway when it fits, with a warning.".into(),
@@ -39,7 +40,7 @@ Commands:
   :explain         the last result in full   :seed N          restart the dice from N
   :undo            take back the last step   :save FILE       save the session (JSON)
   :restore FILE    bring a save back         :help [TOPIC]    help on a command
-  :quit            leave (or Ctrl-D)";
+  :option [N V]    house rules, or pick one  :quit            leave (or Ctrl-D)";
 
 const STATEMENTS: &str = "\
 Statements run on the session as the steps of a scenario do:
@@ -55,6 +56,7 @@ Statements run on the session as the steps of a scenario do:
   expect order \"move towards goblin\"       says whether the last reaction gave that order
   with chance 1/3 { … } otherwise { … }    a 3-sided die decides: the first block on a 1
   record \"turns taken\" = turn              a number for `mettle sim` to report
+  option NAME = VALUE                      play on under another reading of a house rule
 Names of units and `let` values stay known from line to line.";
 
 const SCRIPTS: &str = "\

@@ -37,14 +37,15 @@ impl Repl {
         let mut typed = self.world.items.clone();
         typed.push(input.to_string());
         let w = &self.world;
-        let (rules, ast) = match World::compile(w.file.as_ref(), &w.file_text, &typed, &self.budget) {
-            Ok(r) => r,
-            Err(e) => {
-                let mine: Vec<_> = e.diagnostics.into_iter().filter(|d| d.span().start >= base).collect();
-                reply.fail(self.render(&mine, input));
-                return;
-            }
-        };
+        let (rules, ast) =
+            match World::compile(w.file.as_ref(), &w.file_text, &typed, &self.budget, &self.options) {
+                Ok(r) => r,
+                Err(e) => {
+                    let mine: Vec<_> = e.diagnostics.into_iter().filter(|d| d.span().start >= base).collect();
+                    reply.fail(self.render(&mine, input));
+                    return;
+                }
+            };
         let warnings: Vec<_> = rules.warnings().iter().filter(|d| d.span().start >= base).cloned().collect();
         if !warnings.is_empty() {
             reply.err.push_str(&self.render(&warnings, input));
@@ -182,5 +183,6 @@ fn describe(item: &ast::Item) -> String {
         ItemKind::Result(r) => format!("result `{}`", r.name.name),
         ItemKind::Scenario(s) => format!("scenario `{}`", s.name.name),
         ItemKind::Script(_) => "a script".to_string(),
+        ItemKind::Option(o) => format!("option `{}`", o.name.name),
     }
 }

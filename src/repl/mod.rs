@@ -54,6 +54,7 @@ impl World {
         file_text: &str,
         items: &[String],
         budget: &crate::Budget,
+        options: &[(String, String)],
     ) -> Result<(Ruleset, ast::File), LoadError> {
         let mut text = file_text.to_string();
         for i in items {
@@ -65,6 +66,7 @@ impl World {
         let opts = crate::LoadOptions {
             base: file.and_then(|f| f.parent()).map(|p| p.to_path_buf()),
             budget: budget.clone(),
+            options: options.to_vec(),
             ..Default::default()
         };
         let rules = Ruleset::load(&name, &text, &opts)?;
@@ -148,6 +150,8 @@ pub struct Repl {
     width: usize,
     /// Limits for every ruleset the REPL compiles.
     budget: crate::Budget,
+    /// House-rule options chosen for every ruleset loaded (`--option`).
+    options: Vec<(String, String)>,
     /// Stops the input being worked out (Ctrl-C); shared by every session the REPL plays.
     cancel: Arc<std::sync::atomic::AtomicBool>,
 }
@@ -164,7 +168,7 @@ impl Repl {
     /// assert!(repl.handle("alpha.spy").failed);
     /// ```
     pub fn new(seed: u64, color: bool, width: usize) -> Repl {
-        let (rules, ast) = match World::compile(None, "", &[], &crate::Budget::default()) {
+        let (rules, ast) = match World::compile(None, "", &[], &crate::Budget::default(), &[]) {
             Ok(r) => r,
             Err(e) => unreachable!("an empty ruleset compiles: {e}"),
         };
@@ -187,6 +191,7 @@ impl Repl {
             color,
             width,
             budget: crate::Budget::default(),
+            options: vec![],
             cancel: Arc::default(),
         }
     }
@@ -207,6 +212,7 @@ impl Repl {
             color: self.color,
             width: self.width,
             budget: self.budget.clone(),
+            options: self.options.clone(),
             cancel,
         }
     }
@@ -219,6 +225,11 @@ impl Repl {
     /// Sets the limits for the rulesets loaded from now on (and for reading lines).
     pub fn set_budget(&mut self, budget: crate::Budget) {
         self.budget = budget;
+    }
+
+    /// Chooses house-rule options for the rulesets loaded from now on, as `(name, value)`.
+    pub fn set_options(&mut self, options: Vec<(String, String)>) {
+        self.options = options;
     }
 
     /// The limits in force.

@@ -28,6 +28,8 @@ pub struct Options {
     pub width: usize,
     /// Limits for the rulesets loaded and the lines read.
     pub budget: crate::Budget,
+    /// House-rule options chosen for every ruleset the REPL loads (`--option NAME=VALUE`).
+    pub options: Vec<(String, String)>,
 }
 
 /// Where the history is kept: `$METTLE_HISTORY`, else `history` in mettle's folder of the user's
@@ -47,6 +49,7 @@ pub fn run(opts: &Options) -> u8 {
     let color = interactive && std::io::stderr().is_terminal() && !no_color;
     let mut repl = Repl::new(opts.seed, color, opts.width);
     repl.set_budget(opts.budget.clone());
+    repl.set_options(opts.options.clone());
     let mut failed = false;
     if let Some(f) = &opts.file {
         let mut reply = super::Reply::default();

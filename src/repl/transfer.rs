@@ -237,6 +237,18 @@ pub(super) fn move_over(
         last,
         over,
         orders: st.orders.clone(),
+        options: new
+            .options
+            .iter()
+            .map(|o| {
+                // An option kept by name keeps its value, if that still fits its readings.
+                let old = session.ruleset().program().options.iter().position(|p| p.name == o.name);
+                old.and_then(|i| st.options.get(i))
+                    .and_then(|v| m.typed(v, &o.ty))
+                    .or_else(|| o.default.clone())
+                    .unwrap_or(Value::None)
+            })
+            .collect(),
         walk: None,
     };
     let mut kept = vec![];

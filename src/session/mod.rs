@@ -113,6 +113,10 @@ pub struct State {
     /// The orders the last reaction gave, for the table.
     #[serde(default)]
     pub orders: Vec<crate::script::Order>,
+    /// The value of each house-rule option in this session (saves from before options had none:
+    /// they load with the ruleset's values).
+    #[serde(default)]
+    pub options: Vec<Value>,
     /// The path of an exhaustive walk through every roll, while one runs (never saved).
     #[serde(skip)]
     pub walk: Option<crate::dice::Walk>,
@@ -169,6 +173,7 @@ impl Session {
                 last: vec![None; p.checks.len()],
                 over: None,
                 orders: vec![],
+                options: p.options.iter().map(|o| o.default.clone().unwrap_or(Value::None)).collect(),
                 walk: None,
             },
             log: vec![],
@@ -291,6 +296,37 @@ impl Session {
             self.undone = self.log.split_off(log_len);
         }
         r
+    }
+
+    /// Plays on under another reading of a house rule: sets option `name` to `value` (of its type).
+    /// A save keeps the session's options.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("o.mettle", r#"
+    ///     option bonus_die: yes_die | no_die = no_die
+    ///     check c { roll d6  modifier "Bonus" +1 die when bonus_die is yes_die  otherwise done }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// assert_eq!(s.roll("c", &[]).unwrap().pool.as_ref().unwrap().dice.len(), 1);
+    /// let v = rules.option_value("bonus_die", "yes_die").unwrap();
+    /// s.set_option("bonus_die", v).unwrap();
+    /// assert_eq!(s.roll("c", &[]).unwrap().pool.as_ref().unwrap().dice.len(), 2);
+    /// assert_eq!(s.show(s.option("bonus_die").unwrap()), "yes_die");
+    /// ```
+    pub fn set_option(&mut self, name: &str, value: Value) -> Result<(), Diagnostic> {
+        let p = self.rules.program();
+        let i = find(&p.options, |o| &o.name, name, "option", format!("there is no option called `{name}`"))?;
+        check_value(&value, &p.options[i].ty, &format!("option `{name}`"))?;
+        if let Some(slot) = self.state.options.get_mut(i) {
+            *slot = value;
+        }
+        Ok(())
+    }
+
+    /// The value of option `name` in this session.
+    pub fn option(&self, name: &str) -> Option<&Value> {
+        let i = self.rules.program().options.iter().position(|o| o.name == name)?;
+        self.state.options.get(i)
     }
 
     /// A copy of this session with an empty log: what a REPL's `:undo` keeps of each step, the log's

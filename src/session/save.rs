@@ -154,9 +154,14 @@ impl Session {
                     .into(),
             ));
         }
+        let mut state = saved.state;
+        if state.options.is_empty() {
+            state.options =
+                rules.program().options.iter().map(|o| o.default.clone().unwrap_or(Value::None)).collect();
+        }
         let session = Session {
             rules: rules.clone(),
-            state: saved.state,
+            state,
             log: saved.log,
             logging: true,
             cancel: Arc::default(),
@@ -270,6 +275,23 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
             && (r.check_id as usize != i || !any_fits(p, st, &Value::Result(r.clone())))
         {
             return Err(format!("the last result of `{}` is not one of its results", p.checks[i].name));
+        }
+    }
+    // A save from before options has none: it plays on with the ruleset's readings.
+    if !st.options.is_empty() && st.options.len() != p.options.len() {
+        return Err(format!(
+            "it has {} house-rule options, the ruleset {}",
+            st.options.len(),
+            p.options.len()
+        ));
+    }
+    for (def, v) in p.options.iter().zip(&st.options) {
+        if !value_fits(p, st, v, &def.ty) {
+            return Err(format!(
+                "option `{}` holds a value that is not {}",
+                def.name,
+                crate::export::type_name(p, &def.ty)
+            ));
         }
     }
     if let Some(o) = &st.over {

@@ -243,6 +243,7 @@ impl Builder {
                 body: self.block(k.get(Rule::block)),
             }),
             Rule::script_def => ItemKind::Script(self.script(&k)),
+            Rule::option_def => ItemKind::Option(self.field(k.get(Rule::field))),
             r => unreachable!("the grammar has no item {r:?}"),
         };
         Item { doc, span, kind }

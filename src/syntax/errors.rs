@@ -354,7 +354,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::trigger_def
         | Rule::result_def
         | Rule::scenario_def
-        | Rule::script_def => ITEM,
+        | Rule::script_def
+        | Rule::option_def => ITEM,
         Rule::stmt
         | Rule::repl_stmts
         | Rule::set_stmt
@@ -374,7 +375,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::answer_stmt
         | Rule::expect_stmt
         | Rule::chance_stmt
-        | Rule::record_stmt => STMT,
+        | Rule::record_stmt
+        | Rule::option_stmt => STMT,
         Rule::check_line
         | Rule::input_line
         | Rule::roll_line

@@ -70,6 +70,10 @@ impl Builder {
             Rule::dice_stmt => {
                 StmtKind::Dice(k.all(Rule::signed_int).map(|n| (self.int(&n), self.span(&n))).collect())
             }
+            Rule::option_stmt => StmtKind::SetOption {
+                option: self.ident(k.get(Rule::ident)),
+                value: self.expr(k.get(Rule::expr)),
+            },
             Rule::answer_stmt => StmtKind::Answer {
                 choice: self.ident(k.get(Rule::ident)),
                 value: self.expr(k.get(Rule::expr)),

@@ -15,6 +15,9 @@ impl Runner<'_> {
             Expr::Const(v) => v.clone(),
             Expr::Local(s) => f.get(*s as usize).cloned().unwrap_or(Value::None),
             Expr::Global(Global::Round) => Value::Int(self.st.round),
+            Expr::Global(Global::Option(o)) => {
+                self.st.options.get(*o as usize).cloned().unwrap_or(Value::None)
+            }
             Expr::Global(Global::Turn) => Value::Int(self.st.turn),
             Expr::Global(Global::Game) => match &self.st.over {
                 Some(o) => Value::Name { set: self.p.results, index: o.index },

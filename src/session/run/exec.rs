@@ -458,6 +458,20 @@ impl Runner<'_> {
                 self.st.forced.extend(faces.iter().copied());
                 Ok(())
             }
+            Stmt::SetOption { option, value, span } => {
+                self.span = *span;
+                let v = self.eval(value, f)?;
+                let decl = &self.p.options[*option as usize];
+                let shown = self.show(&v);
+                if let Some(slot) = self.st.options.get_mut(*option as usize) {
+                    *slot = v;
+                }
+                self.push(LogEntry::Note {
+                    text: format!("house rule: option {} = {shown}", decl.name),
+                    span: *span,
+                });
+                Ok(())
+            }
             Stmt::Answer { choice, value, span } => {
                 self.span = *span;
                 let v = self.eval(value, f)?;

@@ -105,6 +105,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::New { kind, name, with } => format!("new {} {}{}", kind.name, name.name, args(with)),
         StmtKind::Dice(d) => format!("dice {:?}", d.iter().map(|d| d.0).collect::<Vec<_>>()),
         StmtKind::Answer { choice, value } => format!("answer {} {}", choice.name, show(value)),
+        StmtKind::SetOption { option, value } => format!("option {} {}", option.name, show(value)),
         StmtKind::ExpectOrder { text, absent, message } => {
             let not = if *absent { "not " } else { "" };
             format!(
