@@ -79,6 +79,8 @@ pub fn outline(rules: &Ruleset) -> Json {
         "formulas": p.defines.iter().map(|d| json!({
             "name": d.name, "doc": d.doc, "line": line(d.span), "parameters": fields(&d.params),
         })).collect::<Vec<_>>(),
+        // House-rule options: each with its readings and the one chosen (`default`).
+        "options": fields(&p.options),
         "results": results.names.iter().zip(&results.labels).map(|(n, l)| json!({
             "name": n, "label": l,
         })).collect::<Vec<_>>(),

@@ -175,6 +175,10 @@ enum Command {
         /// combination).
         #[arg(long = "sweep", value_name = "NAME=LO..HI")]
         sweep: Vec<String>,
+        /// A house-rule option to run through every reading, side by side (repeatable); `--sweep
+        /// NAME` with no range does the same.
+        #[arg(long = "option-sweep", value_name = "NAME")]
+        option_sweep: Vec<String>,
         /// A bare dice expression instead of a check, such as `4d6kh3`, `2d6+3 >= 8` or `10d6cs<=3`.
         #[arg(long, value_name = "EXPR", conflicts_with_all = ["file", "check", "set", "with", "sweep"])]
         dice: Option<String>,
@@ -316,12 +320,14 @@ pub fn main() -> ExitCode {
         Command::Odds { file: Some(file), scenario: Some(name), json, plot, seed, .. } => {
             odds::scenario(&file, &name, json, plot.as_deref(), seed)
         }
-        Command::Odds { file, check, set, with, sweep, json, plot, seed, .. } => match (file, check) {
-            (Some(file), Some(check)) => {
-                odds::run(&odds::Args { file, check, set, with, sweep, json, plot, seed })
+        Command::Odds { file, check, set, with, sweep, option_sweep, json, plot, seed, .. } => {
+            match (file, check) {
+                (Some(file), Some(check)) => {
+                    odds::run(&odds::Args { file, check, set, with, sweep, option_sweep, json, plot, seed })
+                }
+                _ => 2,
             }
-            _ => 2,
-        },
+        }
         Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
             sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
         }

@@ -16,6 +16,8 @@ pub struct Args {
     pub set: Vec<String>,
     pub with: Vec<String>,
     pub sweep: Vec<String>,
+    /// House-rule options to run through every reading of (`--option-sweep NAME`).
+    pub option_sweep: Vec<String>,
     pub json: bool,
     pub plot: Option<PathBuf>,
     pub seed: u64,
@@ -24,11 +26,13 @@ pub struct Args {
 /// Most rows a sweep may have.
 const MAX_ROWS: usize = 10_000;
 
-/// One input run through a range.
+/// One input run through a range, or a house-rule option through its readings.
 struct Sweep {
     name: String,
-    lo: i64,
-    hi: i64,
+    values: Vec<Value>,
+    /// How the sweep is described: `spi 0..6`, `option leadership_die`.
+    label: String,
+    option: bool,
 }
 
 /// Runs `mettle odds` for a check.
@@ -37,7 +41,7 @@ pub fn run(args: &Args) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let sweeps = match sweeps(&r, &args.check, &args.sweep) {
+    let sweeps = match sweeps(&r, &args.check, &args.sweep, &args.option_sweep) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -78,10 +82,19 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
     for (i, values) in all.into_iter().enumerate() {
         let share = mettle::odds::work::left() / (count - i as u64).max(1);
         let mut inputs = r.inputs.clone();
-        inputs.retain(|(n, _)| !sweeps.iter().any(|s| &s.name == n));
+        inputs.retain(|(n, _)| !sweeps.iter().any(|s| !s.option && &s.name == n));
         let swept: Vec<(String, Value)> =
-            sweeps.iter().zip(&values).map(|(s, v)| (s.name.clone(), Value::Int(*v))).collect();
-        inputs.extend(swept.iter().cloned());
+            sweeps.iter().zip(&values).map(|(s, v)| (s.name.clone(), v.clone())).collect();
+        for (s, v) in sweeps.iter().zip(&values) {
+            if s.option {
+                if let Err(d) = r.session.set_option(&s.name, v.clone()) {
+                    runtime_error(&r.rules, &d);
+                    return Err(1);
+                }
+            } else {
+                inputs.push((s.name.clone(), v.clone()));
+            }
+        }
         let (report, _) = mettle::odds::work::within(share, || {
             mettle::odds::ask(&mut r.session, &args.check, r.subject, &refs(&inputs), args.seed)
         });
@@ -96,12 +109,37 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
     Ok(rows)
 }
 
-fn sweeps(r: &Rolling, check: &str, specs: &[String]) -> Result<Vec<Sweep>, String> {
+fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Result<Vec<Sweep>, String> {
     let p = r.rules.program();
     let decl = p.checks.iter().find(|c| c.name == check).ok_or("no such check")?;
     let mut out: Vec<Sweep> = vec![];
     let mut rows = 1usize;
-    for spec in specs {
+    // An option is swept through every reading: `--option-sweep NAME`, or `--sweep NAME` with no range.
+    let named_options = specs.iter().filter(|s| !s.contains('=')).chain(options);
+    for name in named_options {
+        let name = name.trim();
+        let Some(o) = p.options.iter().find(|o| o.name == name) else {
+            let names: Vec<&str> = p.options.iter().map(|o| o.name.as_str()).collect();
+            return Err(format!(
+                "there is no option called `{name}` to sweep; {}",
+                mettle::diagnostics::suggest(name, "option", &names)
+            ));
+        };
+        let values: Vec<Value> = match &o.ty {
+            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
+            Ty::Name(set) => (0..p.sets[*set as usize].names.len() as u32)
+                .map(|index| Value::Name { set: *set, index })
+                .collect(),
+            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo < 100 => (*lo..=*hi).map(Value::Int).collect(),
+            _ => return Err(format!("option `{name}` has too many values to sweep")),
+        };
+        if out.iter().any(|s| s.name == name) {
+            return Err(format!("option `{name}` is swept twice"));
+        }
+        rows = rows.saturating_mul(values.len());
+        out.push(Sweep { name: name.to_string(), values, label: format!("option {name}"), option: true });
+    }
+    for spec in specs.iter().filter(|s| s.contains('=')) {
         let form = || format!("`--sweep {spec}` needs the form NAME=LO..HI, e.g. `--sweep spi=0..6`");
         let (name, range) = spec.split_once('=').ok_or_else(form)?;
         let (lo, hi) = range.split_once("..").ok_or_else(form)?;
@@ -138,21 +176,29 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String]) -> Result<Vec<Sweep>, Stri
         if rows > MAX_ROWS {
             return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
         }
-        out.push(Sweep { name: name.to_string(), lo, hi });
+        out.push(Sweep {
+            name: name.to_string(),
+            values: (lo..=hi).map(Value::Int).collect(),
+            label: format!("{name} {lo}..{hi}"),
+            option: false,
+        });
+    }
+    if rows > MAX_ROWS {
+        return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
     }
     Ok(out)
 }
 
 /// Every combination of the swept values, the last sweep changing fastest.
-fn combinations(sweeps: &[Sweep]) -> Vec<Vec<i64>> {
+fn combinations(sweeps: &[Sweep]) -> Vec<Vec<Value>> {
     let mut all = vec![vec![]];
     for s in sweeps {
         all = all
             .into_iter()
-            .flat_map(|prefix: Vec<i64>| {
-                (s.lo..=s.hi).map(move |v| {
+            .flat_map(|prefix: Vec<Value>| {
+                s.values.iter().map(move |v| {
                     let mut row = prefix.clone();
-                    row.push(v);
+                    row.push(v.clone());
                     row
                 })
             })
@@ -465,7 +511,7 @@ fn print_sweep(
     json: bool,
     plot: Option<&Path>,
 ) -> u8 {
-    let ranges: Vec<String> = sweeps.iter().map(|s| format!("{} {}..{}", s.name, s.lo, s.hi)).collect();
+    let ranges: Vec<String> = sweeps.iter().map(|s| s.label.clone()).collect();
     let mut question = format!("check {check}");
     if !r.inputs.is_empty() {
         let fixed: Vec<String> =
@@ -485,7 +531,7 @@ fn print_sweep(
         });
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        out!("{}", sweep_text(&question, rows));
+        out!("{}", sweep_text(&question, rows, &r.session));
     }
     match plot {
         Some(path) => {
@@ -519,7 +565,7 @@ fn set_json(s: &Session, set: &[(String, Value)]) -> serde_json::Value {
 /// Marks of each outcome in a sweep's stacked bars, in order.
 const MARKS: [char; 8] = ['█', '▓', '▒', '░', '#', '=', '+', '.'];
 
-fn sweep_text(question: &str, rows: &[Row]) -> String {
+fn sweep_text(question: &str, rows: &[Row], s: &Session) -> String {
     let Some((first_set, first)) = rows.first() else { return String::new() };
     let mut out = format!("{question}\n");
     let estimated = rows.iter().filter(|(_, r)| !matches!(r.how, How::Exact)).count();
@@ -535,7 +581,13 @@ fn sweep_text(question: &str, rows: &[Row]) -> String {
     let legend: Vec<String> =
         names.iter().enumerate().map(|(i, n)| format!("{} {n}", MARKS[i % MARKS.len()])).collect();
     out.push_str(&format!("{}\n\n", legend.join("  ")));
-    let widths: Vec<usize> = first_set.iter().map(|(n, _)| n.len().max(3)).collect();
+    let widths: Vec<usize> = first_set
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| {
+            rows.iter().map(|(set, _)| s.show(&set[i].1).len()).max().unwrap_or(0).max(n.len()).max(3)
+        })
+        .collect();
     let ow: Vec<usize> = names.iter().map(|n| n.len().max(7)).collect();
     let mut head = String::from(" ");
     for ((n, _), w) in first_set.iter().zip(&widths) {
@@ -549,7 +601,7 @@ fn sweep_text(question: &str, rows: &[Row]) -> String {
     for (set, rep) in rows {
         let mut line = String::from(" ");
         for ((_, v), w) in set.iter().zip(&widths) {
-            line.push_str(&format!(" {:>w$}", v.int()));
+            line.push_str(&format!(" {:>w$}", s.show(v)));
         }
         for (o, w) in rep.outcomes.iter().zip(&ow) {
             line.push_str(&format!("  {:>w$}", percent(o.chance.value())));

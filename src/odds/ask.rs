@@ -50,11 +50,23 @@ pub fn ask(
 
 fn question(session: &Session, check: &str, inputs: &[(&str, Value)]) -> String {
     let given: Vec<String> = inputs.iter().map(|(n, v)| format!("{n} = {}", session.show(v))).collect();
-    if given.is_empty() {
+    let mut q = if given.is_empty() {
         format!("check {check}")
     } else {
         format!("check {check} with {}", given.join(", "))
+    };
+    // The house rules it was asked under, when the ruleset offers any.
+    let options: Vec<String> = session
+        .ruleset()
+        .program()
+        .options
+        .iter()
+        .filter_map(|o| session.option(&o.name).map(|v| format!("{} = {}", o.name, session.show(v))))
+        .collect();
+    if !options.is_empty() {
+        q.push_str(&format!(", under option {}", options.join(", ")));
     }
+    q
 }
 
 /// A report of exact odds.

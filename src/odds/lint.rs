@@ -88,9 +88,18 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
     if before.iter().chain(&after).any(|e| reads_state(p, e, c.slots.subject)) {
         return None;
     }
+    // The inputs, then the house-rule options the check reads: every reading is tried.
+    let options: Vec<usize> = (0..p.options.len())
+        .filter(|&o| {
+            before.iter().chain(&after).any(|e| {
+                scan::reaches(p, e, &|x| matches!(x, Expr::Global(Global::Option(i)) if *i as usize == o))
+            })
+        })
+        .collect();
     let mut domains: Vec<Vec<Value>> = vec![];
-    for input in &c.inputs {
-        domains.push(match &input.field.ty {
+    let types = c.inputs.iter().map(|i| &i.field.ty).chain(options.iter().map(|&o| &p.options[o].ty));
+    for ty in types {
+        domains.push(match ty {
             Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo <= MAX_RANGE => {
                 (*lo..=*hi).map(Value::Int).collect()
             }
@@ -110,8 +119,12 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
     let mut reached = vec![false; c.outcomes.len()];
     let mut pick = vec![0usize; domains.len()];
     loop {
+        let n = c.inputs.len();
         let args: Vec<(u32, Value)> =
-            pick.iter().enumerate().map(|(i, &k)| (i as u32, domains[i][k].clone())).collect();
+            pick[..n].iter().enumerate().map(|(i, &k)| (i as u32, domains[i][k].clone())).collect();
+        for (j, &o) in options.iter().enumerate() {
+            session.set_option_at(o, domains[n + j][pick[n + j]].clone());
+        }
         let prepared = session.prepare(id, subject, args).ok()?;
         let odds = check_odds(&mut session, &prepared).ok()?.ok()?;
         if super::work::dry() {
@@ -146,7 +159,11 @@ fn reads_state(p: &Program, e: &Expr, subject: u32) -> bool {
         || scan::reaches(p, e, &|x| {
             matches!(
                 x,
-                Expr::Global(_) | Expr::Last(_) | Expr::NumberOf { .. } | Expr::Script(..) | Expr::Field(..)
+                Expr::Global(Global::Round | Global::Turn | Global::Game | Global::Winner)
+                    | Expr::Last(_)
+                    | Expr::NumberOf { .. }
+                    | Expr::Script(..)
+                    | Expr::Field(..)
             )
         })
 }

@@ -323,6 +323,13 @@ impl Session {
         Ok(())
     }
 
+    /// Sets option number `i` (the exact engines try every reading).
+    pub(crate) fn set_option_at(&mut self, i: usize, value: Value) {
+        if let Some(slot) = self.state.options.get_mut(i) {
+            *slot = value;
+        }
+    }
+
     /// The value of option `name` in this session.
     pub fn option(&self, name: &str) -> Option<&Value> {
         let i = self.rules.program().options.iter().position(|o| o.name == name)?;
