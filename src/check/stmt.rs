@@ -25,7 +25,13 @@ impl<'a> Checker<'a> {
                 span,
                 "not allowed in a rule",
             )
-            .with_help(format!("move this into a `scenario {{ … }}` block; rules cannot `{what}`")),
+            .with_help(if what == "option" {
+                "a house rule is chosen before play, not by a rule: choose it in a scenario \
+                 (`option NAME = VALUE`), with `--option NAME=VALUE`, or with `:option` in the REPL"
+                    .to_string()
+            } else {
+                format!("move this into a `scenario {{ … }}` block; rules cannot `{what}`")
+            }),
         );
         false
     }
