@@ -156,6 +156,8 @@ fn walk(text: &str, pair: Pair<'_, Rule>, parent: Rule, out: &mut Vec<Token>) {
                 t.entry = true;
                 t.own_line = true;
             }
+            // The field of `option NAME: …` follows its keyword on the same line: not an entry.
+            Rule::field if parent == Rule::option_def => {}
             Rule::field | Rule::rung | Rule::table_row => t.entry = true,
             _ => {}
         }
