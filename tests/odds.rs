@@ -32,8 +32,22 @@ fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u
 }
 
 fn report(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) -> Report {
+    report_under(file, check, &[], with, inputs)
+}
+
+/// The same, under the house-rule readings `options` (name, reading).
+fn report_under(
+    file: &str,
+    check: &str,
+    options: &[(&str, &str)],
+    with: &[(&str, Value)],
+    inputs: &[(&str, Value)],
+) -> Report {
     let r = rules(file);
     let (mut s, who) = setup(&r, check, with);
+    for (name, reading) in options {
+        s.set_option(name, r.option_value(name, reading).unwrap()).unwrap();
+    }
     mettle::odds::ask(&mut s, check, who, inputs, 0).unwrap()
 }
 
@@ -65,11 +79,29 @@ fn infinite_frontiers_morale() {
         exact("infinite_frontiers", "morale", &[], &[("spi", int(3))]),
         ["broken 1/6", "steady 1/2", "shaken 1/3"]
     );
-    // Two dice, SPI 0: the base die is not 1 and the two make 7 or more in 20 of 36 rolls.
+    // A leader's +1 read flat (the default), SPI 0: only a 6 makes 7.
     assert_eq!(
         exact("infinite_frontiers", "morale", &[], &[("spi", int(0)), ("leadership", int(1))]),
-        ["broken 1/6", "steady 5/9", "shaken 5/18"]
+        ["broken 1/6", "steady 1/6", "shaken 2/3"]
     );
+    // Read as an extra d6: two dice, SPI 0: the base die is not 1 and the two make 7 or more in 20
+    // of 36 rolls.
+    let rep = report_under(
+        "infinite_frontiers",
+        "morale",
+        &[("bonus_die", "extra_d6")],
+        &[],
+        &[("spi", int(0)), ("leadership", int(1))],
+    );
+    let shown: Vec<String> = rep
+        .outcomes
+        .iter()
+        .map(|o| match &o.chance {
+            Chance::Exact(f) => format!("{} {f}", o.name),
+            c => panic!("not exact: {c:?}"),
+        })
+        .collect();
+    assert_eq!(shown, ["broken 1/6", "steady 5/9", "shaken 5/18"]);
     // SPI 6: anything but a natural 1 passes.
     assert_eq!(
         exact("infinite_frontiers", "morale", &[], &[("spi", int(6))]),
@@ -79,8 +111,9 @@ fn infinite_frontiers_morale() {
 
 #[test]
 fn resolve_needs_seven_dice() {
+    // Read literally, Resolve takes seven sixes: only with every bonus read as a die.
     let sixes = |inputs: &[(&str, Value)]| {
-        let rep = report("infinite_frontiers", "morale", &[], inputs);
+        let rep = report_under("infinite_frontiers", "morale", &[("bonus_die", "extra_d6")], &[], inputs);
         let d = rep.values.iter().find(|(n, _)| n == "sixes").unwrap().1.clone();
         d.probability(7).to_string()
     };

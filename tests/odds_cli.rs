@@ -59,7 +59,18 @@ fn odds_of_a_check_in_text() {
 
 #[test]
 fn odds_json_sums_to_exactly_one() {
-    let v = json(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--set", "leadership=2", "--json"]);
+    let v = json(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--set",
+        "spi=2",
+        "--set",
+        "leadership=2",
+        "--option",
+        "bonus_die=extra_d6",
+        "--json",
+    ]);
     assert_eq!(v["exact"], true);
     let outcomes = v["outcomes"].as_array().unwrap();
     let names: Vec<&str> = outcomes.iter().map(|o| o["outcome"].as_str().unwrap()).collect();
