@@ -1,0 +1,36 @@
+//! `mettle lsp`: a language server over standard input and output (lsp-server, no async runtime).
+
+mod analysis;
+mod complete;
+mod diag;
+mod features;
+mod index;
+mod odds;
+mod outline;
+mod position;
+mod resolve;
+mod server;
+#[cfg(test)]
+mod tests;
+
+pub use server::serve;
+
+/// Runs the server over standard input and output until the client says `exit`; the exit status.
+pub fn run() -> u8 {
+    let (connection, io) = lsp_server::Connection::stdio();
+    let status = match serve(&connection) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("mettle::lsp::protocol\n\n  × {e}");
+            1
+        }
+    };
+    drop(connection);
+    match io.join() {
+        Ok(()) => status,
+        Err(e) => {
+            eprintln!("mettle::lsp::io\n\n  × {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! Scripted sessions with the server over an in-memory connection, on every shipped ruleset.
+
+use super::analysis::path_to_uri;
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// A client talking to a server on another thread.
+struct Client {
+    conn: Connection,
+    server: Option<JoinHandle<Result<(), String>>>,
+    next: i32,
+    /// Diagnostics published, by URI, latest last.
+    published: Vec<(String, Value)>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let (server, conn) = Connection::memory();
+        let handle = std::thread::spawn(move || super::serve(&server));
+        let mut c = Client { conn, server: Some(handle), next: 1, published: vec![] };
+        let init = c.request("initialize", json!({ "capabilities": {}, "processId": null, "rootUri": null }));
+        assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap_or(false), "{init}");
+        assert!(init["capabilities"].get("documentFormattingProvider").is_none());
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.conn.sender.send(Notification::new(method.into(), params).into()).unwrap();
+    }
+
+    /// Sends a request and waits for its answer (an error reply as `Err`).
+    fn try_request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        let id = self.next;
+        self.next += 1;
+        self.conn.sender.send(Request::new(id.into(), method.into(), params).into()).unwrap();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("the server answers") {
+                Message::Response(Response { id: rid, response_result }) if rid == id.into() => {
+                    return response_result.map_err(|e| format!("{}: {}", e.code, e.message));
+                }
+                Message::Notification(n) => self.keep(n),
+                _ => {}
+            }
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.try_request(method, params).unwrap_or_else(|e| panic!("{method} failed: {e}"))
+    }
+
+    fn keep(&mut self, n: Notification) {
+        if n.method == "textDocument/publishDiagnostics" {
+            let uri = n.params["uri"].as_str().unwrap_or("").to_string();
+            self.published.push((uri, n.params["diagnostics"].clone()));
+        }
+    }
+
+    /// Waits for the next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        self.published.retain(|(u, _)| u != uri);
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("diagnostics are published")
+            {
+                Message::Notification(n) => {
+                    self.keep(n);
+                    if let Some((_, d)) = self.published.iter().rev().find(|(u, _)| u == uri) {
+                        return d.as_array().cloned().unwrap_or_default();
+                    }
+                }
+                m => panic!("unexpected {m:?}"),
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        let doc = json!({ "uri": uri, "languageId": "mettle", "version": 1, "text": text });
+        self.notify("textDocument/didOpen", json!({ "textDocument": doc }));
+    }
+
+    fn change(&mut self, uri: &str, version: i32, text: &str) {
+        let params = json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] });
+        self.notify("textDocument/didChange", params);
+    }
+
+    fn at(&mut self, method: &str, uri: &str, pos: (u32, u32)) -> Value {
+        self.request(
+            method,
+            json!({ "textDocument": { "uri": uri }, "position": { "line": pos.0, "character": pos.1 } }),
+        )
+    }
+
+    fn stop(mut self) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        let result = self.server.take().unwrap().join().expect("the server thread ends");
+        assert_eq!(result, Ok(()));
+    }
+}
+
+fn rulesets() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mettle"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 5);
+    v
+}
+
+fn uri_of(p: &Path) -> String {
+    path_to_uri(p).unwrap().as_str().to_string()
+}
+
+/// The (line, UTF-16 column) of the `n`th occurrence of `needle` in `text`, plus `skip` bytes.
+fn pos(text: &str, needle: &str, n: usize, skip: usize) -> (u32, u32) {
+    let at = text.match_indices(needle).nth(n).unwrap_or_else(|| panic!("no {needle:?}")).0 + skip;
+    let line = text[..at].matches('\n').count() as u32;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (line, text[start..at].encode_utf16().count() as u32)
+}
+
+fn labels(items: &Value) -> Vec<String> {
+    let list = items.as_array().or_else(|| items["items"].as_array()).cloned().unwrap_or_default();
+    list.iter().map(|i| i["label"].as_str().unwrap_or("").to_string()).collect()
+}
+
+#[test]
+fn a_scripted_session_on_every_shipped_ruleset() {
+    let mut c = Client::start();
+    for path in rulesets() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let uri = uri_of(&path);
+        c.open(&uri, &text);
+        let diags = c.diagnostics(&uri);
+        assert!(diags.iter().all(|d| d["severity"] != 1), "{}: {diags:?}", path.display());
+        let symbols = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+        assert!(symbols.as_array().unwrap().len() > 5);
+        let tokens = c.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": uri } }));
+        assert!(tokens["data"].as_array().unwrap().len() > 100);
+        let folds = c.request("textDocument/foldingRange", json!({ "textDocument": { "uri": uri } }));
+        assert!(!folds.as_array().unwrap().is_empty());
+        // The first check: hover on its name, its definition from a `roll`, its references, a rename.
+        let (name_at, name) = {
+            let i = text.find("\ncheck ").unwrap() + 7;
+            let name: String =
+                text[i..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            (i, name)
+        };
+        let decl = pos(&text, &format!("check {name}"), 0, 6);
+        let hover = c.at("textDocument/hover", &uri, decl);
+        let shown = hover["contents"]["value"].as_str().unwrap();
+        assert!(shown.contains(&format!("check {name}")), "{shown}");
+        assert!(shown.contains("**Roll**") || shown.contains("Outcomes"), "{shown}");
+        let refs = c.request(
+            "textDocument/references",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "context": { "includeDeclaration": true } }),
+        );
+        let refs = refs.as_array().unwrap();
+        if let Some(use_at) =
+            text.match_indices(&format!("roll {name} ")).map(|(i, _)| i).find(|&i| i != name_at)
+        {
+            assert!(refs.len() >= 2, "{name}: {refs:?}");
+            let at = pos(&text, &text[use_at..use_at + 5 + name.len()], 0, 5);
+            let def = c.at("textDocument/definition", &uri, at);
+            assert_eq!(def["range"]["start"]["line"], decl.0, "{name}");
+            assert_eq!(def["uri"], uri);
+        }
+        let prep = c.at("textDocument/prepareRename", &uri, decl);
+        assert_eq!(prep["start"]["character"], decl.1);
+        let edit = c.request(
+            "textDocument/rename",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": "renamed_check" }),
+        );
+        assert_eq!(edit["changes"][&uri].as_array().unwrap().len(), refs.len());
+        assert!(c.try_request("textDocument/rename", json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": "when" })).is_err());
+        let completion = c.at("textDocument/completion", &uri, (text.lines().count() as u32, 0));
+        assert!(labels(&completion).contains(&"check".to_string()));
+        // A misspelt name: an error with a quick fix replacing it.
+        let broken = text.replacen(&format!("roll {name} "), &format!("roll {name}x "), 1);
+        if broken != text {
+            c.change(&uri, 2, &broken);
+            let diags = c.diagnostics(&uri);
+            let d = diags.iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{diags:?}"));
+            assert!(d["message"].as_str().unwrap().contains(&format!("did you mean `{name}`")), "{d}");
+            let actions = c.request(
+                "textDocument/codeAction",
+                json!({ "textDocument": { "uri": uri }, "range": d["range"], "context": { "diagnostics": [d] } }),
+            );
+            let edit = &actions[0]["edit"]["changes"][&uri][0];
+            assert_eq!(edit["newText"], name.as_str());
+            assert_eq!(edit["range"], d["range"]);
+        }
+        c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+        assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    }
+    c.stop();
+}
+
+fn open_frontiers(c: &mut Client) -> (String, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/infinite_frontiers.mettle");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path);
+    c.open(&uri, &text);
+    c.diagnostics(&uri);
+    (uri, text)
+}
+
+#[test]
+fn hover_shows_ranges_docs_and_odds() {
+    let mut c = Client::start();
+    let (uri, text) = open_frontiers(&mut c);
+    // `spi` where it is read: its range and its doc.
+    let h = c.at("textDocument/hover", &uri, pos(&text, "spi = unit.spi", 0, 11));
+    let shown = h["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("spi: 0..6 = 3"), "{shown}");
+    assert!(shown.contains("Spirit: added to every morale check."), "{shown}");
+    assert!(shown.contains("attribute of kind `unit`"), "{shown}");
+    // A check: dice, target and exact odds at default inputs (`spi` has no default: its lowest value).
+    let h = c.at("textDocument/hover", &uri, pos(&text, "roll morale for unit", 0, 6));
+    let shown = h["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("**Roll** `d6`") && shown.contains("**Target** `7`"), "{shown}");
+    assert!(shown.contains("Exact odds") && shown.contains("spi = 0"), "{shown}");
+    assert!(shown.contains("`broken`: 1/6"), "{shown}");
+    // A state.
+    let h = c.at("textDocument/hover", &uri, pos(&text, "is shaken", 0, 3));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("state of attribute `morale`"));
+    c.stop();
+}
+
+#[test]
+fn definitions_and_references_resolve_by_scope() {
+    let mut c = Client::start();
+    let (uri, text) = open_frontiers(&mut c);
+    // An event fired from a rule jumps to its declaration.
+    let d = c.at("textDocument/definition", &uri, pos(&text, "trigger morale_test", 0, 8));
+    assert_eq!(d["range"]["start"], json!(pos_json(pos(&text, "event morale_test", 0, 6))));
+    // A fact named in `trigger …(unit: …)` is the event's fact.
+    let d = c.at("textDocument/definition", &uri, pos(&text, "trigger morale_test(unit", 0, 20));
+    assert_eq!(d["range"]["start"]["line"], pos(&text, "event morale_test", 0, 0).0);
+    // `side.ap` is the side's attribute, `unit.ap` the unit's.
+    let side_ap = c.at("textDocument/definition", &uri, pos(&text, "side.ap > 0", 0, 5));
+    assert_eq!(side_ap["range"]["start"]["line"], pos(&text, "  ap: 0..6 = 0", 0, 0).0);
+    let unit_ap = c.at("textDocument/definition", &uri, pos(&text, "unit.ap > 0", 0, 5));
+    assert_eq!(unit_ap["range"]["start"]["line"], pos(&text, "  ap: 0..1 = 0", 0, 0).0);
+    // References of a state include its uses after `is` and in `set … to`.
+    let refs = c.request(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": uri }, "position": pos_json(pos(&text, "steady | shaken | broken", 0, 10)), "context": { "includeDeclaration": false } }),
+    );
+    assert!(refs.as_array().unwrap().len() >= 5, "{refs}");
+    c.stop();
+}
+
+fn pos_json(p: (u32, u32)) -> Value {
+    json!({ "line": p.0, "character": p.1 })
+}
+
+#[test]
+fn script_functions_are_defined_in_their_file() {
+    let mut c = Client::start();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/shadow_deep_stress.mettle");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path);
+    c.open(&uri, &text);
+    c.diagnostics(&uri);
+    let d = c.at("textDocument/definition", &uri, pos(&text, "follow acts_normally", 0, 8));
+    assert!(d["uri"].as_str().unwrap().ends_with("rulesets/shadow_deep_stress.rhai"), "{d}");
+    let rhai = std::fs::read_to_string(path.with_extension("rhai")).unwrap();
+    assert_eq!(d["range"]["start"], pos_json(pos(&rhai, "fn acts_normally", 0, 3)));
+    let h = c.at("textDocument/hover", &uri, pos(&text, "follow acts_normally", 0, 8));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("fn acts_normally()"), "{h}");
+    c.stop();
+}
+
+#[test]
+fn completion_knows_its_context() {
+    let mut c = Client::start();
+    let (uri, text) = open_frontiers(&mut c);
+    // Typing inside a rule whose event has a `unit` fact.
+    let at = text.find("on defend {\n").unwrap() + "on defend {\n".len();
+    let typed = |t: &str| format!("{}  {t}\n{}", &text[..at], &text[at..]);
+    let line = pos(&text, "on defend {", 0, 0).0 + 1;
+    let ask = |c: &mut Client, t: &str| {
+        c.change(&uri, 2, &typed(t));
+        labels(&c.at("textDocument/completion", &uri, (line, 2 + t.len() as u32)))
+    };
+    let l = ask(&mut c, "let x = unit.");
+    assert!(l.contains(&"spi".into()) && l.contains(&"morale".into()) && l.contains(&"side".into()), "{l:?}");
+    let l = ask(&mut c, "let x = unit.side.");
+    assert_eq!(l, ["ap"]);
+    let l = ask(&mut c, "if unit.morale is ");
+    assert!(l.contains(&"shaken".into()) && !l.contains(&"hit".into()), "{l:?}");
+    let l = ask(&mut c, "roll ");
+    assert!(
+        l.contains(&"morale".into()) && l.contains(&"skill".into()) && !l.contains(&"spi".into()),
+        "{l:?}"
+    );
+    let l = ask(&mut c, "trigger ");
+    assert!(l.contains(&"morale_test".into()) && l.contains(&"turn_start".into()), "{l:?}");
+    let l = ask(&mut c, "for each ");
+    assert!(
+        l.contains(&"side".into()) && l.contains(&"unit".into()) && !l.contains(&"morale".into()),
+        "{l:?}"
+    );
+    let l = ask(&mut c, "for each side s { let y = s.");
+    assert_eq!(l, ["ap"]);
+    let l = ask(&mut c, "tr");
+    assert!(l.contains(&"trigger".into()) && l.contains(&"dice_pool".into()), "{l:?}");
+    c.stop();
+}
+
+#[test]
+fn a_panic_in_a_handler_is_an_error_reply() {
+    let mut c = Client::start();
+    let e = c.try_request("mettle/panic", Value::Null).unwrap_err();
+    assert!(e.contains("internal error"), "{e}");
+    let e = c.try_request("textDocument/hover", json!({ "textDocument": { "uri": "file:///nowhere.mettle" }, "position": { "line": 0, "character": 0 } })).unwrap_err();
+    assert!(e.contains("not open"), "{e}");
+    let (uri, _) = open_frontiers(&mut c);
+    let h = c.at("textDocument/hover", &uri, (9999, 9999));
+    assert_eq!(h, Value::Null);
+    c.stop();
+}
+
+#[test]
+fn every_request_answers_on_prefixes_of_every_shipped_ruleset() {
+    let mut c = Client::start();
+    for path in rulesets() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let uri = uri_of(&path);
+        c.open(&uri, "");
+        let mut version = 1;
+        for cut in (0..=text.len()).step_by(37).filter(|&i| text.is_char_boundary(i)) {
+            let prefix = &text[..cut];
+            version += 1;
+            c.change(&uri, version, prefix);
+            let end = pos(prefix, "", prefix.matches("").count() - 1, 0);
+            let mid = pos(prefix, "", prefix.len() / 2, 0);
+            for p in [(0, 0), mid, end, (end.0, end.1.saturating_sub(1))] {
+                for m in [
+                    "textDocument/hover",
+                    "textDocument/definition",
+                    "textDocument/completion",
+                    "textDocument/prepareRename",
+                ] {
+                    if let Err(e) =
+                        c.try_request(m, json!({ "textDocument": { "uri": uri }, "position": pos_json(p) }))
+                    {
+                        panic!("{m} at {p:?} of {} cut at {cut}: {e}", path.display());
+                    }
+                }
+            }
+            for m in [
+                "textDocument/documentSymbol",
+                "textDocument/semanticTokens/full",
+                "textDocument/foldingRange",
+            ] {
+                if let Err(e) = c.try_request(m, json!({ "textDocument": { "uri": uri } })) {
+                    panic!("{m} of {} cut at {cut}: {e}", path.display());
+                }
+            }
+        }
+    }
+    c.stop();
+}
+
+#[test]
+#[ignore]
+fn timing() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/traveller_morale.mettle");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..5 {
+        let _ = mettle::syntax::parse(&text);
+    }
+    eprintln!("parse {:?}", t.elapsed() / 5);
+    let t = std::time::Instant::now();
+    for _ in 0..5 {
+        let _ = mettle::Ruleset::from_str("x", &text);
+    }
+    eprintln!("load {:?}", t.elapsed() / 5);
+    let r = mettle::Ruleset::from_str("x", &text).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..5 {
+        let _ = mettle::odds::unreachable(&r);
+    }
+    eprintln!("unreachable {:?}", t.elapsed() / 5);
+    let t = std::time::Instant::now();
+    for _ in 0..5 {
+        let _ = super::analysis::Analysis::new(&text, Some(&path));
+    }
+    eprintln!("analysis {:?}", t.elapsed() / 5);
+    let half = &text[..text.len() / 2 + 3];
+    let t = std::time::Instant::now();
+    for _ in 0..5 {
+        let _ = super::analysis::Analysis::new(half, Some(&path));
+    }
+    eprintln!("half analysis {:?}", t.elapsed() / 5);
+}
