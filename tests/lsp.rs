@@ -99,22 +99,37 @@ fn the_binary_speaks_lsp_over_stdio() {
     assert_eq!(lsp.diagnostics(&uri), Vec::<Value>::new());
     let td = json!({ "uri": uri });
 
-    let hover = lsp.request("textDocument/hover", json!({ "textDocument": td, "position": at(&text, "spi: 0..6 = 3", 0) }));
+    let hover = lsp.request(
+        "textDocument/hover",
+        json!({ "textDocument": td, "position": at(&text, "spi: 0..6 = 3", 0) }),
+    );
     let shown = hover["contents"]["value"].as_str().unwrap();
-    assert!(shown.contains("spi: 0..6 = 3") && shown.contains("Spirit: added to every morale check."), "{shown}");
+    assert!(
+        shown.contains("spi: 0..6 = 3") && shown.contains("Spirit: added to every morale check."),
+        "{shown}"
+    );
 
-    let def = lsp.request("textDocument/definition", json!({ "textDocument": td, "position": at(&text, "roll skill for unit", 5) }));
+    let def = lsp.request(
+        "textDocument/definition",
+        json!({ "textDocument": td, "position": at(&text, "roll skill for unit", 5) }),
+    );
     assert_eq!(def["range"]["start"], at(&text, "check skill for unit", 6));
 
     let refs = lsp.request(
         "textDocument/references",
         json!({ "textDocument": td, "position": at(&text, "check skill", 6), "context": { "includeDeclaration": true } }),
     );
-    assert_eq!(refs.as_array().unwrap().len(), 1 + text.matches("roll skill").count() + text.matches("last skill").count());
+    assert_eq!(
+        refs.as_array().unwrap().len(),
+        1 + text.matches("roll skill").count() + text.matches("last skill").count()
+    );
 
     let symbols = lsp.request("textDocument/documentSymbol", json!({ "textDocument": td }));
     let names: Vec<&str> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert!(names.contains(&"unit") && names.contains(&"morale") && names.contains(&"on turn_start"), "{names:?}");
+    assert!(
+        names.contains(&"unit") && names.contains(&"morale") && names.contains(&"on turn_start"),
+        "{names:?}"
+    );
 
     let tokens = lsp.request("textDocument/semanticTokens/full", json!({ "textDocument": td }));
     assert_eq!(tokens["data"].as_array().unwrap().len() % 5, 0);
@@ -127,7 +142,8 @@ fn the_binary_speaks_lsp_over_stdio() {
 
     // An edit that breaks a name: an error with a fix, and a quick fix for it.
     let broken = text.replacen("unit.spi", "unit.sip", 1);
-    let change = json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": broken }] });
+    let change =
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": broken }] });
     lsp.notify("textDocument/didChange", change);
     let diags = lsp.diagnostics(&uri);
     assert_eq!(diags.len(), 1, "{diags:?}");
@@ -138,7 +154,10 @@ fn the_binary_speaks_lsp_over_stdio() {
     );
     assert_eq!(actions[0]["edit"]["changes"][&uri][0]["newText"], "spi");
 
-    let items = lsp.request("textDocument/completion", json!({ "textDocument": td, "position": at(&broken, "unit.sip", 5) }));
+    let items = lsp.request(
+        "textDocument/completion",
+        json!({ "textDocument": td, "position": at(&broken, "unit.sip", 5) }),
+    );
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"spi") && labels.contains(&"morale"), "{labels:?}");
 

@@ -97,6 +97,7 @@ fn convert(d: &Diagnostic, place: &Place<'_>) -> lsp_types::Diagnostic {
 }
 
 /// Quick fixes for the diagnostics of `a` that touch the requested range and have a fix.
+#[allow(clippy::mutable_key_type, reason = "lsp-types keys a workspace edit's changes by Uri")]
 pub fn code_actions(a: &Analysis, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
     let uri = &params.text_document.uri;
     let want = a.lines.span(&a.text, params.range);

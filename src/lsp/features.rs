@@ -201,6 +201,7 @@ pub fn valid_name(name: &str) -> bool {
 }
 
 /// The edits renaming the name at `pos` to `new_name` across the document.
+#[allow(clippy::mutable_key_type, reason = "lsp-types keys a workspace edit's changes by Uri")]
 pub fn rename(
     a: &Analysis,
     uri: &Uri,

@@ -10,6 +10,7 @@ mod outline;
 mod position;
 mod resolve;
 mod server;
+mod statements;
 #[cfg(test)]
 mod tests;
 

@@ -45,24 +45,24 @@ impl EntityName for Def {
     }
 }
 
-struct Builder<'a> {
+pub(super) struct Builder<'a> {
     text: &'a str,
-    ix: Index,
+    pub(super) ix: Index,
     /// Names in scope, innermost last.
-    scope: Vec<(String, usize)>,
+    pub(super) scope: Vec<(String, usize)>,
 }
 
 /// Text on one line with runs of blank space as one space.
-fn one_line(s: &str) -> String {
+pub(super) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl Builder<'_> {
-    fn slice(&self, span: Span) -> &str {
+    pub(super) fn slice(&self, span: Span) -> &str {
         self.text.get(span.start..span.end).unwrap_or("")
     }
 
-    fn def(
+    pub(super) fn def(
         &mut self,
         name: &Ident,
         kind: SymKind,
@@ -85,14 +85,14 @@ impl Builder<'_> {
         self.ix.defs.len() - 1
     }
 
-    fn refer(&mut self, span: Span, def: Option<usize>) {
+    pub(super) fn refer(&mut self, span: Span, def: Option<usize>) {
         if let Some(d) = def {
             self.ix.refs.push((span, d));
         }
     }
 
     /// A top-level name of one of `kinds`.
-    fn top(&self, name: &str, kinds: &[SymKind]) -> Option<usize> {
+    pub(super) fn top(&self, name: &str, kinds: &[SymKind]) -> Option<usize> {
         kinds.iter().find_map(|k| self.ix.find(*k, name))
     }
 
@@ -177,19 +177,15 @@ impl Builder<'_> {
                         CheckLineKind::Let(n, _) => {
                             self.def(n, SymKind::Let, line.span, line.doc.as_ref(), Some(d));
                         }
-                        CheckLineKind::Outcome(o) => {
-                            if self.ix.child(d, &o.name.name, &[SymKind::Outcome]).is_none() {
-                                let head = o.body.first().map_or(line.span.end, |s| s.span.start);
-                                let o_def = self.def(
-                                    &o.name,
-                                    SymKind::Outcome,
-                                    line.span,
-                                    line.doc.as_ref(),
-                                    Some(d),
-                                );
-                                let head = self.slice(Span::new(line.span.start, head));
-                                self.ix.defs[o_def].detail = one_line(head.trim_end().trim_end_matches('{'));
-                            }
+                        // An outcome named twice is defined by its first line.
+                        CheckLineKind::Outcome(o)
+                            if self.ix.child(d, &o.name.name, &[SymKind::Outcome]).is_none() =>
+                        {
+                            let head = o.body.first().map_or(line.span.end, |s| s.span.start);
+                            let o_def =
+                                self.def(&o.name, SymKind::Outcome, line.span, line.doc.as_ref(), Some(d));
+                            let head = self.slice(Span::new(line.span.start, head));
+                            self.ix.defs[o_def].detail = one_line(head.trim_end().trim_end_matches('{'));
                         }
                         _ => {}
                     }
@@ -361,7 +357,7 @@ impl Builder<'_> {
     }
 
     /// A bare name: in scope, else a state of `hint`, else any state, rung, outcome or result.
-    fn name(&self, name: &str, hint: Option<usize>) -> Option<usize> {
+    pub(super) fn name(&self, name: &str, hint: Option<usize>) -> Option<usize> {
         if let Some((_, d)) = self.scope.iter().rev().find(|(n, _)| n == name) {
             return Some(*d);
         }
@@ -375,7 +371,7 @@ impl Builder<'_> {
     }
 
     /// The definition whose states a value compared with or assigned to `e` is one of.
-    fn hint(&self, e: &Expr) -> Option<usize> {
+    pub(super) fn hint(&self, e: &Expr) -> Option<usize> {
         let d = match &e.kind {
             ExprKind::Name(n) => self.name(&n.name, None)?,
             ExprKind::Field(base, n) => self.field_def(base, &n.name)?,
@@ -397,7 +393,7 @@ impl Builder<'_> {
     }
 
     /// The kind or check whose members `e.x` names.
-    fn owner(&self, e: &Expr) -> Option<usize> {
+    pub(super) fn owner(&self, e: &Expr) -> Option<usize> {
         match &e.kind {
             ExprKind::Name(n) => {
                 let d = self.name(&n.name, None)?;
@@ -420,7 +416,7 @@ impl Builder<'_> {
         }
     }
 
-    fn expr(&mut self, e: &Expr, hint: Option<usize>) {
+    pub(super) fn expr(&mut self, e: &Expr, hint: Option<usize>) {
         match &e.kind {
             ExprKind::Name(n) => {
                 let d = self.name(&n.name, hint);
@@ -488,157 +484,5 @@ impl Builder<'_> {
             }
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Str(_) | ExprKind::Data(_) => {}
         }
-    }
-
-    /// Declares a variable holding an entity of kind `kind` (if known) and puts it in scope.
-    fn variable(&mut self, var: &Ident, kind: Option<usize>, full: Span) -> usize {
-        let d = self.def(var, SymKind::Variable, full, None, None);
-        self.ix.defs[d].entity = kind;
-        if let Some(k) = kind {
-            self.ix.defs[d].detail = format!("{}: {}", var.name, self.ix.defs[k].name);
-        }
-        self.scope.push((var.name.clone(), d));
-        d
-    }
-
-    fn block(&mut self, stmts: &[Stmt]) {
-        let mark = self.scope.len();
-        for s in stmts {
-            self.stmt(s);
-        }
-        self.scope.truncate(mark);
-    }
-
-    /// Named arguments: each name a member of `owner` of kind `kind`, each value hinted by it.
-    fn args(&mut self, owner: Option<usize>, kind: SymKind, args: &[(Ident, Expr)]) {
-        for (n, v) in args {
-            let d = owner.and_then(|o| self.ix.child(o, &n.name, &[kind]));
-            self.refer(n.span, d);
-            self.expr(v, d);
-        }
-    }
-
-    fn stmt(&mut self, s: &Stmt) {
-        match &s.kind {
-            StmtKind::Set { place, value, .. } => {
-                self.expr(place, None);
-                let h = self.hint(place);
-                self.expr(value, h);
-            }
-            StmtKind::Add { amount, place } | StmtKind::Remove { amount, place } => {
-                self.expr(amount, None);
-                self.expr(place, None);
-            }
-            StmtKind::Let(n, e) => {
-                self.expr(e, None);
-                let kind = self.owner(e).filter(|&k| self.ix.defs[k].kind == SymKind::Kind);
-                let d = self.variable(n, kind, s.span);
-                self.ix.defs[d].kind = SymKind::Let;
-                self.ix.defs[d].detail = one_line(self.slice(s.span));
-            }
-            StmtKind::Roll { check, subject, args } => {
-                let c = self.top(&check.name, &[SymKind::Check]);
-                self.refer(check.span, c);
-                if let Some(e) = subject {
-                    self.expr(e, None);
-                }
-                self.args(c, SymKind::Input, args);
-            }
-            StmtKind::If { cond, then, otherwise } => {
-                self.expr(cond, None);
-                self.block(then);
-                self.block(otherwise);
-            }
-            StmtKind::ForEach { kind, var, filter, body } => {
-                let k = self.top(&kind.name, &[SymKind::Kind]);
-                self.refer(kind.span, k);
-                let mark = self.scope.len();
-                self.variable(var, k, s.span);
-                if let Some(f) = filter {
-                    self.expr(f, None);
-                }
-                self.block(body);
-                self.scope.truncate(mark);
-            }
-            StmtKind::Trigger { event, args } => {
-                let ev = self.top(&event.name, &[SymKind::Event]);
-                self.refer(event.span, ev);
-                self.args(ev, SymKind::Fact, args);
-            }
-            StmtKind::Choose(c) => self.choose(c, s.span),
-            StmtKind::EndGame { result, winner } => {
-                let r = self.top(&result.name, &[SymKind::Result]);
-                self.refer(result.span, r);
-                if let Some(w) = winner {
-                    self.expr(w, None);
-                }
-            }
-            StmtKind::Repeat { body, until } => {
-                let mark = self.scope.len();
-                for s in body {
-                    self.stmt(s);
-                }
-                self.expr(until, None);
-                self.scope.truncate(mark);
-            }
-            StmtKind::New { kind, name, with } => {
-                let k = self.top(&kind.name, &[SymKind::Kind]);
-                self.refer(kind.span, k);
-                self.args(k, SymKind::Attribute, with);
-                self.variable(name, k, s.span);
-            }
-            StmtKind::Answer { choice, value } => {
-                let c = self.ix.defs.iter().position(|d| d.kind == SymKind::Choice && d.name == choice.name);
-                self.refer(choice.span, c);
-                self.expr(value, c);
-            }
-            StmtKind::Expect { cond, .. } => self.expr(cond, None),
-            StmtKind::Follow(f, args) => {
-                let d = self.top(&f.name, &[SymKind::ScriptFn]);
-                self.refer(f.span, d);
-                for a in args {
-                    match a {
-                        Arg::Expr(e) | Arg::Cmp(_, e, _) => self.expr(e, None),
-                    }
-                }
-            }
-            StmtKind::Chance { then, otherwise, .. } => {
-                self.block(then);
-                self.block(otherwise);
-            }
-            StmtKind::Record { value, .. } => self.expr(value, None),
-            StmtKind::Dice(_) | StmtKind::Note(_) | StmtKind::ExpectOrder { .. } => {}
-        }
-    }
-
-    fn choose(&mut self, c: &ChooseDef, span: Span) {
-        let mut kind = None;
-        let mark = self.scope.len();
-        let d = self.def(&c.name, SymKind::Choice, span, None, None);
-        self.ix.defs[d].detail = format!("choose {} \"{}\"", c.name.name, c.question.0);
-        match &c.options {
-            ChoiceOptions::Names(names) => {
-                for n in names {
-                    if !matches!(n.name.as_str(), "yes" | "no") {
-                        self.def(n, SymKind::State, n.span, None, Some(d));
-                    }
-                }
-            }
-            ChoiceOptions::Range(_) => {}
-            ChoiceOptions::Entities { kind: k, var, filter } => {
-                kind = self.top(&k.name, &[SymKind::Kind]);
-                self.refer(k.span, kind);
-                self.variable(var, kind, span);
-                if let Some(f) = filter {
-                    self.expr(f, None);
-                }
-            }
-        }
-        self.scope.truncate(mark);
-        if let Some(e) = &c.default {
-            self.expr(e, Some(d));
-        }
-        self.ix.defs[d].entity = kind;
-        self.scope.push((c.name.name.clone(), d));
     }
 }

@@ -328,46 +328,53 @@ fn a_panic_in_a_handler_is_an_error_reply() {
     c.stop();
 }
 
-#[test]
-fn every_request_answers_on_prefixes_of_every_shipped_ruleset() {
+/// Opens every `stride`th prefix of the ruleset at `path` (at character boundaries) and asks for
+/// everything at a few places in each.
+fn prefixes(path: &Path, stride: usize) {
     let mut c = Client::start();
-    for path in rulesets() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let uri = uri_of(&path);
-        c.open(&uri, "");
-        let mut version = 1;
-        for cut in (0..=text.len()).step_by(37).filter(|&i| text.is_char_boundary(i)) {
-            let prefix = &text[..cut];
-            version += 1;
-            c.change(&uri, version, prefix);
-            let end = pos(prefix, "", prefix.matches("").count() - 1, 0);
-            let mid = pos(prefix, "", prefix.len() / 2, 0);
-            for p in [(0, 0), mid, end, (end.0, end.1.saturating_sub(1))] {
-                for m in [
-                    "textDocument/hover",
-                    "textDocument/definition",
-                    "textDocument/completion",
-                    "textDocument/prepareRename",
-                ] {
-                    if let Err(e) =
-                        c.try_request(m, json!({ "textDocument": { "uri": uri }, "position": pos_json(p) }))
-                    {
-                        panic!("{m} at {p:?} of {} cut at {cut}: {e}", path.display());
-                    }
+    let text = std::fs::read_to_string(path).unwrap();
+    let uri = uri_of(path);
+    c.open(&uri, "");
+    let mut version = 1;
+    for cut in (0..=text.len()).step_by(stride).filter(|&i| text.is_char_boundary(i)) {
+        let prefix = &text[..cut];
+        version += 1;
+        c.change(&uri, version, prefix);
+        let end = pos(prefix, "", prefix.matches("").count() - 1, 0);
+        let mid = pos(prefix, "", prefix.len() / 2, 0);
+        for p in [(0, 0), mid, end, (end.0, end.1.saturating_sub(1))] {
+            for m in [
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/completion",
+                "textDocument/prepareRename",
+            ] {
+                if let Err(e) =
+                    c.try_request(m, json!({ "textDocument": { "uri": uri }, "position": pos_json(p) }))
+                {
+                    panic!("{m} at {p:?} of {} cut at {cut}: {e}", path.display());
                 }
             }
-            for m in [
-                "textDocument/documentSymbol",
-                "textDocument/semanticTokens/full",
-                "textDocument/foldingRange",
-            ] {
-                if let Err(e) = c.try_request(m, json!({ "textDocument": { "uri": uri } })) {
-                    panic!("{m} of {} cut at {cut}: {e}", path.display());
-                }
+        }
+        for m in
+            ["textDocument/documentSymbol", "textDocument/semanticTokens/full", "textDocument/foldingRange"]
+        {
+            if let Err(e) = c.try_request(m, json!({ "textDocument": { "uri": uri } })) {
+                panic!("{m} of {} cut at {cut}: {e}", path.display());
             }
         }
     }
     c.stop();
+}
+
+#[test]
+fn every_request_answers_on_prefixes_of_every_shipped_ruleset() {
+    // One server per ruleset, side by side.
+    let threads: Vec<_> =
+        rulesets().into_iter().map(|p| std::thread::spawn(move || prefixes(&p, 37))).collect();
+    for t in threads {
+        t.join().expect("every prefix is answered");
+    }
 }
 
 #[test]
