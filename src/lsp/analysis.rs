@@ -6,7 +6,7 @@ use super::position::LineIndex;
 use lsp_types::Uri;
 use mettle::ast::{File, Span};
 use mettle::diagnostics::Diagnostic;
-use mettle::{LoadOptions, Ruleset};
+use mettle::{Budget, LoadOptions, Ruleset};
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
 
@@ -33,12 +33,12 @@ pub struct Analysis {
 const SCRIPT_BYTES: u64 = 4 * 1024 * 1024;
 
 impl Analysis {
-    /// Analyses `text`, the document at `path` (if it is a file).
-    pub fn new(text: &str, path: Option<&Path>) -> Analysis {
+    /// Analyses `text`, the document at `path` (if it is a file), within `budget`.
+    pub fn new(text: &str, path: Option<&Path>, budget: &Budget) -> Analysis {
         let text = mettle::syntax::normalize(text).into_owned();
         let base = path.and_then(Path::parent).map(Path::to_path_buf);
         let name = path.map_or_else(|| "untitled.mettle".to_string(), |p| p.display().to_string());
-        let opts = LoadOptions { base: base.clone(), ..LoadOptions::default() };
+        let opts = LoadOptions { base: base.clone(), budget: budget.clone(), ..LoadOptions::default() };
         // A text over the size limit is not parsed: the library says why.
         let (file, syntax) = if text.len() as u64 > opts.budget.ruleset_bytes {
             (File::default(), vec![])

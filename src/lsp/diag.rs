@@ -21,9 +21,9 @@ pub fn suggested_fix(d: &Diagnostic) -> Option<String> {
 
 /// Positions in one file: the document itself, or a script file a diagnostic points into.
 struct Place<'a> {
-    uri: Uri,
+    uri: &'a Uri,
     text: &'a str,
-    lines: LineIndex,
+    lines: &'a LineIndex,
 }
 
 impl Place<'_> {
@@ -32,29 +32,36 @@ impl Place<'_> {
     }
 }
 
+/// A script file diagnostics point into.
+struct Script {
+    uri: Uri,
+    text: String,
+    lines: LineIndex,
+}
+
 /// The diagnostics of `a` (the document at `uri`), grouped by the file they point into: the document
 /// first (always present, maybe empty), then script files.
 pub fn to_lsp(a: &Analysis, uri: &Uri) -> Vec<(Uri, Vec<lsp_types::Diagnostic>)> {
+    let mut scripts: HashMap<String, Option<Script>> = HashMap::new();
+    for f in a.diagnostics.iter().filter_map(|d| d.source.as_ref()) {
+        scripts.entry(f.name.clone()).or_insert_with(|| {
+            let path = Path::new(&f.name);
+            let text = if f.text.is_empty() { read_file(path).unwrap_or_default() } else { f.text.clone() };
+            let lines = LineIndex::new(&text);
+            path_to_uri(path).map(|uri| Script { uri, text, lines })
+        });
+    }
     let mut out: Vec<(Uri, Vec<lsp_types::Diagnostic>)> = vec![(uri.clone(), vec![])];
-    let mut scripts: HashMap<String, Option<(Uri, String)>> = HashMap::new();
     for d in &a.diagnostics {
-        let owned;
         let place = match &d.source {
-            None => Place { uri: uri.clone(), text: &a.text, lines: a.lines.clone() },
-            Some(f) => {
-                let found = scripts.entry(f.name.clone()).or_insert_with(|| {
-                    let path = Path::new(&f.name);
-                    let text =
-                        if f.text.is_empty() { read_file(path).unwrap_or_default() } else { f.text.clone() };
-                    path_to_uri(path).map(|u| (u, text))
-                });
-                let Some((u, text)) = found.clone() else { continue };
-                owned = text;
-                Place { uri: u, text: &owned, lines: LineIndex::new(&owned) }
-            }
+            None => Place { uri, text: &a.text, lines: &a.lines },
+            Some(f) => match scripts.get(&f.name) {
+                Some(Some(s)) => Place { uri: &s.uri, text: &s.text, lines: &s.lines },
+                _ => continue,
+            },
         };
         let lsp = convert(d, &place);
-        match out.iter_mut().find(|(u, _)| *u == place.uri) {
+        match out.iter_mut().find(|(u, _)| u == place.uri) {
             Some((_, v)) => v.push(lsp),
             None => out.push((place.uri.clone(), vec![lsp])),
         }
@@ -108,7 +115,7 @@ pub fn code_actions(a: &Analysis, params: &CodeActionParams) -> Vec<CodeActionOr
             continue;
         }
         let Some(fix) = suggested_fix(d) else { continue };
-        let place = Place { uri: uri.clone(), text: &a.text, lines: a.lines.clone() };
+        let place = Place { uri, text: &a.text, lines: &a.lines };
         let edit = TextEdit::new(place.range(span), fix.clone());
         let mut changes = HashMap::new();
         changes.insert(uri.clone(), vec![edit]);
@@ -133,7 +140,7 @@ mod tests {
     #[test]
     fn a_misspelt_name_has_a_fix_and_utf16_ranges() {
         let text = "/// é é é\ncheck c {\n  input spi: 0..6\n  let x = spy\n  otherwise done\n}\n";
-        let a = Analysis::new(text, None);
+        let a = Analysis::new(text, None, &mettle::Budget::default());
         let uri: Uri = "file:///tmp/r.mettle".parse().unwrap();
         let files = to_lsp(&a, &uri);
         assert_eq!(files.len(), 1);

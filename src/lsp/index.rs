@@ -2,6 +2,7 @@
 //! go to definition, references, rename, outline and semantic tokens.
 
 use mettle::ast::Span;
+use std::collections::HashMap;
 
 /// What a name names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -114,10 +115,16 @@ pub struct Def {
 /// Every definition and use in one text.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
-    /// The definitions, in the order found.
+    /// The definitions, in the order found (added with [`Index::add`]).
     pub defs: Vec<Def>,
     /// Each use of a name: where, and which definition.
     pub refs: Vec<(Span, usize)>,
+    /// The children of each definition.
+    kids: Vec<Vec<usize>>,
+    /// The first top-level definition of each kind and name.
+    top: HashMap<(SymKind, String), usize>,
+    /// The first definition of each kind and name, at any level.
+    any: HashMap<(SymKind, String), usize>,
 }
 
 impl Index {
@@ -142,14 +149,35 @@ impl Index {
         v
     }
 
+    /// Adds a definition; its kind, name and parent are fixed from now on.
+    pub fn add(&mut self, def: Def) -> usize {
+        let i = self.defs.len();
+        let key = (def.kind, def.name.clone());
+        match def.parent {
+            Some(p) => self.kids[p].push(i),
+            None => {
+                self.top.entry(key.clone()).or_insert(i);
+            }
+        }
+        self.any.entry(key).or_insert(i);
+        self.defs.push(def);
+        self.kids.push(vec![]);
+        i
+    }
+
     /// The first definition of a top-level `kind` called `name`.
     pub fn find(&self, kind: SymKind, name: &str) -> Option<usize> {
-        self.defs.iter().position(|d| d.kind == kind && d.name == name && d.parent.is_none())
+        self.top.get(&(kind, name.to_string())).copied()
+    }
+
+    /// The first definition of a `kind` called `name`, at any level.
+    pub fn find_any(&self, kind: SymKind, name: &str) -> Option<usize> {
+        self.any.get(&(kind, name.to_string())).copied()
     }
 
     /// The definitions that belong to `def`.
     pub fn children(&self, def: usize) -> impl Iterator<Item = (usize, &Def)> + '_ {
-        self.defs.iter().enumerate().filter(move |(_, d)| d.parent == Some(def))
+        self.kids.get(def).into_iter().flatten().map(|&i| (i, &self.defs[i]))
     }
 
     /// The child of `def` called `name`, if any (of one of `kinds`, when not empty).

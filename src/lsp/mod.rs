@@ -17,9 +17,10 @@ mod tests;
 pub use server::serve;
 
 /// Runs the server over standard input and output until the client says `exit`; the exit status.
+/// Documents are checked within the limits given with `--budget`.
 pub fn run() -> u8 {
     let (connection, io) = lsp_server::Connection::stdio();
-    let status = match serve(&connection) {
+    let status = match serve(&connection, crate::cli::budget()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("mettle::lsp::protocol\n\n  × {e}");

@@ -3,6 +3,7 @@
 use super::analysis::Analysis;
 use super::features::KEYWORDS;
 use super::index::SymKind;
+use super::position::Cursor;
 use lsp_types::{
     DocumentSymbol, FoldingRange, FoldingRangeKind, SemanticToken, SemanticTokenModifier, SemanticTokenType,
     SemanticTokens, SemanticTokensLegend, SymbolKind,
@@ -70,6 +71,12 @@ fn members(a: &Analysis, d: usize) -> Vec<DocumentSymbol> {
 /// The outline: each item with its members.
 pub fn document_symbols(a: &Analysis) -> Vec<DocumentSymbol> {
     let mut out = vec![];
+    let mut items: HashMap<(usize, usize), usize> = HashMap::new();
+    for (i, d) in a.index.defs.iter().enumerate() {
+        if d.parent.is_none() && d.kind.is_item() {
+            items.entry((d.full.start, d.full.end)).or_insert(i);
+        }
+    }
     for item in &a.file.items {
         let range = a.range(item.span);
         match &item.kind {
@@ -103,11 +110,7 @@ pub fn document_symbols(a: &Analysis) -> Vec<DocumentSymbol> {
                 out.push(symbol("script".into(), None, SymbolKind::MODULE, range, a.range(start), fns));
             }
             _ => {
-                let found = a
-                    .index
-                    .defs
-                    .iter()
-                    .position(|d| d.parent.is_none() && d.kind.is_item() && d.full == item.span);
+                let found = items.get(&(item.span.start, item.span.end)).copied();
                 if let Some(d) = found {
                     let def = &a.index.defs[d];
                     out.push(symbol(
@@ -310,9 +313,10 @@ pub fn semantic_tokens(a: &Analysis) -> SemanticTokens {
     raw.sort_by_key(|t| t.0);
     let mut data = vec![];
     let (mut line, mut col) = (0u32, 0u32);
+    let mut cursor = Cursor::new(&a.text);
     for (start, end, ty, m) in raw {
-        let p = a.lines.position(&a.text, start);
-        let e = a.lines.position(&a.text, end);
+        let p = cursor.to(start);
+        let e = cursor.to(end);
         if e.line != p.line
             || e.character <= p.character
             || (p.line == line && p.character < col && !data.is_empty())

@@ -72,6 +72,42 @@ impl LineIndex {
     }
 }
 
+/// Positions of increasing byte offsets in one text, each worked out from the one before: linear in
+/// the text however long its lines.
+pub struct Cursor<'a> {
+    text: &'a str,
+    offset: usize,
+    pos: Position,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Cursor<'a> {
+        Cursor { text, offset: 0, pos: Position::new(0, 0) }
+    }
+
+    /// The position of byte `offset` (as [`LineIndex::position`] gives it).
+    pub fn to(&mut self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        if offset < self.offset {
+            *self = Cursor::new(self.text);
+        }
+        for (i, c) in self.text.get(self.offset..).unwrap_or("").char_indices() {
+            if self.offset + i + c.len_utf8() > offset {
+                self.offset += i;
+                return self.pos;
+            }
+            if c == '\n' {
+                self.pos = Position::new(self.pos.line + 1, 0);
+            } else {
+                self.pos.character += c.len_utf16() as u32;
+            }
+        }
+        self.offset = self.text.len();
+        self.pos
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +145,10 @@ mod tests {
         assert_eq!(idx.position(text, e2 + 2), Position::new(1, 6));
         for (o, _) in text.char_indices() {
             assert_eq!(idx.offset(text, idx.position(text, o)), o);
+        }
+        let mut cursor = Cursor::new(text);
+        for o in (0..=text.len()).chain([3, text.len() + 5]) {
+            assert_eq!(cursor.to(o), idx.position(text, o), "at {o}");
         }
     }
 

@@ -71,7 +71,7 @@ impl Builder<'_> {
         parent: Option<usize>,
     ) -> usize {
         let detail = one_line(self.slice(full));
-        self.ix.defs.push(Def {
+        self.ix.add(Def {
             name: name.name.clone(),
             kind,
             span: name.span,
@@ -81,8 +81,7 @@ impl Builder<'_> {
             parent,
             entity: None,
             file: None,
-        });
-        self.ix.defs.len() - 1
+        })
     }
 
     pub(super) fn refer(&mut self, span: Span, def: Option<usize>) {
@@ -367,7 +366,7 @@ impl Builder<'_> {
             return Some(s);
         }
         let kinds = [SymKind::State, SymKind::Rung, SymKind::Result, SymKind::Outcome];
-        kinds.iter().find_map(|k| self.ix.defs.iter().position(|d| d.kind == *k && d.name == name))
+        kinds.iter().find_map(|k| self.ix.find_any(*k, name))
     }
 
     /// The definition whose states a value compared with or assigned to `e` is one of.
@@ -412,7 +411,7 @@ impl Builder<'_> {
             Some(o) => {
                 self.ix.child(o, name, &[SymKind::Attribute, SymKind::Input, SymKind::Let, SymKind::Outcome])
             }
-            None => self.ix.defs.iter().position(|d| d.kind == SymKind::Attribute && d.name == name),
+            None => self.ix.find_any(SymKind::Attribute, name),
         }
     }
 

@@ -6,13 +6,15 @@ use super::odds::OddsCache;
 use super::{complete, diag, features, outline};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
+    PublishDiagnostics,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition, HoverRequest,
     PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
 };
 use lsp_types::*;
+use mettle::Budget;
 use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
@@ -24,12 +26,17 @@ const DEBOUNCE: Duration = Duration::from_millis(120);
 /// What the server can do.
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+            ..TextDocumentSyncOptions::default()
+        })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec![".".into(), " ".into()]),
+            trigger_characters: Some(vec![".".into()]),
             ..CompletionOptions::default()
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
@@ -68,13 +75,20 @@ struct Doc {
     scripts: HashSet<String>,
 }
 
+/// Whether `uri` names a script file (Rhai), which is not a ruleset.
+fn is_script(uri: &str) -> bool {
+    uri.ends_with(".rhai")
+}
+
 impl Doc {
-    fn analysis(&mut self) -> Rc<Analysis> {
+    fn analysis(&mut self, budget: &Budget) -> Rc<Analysis> {
         if let Some(a) = &self.now {
             return a.clone();
         }
         let path = uri_to_path(&self.uri);
-        let a = Rc::new(Analysis::new(&self.text, path.as_deref()));
+        // A script opened by an editor is read by the rulesets that name it, not checked as a ruleset.
+        let text = if is_script(self.uri.as_str()) { "" } else { &self.text };
+        let a = Rc::new(Analysis::new(text, path.as_deref(), budget));
         if a.ruleset.is_some() {
             self.good = Some(a.clone());
         }
@@ -89,10 +103,13 @@ struct Server {
     /// Documents edited since their diagnostics were last published.
     dirty: HashSet<String>,
     odds: OddsCache,
+    /// Limits for loading rulesets.
+    budget: Budget,
 }
 
-/// Serves `connection` until `exit`: the initialize handshake, then every message.
-pub fn serve(connection: &Connection) -> Result<(), String> {
+/// Serves `connection` until `exit`: the initialize handshake, then every message. Rulesets are
+/// loaded within `budget`.
+pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     let (id, _params) = connection.initialize_start().map_err(|e| e.to_string())?;
     let answer = serde_json::json!({
@@ -105,6 +122,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         docs: HashMap::new(),
         dirty: HashSet::new(),
         odds: OddsCache::default(),
+        budget,
     };
     loop {
         let msg = if server.dirty.is_empty() {
@@ -186,7 +204,7 @@ impl Server {
     /// The latest analysis of the document at `uri`, and the last one that loaded.
     fn analysis(&mut self, uri: &Uri) -> Result<(Rc<Analysis>, Option<Rc<Analysis>>), String> {
         let doc = self.docs.get_mut(uri.as_str()).ok_or_else(|| format!("{} is not open", uri.as_str()))?;
-        Ok((doc.analysis(), doc.good.clone()))
+        Ok((doc.analysis(&self.budget), doc.good.clone()))
     }
 
     fn answer(&mut self, req: Request) -> Answer {
@@ -281,6 +299,18 @@ impl Server {
                 doc.now = None;
                 self.dirty.insert(key);
             }
+            DidSaveTextDocument::METHOD => {
+                // The rulesets read their scripts from disk: a saved script is read again.
+                let Ok(p) = n.extract::<DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD) else {
+                    return;
+                };
+                if is_script(p.text_document.uri.as_str()) {
+                    for (key, doc) in self.docs.iter_mut().filter(|(k, _)| !is_script(k)) {
+                        doc.now = None;
+                        self.dirty.insert(key.clone());
+                    }
+                }
+            }
             DidCloseTextDocument::METHOD => {
                 let Ok(p) = n.extract::<DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD) else {
                     return;
@@ -311,7 +341,7 @@ impl Server {
         for key in keys {
             let done = catch_unwind(AssertUnwindSafe(|| {
                 let doc = self.docs.get_mut(&key)?;
-                let a = doc.analysis();
+                let a = doc.analysis(&self.budget);
                 let files = diag::to_lsp(&a, &doc.uri);
                 let now: HashSet<String> =
                     files.iter().skip(1).map(|(u, _)| u.as_str().to_string()).collect();

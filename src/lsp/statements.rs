@@ -8,7 +8,12 @@ use mettle::ast::*;
 impl Builder<'_> {
     /// Declares a variable holding an entity of kind `kind` (if known) and puts it in scope.
     pub(super) fn variable(&mut self, var: &Ident, kind: Option<usize>, full: Span) -> usize {
-        let d = self.def(var, SymKind::Variable, full, None, None);
+        self.variable_as(SymKind::Variable, var, kind, full)
+    }
+
+    /// Declares a name of `sym` kind holding an entity of kind `kind` (if known) and puts it in scope.
+    fn variable_as(&mut self, sym: SymKind, var: &Ident, kind: Option<usize>, full: Span) -> usize {
+        let d = self.def(var, sym, full, None, None);
         self.ix.defs[d].entity = kind;
         if let Some(k) = kind {
             self.ix.defs[d].detail = format!("{}: {}", var.name, self.ix.defs[k].name);
@@ -48,8 +53,7 @@ impl Builder<'_> {
             StmtKind::Let(n, e) => {
                 self.expr(e, None);
                 let kind = self.owner(e).filter(|&k| self.ix.defs[k].kind == SymKind::Kind);
-                let d = self.variable(n, kind, s.span);
-                self.ix.defs[d].kind = SymKind::Let;
+                let d = self.variable_as(SymKind::Let, n, kind, s.span);
                 self.ix.defs[d].detail = one_line(self.slice(s.span));
             }
             StmtKind::Roll { check, subject, args } => {
@@ -104,7 +108,7 @@ impl Builder<'_> {
                 self.variable(name, k, s.span);
             }
             StmtKind::Answer { choice, value } => {
-                let c = self.ix.defs.iter().position(|d| d.kind == SymKind::Choice && d.name == choice.name);
+                let c = self.ix.find_any(SymKind::Choice, &choice.name);
                 self.refer(choice.span, c);
                 self.expr(value, c);
             }

@@ -19,7 +19,7 @@ struct Client {
 impl Client {
     fn start() -> Client {
         let (server, conn) = Connection::memory();
-        let handle = std::thread::spawn(move || super::serve(&server));
+        let handle = std::thread::spawn(move || super::serve(&server, mettle::Budget::default()));
         let mut c = Client { conn, server: Some(handle), next: 1, published: vec![] };
         let init = c.request("initialize", json!({ "capabilities": {}, "processId": null, "rootUri": null }));
         assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap_or(false), "{init}");
@@ -400,13 +400,13 @@ fn timing() {
     eprintln!("unreachable {:?}", t.elapsed() / 5);
     let t = std::time::Instant::now();
     for _ in 0..5 {
-        let _ = super::analysis::Analysis::new(&text, Some(&path));
+        let _ = super::analysis::Analysis::new(&text, Some(&path), &Default::default());
     }
     eprintln!("analysis {:?}", t.elapsed() / 5);
     let half = &text[..text.len() / 2 + 3];
     let t = std::time::Instant::now();
     for _ in 0..5 {
-        let _ = super::analysis::Analysis::new(half, Some(&path));
+        let _ = super::analysis::Analysis::new(half, Some(&path), &Default::default());
     }
     eprintln!("half analysis {:?}", t.elapsed() / 5);
 }
