@@ -316,6 +316,30 @@ fn completion_knows_its_context() {
 }
 
 #[test]
+fn completion_after_a_dot_lists_that_kinds_attributes_only() {
+    let mut c = Client::start();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/traveller_morale.mettle");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path);
+    c.open(&uri, &text);
+    c.diagnostics(&uri);
+    // In `on close_assault`, `attacker` is a character and `attacker.party` a party.
+    let at = text.find("on close_assault when attacker.round_over {\n").unwrap();
+    let at = at + text[at..].find('\n').unwrap() + 1;
+    let line = text[..at].matches('\n').count() as u32;
+    for (typed, has, lacks) in [
+        ("attacker.", "melee", "organised"),
+        ("defender.party.", "organised", "melee"),
+        ("let q = number of party p where p.", "zero_g", "melee"),
+    ] {
+        c.change(&uri, 2, &format!("{}  {typed}\n{}", &text[..at], &text[at..]));
+        let l = labels(&c.at("textDocument/completion", &uri, (line, 2 + typed.len() as u32)));
+        assert!(l.contains(&has.into()) && !l.contains(&lacks.into()), "{typed}: {l:?}");
+    }
+    c.stop();
+}
+
+#[test]
 fn a_panic_in_a_handler_is_an_error_reply() {
     let mut c = Client::start();
     let e = c.try_request("mettle/panic", Value::Null).unwrap_err();
@@ -409,4 +433,64 @@ fn timing() {
         let _ = super::analysis::Analysis::new(half, Some(&path), &Default::default());
     }
     eprintln!("half analysis {:?}", t.elapsed() / 5);
+}
+
+/// Asks every feature about `text` directly, at the start, the middle, the end and every `step`th
+/// byte.
+fn ask_everything(text: &str, step: usize) {
+    use super::{complete, diag, features, outline};
+    let a = super::analysis::Analysis::new(text, None, &Default::default());
+    let uri: lsp_types::Uri = "file:///tmp/hostile.mettle".parse().unwrap();
+    let _ = diag::to_lsp(&a, &uri);
+    let _ = outline::document_symbols(&a);
+    let _ = outline::folding_ranges(&a);
+    let _ = outline::semantic_tokens(&a);
+    let mut cache = super::odds::OddsCache::default();
+    let offsets = (0..=text.len()).step_by(step.max(1)).chain([text.len() / 2, text.len()]);
+    for o in offsets {
+        let p = a.lines.position(&a.text, o);
+        let _ = features::hover(&a, p, a.ruleset.as_ref(), &mut cache);
+        let _ = features::definition(&a, &uri, p);
+        let _ = features::references(&a, &uri, p, true);
+        let _ = features::prepare_rename(&a, p);
+        let _ = features::rename(&a, &uri, p, "fresh");
+        let _ = complete::complete(&a, None, p);
+        let range = lsp_types::Range::new(p, p);
+        let params = lsp_types::CodeActionParams {
+            text_document: lsp_types::TextDocumentIdentifier { uri: uri.clone() },
+            range,
+            context: lsp_types::CodeActionContext::default(),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let _ = diag::code_actions(&a, &params);
+    }
+}
+
+#[test]
+fn hostile_texts_are_answered_quickly() {
+    let long_line =
+        format!("kind unit {{ {} }}", (0..5000).map(|i| format!("a{i}: 0..6")).collect::<Vec<_>>().join(" "));
+    let many_kinds: String =
+        (0..400).map(|i| format!("kind k{i} {{ x: 0..6  next: k{} }}\n", i + 1)).collect();
+    let cases = [
+        "".to_string(),
+        "\u{feff}kind unit { spi: 0..6 }\r\rcheck c { roll d6 otherwise x }".to_string(),
+        "kind é { ü: 0..6 }\n/// 𝔡𝔡 — ü\ncheck c for unit { roll 𝔡 }".to_string(),
+        "(".repeat(3000),
+        "kind unit { me: unit  morale: a | a | a = a }\nkind unit { me: unit }".to_string(),
+        "check big { roll 90d1000  target 7  outcome hi when total >= target  otherwise lo }".to_string(),
+        "check c { roll d6 as n  let n = 2  outcome n when n > 1  outcome n  otherwise n }\non zz when zz.zz.zz is zz { roll zz  trigger zz(zz: zz) }".to_string(),
+        "script { fn (x) { } fn 1a() {} fn ok(".to_string(),
+        "scenario s { new unit u with spi = 3  answer who = u  expect u. }".to_string(),
+        "}}}} {{{{ \"\"\" /// // ... .. . is is not roll trigger on unit.".to_string(),
+        long_line.clone(),
+        many_kinds.clone(),
+    ];
+    for text in cases.iter().map(|s| s.as_str()) {
+        let start = std::time::Instant::now();
+        let step = (text.len() / 40).max(1);
+        ask_everything(text, step);
+        assert!(start.elapsed() < Duration::from_secs(30), "{} bytes took {:?}", text.len(), start.elapsed());
+    }
 }
