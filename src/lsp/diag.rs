@@ -11,12 +11,18 @@ use mettle::diagnostics::{Diagnostic, Level};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The replacement a diagnostic's help suggests: the name in "did you mean `spi`?".
-pub fn suggested_fix(d: &Diagnostic) -> Option<String> {
+/// The replacement a diagnostic's help suggests for its main label's text (in `text`): the name in
+/// "did you mean `spi`?", or `==` for an `=` where a comparison was meant.
+pub fn suggested_fix(d: &Diagnostic, text: &str) -> Option<String> {
     let help = d.help.as_deref()?;
+    let span = d.labels.first()?.span;
+    let written = text.get(span.start..span.end)?;
+    if help.ends_with("write `==`") && written == "=" {
+        return Some("==".into());
+    }
     let rest = &help[help.find("did you mean `")? + "did you mean `".len()..];
     let fix = &rest[..rest.find('`')?];
-    (!fix.is_empty() && !d.labels.is_empty()).then(|| fix.to_string())
+    (!fix.is_empty() && fix != written && !written.is_empty()).then(|| fix.to_string())
 }
 
 /// Positions in one file: the document itself, or a script file a diagnostic points into.
@@ -72,7 +78,7 @@ pub fn to_lsp(a: &Analysis, uri: &Uri) -> Vec<(Uri, Vec<lsp_types::Diagnostic>)>
 fn convert(d: &Diagnostic, place: &Place<'_>) -> lsp_types::Diagnostic {
     let range = place.range(d.span());
     let mut message = d.message.clone();
-    if let Some(primary) = d.labels.first().filter(|l| !l.text.is_empty()) {
+    if let Some(primary) = d.labels.first().filter(|l| !l.text.is_empty() && !d.message.contains(&l.text)) {
         message.push_str(&format!(" ({})", primary.text));
     }
     if let Some(help) = &d.help {
@@ -99,7 +105,7 @@ fn convert(d: &Diagnostic, place: &Place<'_>) -> lsp_types::Diagnostic {
         message,
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
-        data: suggested_fix(d).map(|f| serde_json::json!({ "fix": f })),
+        data: suggested_fix(d, place.text).map(|f| serde_json::json!({ "fix": f })),
     }
 }
 
@@ -114,7 +120,7 @@ pub fn code_actions(a: &Analysis, params: &CodeActionParams) -> Vec<CodeActionOr
         if span.end < want.start || span.start > want.end {
             continue;
         }
-        let Some(fix) = suggested_fix(d) else { continue };
+        let Some(fix) = suggested_fix(d, &a.text) else { continue };
         let place = Place { uri, text: &a.text, lines: &a.lines };
         let edit = TextEdit::new(place.range(span), fix.clone());
         let mut changes = HashMap::new();
@@ -149,5 +155,25 @@ mod tests {
         assert!(d.message.contains("help: did you mean `spi`?"), "{}", d.message);
         assert_eq!(d.range.start, lsp_types::Position::new(3, 10));
         assert_eq!(d.data, Some(serde_json::json!({ "fix": "spi" })));
+    }
+
+    #[test]
+    fn an_equals_sign_in_a_condition_is_fixed_to_a_comparison() {
+        let text = "kind unit { spi: 0..6 = 3 }\nevent x(unit: unit)\non x when unit.spi = 1 { }\n";
+        let a = Analysis::new(text, None, &mettle::Budget::default());
+        let uri: Uri = "file:///tmp/r.mettle".parse().unwrap();
+        let range = Range::new(lsp_types::Position::new(2, 0), lsp_types::Position::new(2, 30));
+        let params = CodeActionParams {
+            text_document: lsp_types::TextDocumentIdentifier { uri: uri.clone() },
+            range,
+            context: lsp_types::CodeActionContext::default(),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        };
+        let actions = code_actions(&a, &params);
+        let [CodeActionOrCommand::CodeAction(action)] = actions.as_slice() else { panic!("{actions:?}") };
+        let edit = &action.edit.as_ref().unwrap().changes.as_ref().unwrap()[&uri][0];
+        assert_eq!(edit.new_text, "==");
+        assert_eq!(edit.range.start, lsp_types::Position::new(2, 19));
     }
 }

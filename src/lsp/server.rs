@@ -67,6 +67,8 @@ pub fn capabilities() -> ServerCapabilities {
 struct Doc {
     uri: Uri,
     text: String,
+    /// The editor's version of `text`.
+    version: i32,
     /// The analysis of `text`, once made.
     now: Option<Rc<Analysis>>,
     /// The last analysis whose ruleset loaded: names and odds while the text is broken.
@@ -283,7 +285,14 @@ impl Server {
                 let scripts = old.map(|d| d.scripts).unwrap_or_default();
                 self.docs.insert(
                     key.clone(),
-                    Doc { uri, text: p.text_document.text, now: None, good: None, scripts },
+                    Doc {
+                        uri,
+                        text: p.text_document.text,
+                        version: p.text_document.version,
+                        now: None,
+                        good: None,
+                        scripts,
+                    },
                 );
                 self.dirty.insert(key);
             }
@@ -296,6 +305,7 @@ impl Server {
                 for change in p.content_changes {
                     apply_change(&mut doc.text, change);
                 }
+                doc.version = p.text_document.version;
                 doc.now = None;
                 self.dirty.insert(key);
             }
@@ -331,7 +341,11 @@ impl Server {
     }
 
     fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) {
-        let params = PublishDiagnosticsParams { uri, diagnostics, version: None };
+        self.publish_version(uri, diagnostics, None);
+    }
+
+    fn publish_version(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>, version: Option<i32>) {
+        let params = PublishDiagnosticsParams { uri, diagnostics, version };
         self.send(Notification::new(PublishDiagnostics::METHOD.into(), params));
     }
 
@@ -347,12 +361,13 @@ impl Server {
                     files.iter().skip(1).map(|(u, _)| u.as_str().to_string()).collect();
                 let gone: Vec<String> = doc.scripts.difference(&now).cloned().collect();
                 doc.scripts = now;
-                Some((files, gone))
+                Some((files, gone, doc.version))
             }));
             match done {
-                Ok(Some((files, gone))) => {
-                    for (uri, d) in files {
-                        self.publish(uri, d);
+                Ok(Some((files, gone, version))) => {
+                    // The document's own diagnostics come first and carry its version.
+                    for (i, (uri, d)) in files.into_iter().enumerate() {
+                        self.publish_version(uri, d, (i == 0).then_some(version));
                     }
                     for g in gone {
                         if let Ok(u) = g.parse() {

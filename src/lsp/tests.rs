@@ -12,8 +12,8 @@ struct Client {
     conn: Connection,
     server: Option<JoinHandle<Result<(), String>>>,
     next: i32,
-    /// Diagnostics published, by URI, latest last.
-    published: Vec<(String, Value)>,
+    /// Diagnostics published (URI, version, diagnostics), latest last.
+    published: Vec<(String, Value, Value)>,
 }
 
 impl Client {
@@ -55,19 +55,19 @@ impl Client {
     fn keep(&mut self, n: Notification) {
         if n.method == "textDocument/publishDiagnostics" {
             let uri = n.params["uri"].as_str().unwrap_or("").to_string();
-            self.published.push((uri, n.params["diagnostics"].clone()));
+            self.published.push((uri, n.params["version"].clone(), n.params["diagnostics"].clone()));
         }
     }
 
     /// Waits for the next diagnostics published for `uri`.
     fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        self.published.retain(|(u, _)| u != uri);
+        self.published.retain(|(u, ..)| u != uri);
         loop {
             match self.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("diagnostics are published")
             {
                 Message::Notification(n) => {
                     self.keep(n);
-                    if let Some((_, d)) = self.published.iter().rev().find(|(u, _)| u == uri) {
+                    if let Some((.., d)) = self.published.iter().rev().find(|(u, ..)| u == uri) {
                         return d.as_array().cloned().unwrap_or_default();
                     }
                 }
@@ -336,6 +336,29 @@ fn completion_after_a_dot_lists_that_kinds_attributes_only() {
         let l = labels(&c.at("textDocument/completion", &uri, (line, 2 + typed.len() as u32)));
         assert!(l.contains(&has.into()) && !l.contains(&lacks.into()), "{typed}: {l:?}");
     }
+    c.stop();
+}
+
+#[test]
+fn edits_in_a_burst_are_checked_once() {
+    let mut c = Client::start();
+    let (uri, text) = open_frontiers(&mut c);
+    for v in 2..40 {
+        let typo = format!("unit.sp{}", "i".repeat(v as usize % 3));
+        c.change(&uri, v, &text.replacen("unit.spi", &typo, 1));
+    }
+    c.change(&uri, 40, &text.replacen("unit.spi", "unit.spy", 1));
+    let diags = c.diagnostics(&uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0]["message"].as_str().unwrap().contains("`spy`"), "{diags:?}");
+    // Wait a little longer: nothing else is published for the burst.
+    let _ = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    std::thread::sleep(Duration::from_millis(400));
+    let _ = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    let published: Vec<&Value> = c.published.iter().filter(|(u, ..)| *u == uri).map(|(_, v, _)| v).collect();
+    // Once for the burst (a busy machine may pause the test between two edits for longer than the
+    // server waits, hence the slack).
+    assert!(published.len() <= 3 && published.last() == Some(&&json!(40)), "{published:?}");
     c.stop();
 }
 
