@@ -51,6 +51,17 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
     ("end game", "end the game", "end game with ${1:result}"),
 ];
 
+/// Snippets for the lines of a check.
+const CHECK_SNIPPETS: &[(&str, &str, &str)] = &[
+    ("input", "a value given when the check is rolled", "input ${1:name}: ${2:0..6} = ${3:0}"),
+    ("roll", "the check's dice", "roll ${1:2d6}"),
+    ("modifier", "a named modifier", "modifier \"${1:Label}\" ${2:+1} when ${3:condition}"),
+    ("target", "the number to reach", "target ${1:7}"),
+    ("let", "a value worked out", "let ${1:name} = ${2:total - target}"),
+    ("outcome", "an outcome and when it happens", "outcome ${1:pass} when ${2:total >= target}"),
+    ("otherwise", "the outcome when no other happens", "otherwise ${1:fail}"),
+];
+
 fn item_kind(k: SymKind) -> CompletionItemKind {
     match k {
         SymKind::Kind => CompletionItemKind::STRUCT,
@@ -254,11 +265,14 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
         v.extend(["flag", "int", "data"].iter().map(|w| plain(w, CompletionItemKind::KEYWORD, "type")));
         return v;
     }
-    let top_level = depth(text, offset) == 0;
+    let level = depth(text, offset);
     let mut out: Vec<CompletionItem> = vec![];
-    if top_level {
+    if level == 0 {
         out.extend(snippets(ITEM_SNIPPETS));
         return out;
+    }
+    if level == 1 && item.starts_with("check") {
+        out.extend(snippets(CHECK_SNIPPETS));
     }
     out.extend(snippets(STMT_SNIPPETS));
     out.extend(KEYWORDS.iter().map(|k| plain(k, CompletionItemKind::KEYWORD, "keyword")));

@@ -355,15 +355,16 @@ impl Builder<'_> {
         }
     }
 
-    /// A bare name: in scope, else a state of `hint`, else any state, rung, outcome or result.
+    /// A bare name: a state of `hint`, else a name in scope, else any state, rung, outcome or result.
     pub(super) fn name(&self, name: &str, hint: Option<usize>) -> Option<usize> {
-        if let Some((_, d)) = self.scope.iter().rev().find(|(n, _)| n == name) {
-            return Some(*d);
-        }
+        // A name compared with or given to something with states is first one of those states.
         if let Some(h) = hint
             && let Some(s) = self.ix.child(h, name, &[SymKind::State, SymKind::Rung, SymKind::Outcome])
         {
             return Some(s);
+        }
+        if let Some((_, d)) = self.scope.iter().rev().find(|(n, _)| n == name) {
+            return Some(*d);
         }
         let kinds = [SymKind::State, SymKind::Rung, SymKind::Result, SymKind::Outcome];
         kinds.iter().find_map(|k| self.ix.find_any(*k, name))

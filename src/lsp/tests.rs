@@ -424,40 +424,6 @@ fn every_request_answers_on_prefixes_of_every_shipped_ruleset() {
     }
 }
 
-#[test]
-#[ignore]
-fn timing() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/traveller_morale.mettle");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let t = std::time::Instant::now();
-    for _ in 0..5 {
-        let _ = mettle::syntax::parse(&text);
-    }
-    eprintln!("parse {:?}", t.elapsed() / 5);
-    let t = std::time::Instant::now();
-    for _ in 0..5 {
-        let _ = mettle::Ruleset::from_str("x", &text);
-    }
-    eprintln!("load {:?}", t.elapsed() / 5);
-    let r = mettle::Ruleset::from_str("x", &text).unwrap();
-    let t = std::time::Instant::now();
-    for _ in 0..5 {
-        let _ = mettle::odds::unreachable(&r);
-    }
-    eprintln!("unreachable {:?}", t.elapsed() / 5);
-    let t = std::time::Instant::now();
-    for _ in 0..5 {
-        let _ = super::analysis::Analysis::new(&text, Some(&path), &Default::default());
-    }
-    eprintln!("analysis {:?}", t.elapsed() / 5);
-    let half = &text[..text.len() / 2 + 3];
-    let t = std::time::Instant::now();
-    for _ in 0..5 {
-        let _ = super::analysis::Analysis::new(half, Some(&path), &Default::default());
-    }
-    eprintln!("half analysis {:?}", t.elapsed() / 5);
-}
-
 /// Asks every feature about `text` directly, at the start, the middle, the end and every `step`th
 /// byte.
 fn ask_everything(text: &str, step: usize) {
