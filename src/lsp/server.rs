@@ -110,7 +110,8 @@ struct Server {
 }
 
 /// Serves `connection` until `exit`: the initialize handshake, then every message. Rulesets are
-/// loaded within `budget`.
+/// loaded within `budget`. An `exit` that does not follow `shutdown` is an error (exit status 1, as
+/// the protocol asks).
 pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     let (id, _params) = connection.initialize_start().map_err(|e| e.to_string())?;
@@ -149,7 +150,9 @@ pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
                 }
                 server.request(req);
             }
-            Message::Notification(n) if n.method == "exit" => return Ok(()),
+            Message::Notification(n) if n.method == "exit" => {
+                return Err("the client sent `exit` without `shutdown` first".into());
+            }
             Message::Notification(n) => {
                 let method = n.method.clone();
                 if catch_unwind(AssertUnwindSafe(|| server.notification(n))).is_err() {
