@@ -475,11 +475,31 @@ fn hostile_texts_are_answered_quickly() {
         "}}}} {{{{ \"\"\" /// // ... .. . is is not roll trigger on unit.".to_string(),
         long_line.clone(),
         many_kinds.clone(),
+        format!("define f(x: 0..) = {}", vec!["x"; 30_000].join(" + ")),
+        format!("event e\non e when {}yes {{ }}", "not ".repeat(30_000)),
+        format!("event e\non e {{ if yes {{ }} {}}}", "else if yes { } ".repeat(20_000)),
     ];
     for text in cases.iter().map(|s| s.as_str()) {
         let start = std::time::Instant::now();
         let step = (text.len() / 40).max(1);
         ask_everything(text, step);
         assert!(start.elapsed() < Duration::from_secs(30), "{} bytes took {:?}", text.len(), start.elapsed());
+    }
+}
+
+#[test]
+fn costly_odds_are_not_worked_out_in_a_hover() {
+    let text = "check big { roll 30d1000  target 7  outcome hi when total >= target  otherwise lo }\n\
+                check wide { roll 3d100000x  outcome hi when total >= 9  otherwise lo }\n";
+    let a = super::analysis::Analysis::new(text, None, &Default::default());
+    let rules = a.ruleset.as_ref().expect("it loads");
+    let mut cache = super::odds::OddsCache::default();
+    for (name, why) in [("big", "too many to follow here"), ("wide", "not shown")] {
+        let at = text.find(&format!("check {name}")).unwrap() + 6;
+        let start = std::time::Instant::now();
+        let h = super::features::hover(&a, a.lines.position(&a.text, at), Some(rules), &mut cache).unwrap();
+        let lsp_types::HoverContents::Markup(m) = h.contents else { panic!() };
+        assert!(m.value.contains(why), "{}", m.value);
+        assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
     }
 }
