@@ -240,6 +240,9 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
         let (chain, rest) = chain_before(before_dot);
         return members(&names, item, &chain, rest.trim_end().ends_with("last"));
     }
+    if let Some(v) = arguments(&names, &item[..item.len() - (pre.len() - head.len())]) {
+        return v;
+    }
     let defs = |kinds: &[SymKind]| names.all(kinds).into_iter().map(from_def).collect::<Vec<_>>();
     match last {
         "is" | "not" if words.contains(&"is") => return states(&names, item, head),
@@ -398,4 +401,36 @@ fn states(names: &Names<'_>, item: &str, head: &str) -> Vec<CompletionItem> {
     v.push(plain("yes", CompletionItemKind::KEYWORD, "flag"));
     v.push(plain("no", CompletionItemKind::KEYWORD, "flag"));
     v
+}
+
+/// Names of arguments where one goes: the inputs of the check in `roll CHECK … with`, the facts of
+/// the event in `trigger EVENT(`, the attributes of the kind in `new KIND name with`, after `with`,
+/// `(` or `,` (the statement may have begun on an earlier line ending in `,`). `item` is the text of
+/// the item up to the word being typed.
+fn arguments(names: &Names<'_>, item: &str) -> Option<Vec<CompletionItem>> {
+    let before = item.trim_end();
+    let last_word = before.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next();
+    if !(last_word == Some("with") || before.ends_with(',') || before.ends_with('(')) {
+        return None;
+    }
+    // The statement: this line and the lines before it that end in `,` or `(`.
+    let lines: Vec<&str> = item.split('\n').collect();
+    let mut start = lines.len().saturating_sub(1);
+    while start > 0 && lines[start - 1].trim_end().ends_with([',', '(']) {
+        start -= 1;
+    }
+    let stmt = lines[start..].join(" ");
+    let words: Vec<&str> =
+        stmt.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    let after = |kw: &str| words.iter().rposition(|w| *w == kw).and_then(|i| words.get(i + 1..));
+    let found = if let Some([check, ..]) = after("roll") {
+        names.top(SymKind::Check, check).map(|c| names.children(c, &[SymKind::Input]))
+    } else if let Some([event, ..]) = after("trigger") {
+        names.top(SymKind::Event, event).map(|e| names.children(e, &[SymKind::Fact]))
+    } else if let Some([kind, _, ..]) = after("new") {
+        names.top(SymKind::Kind, kind).map(|k| names.children(k, &[SymKind::Attribute]))
+    } else {
+        None
+    };
+    found.map(|v| v.into_iter().map(from_def).collect())
 }

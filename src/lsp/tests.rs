@@ -310,6 +310,16 @@ fn completion_knows_its_context() {
     );
     let l = ask(&mut c, "for each side s { let y = s.");
     assert_eq!(l, ["ap"]);
+    let l = ask(&mut c, "roll morale for unit with spi = 1, ");
+    assert!(
+        l.contains(&"leadership".into()) && l.contains(&"steadying".into()) && !l.contains(&"morale".into()),
+        "{l:?}"
+    );
+    let l = ask(&mut c, "trigger damaged(");
+    assert!(
+        l.contains(&"hp_lost".into()) && l.contains(&"inspirer".into()) && !l.contains(&"spi".into()),
+        "{l:?}"
+    );
     let l = ask(&mut c, "tr");
     assert!(l.contains(&"trigger".into()) && l.contains(&"dice_pool".into()), "{l:?}");
     c.stop();
@@ -502,4 +512,15 @@ fn costly_odds_are_not_worked_out_in_a_hover() {
         assert!(m.value.contains(why), "{}", m.value);
         assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
     }
+}
+
+#[test]
+fn argument_names_complete_on_continued_lines() {
+    let text = "check c { input spi: 0..6  input lead: 0..3  roll d6  otherwise x }\nevent e\n\
+                on e {\n  roll c with spi = 1,\n    \n}\n";
+    let a = super::analysis::Analysis::new(text, None, &Default::default());
+    let at = text.find("1,\n    ").unwrap() + 7;
+    let items = super::complete::complete(&a, None, a.lines.position(&a.text, at));
+    let l: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(l, ["spi", "lead"]);
 }
