@@ -1,5 +1,4 @@
-//! One open ruleset analysed: its text, syntax tree, index of names, diagnostics and (when it loads)
-//! the compiled ruleset; and where script files are.
+//! One open ruleset analysed: text, syntax tree, names, diagnostics and, when it loads, the ruleset.
 
 use super::index::Index;
 use super::position::LineIndex;

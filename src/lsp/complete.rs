@@ -1,5 +1,4 @@
-//! Completion that knows where it is: attributes after `unit.`, states after `is`, checks after
-//! `roll`, events after `trigger` and `on`, kinds where a kind goes, and keywords and snippets.
+//! Completion by context: attributes after `unit.`, states after `is`, checks after `roll`, and more.
 
 use super::analysis::Analysis;
 use super::features::KEYWORDS;

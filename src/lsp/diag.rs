@@ -1,5 +1,4 @@
-//! mettle diagnostics as LSP diagnostics (per file, positions in UTF-16), and the code actions that
-//! apply the fixes their help suggests.
+//! mettle diagnostics as LSP diagnostics (UTF-16 positions), and quick fixes from their help.
 
 use super::analysis::{Analysis, path_to_uri, read_file};
 use super::position::LineIndex;

@@ -1,5 +1,4 @@
-//! Every name a ruleset defines and every place it is used, with spans: the data behind hover,
-//! go to definition, references, rename, outline and semantic tokens.
+//! Every name a ruleset defines and every place it is used, with spans.
 
 use mettle::ast::Span;
 use std::collections::HashMap;

@@ -1,5 +1,4 @@
-//! The exact odds of a check at its default inputs, for hovers: worked out on a helper thread that is
-//! given a fraction of a second, cached, and skipped when the dice are too many to follow cheaply.
+//! A check's exact odds at default inputs for hovers: on a helper thread, time-boxed and cached.
 
 use mettle::odds::{CheckOdds, check_odds};
 use mettle::program::{Check, Program, Ty, Value};

@@ -1,5 +1,4 @@
-//! Builds the [`Index`] of a parsed ruleset: declares every item and its members, then walks the rules
-//! resolving each name by scope, as the checker does.
+//! Builds the [`Index`] of a parsed ruleset: declares every item, then resolves names by scope.
 
 use super::index::{Def, Index, SymKind, script_functions};
 use mettle::ast::*;

@@ -1,5 +1,4 @@
-//! The server's loop: documents kept in memory, edits coalesced before checking again, each request
-//! answered from the latest analysis, and a panic in a handler turned into an error reply.
+//! The server's loop: documents in memory, edits coalesced, requests answered, panics caught.
 
 use super::analysis::{Analysis, uri_to_path};
 use super::odds::OddsCache;

@@ -1,5 +1,4 @@
-//! Statements in rules and scenarios, for the index: each name they use, and the variables, values
-//! and choices they declare.
+//! Statements in rules and scenarios, for the index: the names they use and declare.
 
 use super::index::SymKind;
 use super::resolve::{Builder, one_line};
