@@ -4,6 +4,7 @@ mod analysis;
 mod complete;
 mod diag;
 mod features;
+mod format;
 mod index;
 mod odds;
 mod outline;

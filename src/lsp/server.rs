@@ -2,15 +2,15 @@
 
 use super::analysis::{Analysis, uri_to_path};
 use super::odds::OddsCache;
-use super::{complete, diag, features, outline};
+use super::{complete, diag, features, format, outline};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
+    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting, GotoDefinition,
+    HoverRequest, PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
 };
 use lsp_types::*;
 use mettle::Budget;
@@ -56,8 +56,8 @@ pub fn capabilities() -> ServerCapabilities {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
             ..CodeActionOptions::default()
         })),
-        // FORMATTING: advertise `document_formatting_provider` here once `mettle fmt` exists as a library
-        // function; the request is answered in `Server::answer` (see the FORMATTING note there).
+        // Advertised once `format::formatter` gives a formatter.
+        document_formatting_provider: format::formatter().map(|_| OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -267,8 +267,10 @@ impl Server {
                 let (a, _) = self.analysis(&p.text_document.uri)?;
                 Ok(Some(diag::code_actions(&a, &p)))
             }),
-            // FORMATTING: answer `textDocument/formatting` here with one whole-document TextEdit from
-            // the library's formatter (`mettle::fmt::format(&text)`), once it exists.
+            Formatting::METHOD if format::formatter().is_some() => on::<Formatting>(req, |p| {
+                let (a, _) = self.analysis(&p.text_document.uri)?;
+                Ok(format::formatter().and_then(|f| format::edits(&a, f)))
+            }),
             #[cfg(test)]
             "mettle/panic" => panic!("a test asked for a panic"),
             m => Err((ErrorCode::MethodNotFound as i32, format!("mettle lsp does not answer {m}"))),
