@@ -60,11 +60,45 @@ pub const KEYWORDS: &[&str] = &[
     "strict",
 ];
 
+/// Names every ruleset has, and what they are.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("round_start", "built-in time event: adds 1 to `round`, then runs its rules"),
+    ("turn_start", "built-in time event: adds 1 to `turn`, then runs its rules"),
+    ("turn_end", "built-in time event: runs its rules, then undoes changes made `until end of turn`"),
+    ("round_end", "built-in time event: runs its rules, then undoes changes made until the end of the round"),
+    ("round", "built-in counter: the rounds started (`round_start`), 0 when a game starts"),
+    ("turn", "built-in counter: the turns started (`turn_start`), 0 when a game starts"),
+    ("game", "built-in: the result once the game has ended, else `none`"),
+    ("winner", "built-in: the winner named by `end game … for`, else `none`"),
+    ("dice", "in a check: the pool of dice rolled, including dice added by modifiers"),
+    ("natural", "in a check: the face of the first die rolled"),
+    ("total", "in a check: the value of the pool plus all flat modifiers"),
+    ("target", "in a check: the target"),
+    ("margin", "in a check: `total - target`"),
+];
+
+/// The hover for a built-in name at `offset`, if one is there.
+fn built_in_hover(a: &Analysis, offset: usize) -> Option<Hover> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let start =
+        a.text[..offset].char_indices().rev().find(|&(_, c)| !word(c)).map_or(0, |(i, c)| i + c.len_utf8());
+    let end = a.text[offset..].find(|c: char| !word(c)).map_or(a.text.len(), |i| offset + i);
+    let name = &a.text[start..end];
+    let (_, what) = BUILT_IN.iter().find(|(n, _)| *n == name)?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!("```mettle\n{name}\n```\n\n_{what}_"),
+        }),
+        range: Some(a.range(Span::new(start, end))),
+    })
+}
+
 /// The hover at `pos`: what the name there is, its declaration, doc, and for a check its dice, target
 /// and exact odds at default inputs (from `rules`, the last ruleset that loaded).
 pub fn hover(a: &Analysis, pos: Position, rules: Option<&Ruleset>, cache: &mut OddsCache) -> Option<Hover> {
     let offset = a.offset(pos);
-    let (span, d) = a.index.at(offset)?;
+    let Some((span, d)) = a.index.at(offset) else { return built_in_hover(a, offset) };
     let def = &a.index.defs[d];
     let mut parts = vec![format!("```mettle\n{}\n```", signature(a, def, rules))];
     let mut what = def.kind.word().to_string();
@@ -217,6 +251,14 @@ pub fn rename(
     let def = &a.index.defs[d];
     if def.file.is_some() {
         return Err(format!("`{}` is defined in a script file; rename it there", def.name));
+    }
+    let taken = match def.parent {
+        Some(p) => a.index.child(p, new_name, &[def.kind]).is_some(),
+        None if def.kind.is_item() => a.index.find(def.kind, new_name).is_some(),
+        None => false,
+    };
+    if taken && new_name != def.name {
+        return Err(format!("there is already a {} called `{new_name}`", def.kind.word()));
     }
     let mut spans = a.index.uses(d);
     spans.push(def.span);

@@ -178,6 +178,13 @@ fn a_scripted_session_on_every_shipped_ruleset() {
             json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": "renamed_check" }),
         );
         assert_eq!(edit["changes"][&uri].as_array().unwrap().len(), refs.len());
+        let other = text.match_indices("\ncheck ").nth(1).map(|(i, _)| {
+            text[i + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>()
+        });
+        if let Some(other) = other {
+            let taken = json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": other });
+            assert!(c.try_request("textDocument/rename", taken).unwrap_err().contains("already a check"));
+        }
         assert!(c.try_request("textDocument/rename", json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": "when" })).is_err());
         let completion = c.at("textDocument/completion", &uri, (text.lines().count() as u32, 0));
         assert!(labels(&completion).contains(&"check".to_string()));
@@ -235,6 +242,9 @@ fn hover_shows_ranges_docs_and_odds() {
     assert!(shown.contains("**Roll** `d6`") && shown.contains("**Target** `7`"), "{shown}");
     assert!(shown.contains("Exact odds") && shown.contains("spi = 0"), "{shown}");
     assert!(shown.contains("`broken`: 1/6"), "{shown}");
+    // A built-in name.
+    let h = c.at("textDocument/hover", &uri, pos(&text, "trigger turn_start", 0, 9));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("built-in time event"), "{h}");
     // A state.
     let h = c.at("textDocument/hover", &uri, pos(&text, "is shaken", 0, 3));
     assert!(h["contents"]["value"].as_str().unwrap().contains("state of attribute `morale`"));
@@ -539,4 +549,28 @@ fn argument_names_complete_on_continued_lines() {
     let items = super::complete::complete(&a, None, a.lines.position(&a.text, at));
     let l: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
     assert_eq!(l, ["spi", "lead"]);
+}
+
+#[test]
+fn mangled_rulesets_are_answered() {
+    let bits = ["é", "{", "}", ".", " is ", "roll ", "\"", "//", "\n", "unit.", "(", ",", " x", "trigger "];
+    let mut seed: u64 = 0x6d65_7474_6c65;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n.max(1)
+    };
+    for path in rulesets() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for _ in 0..6 {
+            let mut t = text.clone();
+            for _ in 0..8 {
+                let mut at = next(t.len());
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                t.insert_str(at, bits[next(bits.len())]);
+            }
+            ask_everything(&t, t.len() / 12);
+        }
+    }
 }
