@@ -171,6 +171,18 @@ fn a_scripted_session_on_every_shipped_ruleset() {
             assert_eq!(def["range"]["start"]["line"], decl.0, "{name}");
             assert_eq!(def["uri"], uri);
         }
+        // The kind a check is made by: its definition is the kind's declaration.
+        let header = text.lines().find(|l| l.starts_with("check ") && l.contains(" for ")).unwrap();
+        let kind: String = header
+            .split(" for ")
+            .nth(1)
+            .unwrap()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let def =
+            c.at("textDocument/definition", &uri, pos(&text, header, 0, header.find(" for ").unwrap() + 5));
+        assert_eq!(def["range"]["start"], pos_json(pos(&text, &format!("kind {kind} {{"), 0, 5)), "{kind}");
         let prep = c.at("textDocument/prepareRename", &uri, decl);
         assert_eq!(prep["start"]["character"], decl.1);
         let edit = c.request(
@@ -188,21 +200,20 @@ fn a_scripted_session_on_every_shipped_ruleset() {
         assert!(c.try_request("textDocument/rename", json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": "when" })).is_err());
         let completion = c.at("textDocument/completion", &uri, (text.lines().count() as u32, 0));
         assert!(labels(&completion).contains(&"check".to_string()));
-        // A misspelt name: an error with a quick fix replacing it.
-        let broken = text.replacen(&format!("roll {name} "), &format!("roll {name}x "), 1);
-        if broken != text {
-            c.change(&uri, 2, &broken);
-            let diags = c.diagnostics(&uri);
-            let d = diags.iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{diags:?}"));
-            assert!(d["message"].as_str().unwrap().contains(&format!("did you mean `{name}`")), "{d}");
-            let actions = c.request(
-                "textDocument/codeAction",
-                json!({ "textDocument": { "uri": uri }, "range": d["range"], "context": { "diagnostics": [d] } }),
-            );
-            let edit = &actions[0]["edit"]["changes"][&uri][0];
-            assert_eq!(edit["newText"], name.as_str());
-            assert_eq!(edit["range"], d["range"]);
-        }
+        // A misspelt kind: an error with a quick fix replacing it.
+        let broken =
+            text.replacen(header, &header.replacen(&format!(" for {kind}"), &format!(" for {kind}x"), 1), 1);
+        c.change(&uri, 2, &broken);
+        let diags = c.diagnostics(&uri);
+        let d = diags.iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{diags:?}"));
+        assert!(d["message"].as_str().unwrap().contains(&format!("did you mean `{kind}`")), "{d}");
+        let actions = c.request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": d["range"], "context": { "diagnostics": [d] } }),
+        );
+        let edit = &actions[0]["edit"]["changes"][&uri][0];
+        assert_eq!(edit["newText"], kind.as_str());
+        assert_eq!(edit["range"], d["range"]);
         c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
         assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
     }
