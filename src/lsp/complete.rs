@@ -216,7 +216,17 @@ fn variable_kind<'a>(names: &Names<'a>, item: &str, var: &str) -> Option<(&'a In
             let fact = ev.0.child(ev.1, var, &[SymKind::Fact])?;
             names.entity_of(ev.0, fact)
         }
-        ["define" | "table" | "event", ..] => None,
+        // A formula's or table's parameter, an event's fact.
+        [item @ ("define" | "table" | "event"), name, ..] => {
+            let kind = match *item {
+                "define" => SymKind::Formula,
+                "table" => SymKind::Table,
+                _ => SymKind::Event,
+            };
+            let owner = names.top(kind, name)?;
+            let p = owner.0.child(owner.1, var, &[SymKind::Param, SymKind::Fact])?;
+            names.entity_of(owner.0, p)
+        }
         _ => names.top(SymKind::Kind, var),
     }
 }

@@ -25,6 +25,7 @@ const DEBOUNCE: Duration = Duration::from_millis(120);
 /// What the server can do.
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
+        position_encoding: Some(PositionEncodingKind::UTF16),
         text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
             open_close: Some(true),
             change: Some(TextDocumentSyncKind::INCREMENTAL),

@@ -552,6 +552,16 @@ fn costly_odds_are_not_worked_out_in_a_hover() {
 }
 
 #[test]
+fn a_formulas_parameters_know_their_kind() {
+    let text = "kind unit { spi: 0..6 = 3 }\ndefine grit(u: unit) = u.spi\n";
+    let a = super::analysis::Analysis::new(text, None, &Default::default());
+    let at = text.find("u.spi").unwrap() + 2;
+    let items = super::complete::complete(&a, None, a.lines.position(&a.text, at));
+    let l: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(l, ["spi"]);
+}
+
+#[test]
 fn argument_names_complete_on_continued_lines() {
     let text = "check c { input spi: 0..6  input lead: 0..3  roll d6  otherwise x }\nevent e\n\
                 on e {\n  roll c with spi = 1,\n    \n}\n";
