@@ -10,6 +10,8 @@ mod odds;
 mod outline;
 mod position;
 mod resolve;
+#[cfg(test)]
+mod robust_tests;
 mod server;
 mod statements;
 #[cfg(test)]
