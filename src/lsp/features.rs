@@ -126,6 +126,9 @@ pub fn hover(a: &Analysis, pos: Position, rules: Option<&Ruleset>, cache: &mut O
             }
             if let Some(odds) = rules.and_then(|r| cache.odds(r, &def.name)) {
                 parts.push(odds);
+                if a.ruleset.is_none() {
+                    parts.push("_(odds of the last version of this file without errors)_".into());
+                }
             }
         }
         _ => {}
