@@ -17,7 +17,7 @@ use mettle::Budget;
 use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long the server waits after an edit for more edits before checking the document again.
 const DEBOUNCE: Duration = Duration::from_millis(120);
@@ -104,6 +104,8 @@ struct Server {
     docs: HashMap<String, Doc>,
     /// Documents edited since their diagnostics were last published.
     dirty: HashSet<String>,
+    /// When the last edit came.
+    last_edit: Instant,
     odds: OddsCache,
     /// Limits for loading rulesets.
     budget: Budget,
@@ -124,22 +126,26 @@ pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
         sender: connection.sender.clone(),
         docs: HashMap::new(),
         dirty: HashSet::new(),
+        last_edit: Instant::now(),
         odds: OddsCache::default(),
         budget,
     };
     loop {
+        // Diagnostics wait until no edit has come for a moment; other messages do not delay them.
         let msg = if server.dirty.is_empty() {
             match connection.receiver.recv() {
                 Ok(m) => m,
                 Err(_) => return Ok(()),
             }
         } else {
-            match connection.receiver.recv_timeout(DEBOUNCE) {
+            let waited = server.last_edit.elapsed();
+            if waited >= DEBOUNCE {
+                server.publish_dirty();
+                continue;
+            }
+            match connection.receiver.recv_timeout(DEBOUNCE - waited) {
                 Ok(m) => m,
-                Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
-                    server.publish_dirty();
-                    continue;
-                }
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return Ok(()),
             }
         };
@@ -279,6 +285,9 @@ impl Server {
     }
 
     fn notification(&mut self, n: Notification) {
+        if n.method.starts_with("textDocument/did") {
+            self.last_edit = Instant::now();
+        }
         match n.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 let Ok(p) = n.extract::<DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD) else {

@@ -398,6 +398,13 @@ fn edits_in_a_burst_are_checked_once() {
     // Once for the burst (a busy machine may pause the test between two edits for longer than the
     // server waits, hence the slack).
     assert!(published.len() <= 3 && published.last() == Some(&&json!(40)), "{published:?}");
+    // Requests coming all the time do not hold diagnostics back.
+    c.change(&uri, 41, &text);
+    for _ in 0..30 {
+        let _ = c.at("textDocument/hover", &uri, (0, 0));
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    assert!(c.published.iter().any(|(u, v, _)| *u == uri && *v == json!(41)));
     c.stop();
 }
 
