@@ -124,6 +124,12 @@ fn the_binary_speaks_lsp_over_stdio() {
         1 + text.matches("roll skill").count() + text.matches("last skill").count()
     );
 
+    let marks = lsp.request(
+        "textDocument/documentHighlight",
+        json!({ "textDocument": td, "position": at(&text, "check skill", 6) }),
+    );
+    assert_eq!(marks.as_array().unwrap().len(), refs.as_array().unwrap().len());
+
     let symbols = lsp.request("textDocument/documentSymbol", json!({ "textDocument": td }));
     let names: Vec<&str> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert!(

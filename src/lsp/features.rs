@@ -1,12 +1,12 @@
-//! Hover, go to definition, find references and rename.
+//! Hover, go to definition, find references, highlights and rename.
 
 use super::analysis::{Analysis, path_to_uri, read_file};
 use super::index::{Def, SymKind};
 use super::odds::OddsCache;
 use super::position::LineIndex;
 use lsp_types::{
-    Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse, TextEdit,
-    Uri, WorkspaceEdit,
+    DocumentHighlight, DocumentHighlightKind, Hover, HoverContents, Location, MarkupContent, MarkupKind,
+    Position, PrepareRenameResponse, TextEdit, Uri, WorkspaceEdit,
 };
 use mettle::Ruleset;
 use mettle::ast::{CheckLineKind, ItemKind, Span};
@@ -220,6 +220,22 @@ pub fn references(a: &Analysis, uri: &Uri, pos: Position, declaration: bool) -> 
         out.push(l);
     }
     out.extend(a.index.uses(d).into_iter().map(|s| Location::new(uri.clone(), a.range(s))));
+    out
+}
+
+/// The name at `pos` highlighted where it is defined and used in the document.
+pub fn highlights(a: &Analysis, pos: Position) -> Vec<DocumentHighlight> {
+    let Some((_, d)) = a.index.at(a.offset(pos)) else { return vec![] };
+    let def = &a.index.defs[d];
+    let mut out: Vec<DocumentHighlight> = a
+        .index
+        .uses(d)
+        .into_iter()
+        .map(|s| DocumentHighlight { range: a.range(s), kind: Some(DocumentHighlightKind::READ) })
+        .collect();
+    if def.file.is_none() {
+        out.push(DocumentHighlight { range: a.range(def.span), kind: Some(DocumentHighlightKind::WRITE) });
+    }
     out
 }
 

@@ -9,8 +9,9 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting, GotoDefinition,
-    HoverRequest, PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
+    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest,
+    Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+    SemanticTokensFullRequest,
 };
 use lsp_types::*;
 use mettle::Budget;
@@ -35,6 +36,7 @@ pub fn capabilities() -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![".".into()]),
             ..CompletionOptions::default()
@@ -242,6 +244,11 @@ impl Server {
                     p.context.include_declaration,
                 );
                 Ok(Some(found))
+            }),
+            DocumentHighlightRequest::METHOD => on::<DocumentHighlightRequest>(req, |p| {
+                let uri = &p.text_document_position_params.text_document.uri;
+                let (a, _) = self.analysis(uri)?;
+                Ok(Some(features::highlights(&a, p.text_document_position_params.position)))
             }),
             Completion::METHOD => on::<Completion>(req, |p| {
                 let uri = &p.text_document_position.text_document.uri;
