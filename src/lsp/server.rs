@@ -315,7 +315,10 @@ impl Server {
                         scripts,
                     },
                 );
-                self.dirty.insert(key);
+                // A script's diagnostics come from the rulesets that name it.
+                if !is_script(&key) {
+                    self.dirty.insert(key);
+                }
             }
             DidChangeTextDocument::METHOD => {
                 let Ok(p) = n.extract::<DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD) else {
@@ -328,7 +331,10 @@ impl Server {
                 }
                 doc.version = p.text_document.version;
                 doc.now = None;
-                self.dirty.insert(key);
+                // A script's diagnostics come from the rulesets that name it.
+                if !is_script(&key) {
+                    self.dirty.insert(key);
+                }
             }
             DidSaveTextDocument::METHOD => {
                 // The rulesets read their scripts from disk: a saved script is read again.
@@ -348,7 +354,7 @@ impl Server {
                 };
                 let key = p.text_document.uri.as_str().to_string();
                 self.dirty.remove(&key);
-                if let Some(doc) = self.docs.remove(&key) {
+                if let Some(doc) = self.docs.remove(&key).filter(|_| !is_script(&key)) {
                     self.publish(doc.uri.clone(), vec![]);
                     for s in doc.scripts {
                         if let Ok(u) = s.parse() {

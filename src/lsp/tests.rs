@@ -308,6 +308,26 @@ fn script_functions_are_defined_in_their_file() {
 }
 
 #[test]
+fn errors_in_a_script_file_are_published_for_it() {
+    let mut c = Client::start();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/scripts");
+    let (ruleset, script) = (uri_of(&dir.join("broken.mettle")), uri_of(&dir.join("broken.rhai")));
+    c.open(&ruleset, &std::fs::read_to_string(dir.join("broken.mettle")).unwrap());
+    let d = c.diagnostics(&script);
+    assert!(d.len() == 1 && d[0]["code"] == "mettle::script::syntax", "{d:?}");
+    // Opening the script itself publishes nothing over them.
+    c.published.clear();
+    c.open(&script, &std::fs::read_to_string(dir.join("broken.rhai")).unwrap());
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": script } }));
+    assert!(c.published.iter().all(|(u, ..)| *u != script), "{:?}", c.published);
+    // Saving it checks the ruleset again.
+    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": script } }));
+    assert_eq!(c.diagnostics(&script).len(), 1);
+    c.stop();
+}
+
+#[test]
 fn completion_knows_its_context() {
     let mut c = Client::start();
     let (uri, text) = open_frontiers(&mut c);
