@@ -157,6 +157,24 @@ mod tests {
     }
 
     #[test]
+    fn other_labels_are_related_information() {
+        let text = "kind unit { spi: 0..6 }\nkind unit { hp: 0..6 }\n";
+        let a = Analysis::new(text, None, &mettle::Budget::default());
+        let uri: Uri = "file:///tmp/r.mettle".parse().unwrap();
+        let d = &to_lsp(&a, &uri)[0].1[0];
+        assert_eq!(d.range.start, lsp_types::Position::new(1, 5));
+        let related = d.related_information.as_ref().unwrap();
+        assert_eq!(related[0].location.uri, uri);
+        assert_eq!(related[0].location.range.start, lsp_types::Position::new(0, 5));
+        assert_eq!(related[0].message, "first defined here as a kind");
+        assert!(
+            d.message.contains("(this kind reuses the name)\nhelp: give one of them another name"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
     fn an_equals_sign_in_a_condition_is_fixed_to_a_comparison() {
         let text = "kind unit { spi: 0..6 = 3 }\nevent x(unit: unit)\non x when unit.spi = 1 { }\n";
         let a = Analysis::new(text, None, &mettle::Budget::default());
