@@ -166,6 +166,14 @@ fn the_binary_speaks_lsp_over_stdio() {
     );
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"spi") && labels.contains(&"morale"), "{labels:?}");
+    // This client takes no snippets: constructs complete as plain text.
+    let items = lsp.request(
+        "textDocument/completion",
+        json!({ "textDocument": td, "position": { "line": 2, "character": 0 } }),
+    );
+    let kind = items.as_array().unwrap().iter().find(|i| i["label"] == "kind").unwrap();
+    assert_eq!(kind["insertTextFormat"], 1);
+    assert!(kind["insertText"].as_str().unwrap().starts_with("kind unit {"), "{kind}");
 
     assert_eq!(lsp.request("shutdown", Value::Null), Value::Null);
     lsp.notify("exit", Value::Null);

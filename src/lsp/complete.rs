@@ -443,3 +443,47 @@ fn arguments(names: &Names<'_>, item: &str) -> Option<Vec<CompletionItem>> {
     };
     found.map(|v| v.into_iter().map(from_def).collect())
 }
+
+/// A snippet's text with its placeholders filled with their defaults (`${1:unit}` is `unit`, `$0`
+/// nothing), for clients that cannot take snippets.
+fn plain_snippet(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i + 1..];
+        if let Some(inner) = rest.strip_prefix('{') {
+            let end = inner.find('}').unwrap_or(inner.len());
+            let default = inner[..end].split_once(':').map_or("", |(_, d)| d);
+            out.push_str(default);
+            rest = inner.get(end + 1..).unwrap_or("");
+        } else {
+            rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        }
+    }
+    out.push_str(rest);
+    out.replace('\t', "  ")
+}
+
+/// Turns the snippets among `items` into plain text, for clients that cannot take snippets.
+pub fn without_snippets(items: &mut [CompletionItem]) {
+    for item in items.iter_mut().filter(|i| i.insert_text_format == Some(InsertTextFormat::SNIPPET)) {
+        item.insert_text = item.insert_text.as_deref().map(plain_snippet);
+        item.insert_text_format = Some(InsertTextFormat::PLAIN_TEXT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_read_as_plain_text() {
+        assert_eq!(plain_snippet("on ${1:event} {\n\t$0\n}"), "on event {\n  \n}");
+        assert_eq!(plain_snippet("roll ${1:2d6}"), "roll 2d6");
+        assert_eq!(plain_snippet("a $ b ${x"), "a  b ");
+        for (_, _, body) in ITEM_SNIPPETS.iter().chain(STMT_SNIPPETS).chain(CHECK_SNIPPETS) {
+            assert!(!plain_snippet(body).contains('$'), "{body}");
+        }
+    }
+}

@@ -108,6 +108,8 @@ struct Server {
     dirty: HashSet<String>,
     /// When the last edit came.
     last_edit: Instant,
+    /// Whether the client takes snippets in completions.
+    snippets: bool,
     odds: OddsCache,
     /// Limits for loading rulesets.
     budget: Budget,
@@ -118,7 +120,12 @@ struct Server {
 /// the protocol asks).
 pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    let (id, _params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    // Snippets only for clients that say they take them.
+    let snippets = params
+        .pointer("/capabilities/textDocument/completion/completionItem/snippetSupport")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
     let answer = serde_json::json!({
         "capabilities": caps,
         "serverInfo": { "name": "mettle", "version": env!("CARGO_PKG_VERSION") },
@@ -129,6 +136,7 @@ pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
         docs: HashMap::new(),
         dirty: HashSet::new(),
         last_edit: Instant::now(),
+        snippets,
         odds: OddsCache::default(),
         budget,
     };
@@ -253,7 +261,10 @@ impl Server {
             Completion::METHOD => on::<Completion>(req, |p| {
                 let uri = &p.text_document_position.text_document.uri;
                 let (a, good) = self.analysis(uri)?;
-                let items = complete::complete(&a, good.as_deref(), p.text_document_position.position);
+                let mut items = complete::complete(&a, good.as_deref(), p.text_document_position.position);
+                if !self.snippets {
+                    complete::without_snippets(&mut items);
+                }
                 Ok(Some(CompletionResponse::Array(items)))
             }),
             DocumentSymbolRequest::METHOD => on::<DocumentSymbolRequest>(req, |p| {

@@ -21,7 +21,10 @@ impl Client {
         let (server, conn) = Connection::memory();
         let handle = std::thread::spawn(move || super::serve(&server, mettle::Budget::default()));
         let mut c = Client { conn, server: Some(handle), next: 1, published: vec![] };
-        let init = c.request("initialize", json!({ "capabilities": {}, "processId": null, "rootUri": null }));
+        let caps =
+            json!({ "textDocument": { "completion": { "completionItem": { "snippetSupport": true } } } });
+        let init =
+            c.request("initialize", json!({ "capabilities": caps, "processId": null, "rootUri": null }));
         assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap_or(false), "{init}");
         assert!(init["capabilities"].get("documentFormattingProvider").is_none());
         c.notify("initialized", json!({}));
@@ -199,7 +202,8 @@ fn a_scripted_session_on_every_shipped_ruleset() {
         }
         assert!(c.try_request("textDocument/rename", json!({ "textDocument": { "uri": uri }, "position": { "line": decl.0, "character": decl.1 }, "newName": "when" })).is_err());
         let completion = c.at("textDocument/completion", &uri, (text.lines().count() as u32, 0));
-        assert!(labels(&completion).contains(&"check".to_string()));
+        let check = completion.as_array().unwrap().iter().find(|i| i["label"] == "check").unwrap();
+        assert_eq!(check["insertTextFormat"], 2, "a snippet");
         // A misspelt kind: an error with a quick fix replacing it.
         let broken =
             text.replacen(header, &header.replacen(&format!(" for {kind}"), &format!(" for {kind}x"), 1), 1);
