@@ -333,9 +333,9 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
 /// Brace depth at `offset`, outside strings and comments.
 fn depth(text: &str, offset: usize) -> i32 {
     let mut d = 0;
-    let mut in_str = false;
     for line in text[..offset].split('\n') {
-        in_str = false;
+        // Strings end with their line.
+        let mut in_str = false;
         let code = line.split("//").next().unwrap_or("");
         for c in code.chars() {
             match c {
@@ -346,7 +346,6 @@ fn depth(text: &str, offset: usize) -> i32 {
             }
         }
     }
-    let _ = in_str;
     d.max(0)
 }
 
