@@ -107,6 +107,8 @@ pub struct Def {
     pub parent: Option<usize>,
     /// For a name holding an entity: the definition of its kind.
     pub entity: Option<usize>,
+    /// For a field of a named type (a kind or a ladder): that name.
+    pub ty: Option<String>,
     /// The script file it is defined in, when not the ruleset.
     pub file: Option<String>,
 }

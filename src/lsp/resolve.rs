@@ -14,8 +14,8 @@ pub fn index(file: &File, text: &str, read: ReadScript<'_>) -> Index {
     }
     // Attributes, facts, inputs and parameters that hold entities know their kind.
     for i in 0..b.ix.defs.len() {
-        if let Some(kind) = b.ix.defs[i].entity_name() {
-            b.ix.defs[i].entity = b.ix.find(SymKind::Kind, &kind);
+        if let Some(ty) = &b.ix.defs[i].ty {
+            b.ix.defs[i].entity = b.ix.find(SymKind::Kind, ty);
         }
     }
     // Scenarios last: they answer choices that rules declare.
@@ -25,23 +25,6 @@ pub fn index(file: &File, text: &str, read: ReadScript<'_>) -> Index {
         b.walk_item(item);
     }
     b.ix
-}
-
-trait EntityName {
-    fn entity_name(&self) -> Option<String>;
-}
-
-impl EntityName for Def {
-    // The detail of a field holding an entity is `name: kind…`; the kind is resolved once declared.
-    fn entity_name(&self) -> Option<String> {
-        if !matches!(self.kind, SymKind::Attribute | SymKind::Fact | SymKind::Input | SymKind::Param) {
-            return None;
-        }
-        let ty = self.detail.split_once(':')?.1.trim();
-        let word: String = ty.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        (!word.is_empty() && word.len() == ty.split([' ', '=', ',']).next().unwrap_or("").len())
-            .then_some(word)
-    }
 }
 
 pub(super) struct Builder<'a> {
@@ -79,6 +62,7 @@ impl Builder<'_> {
             detail,
             parent,
             entity: None,
+            ty: None,
             file: None,
         })
     }
@@ -96,6 +80,9 @@ impl Builder<'_> {
 
     fn field(&mut self, f: &Field, kind: SymKind, parent: usize) -> usize {
         let d = self.def(&f.name, kind, f.span, f.doc.as_ref(), Some(parent));
+        if let TypeKind::Named(n) = &f.ty.kind {
+            self.ix.defs[d].ty = Some(n.name.clone());
+        }
         self.states(&f.ty, d);
         d
     }
@@ -380,12 +367,8 @@ impl Builder<'_> {
         };
         Some(match self.ix.defs[d].kind {
             // A ladder-typed attribute: its ladder's rungs.
-            SymKind::Attribute | SymKind::Fact | SymKind::Input | SymKind::Param
-                if self.ix.children(d).next().is_none() =>
-            {
-                let ty = self.ix.defs[d].detail.split_once(':').map(|(_, t)| t.trim().to_string())?;
-                let word = ty.split([' ', '=', ',']).next().unwrap_or("");
-                self.top(word, &[SymKind::Ladder]).unwrap_or(d)
+            SymKind::Attribute | SymKind::Fact | SymKind::Input | SymKind::Param => {
+                self.ix.defs[d].ty.as_deref().and_then(|t| self.top(t, &[SymKind::Ladder])).unwrap_or(d)
             }
             _ => d,
         })
