@@ -336,3 +336,58 @@ pub fn semantic_tokens(a: &Analysis) -> SemanticTokens {
     }
     SemanticTokens { result_id: None, data }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "/// A unit — ü.\nkind unit {\n  morale: steady | shaken = steady\n}\nevent hit(unit: unit)\n\
+                        on hit when unit.morale is shaken {\n  note \"ouch\"\n  set unit.morale to steady\n}\n";
+
+    /// Each token as (text, type name, modifiers).
+    fn decoded(a: &Analysis) -> Vec<(String, String, u32)> {
+        let lines: Vec<Vec<u16>> = a.text.split('\n').map(|l| l.encode_utf16().collect()).collect();
+        let (mut line, mut col) = (0usize, 0usize);
+        let mut out = vec![];
+        for t in semantic_tokens(a).data {
+            if t.delta_line > 0 {
+                line += t.delta_line as usize;
+                col = t.delta_start as usize;
+            } else {
+                col += t.delta_start as usize;
+            }
+            let text = String::from_utf16(&lines[line][col..col + t.length as usize]).unwrap();
+            out.push((text, TYPES[t.token_type as usize].as_str().to_string(), t.token_modifiers_bitset));
+        }
+        out
+    }
+
+    #[test]
+    fn tokens_say_what_each_name_is() {
+        let a = Analysis::new(TEXT, None, &Default::default());
+        let t = decoded(&a);
+        let has = |text: &str, ty: &str, m: u32| t.iter().any(|x| x.0 == text && x.1 == ty && x.2 == m);
+        assert!(has("/// A unit — ü.", "comment", 2), "{t:?}");
+        assert!(has("kind", "keyword", 0));
+        assert!(has("unit", "type", 1), "the kind's declaration: {t:?}");
+        assert!(has("morale", "property", 1) && has("morale", "property", 0));
+        assert!(has("shaken", "enumMember", 1) && has("shaken", "enumMember", 0));
+        assert!(has("hit", "event", 1) && has("hit", "event", 0));
+        assert!(has("unit", "parameter", 1), "the fact: {t:?}");
+        assert!(has("\"ouch\"", "string", 0));
+    }
+
+    #[test]
+    fn outline_and_folds() {
+        let a = Analysis::new(TEXT, None, &Default::default());
+        let symbols = document_symbols(&a);
+        let names: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["unit", "hit", "on hit"]);
+        let morale = &symbols[0].children.as_ref().unwrap()[0];
+        assert_eq!(morale.name, "morale");
+        let states: Vec<&str> = morale.children.as_ref().unwrap().iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(states, ["steady", "shaken"]);
+        let folds: Vec<(u32, u32)> = folding_ranges(&a).iter().map(|f| (f.start_line, f.end_line)).collect();
+        assert!(folds.contains(&(1, 3)) && folds.contains(&(5, 8)), "{folds:?}");
+    }
+}
