@@ -3,11 +3,19 @@
 use lsp_types::{Position, Range};
 use mettle::ast::Span;
 
+/// Bytes between two marks of a line that is not plain ASCII.
+const MARK: usize = 128;
+
 /// Where each line of a text starts, to turn byte offsets into LSP positions and back.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     /// Byte offset of the start of each line.
     starts: Vec<usize>,
+    /// Whether each line is plain ASCII, where a column is a byte count (however long the line).
+    ascii: Vec<bool>,
+    /// On the other lines, (byte offset, UTF-16 column) every [`MARK`] bytes or so from the line's
+    /// start, so that a position is found without counting from the start of a long line.
+    marks: Vec<(usize, u32)>,
     /// The text's length in bytes.
     len: usize,
 }
@@ -16,8 +24,43 @@ impl LineIndex {
     /// The line starts of `text`. Lines end at `\n` (a `\r` before it belongs to the line).
     pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
-        LineIndex { starts, len: text.len() }
+        let mut ascii = vec![true];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                starts.push(i + 1);
+                ascii.push(true);
+            } else if !b.is_ascii()
+                && let Some(last) = ascii.last_mut()
+            {
+                *last = false;
+            }
+        }
+        let mut marks = vec![];
+        for (line, &start) in starts.iter().enumerate() {
+            if ascii[line] {
+                continue;
+            }
+            let end = starts.get(line + 1).map_or(text.len(), |&e| e - 1);
+            let (mut col, mut last) = (0u32, start);
+            marks.push((start, 0));
+            for (i, c) in text.get(start..end).unwrap_or("").char_indices() {
+                if start + i - last >= MARK {
+                    marks.push((start + i, col));
+                    last = start + i;
+                }
+                col += c.len_utf16() as u32;
+            }
+        }
+        LineIndex { starts, ascii, marks, len: text.len() }
+    }
+
+    /// The marks of line `line` (a line that is not plain ASCII).
+    fn marks_of(&self, line: usize) -> &[(usize, u32)] {
+        let start = self.starts.get(line).copied().unwrap_or(0);
+        let end = self.starts.get(line + 1).copied().unwrap_or(usize::MAX);
+        let from = self.marks.partition_point(|m| m.0 < start);
+        let to = self.marks.partition_point(|m| m.0 < end);
+        &self.marks[from..to.max(from)]
     }
 
     /// The LSP position of byte `offset` of `text` (the text this index was made from). An offset
@@ -26,7 +69,14 @@ impl LineIndex {
         let offset = offset.min(self.len).min(text.len());
         let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0).min(offset);
-        let mut col = 0u32;
+        if self.ascii.get(line).copied().unwrap_or(false) {
+            return Position::new(line as u32, (offset - start) as u32);
+        }
+        let marks = self.marks_of(line);
+        let (start, mut col) = marks
+            .get(marks.partition_point(|m| m.0 <= offset).wrapping_sub(1))
+            .copied()
+            .unwrap_or((start, 0));
         for (i, c) in text.get(start..).unwrap_or("").char_indices() {
             if start + i + c.len_utf8() > offset {
                 break;
@@ -44,11 +94,19 @@ impl LineIndex {
         let end = self.starts.get(pos.line as usize + 1).map_or(text.len(), |&e| e - 1);
         let line = text.get(start..end.max(start)).unwrap_or("");
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let mut col = 0u32;
-        for (i, c) in line.char_indices() {
+        if self.ascii.get(pos.line as usize).copied().unwrap_or(false) {
+            return start + line.len().min(pos.character as usize);
+        }
+        let marks = self.marks_of(pos.line as usize);
+        let (from, mut col) = marks
+            .get(marks.partition_point(|m| m.1 <= pos.character).wrapping_sub(1))
+            .copied()
+            .unwrap_or((start, 0));
+        let rest = line.get(from - start..).unwrap_or("");
+        for (i, c) in rest.char_indices() {
             let next = col + c.len_utf16() as u32;
             if next > pos.character {
-                return start + i;
+                return from + i;
             }
             col = next;
         }
@@ -150,6 +208,21 @@ mod tests {
         for o in (0..=text.len()).chain([3, text.len() + 5]) {
             assert_eq!(cursor.to(o), idx.position(text, o), "at {o}");
         }
+    }
+
+    #[test]
+    fn long_lines_with_other_characters_round_trip() {
+        let text = format!("x\n{}\r\nend", "aé𝔡—b ".repeat(400));
+        let idx = LineIndex::new(&text);
+        let mut units = 0u32;
+        let start = 2;
+        for (i, c) in text[start..].char_indices().take_while(|(_, c)| *c != '\n') {
+            assert_eq!(idx.position(&text, start + i), Position::new(1, units), "at {i}");
+            assert_eq!(idx.offset(&text, Position::new(1, units)), start + i);
+            units += c.len_utf16() as u32;
+        }
+        assert_eq!(idx.offset(&text, Position::new(1, 999_999)), text.find('\r').unwrap());
+        assert_eq!(idx.position(&text, text.len()), Position::new(2, 3));
     }
 
     #[test]

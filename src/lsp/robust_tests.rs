@@ -104,6 +104,7 @@ fn hostile_texts_are_answered_quickly() {
         "scenario s { new unit u with spi = 3  answer who = u  expect u. }".to_string(),
         "}}}} {{{{ \"\"\" /// // ... .. . is is not roll trigger on unit.".to_string(),
         long_line.clone(),
+        format!("kind unit {{ a: 0..6 }}\nevent e(u: unit)\non e {{ note \"é\" {}}}", "set u.a to 1 ".repeat(5000)),
         many_kinds.clone(),
         format!("define f(x: 0..) = {}", vec!["x"; 30_000].join(" + ")),
         format!("event e\non e when {}yes {{ }}", "not ".repeat(30_000)),
