@@ -131,13 +131,14 @@ impl<'a> Names<'a> {
     /// Every top-level definition of one of `kinds`, each name once.
     fn all(&self, kinds: &[SymKind]) -> Vec<&'a Def> {
         let mut out: Vec<&Def> = vec![];
+        let mut seen = std::collections::HashSet::new();
         for ix in std::iter::once(self.now).chain(self.before) {
             for d in ix
                 .defs
                 .iter()
                 .filter(|d| kinds.contains(&d.kind) && (d.parent.is_none() || !d.kind.is_item()))
             {
-                if !out.iter().any(|o| o.name == d.name && o.kind == d.kind) {
+                if seen.insert((d.kind, d.name.as_str())) {
                     out.push(d);
                 }
             }

@@ -126,6 +126,8 @@ pub struct Index {
     top: HashMap<(SymKind, String), usize>,
     /// The first definition of each kind and name, at any level.
     any: HashMap<(SymKind, String), usize>,
+    /// The children of each definition by name.
+    named: HashMap<(usize, String), Vec<usize>>,
 }
 
 impl Index {
@@ -155,7 +157,10 @@ impl Index {
         let i = self.defs.len();
         let key = (def.kind, def.name.clone());
         match def.parent {
-            Some(p) => self.kids[p].push(i),
+            Some(p) => {
+                self.kids[p].push(i);
+                self.named.entry((p, def.name.clone())).or_default().push(i);
+            }
             None => {
                 self.top.entry(key.clone()).or_insert(i);
             }
@@ -183,9 +188,8 @@ impl Index {
 
     /// The child of `def` called `name`, if any (of one of `kinds`, when not empty).
     pub fn child(&self, def: usize, name: &str, kinds: &[SymKind]) -> Option<usize> {
-        self.children(def)
-            .find(|(_, d)| d.name == name && (kinds.is_empty() || kinds.contains(&d.kind)))
-            .map(|(i, _)| i)
+        let found = self.named.get(&(def, name.to_string()))?;
+        found.iter().copied().find(|&i| kinds.is_empty() || kinds.contains(&self.defs[i].kind))
     }
 }
 
