@@ -175,6 +175,14 @@ fn the_binary_speaks_lsp_over_stdio() {
     assert_eq!(kind["insertTextFormat"], 1);
     assert!(kind["insertText"].as_str().unwrap().starts_with("kind unit {"), "{kind}");
 
+    let at_call = at(&broken, "trigger morale_test(unit: unit, ", 32);
+    let sig = lsp.request("textDocument/signatureHelp", json!({ "textDocument": td, "position": at_call }));
+    assert_eq!(
+        sig["signatures"][0]["label"],
+        "trigger morale_test(unit: unit, leadership: 0..3 = 0, inspirer: unit)"
+    );
+    assert_eq!(sig["activeParameter"], 1);
+
     assert_eq!(lsp.request("shutdown", Value::Null), Value::Null);
     lsp.notify("exit", Value::Null);
     let status = lsp.child.wait().unwrap();

@@ -13,6 +13,7 @@ mod resolve;
 #[cfg(test)]
 mod robust_tests;
 mod server;
+mod signature;
 mod statements;
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,7 @@ fn prefixes(path: &Path, stride: usize) {
                 "textDocument/definition",
                 "textDocument/completion",
                 "textDocument/prepareRename",
+                "textDocument/signatureHelp",
             ] {
                 if let Err(e) =
                     c.try_request(m, json!({ "textDocument": { "uri": uri }, "position": pos_json(p) }))
@@ -74,6 +75,7 @@ fn ask_everything(text: &str, step: usize) {
         let _ = features::prepare_rename(&a, p);
         let _ = features::rename(&a, &uri, p, "fresh");
         let _ = complete::complete(&a, None, p);
+        let _ = super::signature::signature_help(&a, None, p);
         let range = lsp_types::Range::new(p, p);
         let params = lsp_types::CodeActionParams {
             text_document: lsp_types::TextDocumentIdentifier { uri: uri.clone() },

@@ -2,7 +2,7 @@
 
 use super::analysis::{Analysis, uri_to_path};
 use super::odds::OddsCache;
-use super::{complete, diag, features, format, outline};
+use super::{complete, diag, features, format, outline, signature};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
@@ -11,7 +11,7 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest,
     Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
-    SemanticTokensFullRequest,
+    SemanticTokensFullRequest, SignatureHelpRequest,
 };
 use lsp_types::*;
 use mettle::Budget;
@@ -37,6 +37,11 @@ pub fn capabilities() -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            retrigger_characters: None,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![".".into()]),
             ..CompletionOptions::default()
@@ -257,6 +262,11 @@ impl Server {
                 let uri = &p.text_document_position_params.text_document.uri;
                 let (a, _) = self.analysis(uri)?;
                 Ok(Some(features::highlights(&a, p.text_document_position_params.position)))
+            }),
+            SignatureHelpRequest::METHOD => on::<SignatureHelpRequest>(req, |p| {
+                let uri = &p.text_document_position_params.text_document.uri;
+                let (a, good) = self.analysis(uri)?;
+                Ok(signature::signature_help(&a, good.as_deref(), p.text_document_position_params.position))
             }),
             Completion::METHOD => on::<Completion>(req, |p| {
                 let uri = &p.text_document_position.text_document.uri;
