@@ -1,6 +1,7 @@
 //! The `mettle` command: a thin layer over the library that reads files, prints and sets exit codes.
 
 mod cli;
+mod lsp;
 
 // Simulations allocate small states on every thread at once; mimalloc keeps two threads nearly twice
 // as fast as one, where the system allocator gave about 1.6 times.

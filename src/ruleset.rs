@@ -162,8 +162,26 @@ impl Ruleset {
         }
         // A byte order mark or old Mac line endings read as plain text, every span unchanged.
         let text = &*crate::syntax::normalize(text);
-        let (file, mut diags) = crate::syntax::parse(text);
+        let (file, diags) = crate::syntax::parse(text);
+        Ruleset::load_parsed(name, text, &file, diags, opts)
+    }
+
+    /// Like [`Ruleset::load`], for a text already parsed: `file` and `diags` are what
+    /// [`crate::syntax::parse`] gave for `text`, which must be normalized
+    /// ([`crate::syntax::normalize`]). For hosts that keep the syntax tree too (the language
+    /// server), so that a text is parsed once.
+    #[doc(hidden)]
+    pub fn load_parsed(
+        name: &str,
+        text: &str,
+        file: &crate::ast::File,
+        mut diags: Vec<Diagnostic>,
+        opts: &LoadOptions,
+    ) -> Result<Ruleset, LoadError> {
         let fail = |diagnostics| LoadError { name: name.to_string(), text: text.to_string(), diagnostics };
+        if text.len() as u64 > opts.budget.ruleset_bytes {
+            return Ruleset::load(name, text, opts);
+        }
         if diags.iter().any(|d| d.is_error()) {
             return Err(fail(diags));
         }
@@ -195,7 +213,7 @@ impl Ruleset {
                 }
             }
         };
-        let (program, more) = crate::check::check(&file, text, scripts);
+        let (program, more) = crate::check::check(file, text, scripts);
         diags.extend(more);
         match program {
             Some(mut program) => {

@@ -1,4 +1,4 @@
-//! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl, fmt.
+//! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl, fmt, lsp.
 
 /// `print!` for the command's output: control characters from the input are escaped, and a write
 /// that fails (a full disk) ends the program with a message and exit status 1 instead of a panic.
@@ -273,6 +273,9 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run a language server over standard input and output, for editors (see docs/lsp.md).
+    #[command(after_help = "Example (an editor starts it):\n  mettle lsp")]
+    Lsp,
     /// Run every scenario's expectations in the given files or folders.
     #[command(after_help = "Example:\n  mettle test rulesets/")]
     Test {
@@ -333,6 +336,7 @@ pub fn main() -> ExitCode {
         }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
+        Command::Lsp => crate::lsp::run(),
         Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
         Command::Fmt { paths, check, .. } => fmt::run(&paths, check),
         Command::Repl { file, seed, echo, width } => mettle::repl::run(&mettle::repl::Options {

@@ -1,0 +1,290 @@
+//! Hover, go to definition, find references, highlights and rename.
+
+use super::analysis::{Analysis, path_to_uri, read_file};
+use super::index::{Def, SymKind};
+use super::odds::OddsCache;
+use super::position::LineIndex;
+use lsp_types::{
+    DocumentHighlight, DocumentHighlightKind, Hover, HoverContents, Location, MarkupContent, MarkupKind,
+    Position, PrepareRenameResponse, TextEdit, Uri, WorkspaceEdit,
+};
+use mettle::Ruleset;
+use mettle::ast::{CheckLineKind, ItemKind, Span};
+use std::collections::HashMap;
+
+/// The words that cannot be names.
+pub const KEYWORDS: &[&str] = &[
+    "ruleset",
+    "kind",
+    "ladder",
+    "event",
+    "define",
+    "table",
+    "check",
+    "on",
+    "result",
+    "scenario",
+    "script",
+    "let",
+    "otherwise",
+    "when",
+    "for",
+    "where",
+    "with",
+    "set",
+    "to",
+    "add",
+    "remove",
+    "from",
+    "if",
+    "then",
+    "else",
+    "trigger",
+    "choose",
+    "default",
+    "end",
+    "note",
+    "repeat",
+    "until",
+    "new",
+    "answer",
+    "expect",
+    "and",
+    "or",
+    "not",
+    "is",
+    "yes",
+    "none",
+    "no",
+    "last",
+    "strict",
+];
+
+/// Names every ruleset has, and what they are.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("round_start", "built-in time event: adds 1 to `round`, then runs its rules"),
+    ("turn_start", "built-in time event: adds 1 to `turn`, then runs its rules"),
+    ("turn_end", "built-in time event: runs its rules, then undoes changes made `until end of turn`"),
+    ("round_end", "built-in time event: runs its rules, then undoes changes made until the end of the round"),
+    ("round", "built-in counter: the rounds started (`round_start`), 0 when a game starts"),
+    ("turn", "built-in counter: the turns started (`turn_start`), 0 when a game starts"),
+    ("game", "built-in: the result once the game has ended, else `none`"),
+    ("winner", "built-in: the winner named by `end game … for`, else `none`"),
+    ("dice", "in a check: the pool of dice rolled, including dice added by modifiers"),
+    ("natural", "in a check: the face of the first die rolled"),
+    ("total", "in a check: the value of the pool plus all flat modifiers"),
+    ("target", "in a check: the target"),
+    ("margin", "in a check: `total - target`"),
+];
+
+/// The hover for a built-in name at `offset`, if one is there.
+fn built_in_hover(a: &Analysis, offset: usize) -> Option<Hover> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let start =
+        a.text[..offset].char_indices().rev().find(|&(_, c)| !word(c)).map_or(0, |(i, c)| i + c.len_utf8());
+    let end = a.text[offset..].find(|c: char| !word(c)).map_or(a.text.len(), |i| offset + i);
+    let name = &a.text[start..end];
+    let (_, what) = BUILT_IN.iter().find(|(n, _)| *n == name)?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!("```mettle\n{name}\n```\n\n_{what}_"),
+        }),
+        range: Some(a.range(Span::new(start, end))),
+    })
+}
+
+/// The hover at `pos`: what the name there is, its declaration, doc, and for a check its dice, target
+/// and exact odds at default inputs (from `rules`, the last ruleset that loaded).
+pub fn hover(a: &Analysis, pos: Position, rules: Option<&Ruleset>, cache: &mut OddsCache) -> Option<Hover> {
+    let offset = a.offset(pos);
+    let Some((span, d)) = a.index.at(offset) else { return built_in_hover(a, offset) };
+    let def = &a.index.defs[d];
+    let mut parts = vec![format!("```mettle\n{}\n```", signature(a, def, rules))];
+    let mut what = def.kind.word().to_string();
+    if let Some(p) = def.parent {
+        let parent = &a.index.defs[p];
+        what = format!("{what} of {} `{}`", parent.kind.word(), parent.name);
+    }
+    if let Some(file) = &def.file {
+        what = format!("{what}, in `{file}`");
+    }
+    parts.push(format!("_{what}_"));
+    if let Some(doc) = &def.doc {
+        parts.push(doc.clone());
+    }
+    match def.kind {
+        SymKind::Kind => {
+            let attrs: Vec<String> = a.index.children(d).map(|(_, c)| format!("- `{}`", c.detail)).collect();
+            if !attrs.is_empty() {
+                parts.push(format!("Attributes:\n{}", attrs.join("\n")));
+            }
+        }
+        SymKind::Check => {
+            if let Some(line) = check_summary(a, &def.name) {
+                parts.push(line);
+            }
+            if let Some(odds) = rules.and_then(|r| cache.odds(r, &def.name)) {
+                parts.push(odds);
+                if a.ruleset.is_none() {
+                    parts.push("_(odds of the last version of this file without errors)_".into());
+                }
+            }
+        }
+        _ => {}
+    }
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: parts.join("\n\n"),
+        }),
+        range: Some(a.range(span)),
+    })
+}
+
+/// The declaration of `def` as shown in a hover.
+fn signature(a: &Analysis, def: &Def, rules: Option<&Ruleset>) -> String {
+    match def.kind {
+        SymKind::ScriptFn => {
+            let params = rules
+                .and_then(|r| r.program().scripts.clone())
+                .and_then(|s| s.functions.iter().find(|f| f.name == def.name).map(|f| f.params.join(", ")));
+            match params {
+                Some(p) => format!("fn {}({p})", def.name),
+                None => def.detail.clone(),
+            }
+        }
+        SymKind::State | SymKind::Rung if def.detail == def.name => match def.parent {
+            Some(p) => format!("{} (of {})", def.name, a.index.defs[p].detail),
+            None => def.name.clone(),
+        },
+        _ if def.detail.len() > 300 => format!("{}…", def.detail.chars().take(300).collect::<String>()),
+        _ => def.detail.clone(),
+    }
+}
+
+/// "Roll `d6` · target `7` · outcomes …" for the check called `name`.
+fn check_summary(a: &Analysis, name: &str) -> Option<String> {
+    let c = a.file.items.iter().find_map(|i| match &i.kind {
+        ItemKind::Check(c) if c.name.name == name => Some(c),
+        _ => None,
+    })?;
+    let src =
+        |s: Span| a.text.get(s.start..s.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut parts = vec![];
+    let mut outcomes = vec![];
+    for line in &c.lines {
+        match &line.kind {
+            CheckLineKind::Roll { dice, name } => {
+                let named = name.as_ref().map(|n| format!(" (first die: `{}`)", n.name)).unwrap_or_default();
+                parts.push(format!("**Roll** `{}`{named}", src(dice.span)));
+            }
+            CheckLineKind::Target(e) => parts.push(format!("**Target** `{}`", src(e.span))),
+            CheckLineKind::Modifier(m) => {
+                parts.push(format!("modifier {} `{}`", m.label.0, src(m.amount.span)))
+            }
+            CheckLineKind::Outcome(o) => outcomes.push(format!("`{}`", o.name.name)),
+            _ => {}
+        }
+    }
+    if !outcomes.is_empty() {
+        parts.push(format!("**Outcomes** {}", outcomes.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// Where `def` is defined: in the document, or in a script file.
+pub fn location_of(a: &Analysis, uri: &Uri, def: &Def) -> Option<Location> {
+    match &def.file {
+        None => Some(Location::new(uri.clone(), a.range(def.span))),
+        Some(name) => {
+            let path = a.script_path(name)?;
+            let text = read_file(&path)?;
+            let lines = LineIndex::new(&text);
+            Some(Location::new(path_to_uri(&path)?, lines.range(&text, def.span)))
+        }
+    }
+}
+
+/// The definition of the name at `pos`.
+pub fn definition(a: &Analysis, uri: &Uri, pos: Position) -> Option<Location> {
+    let (_, d) = a.index.at(a.offset(pos))?;
+    location_of(a, uri, &a.index.defs[d])
+}
+
+/// Every use of the name at `pos` (and its definition, when asked).
+pub fn references(a: &Analysis, uri: &Uri, pos: Position, declaration: bool) -> Vec<Location> {
+    let Some((_, d)) = a.index.at(a.offset(pos)) else { return vec![] };
+    let mut out = vec![];
+    if declaration && let Some(l) = location_of(a, uri, &a.index.defs[d]) {
+        out.push(l);
+    }
+    out.extend(a.index.uses(d).into_iter().map(|s| Location::new(uri.clone(), a.range(s))));
+    out
+}
+
+/// The name at `pos` highlighted where it is defined and used in the document.
+pub fn highlights(a: &Analysis, pos: Position) -> Vec<DocumentHighlight> {
+    let Some((_, d)) = a.index.at(a.offset(pos)) else { return vec![] };
+    let def = &a.index.defs[d];
+    let mut out: Vec<DocumentHighlight> = a
+        .index
+        .uses(d)
+        .into_iter()
+        .map(|s| DocumentHighlight { range: a.range(s), kind: Some(DocumentHighlightKind::READ) })
+        .collect();
+    if def.file.is_none() {
+        out.push(DocumentHighlight { range: a.range(def.span), kind: Some(DocumentHighlightKind::WRITE) });
+    }
+    out
+}
+
+/// Whether the name at `pos` can be renamed here: a name defined in this document.
+pub fn prepare_rename(a: &Analysis, pos: Position) -> Option<PrepareRenameResponse> {
+    let (span, d) = a.index.at(a.offset(pos))?;
+    a.index.defs[d].file.is_none().then(|| PrepareRenameResponse::Range(a.range(span)))
+}
+
+/// Whether `name` can be a name.
+pub fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&name)
+}
+
+/// The edits renaming the name at `pos` to `new_name` across the document.
+#[allow(clippy::mutable_key_type, reason = "lsp-types keys a workspace edit's changes by Uri")]
+pub fn rename(
+    a: &Analysis,
+    uri: &Uri,
+    pos: Position,
+    new_name: &str,
+) -> Result<Option<WorkspaceEdit>, String> {
+    if !valid_name(new_name) {
+        return Err(format!(
+            "`{new_name}` cannot be a name: a name is a letter or `_` then letters, digits and `_`, and not a keyword"
+        ));
+    }
+    let Some((_, d)) = a.index.at(a.offset(pos)) else { return Ok(None) };
+    let def = &a.index.defs[d];
+    if def.file.is_some() {
+        return Err(format!("`{}` is defined in a script file; rename it there", def.name));
+    }
+    let taken = match def.parent {
+        Some(p) => a.index.child(p, new_name, &[def.kind]).is_some(),
+        None if def.kind.is_item() => a.index.find(def.kind, new_name).is_some(),
+        None => false,
+    };
+    if taken && new_name != def.name {
+        return Err(format!("there is already a {} called `{new_name}`", def.kind.word()));
+    }
+    let mut spans = a.index.uses(d);
+    spans.push(def.span);
+    spans.sort_by_key(|s| s.start);
+    spans.dedup();
+    let edits = spans.into_iter().map(|s| TextEdit::new(a.range(s), new_name.to_string())).collect();
+    let mut changes = HashMap::new();
+    changes.insert(uri.clone(), edits);
+    Ok(Some(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }))
+}
