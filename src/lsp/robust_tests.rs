@@ -47,9 +47,10 @@ fn prefixes(path: &Path, stride: usize) {
 
 #[test]
 fn every_request_answers_on_prefixes_of_every_shipped_ruleset() {
-    // One server per ruleset, side by side.
+    // One server per ruleset, side by side; a cut every 61 bytes (every kind of construct is cut
+    // somewhere in each file, and the debug build stays under half a minute).
     let threads: Vec<_> =
-        rulesets().into_iter().map(|p| std::thread::spawn(move || prefixes(&p, 37))).collect();
+        rulesets().into_iter().map(|p| std::thread::spawn(move || prefixes(&p, 61))).collect();
     for t in threads {
         t.join().expect("every prefix is answered");
     }

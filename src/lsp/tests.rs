@@ -292,7 +292,7 @@ fn definitions_and_references_resolve_by_scope() {
     let side_ap = c.at("textDocument/definition", &uri, pos(&text, "side.ap > 0", 0, 5));
     assert_eq!(side_ap["range"]["start"]["line"], pos(&text, "  ap: 0..6 = 0", 0, 0).0);
     let unit_ap = c.at("textDocument/definition", &uri, pos(&text, "unit.ap > 0", 0, 5));
-    assert_eq!(unit_ap["range"]["start"]["line"], pos(&text, "  ap: 0..1 = 0", 0, 0).0);
+    assert_eq!(unit_ap["range"]["start"]["line"], pos(&text, "  ap: 0..6 = 0, strict", 0, 0).0);
     // References of a state include its uses after `is` and in `set … to`.
     let refs = c.request(
         "textDocument/references",
@@ -358,7 +358,7 @@ fn completion_knows_its_context() {
     let l = ask(&mut c, "let x = unit.");
     assert!(l.contains(&"spi".into()) && l.contains(&"morale".into()) && l.contains(&"side".into()), "{l:?}");
     let l = ask(&mut c, "let x = unit.side.");
-    assert_eq!(l, ["ap"]);
+    assert_eq!(l, ["ap", "received"]);
     let l = ask(&mut c, "if unit.morale is ");
     assert!(l.contains(&"shaken".into()) && !l.contains(&"hit".into()), "{l:?}");
     let l = ask(&mut c, "roll ");
@@ -374,7 +374,7 @@ fn completion_knows_its_context() {
         "{l:?}"
     );
     let l = ask(&mut c, "for each side s { let y = s.");
-    assert_eq!(l, ["ap"]);
+    assert_eq!(l, ["ap", "received"]);
     let l = ask(&mut c, "roll morale for unit with spi = 1, ");
     assert!(
         l.contains(&"leadership".into()) && l.contains(&"steadying".into()) && !l.contains(&"morale".into()),
