@@ -21,8 +21,9 @@ fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u
             if let mettle::program::Ty::Entity(other) = f.ty
                 && !with.iter().any(|(n, _)| *n == f.name)
             {
-                let id =
-                    s.create(&p.kinds[other as usize].name, &format!("{}_of_stand_in", f.name), &[]).unwrap();
+                let id = s
+                    .create_stand_in(&p.kinds[other as usize].name, &format!("{}_of_stand_in", f.name), &[])
+                    .unwrap();
                 all.push((f.name.as_str(), Value::Entity(id)));
             }
         }
@@ -147,12 +148,18 @@ fn dice_pool_morale() {
 
 #[test]
 fn combat_hq() {
-    assert_eq!(exact("combat_hq", "dispersal", &[], &[]), ["to_opponent 1/1", "below_zero 0/1", "lost 0/1"]);
+    assert_eq!(
+        exact("combat_hq", "dispersal", &[("mp", int(0))], &[]),
+        ["to_opponent 1/1", "below_zero 0/1", "lost 0/1"]
+    );
     assert_eq!(
         exact("combat_hq", "dispersal", &[("mp", int(2))], &[]),
         ["to_opponent 0/1", "below_zero 1/3", "lost 2/3"]
     );
-    assert_eq!(exact("combat_hq", "command_roll", &[("command_dice", int(4))], &[]), ["rolled 1/1"]);
+    assert_eq!(
+        exact("combat_hq", "command_roll", &[("command_dice", int(4)), ("mp", int(3))], &[]),
+        ["rolled 1/1"]
+    );
 }
 
 #[test]

@@ -239,12 +239,25 @@ pub(super) fn rolling(
                     }
                 }
             }
+            // An attribute the ruleset gives no default must come with `--with`: no silent 0.
+            if let Some(f) = kind.fields.iter().find(|f| {
+                f.default.is_none()
+                    && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
+                    && !attrs.iter().any(|(n, _)| *n == f.name)
+            }) {
+                eprintln!(
+                    "error: the stand-in {} who makes check `{}` needs a value for `{}`, which has no default: \
+                     give it with `--with {}=…`",
+                    kind.name, decl.name, f.name, f.name
+                );
+                return Err(2);
+            }
             // Attributes naming another entity (a character's party, a group's opponent) get a
             // stand-in of their own, with default attributes, so the rules can read through them.
             for f in &kind.fields {
                 if let Ty::Entity(other) = f.ty {
                     let name = format!("{}'s {}", kind.name, f.name);
-                    match session.create(&p.kinds[other as usize].name, &name, &[]) {
+                    match session.create_stand_in(&p.kinds[other as usize].name, &name, &[]) {
                         Ok(id) => attrs.push((f.name.clone(), Value::Entity(id))),
                         Err(d) => {
                             runtime_error(&r, &d);

@@ -153,13 +153,14 @@ fn odds_of(
             for f in &kind.fields {
                 if let Ty::Entity(other) = f.ty {
                     let name = format!("{}'s {}", kind.name, f.name);
-                    let id =
-                        session.create(&p.kinds[other as usize].name, &name, &[]).map_err(|d| d.message)?;
+                    let id = session
+                        .create_stand_in(&p.kinds[other as usize].name, &name, &[])
+                        .map_err(|d| d.message)?;
                     attrs.push((f.name.clone(), Value::Entity(id)));
                 }
             }
             let refs: Vec<(&str, Value)> = attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-            Some(session.create(&kind.name, &kind.name, &refs).map_err(|d| d.message)?)
+            Some(session.create_stand_in(&kind.name, &kind.name, &refs).map_err(|d| d.message)?)
         }
         None => None,
     };

@@ -113,7 +113,9 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
     domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS))?;
     let mut session = Session::new(rules, 0);
     let subject = match c.subject {
-        Some(k) => Some(session.create(&p.kinds[k as usize].name, "stand-in", &[]).ok()?),
+        // Attributes without a default take their type's lowest value: the check reads no state (or it
+        // would not be judged), so which value does not matter.
+        Some(k) => Some(session.create_stand_in(&p.kinds[k as usize].name, "stand-in", &[]).ok()?),
         None => None,
     };
     let mut reached = vec![false; c.outcomes.len()];

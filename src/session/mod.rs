@@ -412,7 +412,57 @@ impl Session {
             check_value(v, &p.kinds[k].fields[i].ty, &format!("attribute `{f}` of `{name}`"))?;
             fields.push((i as u32, v.clone()));
         }
+        // An attribute the ruleset gives no default (a group's starting Morale Points) must be given,
+        // as `new` in a scenario must: no silent 0. Entity references may start as none.
+        if let Some(missing) = p.kinds[k].fields.iter().enumerate().find(|(i, f)| {
+            f.default.is_none()
+                && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
+                && !fields.iter().any(|(j, _)| *j as usize == *i)
+        }) {
+            let f = &missing.1.name;
+            return Err(api_error(
+                "missing_attribute",
+                format!("`{name}` needs a value for `{f}`, which has no default"),
+                format!("give it, as `(\"{f}\", value)`: the ruleset asks for it on every {kind}"),
+            ));
+        }
         self.atomic(|r| r.create(k as KindId, name, fields, Span::default()))
+    }
+
+    /// Puts a stand-in of `kind` in play for a "what if" (odds, a hover, a stand-in's own opponent):
+    /// `with` as given, and every attribute without a default at the lowest value of its type (the
+    /// lowest number, `no`, the first name). [`Session::create`] refuses to guess those.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("c.mettle", "kind group { mp: 2.., strict }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// assert!(s.create("group", "g", &[]).is_err());
+    /// s.create_stand_in("group", "g", &[]).unwrap();
+    /// assert_eq!(s.get("g", "mp"), Some(&mettle::Value::Int(2)));
+    /// ```
+    pub fn create_stand_in(
+        &mut self,
+        kind: &str,
+        name: &str,
+        with: &[(&str, Value)],
+    ) -> Result<u32, Diagnostic> {
+        let rules = self.rules.clone();
+        let p = rules.program();
+        let k = find(&p.kinds, |k| &k.name, kind, "kind", format!("there is no kind called `{kind}`"))?;
+        let mut all = with.to_vec();
+        for f in &p.kinds[k].fields {
+            if f.default.is_some() || with.iter().any(|(n, _)| *n == f.name) {
+                continue;
+            }
+            let v = match &f.ty {
+                Ty::Int { lo, hi } => Value::Int(lo.unwrap_or(0).max(0).min(hi.unwrap_or(i64::MAX))),
+                Ty::Flag => Value::Bool(false),
+                Ty::Name(set) => Value::Name { set: *set, index: 0 },
+                _ => continue,
+            };
+            all.push((f.name.as_str(), v));
+        }
+        self.create(kind, name, &all)
     }
 
     /// Applies an event by name with its facts by name (missing facts take their defaults).
