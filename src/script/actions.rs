@@ -180,6 +180,13 @@ pub(super) fn register(e: &mut Engine) {
     e.register_fn("move_away_from", |ctx: NativeCallContext, what: Dynamic| {
         action(&ctx, "order", vec![("verb", "move away from".into()), ("target", what)])
     });
+    // The same with a note on how the move is made (`"with all its actions"`), shown after it.
+    e.register_fn("move_towards", |ctx: NativeCallContext, what: Dynamic, how: ImmutableString| {
+        action(&ctx, "order", vec![("verb", "move towards".into()), ("target", what), ("how", how.into())])
+    });
+    e.register_fn("move_away_from", |ctx: NativeCallContext, what: Dynamic, how: ImmutableString| {
+        action(&ctx, "order", vec![("verb", "move away from".into()), ("target", what), ("how", how.into())])
+    });
     e.register_fn("flee", |ctx: NativeCallContext| action(&ctx, "order", vec![("verb", "flee".into())]));
     e.register_fn("surrender", |ctx: NativeCallContext| {
         action(&ctx, "order", vec![("verb", "surrender".into())])
@@ -238,11 +245,15 @@ fn one(value: Dynamic) -> Result<Action, BadAction> {
         Some("order") => {
             let verb = text("verb").unwrap_or_else(|| "order".into());
             let target = m.get("target").and_then(name_of);
-            let text = match (verb.as_str(), &target) {
+            let how = text("how").filter(|h| !h.is_empty());
+            let mut text = match (verb.as_str(), &target) {
                 ("order", _) => text("text").unwrap_or_default(),
                 (v, Some(t)) => format!("{v} {t}"),
                 (v, None) => v.to_string(),
             };
+            if let Some(how) = how {
+                text = format!("{text} {how}");
+            }
             if verb.starts_with("move") && target.is_none() {
                 return Err(BadAction(
                     format!(
