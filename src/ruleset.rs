@@ -284,6 +284,25 @@ impl Ruleset {
         &self.0.budget
     }
 
+    /// The same ruleset under other limits (for sessions made from it from now on).
+    ///
+    /// ```
+    /// let r = mettle::Ruleset::from_str("b.mettle", "kind unit { hp: 0..9 = 1 }").unwrap();
+    /// let mut b = r.budget().clone();
+    /// b.set("steps", 500).unwrap();
+    /// assert_eq!(r.with_budget(b).budget().steps, 500);
+    /// assert_eq!(r.budget().steps, 10_000_000);
+    /// ```
+    pub fn with_budget(&self, budget: Budget) -> Ruleset {
+        Ruleset(Arc::new(Loaded {
+            program: self.0.program.clone(),
+            name: self.0.name.clone(),
+            text: self.0.text.clone(),
+            warnings: self.0.warnings.clone(),
+            budget,
+        }))
+    }
+
     /// Warnings found while checking.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.0.warnings

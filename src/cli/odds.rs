@@ -250,7 +250,15 @@ fn estimate_scenario(
     seed: u64,
 ) -> Result<Report, mettle::Diagnostic> {
     use mettle::sim::{Options, Target, simulate};
-    let runs = affordable_runs(r, name)?;
+    let (runs, most) = affordable_runs(r, name)?;
+    // No run may cost more than twice the costliest probe: a run that would is stopped (and counted
+    // as stopped by an error), so the estimate's work stays within its budget whatever the dice do.
+    let mut capped = r.budget().clone();
+    let steps = (most.saturating_mul(2) / 50).max(1_000);
+    let scripts = (most.saturating_mul(2) / 100).max(1_000);
+    capped.set("steps", capped.steps.min(steps)).ok();
+    capped.set("script_operations", capped.script_operations.min(scripts)).ok();
+    let r = &r.with_budget(capped);
     let reason = if runs < mettle::odds::FALLBACK_RUNS {
         format!("{reason}; only {runs} runs fit in the budget of work of an estimate")
     } else {
@@ -288,9 +296,9 @@ fn estimate_scenario(
     })
 }
 
-/// How many runs of scenario `name` an estimate can make within the budget of work: a few quiet runs
-/// tell what one costs. An error when not even one run fits.
-fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<u64, mettle::Diagnostic> {
+/// How many runs of scenario `name` an estimate can make within the budget of work, and what the
+/// costliest of a few quiet probe runs cost. An error when not even one run fits.
+fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<(u64, u64), mettle::Diagnostic> {
     use mettle::odds::work;
     const PROBES: u64 = 8;
     let budget = r.budget().odds_work;
@@ -318,8 +326,8 @@ fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<u64, mettle::Diagn
             "raise it with `--budget odds_work=N`, or use `mettle sim` with as many runs as you like",
         ));
     }
-    // The probes' costliest run, for every run.
-    Ok((budget / most.max(1)).clamp(done, mettle::odds::FALLBACK_RUNS))
+    // Twice the probes' costliest run, for every run (no run is let go further).
+    Ok(((budget / most.max(1).saturating_mul(2)).clamp(done, mettle::odds::FALLBACK_RUNS), most))
 }
 
 // ---------------------------------------------------------------- one report
