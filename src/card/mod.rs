@@ -1,0 +1,553 @@
+//! Reference cards: a printable quick-reference sheet of a ruleset, as HTML or Markdown.
+//!
+//! [`build`] gathers what a player needs at the table into a [`Card`] (checks in words with their odds,
+//! states and what moves units between them, tables, rules, doc comments); [`html`] and [`md`]
+//! render it. Text from the ruleset stays plain text in the card and is escaped by the renderers.
+//!
+//! ```
+//! let rules = mettle::Ruleset::from_str("m.mettle", r#"
+//!     ruleset "Mini"
+//!     kind unit { spi: 0..6 = 3  morale: steady | shaken = steady }
+//!     check morale for unit {
+//!       roll 2d6
+//!       modifier "Spirit" +unit.spi
+//!       target 9
+//!       outcome holds when total >= target
+//!       otherwise shaken { set unit.morale to shaken }
+//!     }
+//! "#).unwrap();
+//! let card = mettle::card::build(&rules);
+//! let md = mettle::card::md::render(&card);
+//! assert!(md.contains("# Mini"));
+//! assert!(md.contains("9 or more"));
+//! assert!(mettle::card::html::render(&card).contains("@page"));
+//! ```
+
+pub mod html;
+pub mod md;
+mod odds;
+mod words;
+
+use crate::Ruleset;
+use crate::export::type_name;
+use crate::program::{Program, Ty};
+use words::Source;
+
+/// Text in a card: plain words, pieces quoted from the ruleset, and names that stand out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Words(pub Vec<Piece>);
+
+/// A piece of [`Words`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Plain words.
+    Text(String),
+    /// Something as written in the ruleset (`unit.spi`, `2d6`).
+    Code(String),
+    /// A name to stand out (an outcome, a state).
+    Strong(String),
+}
+
+/// A reference card: the ruleset's title and doc, then its sections in order.
+#[derive(Debug, Clone)]
+pub struct Card {
+    /// The ruleset's title, or its file name.
+    pub title: String,
+    /// The doc comment of the `ruleset` line.
+    pub doc: Option<String>,
+    /// The file the card was made from.
+    pub file: String,
+    /// The sections, in the order they are printed.
+    pub sections: Vec<Section>,
+}
+
+/// A section of a card. Each kind of section has its heading; new kinds (house-rule options, say)
+/// slot in as new variants, with a renderer arm in [`html`] and [`md`].
+#[derive(Debug, Clone)]
+pub enum Section {
+    /// The checks, each in words with its odds.
+    Checks(Vec<CheckCard>),
+    /// The states and ladders units move along, and what moves them.
+    States(Vec<StateCard>),
+    /// The tables.
+    Tables(Vec<TableCard>),
+    /// The rules, by the event that sets them off.
+    Rules(Vec<EventCard>),
+    /// The kinds of piece and their attributes.
+    Pieces(Vec<KindCard>),
+}
+
+impl Section {
+    /// The heading printed above the section.
+    pub fn heading(&self) -> &'static str {
+        match self {
+            Section::Checks(_) => "Checks",
+            Section::States(_) => "States and ladders",
+            Section::Tables(_) => "Tables",
+            Section::Rules(_) => "When things happen",
+            Section::Pieces(_) => "Pieces",
+        }
+    }
+    /// A short id for links and styles.
+    pub fn id(&self) -> &'static str {
+        match self {
+            Section::Checks(_) => "checks",
+            Section::States(_) => "states",
+            Section::Tables(_) => "tables",
+            Section::Rules(_) => "rules",
+            Section::Pieces(_) => "pieces",
+        }
+    }
+}
+
+/// One line of a list: a name, what it says, and its doc comment.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// The name (an input, a modifier's label, an outcome).
+    pub name: String,
+    /// What it says.
+    pub words: Words,
+    /// Its doc comment.
+    pub doc: Option<String>,
+}
+
+/// A check on the card.
+#[derive(Debug, Clone)]
+pub struct CheckCard {
+    /// Its name.
+    pub name: String,
+    /// Who makes it.
+    pub made_by: Option<String>,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// The roll, modifiers, target and outcomes in one sentence.
+    pub summary: Words,
+    /// Inputs: their types and defaults.
+    pub inputs: Vec<Line>,
+    /// Modifiers as written.
+    pub modifiers: Vec<Line>,
+    /// Outcomes: their conditions and effects.
+    pub outcomes: Vec<Line>,
+    /// The odds over its main inputs, or why there are none.
+    pub odds: Result<odds::OddsTable, String>,
+}
+
+pub use odds::{Cell, OddsTable};
+
+/// An attribute whose values are names (a state or a ladder), and what moves a piece along it.
+#[derive(Debug, Clone)]
+pub struct StateCard {
+    /// `kind.attribute`, or the ladder's name for a ladder no attribute uses.
+    pub name: String,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// The names in order, with their numbers for a ladder that has them.
+    pub names: Vec<(String, Option<i64>)>,
+    /// The starting value.
+    pub default: Option<String>,
+    /// The ladder it is a rung of, if any.
+    pub ladder: Option<String>,
+    /// Each place that sets it: the value, and where.
+    pub moves: Vec<(Words, Words)>,
+}
+
+/// A table on the card: keys, rows and values as written.
+#[derive(Debug, Clone)]
+pub struct TableCard {
+    /// Its name.
+    pub name: String,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// Key names with their types.
+    pub keys: Vec<String>,
+    /// The type of its values.
+    pub result: String,
+    /// Each row: one pattern per key (empty for `otherwise`), and the value.
+    pub rows: Vec<(Vec<String>, String)>,
+}
+
+/// An event and the rules it sets off.
+#[derive(Debug, Clone)]
+pub struct EventCard {
+    /// The event's name.
+    pub name: String,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// Its facts, as `name: type`.
+    pub facts: Vec<String>,
+    /// Its rules in the order they run: the condition, doc, and effects.
+    pub rules: Vec<RuleCard>,
+}
+
+/// One `on EVENT` rule.
+#[derive(Debug, Clone)]
+pub struct RuleCard {
+    /// The condition (`when …`), if any.
+    pub when: Option<Words>,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// What it does.
+    pub effects: Vec<Words>,
+}
+
+/// A kind of piece and its attributes.
+#[derive(Debug, Clone)]
+pub struct KindCard {
+    /// Its name.
+    pub name: String,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// Each attribute: name, type, default, doc.
+    pub attributes: Vec<(String, String, Option<String>, Option<String>)>,
+}
+
+/// The work the odds of one check may take: a small share of what one `mettle odds` question may,
+/// so that a card of many checks is made in seconds.
+pub const CARD_WORK: u64 = 40_000_000;
+
+/// Builds the card of a loaded ruleset.
+pub fn build(rules: &Ruleset) -> Card {
+    let p = rules.program();
+    let src = Source::new(rules.text());
+    let mut sections = vec![];
+    let checks: Vec<CheckCard> = p.checks.iter().map(|c| check_card(rules, &src, c)).collect();
+    if !checks.is_empty() {
+        sections.push(Section::Checks(checks));
+    }
+    let states = states(p, &src);
+    if !states.is_empty() {
+        sections.push(Section::States(states));
+    }
+    let tables: Vec<TableCard> = p.tables.iter().map(|t| table_card(p, &src, t)).collect();
+    if !tables.is_empty() {
+        sections.push(Section::Tables(tables));
+    }
+    let events = events(p, &src);
+    if !events.is_empty() {
+        sections.push(Section::Rules(events));
+    }
+    let kinds: Vec<KindCard> = p
+        .kinds
+        .iter()
+        .map(|k| KindCard {
+            name: k.name.clone(),
+            doc: k.doc.clone(),
+            attributes: k
+                .fields
+                .iter()
+                .map(|f| {
+                    let default = f.default.as_ref().map(|v| words::value(p, v));
+                    (f.name.clone(), type_name(p, &f.ty), default, f.doc.clone())
+                })
+                .collect(),
+        })
+        .collect();
+    if !kinds.is_empty() {
+        sections.push(Section::Pieces(kinds));
+    }
+    Card {
+        title: p.title.clone().unwrap_or_else(|| rules.name().to_string()),
+        doc: src.title_doc(),
+        file: rules.name().to_string(),
+        sections,
+    }
+}
+
+fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check) -> CheckCard {
+    let p = rules.program();
+    let names = words::outcome_names(p, c);
+    let def = src.check(&c.name);
+    let summary = def.map(|d| words::check_summary(src, d, &names)).unwrap_or_default();
+    let parts = def.map(|d| words::Parts::of(src, d));
+    let inputs = c
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut w = Words::default();
+            w.code(&type_name(p, &i.field.ty));
+            if let Some(v) = &i.field.default {
+                w.text(", usually ");
+                w.code(&words::value(p, v));
+            } else if let Some(d) = def.and_then(|d| input_default(src, d, &i.field.name)) {
+                w.text(", usually ");
+                w.code(&d);
+            }
+            Line { name: i.field.name.clone(), words: w, doc: i.field.doc.clone() }
+        })
+        .collect();
+    let modifiers = c
+        .modifiers
+        .iter()
+        .zip(parts.iter().flat_map(|p| p.modifiers.iter()))
+        .map(|(m, (_, amount))| {
+            let mut w = Words::default();
+            w.code(amount);
+            Line { name: m.label.clone(), words: w, doc: m.doc.clone() }
+        })
+        .collect();
+    let written: Vec<&crate::ast::OutcomeDef> = def
+        .map(|d| {
+            d.lines
+                .iter()
+                .filter_map(|l| match &l.kind {
+                    crate::ast::CheckLineKind::Outcome(o) => Some(o),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let outcomes = c
+        .outcomes
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let mut w = Words::default();
+            match (written.get(i).and_then(|o| o.when.as_ref()), &parts) {
+                (Some(cond), Some(parts)) => {
+                    w.text("when ");
+                    w.extend(words::condition(src, parts, cond));
+                }
+                _ => w.text("otherwise"),
+            }
+            let effects = words::effects(p, src, &o.body);
+            for (j, e) in effects.into_iter().enumerate() {
+                w.text(if j == 0 { ": " } else { "; " });
+                w.extend(e);
+            }
+            Line { name: names.get(i).cloned().unwrap_or_default(), words: w, doc: o.doc.clone() }
+        })
+        .collect();
+    CheckCard {
+        name: c.name.clone(),
+        made_by: c.subject.and_then(|k| p.kinds.get(k as usize)).map(|k| k.name.clone()),
+        doc: c.doc.clone(),
+        summary,
+        inputs,
+        modifiers,
+        outcomes,
+        odds: odds::table(rules, src, c),
+    }
+}
+
+/// The default of input `name` as written, when it is worked out (`= unit.spi`).
+fn input_default(src: &Source, def: &crate::ast::CheckDef, name: &str) -> Option<String> {
+    def.lines.iter().find_map(|l| match &l.kind {
+        crate::ast::CheckLineKind::Input(f) if f.name.name == name => {
+            f.default.as_ref().map(|d| src.quote(d.span))
+        }
+        _ => None,
+    })
+}
+
+/// Every attribute whose values are names, every ladder no attribute uses, and what sets them.
+fn states(p: &Program, src: &Source) -> Vec<StateCard> {
+    use crate::program::Stmt;
+    // Where each attribute is set: by the rules, then by the outcomes of checks.
+    let mut sets: Vec<(u32, u32, Words, Words)> = vec![];
+    let mut record = |body: &[Stmt], by: &Words| {
+        words::walk(body, &mut |s| {
+            if let Stmt::Set { place, value, span, .. } = s {
+                let mut to = Words::default();
+                match words::constant(p, value) {
+                    Some(v) => to.strong(&v),
+                    None => to.code(&src.quote(*span)),
+                }
+                if !sets
+                    .iter()
+                    .any(|(k, f, t, b)| *k == place.kind && *f == place.field && *t == to && b == by)
+                {
+                    sets.push((place.kind, place.field, to, by.clone()));
+                }
+            }
+        });
+    };
+    for t in &p.triggers {
+        let mut by = Words::default();
+        by.text("rule ");
+        by.code(&t.text);
+        record(&t.body, &by);
+    }
+    for c in &p.checks {
+        let names = words::outcome_names(p, c);
+        for (o, name) in c.outcomes.iter().zip(&names) {
+            let mut by = Words::default();
+            by.text("check ");
+            by.strong(&c.name);
+            by.text(", outcome ");
+            by.strong(name);
+            record(&o.body, &by);
+        }
+    }
+    let mut used = vec![];
+    let mut out = vec![];
+    for (ki, k) in p.kinds.iter().enumerate() {
+        for (fi, f) in k.fields.iter().enumerate() {
+            let Ty::Name(set) = f.ty else { continue };
+            let Some(ns) = p.sets.get(set as usize) else { continue };
+            used.push(set);
+            out.push(StateCard {
+                name: format!("{}.{}", k.name, f.name),
+                doc: f.doc.clone(),
+                names: names_of(ns),
+                default: f.default.as_ref().map(|v| words::value(p, v)),
+                ladder: is_ladder(src, &ns.name).then(|| ns.name.clone()),
+                moves: sets
+                    .iter()
+                    .filter(|(k, f, _, _)| *k as usize == ki && *f as usize == fi)
+                    .map(|(_, _, to, by)| (to.clone(), by.clone()))
+                    .collect(),
+            });
+        }
+    }
+    for (si, ns) in p.sets.iter().enumerate() {
+        if is_ladder(src, &ns.name) && !used.contains(&(si as u32)) {
+            out.push(StateCard {
+                name: ns.name.clone(),
+                doc: ladder_doc(src, &ns.name),
+                names: names_of(ns),
+                default: None,
+                ladder: Some(ns.name.clone()),
+                moves: vec![],
+            });
+        }
+    }
+    out
+}
+
+fn names_of(ns: &crate::program::NameSet) -> Vec<(String, Option<i64>)> {
+    ns.names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), ns.values.as_ref().and_then(|v| v.get(i).copied())))
+        .collect()
+}
+
+fn ladder_item<'s>(src: &'s Source, name: &str) -> Option<&'s crate::ast::Item> {
+    src.file.items.iter().find(|i| matches!(&i.kind, crate::ast::ItemKind::Ladder(l) if l.name.name == name))
+}
+
+fn is_ladder(src: &Source, name: &str) -> bool {
+    ladder_item(src, name).is_some()
+}
+
+fn ladder_doc(src: &Source, name: &str) -> Option<String> {
+    ladder_item(src, name).and_then(|i| i.doc.clone())
+}
+
+fn table_card(p: &Program, src: &Source, t: &crate::program::Table) -> TableCard {
+    let keys = t.params.iter().map(|k| format!("{}: {}", k.name, type_name(p, &k.ty))).collect();
+    let rows = match src.table(&t.name) {
+        Some(def) => def
+            .rows
+            .iter()
+            .map(|r| {
+                let keys = r.keys.iter().map(|k| src.quote(k.span)).collect();
+                (keys, src.quote(r.value.span))
+            })
+            .collect(),
+        None => vec![],
+    };
+    let result = if matches!(t.result, Ty::Int { lo: None, hi: None }) {
+        "number".into()
+    } else {
+        type_name(p, &t.result)
+    };
+    TableCard { name: t.name.clone(), doc: t.doc.clone(), keys, result, rows }
+}
+
+fn events(p: &Program, src: &Source) -> Vec<EventCard> {
+    p.events
+        .iter()
+        .filter(|e| !e.triggers.is_empty())
+        .map(|e| EventCard {
+            name: e.name.clone(),
+            doc: e.doc.clone(),
+            facts: e.facts.iter().map(|f| format!("{}: {}", f.name, type_name(p, &f.ty))).collect(),
+            rules: e
+                .triggers
+                .iter()
+                .filter_map(|&t| p.triggers.get(t as usize))
+                .map(|t| RuleCard {
+                    when: trigger_condition(src, t),
+                    doc: t.doc.clone(),
+                    effects: words::effects(p, src, &t.body),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The `when` of a rule as written.
+fn trigger_condition(src: &Source, t: &crate::program::Trigger) -> Option<Words> {
+    src.file.items.iter().find_map(|i| match &i.kind {
+        crate::ast::ItemKind::Trigger(d) if (t.head.start..=t.head.end).contains(&d.event.span.start) => {
+            d.when.as_ref().map(|c| {
+                let mut w = Words::default();
+                w.code(&src.quote(c.span));
+                w
+            })
+        }
+        _ => None,
+    })
+}
+
+/// A chance as a short percentage: `<0.1%` and `>99.9%` near the ends, so no chance that can
+/// happen reads as 0% or 100%.
+pub fn percent(p: f64) -> String {
+    if p <= 0.0 {
+        "0%".into()
+    } else if p >= 1.0 {
+        "100%".into()
+    } else if p < 0.001 {
+        "<0.1%".into()
+    } else if p > 0.999 {
+        ">99.9%".into()
+    } else {
+        format!("{:.1}%", p * 100.0)
+    }
+}
+
+/// A block of a doc comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// A paragraph, its lines run together.
+    Para(String),
+    /// A list: lines starting with `- `, each with the lines under it.
+    List(Vec<String>),
+}
+
+/// A doc comment as paragraphs and lists: lines starting with `- ` are list items (the lines after one
+/// continue it), the other lines run together; a blank line ends a paragraph or a list.
+pub fn doc_blocks(doc: &str) -> Vec<Block> {
+    let mut out: Vec<Block> = vec![];
+    let mut open = false;
+    for line in doc.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            open = false;
+            continue;
+        }
+        if let Some(item) = line.strip_prefix("- ") {
+            match out.last_mut() {
+                Some(Block::List(items)) if open => items.push(item.to_string()),
+                _ => out.push(Block::List(vec![item.to_string()])),
+            }
+        } else {
+            match out.last_mut() {
+                Some(Block::List(items)) if open => {
+                    if let Some(last) = items.last_mut() {
+                        last.push(' ');
+                        last.push_str(line);
+                    }
+                }
+                Some(Block::Para(p)) if open => {
+                    p.push(' ');
+                    p.push_str(line);
+                }
+                _ => out.push(Block::Para(line.to_string())),
+            }
+        }
+        open = true;
+    }
+    out
+}
