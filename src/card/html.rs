@@ -1,5 +1,6 @@
 //! A card as one self-contained HTML page (inline CSS, nothing fetched) that prints on A4 and Letter.
 
+use super::Style;
 use super::{
     Block, Card, Cell, CheckCard, EventCard, KindCard, Line, OddsTable, Piece, Section, StateCard, TableCard,
     Words, doc_blocks,
@@ -67,7 +68,10 @@ pub fn render(card: &Card) -> String {
         esc(&card.file)
     );
     for section in &card.sections {
-        let cols = matches!(section, Section::States(_) | Section::Rules(_) | Section::Pieces(_));
+        let cols = matches!(
+            section,
+            Section::States(_) | Section::Tables(_) | Section::Rules(_) | Section::Pieces(_)
+        );
         let _ = writeln!(
             out,
             "<section id=\"{}\">\n<h2>{}</h2>{}",
@@ -99,9 +103,9 @@ fn check(out: &mut String, c: &CheckCard) {
         out.push_str(&doc_html(doc));
     }
     let _ = writeln!(out, "<p class=\"summary\">{}</p>\n<div class=\"parts\">", words(&c.summary));
-    lines(out, "Inputs", &c.inputs, false);
-    lines(out, "Modifiers", &c.modifiers, false);
-    lines(out, "Outcomes, tried in order", &c.outcomes, true);
+    lines(out, "Inputs", &c.inputs, Style::Code);
+    lines(out, "Modifiers", &c.modifiers, Style::Plain);
+    lines(out, "Outcomes, tried in order", &c.outcomes, Style::Strong);
     out.push_str("</div>\n");
     match &c.odds {
         Ok(t) => odds(out, t),
@@ -112,26 +116,33 @@ fn check(out: &mut String, c: &CheckCard) {
     out.push_str("</article>\n");
 }
 
-fn lines(out: &mut String, title: &str, lines: &[Line], strong: bool) {
+fn lines(out: &mut String, title: &str, lines: &[Line], style: Style) {
     if lines.is_empty() {
         return;
     }
     let _ = writeln!(out, "<div><h4>{title}</h4>\n<ul>");
     for l in lines {
-        let name = if strong {
-            format!("<b>{}</b>", esc(&l.name))
-        } else {
-            format!("<code>{}</code>", esc(&l.name))
+        let name = match style {
+            Style::Code => format!("<code>{}</code>", esc(&l.name)),
+            Style::Plain => esc(&l.name),
+            Style::Strong => format!("<b>{}</b>", esc(&l.name)),
         };
-        let doc =
-            l.doc.as_ref().map(|d| format!(" <span class=\"note\">— {}</span>", esc(d))).unwrap_or_default();
+        let doc = l
+            .doc
+            .as_ref()
+            .map(|d| format!(" <span class=\"note\">— {}</span>", doc_inline(d)))
+            .unwrap_or_default();
         let _ = writeln!(out, "<li>{name}: {}{doc}</li>", words(&l.words));
     }
     out.push_str("</ul></div>\n");
 }
 
 fn odds(out: &mut String, t: &OddsTable) {
-    let mut caption = format!("<b>Odds</b> by <code>{}</code>", esc(&t.rows_by));
+    let by_row = !t.rows_by.is_empty();
+    let mut caption = String::from("<b>Odds</b>");
+    if by_row {
+        let _ = write!(caption, " by <code>{}</code>", esc(&t.rows_by));
+    }
     if let Some(c) = &t.columns_by {
         let _ = write!(caption, " (rows) and <code>{}</code> (columns)", esc(c));
     }
@@ -139,7 +150,11 @@ fn odds(out: &mut String, t: &OddsTable) {
         let fixed: Vec<String> = t.fixed.iter().map(|f| format!("<code>{}</code>", esc(f))).collect();
         let _ = write!(caption, "; {}", fixed.join(", "));
     }
-    caption.push_str("; everything else at its default.");
+    caption.push_str(if by_row {
+        "; everything else at its default."
+    } else {
+        ", everything at its default."
+    });
     let _ = writeln!(out, "<table class=\"odds\">\n<caption>{caption}</caption>\n<thead>");
     let n = t.outcomes.len();
     if let Some(by) = &t.columns_by {
@@ -148,8 +163,10 @@ fn odds(out: &mut String, t: &OddsTable) {
             let _ = write!(out, "<th colspan=\"{n}\" scope=\"colgroup\">{} {}</th>", esc(by), esc(col));
         }
         out.push_str("</tr>\n<tr>");
-    } else {
+    } else if by_row {
         let _ = write!(out, "<tr><th scope=\"col\">{}</th>", esc(&t.rows_by));
+    } else {
+        out.push_str("<tr>");
     }
     for _ in &t.columns {
         for o in &t.outcomes {
@@ -158,7 +175,10 @@ fn odds(out: &mut String, t: &OddsTable) {
     }
     out.push_str("</tr>\n</thead>\n<tbody>\n");
     for (label, row) in t.rows.iter().zip(&t.cells) {
-        let _ = write!(out, "<tr><th scope=\"row\">{}</th>", esc(label));
+        out.push_str("<tr>");
+        if by_row {
+            let _ = write!(out, "<th scope=\"row\">{}</th>", esc(label));
+        }
         for c in row.iter().flatten() {
             match c {
                 Cell::Exact { percent, fraction } => {
@@ -255,7 +275,7 @@ fn event(out: &mut String, e: &EventCard) {
         let when = r.when.as_ref().map(|w| format!("when {}", words(w))).unwrap_or_else(|| "always".into());
         let does: Vec<String> = r.effects.iter().map(words).collect();
         let does = if does.is_empty() { String::new() } else { format!(": {}", does.join("; ")) };
-        let doc = r.doc.as_ref().map(|d| format!("<br><i>{}</i>", esc(d))).unwrap_or_default();
+        let doc = r.doc.as_ref().map(|d| format!("<br><i>{}</i>", doc_inline(d))).unwrap_or_default();
         let _ = writeln!(out, "<li>{when}{does}{doc}</li>");
     }
     out.push_str("</ul>\n</article>\n");
@@ -271,7 +291,7 @@ fn kind(out: &mut String, k: &KindCard) {
         for (name, ty, default, doc) in &k.attributes {
             let default =
                 default.as_ref().map(|d| format!(", starts at <b>{}</b>", esc(d))).unwrap_or_default();
-            let doc = doc.as_ref().map(|d| format!(" — <i>{}</i>", esc(d))).unwrap_or_default();
+            let doc = doc.as_ref().map(|d| format!(" — <i>{}</i>", doc_inline(d))).unwrap_or_default();
             let _ =
                 writeln!(out, "<li><code>{}</code>: <code>{}</code>{default}{doc}</li>", esc(name), esc(ty));
         }
@@ -311,17 +331,22 @@ fn words(w: &Words) -> String {
         .collect()
 }
 
+/// A doc comment's text inline, its backticked pieces as code.
+fn doc_inline(d: &str) -> String {
+    words(&super::doc_words(d))
+}
+
 fn doc_html(doc: &str) -> String {
     let mut out = String::from("<div class=\"doc\">");
     for block in doc_blocks(doc) {
         match block {
             Block::Para(p) => {
-                let _ = write!(out, "<p>{}</p>", esc(&p));
+                let _ = write!(out, "<p>{}</p>", doc_inline(&p));
             }
             Block::List(items) => {
                 out.push_str("<ul>");
                 for i in items {
-                    let _ = write!(out, "<li>{}</li>", esc(&i));
+                    let _ = write!(out, "<li>{}</li>", doc_inline(&i));
                 }
                 out.push_str("</ul>");
             }

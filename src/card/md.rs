@@ -1,5 +1,6 @@
 //! A card as GitHub-flavoured Markdown, every piece of ruleset text escaped.
 
+use super::Style;
 use super::{
     Card, Cell, CheckCard, EventCard, KindCard, OddsTable, Piece, Section, StateCard, TableCard, Words,
 };
@@ -36,9 +37,9 @@ fn check(out: &mut String, c: &CheckCard) {
         out.push_str(&doc_md(doc));
     }
     let _ = writeln!(out, "{}\n", words(&c.summary));
-    list(out, "Inputs", &c.inputs, false);
-    list(out, "Modifiers", &c.modifiers, false);
-    list(out, "Outcomes, tried in order", &c.outcomes, true);
+    list(out, "Inputs", &c.inputs, Style::Code);
+    list(out, "Modifiers", &c.modifiers, Style::Plain);
+    list(out, "Outcomes, tried in order", &c.outcomes, Style::Strong);
     match &c.odds {
         Ok(t) => odds(out, t),
         Err(why) => {
@@ -47,21 +48,29 @@ fn check(out: &mut String, c: &CheckCard) {
     }
 }
 
-fn list(out: &mut String, title: &str, lines: &[super::Line], strong: bool) {
+fn list(out: &mut String, title: &str, lines: &[super::Line], style: Style) {
     if lines.is_empty() {
         return;
     }
     let _ = writeln!(out, "**{title}**\n");
     for l in lines {
-        let name = if strong { format!("**{}**", text(&l.name)) } else { code(&l.name) };
-        let doc = l.doc.as_ref().map(|d| format!(" — {}", text(&one_line(d)))).unwrap_or_default();
+        let name = match style {
+            Style::Code => code(&l.name),
+            Style::Plain => text(&l.name),
+            Style::Strong => format!("**{}**", text(&l.name)),
+        };
+        let doc = l.doc.as_ref().map(|d| format!(" — {}", doc_line(d))).unwrap_or_default();
         let _ = writeln!(out, "- {name}: {}{doc}", words(&l.words));
     }
     out.push('\n');
 }
 
 fn odds(out: &mut String, t: &OddsTable) {
-    let mut caption = format!("**Odds** by {}", code(&t.rows_by));
+    let by_row = !t.rows_by.is_empty();
+    let mut caption = String::from("**Odds**");
+    if by_row {
+        let _ = write!(caption, " by {}", code(&t.rows_by));
+    }
     if let Some(c) = &t.columns_by {
         let _ = write!(caption, " and {}", code(c));
     }
@@ -69,9 +78,13 @@ fn odds(out: &mut String, t: &OddsTable) {
         let fixed: Vec<String> = t.fixed.iter().map(|f| code(f)).collect();
         let _ = write!(caption, "; {}", fixed.join(", "));
     }
-    caption.push_str("; everything else at its default.");
+    caption.push_str(if by_row {
+        "; everything else at its default."
+    } else {
+        ", everything at its default."
+    });
     let _ = writeln!(out, "{caption}\n");
-    let mut head = vec![cell_text(&t.rows_by)];
+    let mut head = if by_row { vec![cell_text(&t.rows_by)] } else { vec![] };
     for col in &t.columns {
         for o in &t.outcomes {
             head.push(match &t.columns_by {
@@ -83,7 +96,7 @@ fn odds(out: &mut String, t: &OddsTable) {
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let _ = writeln!(out, "|{}", "---:|".repeat(head.len()));
     for (label, row) in t.rows.iter().zip(&t.cells) {
-        let mut line = vec![cell_text(label)];
+        let mut line = if by_row { vec![cell_text(label)] } else { vec![] };
         for col in row {
             for c in col {
                 line.push(match c {
@@ -171,7 +184,7 @@ fn event(out: &mut String, e: &EventCard) {
         let when = r.when.as_ref().map(|w| format!("when {}", words(w))).unwrap_or_else(|| "always".into());
         let does: Vec<String> = r.effects.iter().map(words).collect();
         let does = if does.is_empty() { String::new() } else { format!(": {}", does.join("; ")) };
-        let doc = r.doc.as_ref().map(|d| format!(" — {}", text(&one_line(d)))).unwrap_or_default();
+        let doc = r.doc.as_ref().map(|d| format!(" — {}", doc_line(d))).unwrap_or_default();
         let _ = writeln!(out, "- {when}{does}{doc}");
     }
     out.push('\n');
@@ -193,7 +206,7 @@ fn kind(out: &mut String, k: &KindCard) {
             cell_text(name),
             cell_code(ty),
             default.as_deref().map(cell_text).unwrap_or_default(),
-            doc.as_deref().map(|d| cell_text(&one_line(d))).unwrap_or_default()
+            doc.as_deref().map(|d| cell_words(&super::doc_words(&one_line(d)))).unwrap_or_default()
         );
     }
     out.push('\n');
@@ -254,6 +267,21 @@ fn words(w: &Words) -> String {
         .collect()
 }
 
+/// A doc comment on one line, its backticked pieces as code.
+fn doc_line(d: &str) -> String {
+    words(&super::doc_words(&one_line(d)))
+}
+
+/// Words for a table cell: a pipe inside a code span is escaped too.
+fn cell_words(w: &Words) -> String {
+    w.0.iter()
+        .map(|p| match p {
+            Piece::Code(c) => cell_code(c),
+            p => words(&Words(vec![p.clone()])),
+        })
+        .collect()
+}
+
 /// One line: control characters dropped, line breaks and tabs made spaces.
 pub(super) fn one_line(s: &str) -> String {
     s.chars()
@@ -269,11 +297,11 @@ fn doc_md(doc: &str) -> String {
     for block in super::doc_blocks(doc) {
         match block {
             super::Block::Para(p) => {
-                let _ = writeln!(out, "{}\n", text(&p));
+                let _ = writeln!(out, "{}\n", words(&super::doc_words(&p)));
             }
             super::Block::List(items) => {
                 for i in items {
-                    let _ = writeln!(out, "- {}", text(&i));
+                    let _ = writeln!(out, "- {}", words(&super::doc_words(&i)));
                 }
                 out.push('\n');
             }

@@ -29,7 +29,6 @@ mod odds;
 mod words;
 
 use crate::Ruleset;
-use crate::export::type_name;
 use crate::program::{Program, Ty};
 use words::Source;
 
@@ -109,6 +108,17 @@ pub struct Line {
     pub words: Words,
     /// Its doc comment.
     pub doc: Option<String>,
+}
+
+/// How the names of a list are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// As written in the ruleset (an input's name).
+    Code,
+    /// As plain words (a modifier's label).
+    Plain,
+    /// Standing out (an outcome).
+    Strong,
 }
 
 /// A check on the card.
@@ -237,7 +247,7 @@ pub fn build(rules: &Ruleset) -> Card {
                 .iter()
                 .map(|f| {
                     let default = f.default.as_ref().map(|v| words::value(p, v));
-                    (f.name.clone(), type_name(p, &f.ty), default, f.doc.clone())
+                    (f.name.clone(), words::type_name(p, &src, &f.ty), default, f.doc.clone())
                 })
                 .collect(),
         })
@@ -264,7 +274,7 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check) -> Check
         .iter()
         .map(|i| {
             let mut w = Words::default();
-            w.code(&type_name(p, &i.field.ty));
+            w.code(&words::type_name(p, src, &i.field.ty));
             if let Some(v) = &i.field.default {
                 w.text(", usually ");
                 w.code(&words::value(p, v));
@@ -350,7 +360,7 @@ fn states(p: &Program, src: &Source) -> Vec<StateCard> {
                 let mut to = Words::default();
                 match words::constant(p, value) {
                     Some(v) => to.strong(&v),
-                    None => to.code(&src.quote(*span)),
+                    None => to.code(&words::set_value(src, *span)),
                 }
                 if !sets
                     .iter()
@@ -422,20 +432,16 @@ fn names_of(ns: &crate::program::NameSet) -> Vec<(String, Option<i64>)> {
         .collect()
 }
 
-fn ladder_item<'s>(src: &'s Source, name: &str) -> Option<&'s crate::ast::Item> {
-    src.file.items.iter().find(|i| matches!(&i.kind, crate::ast::ItemKind::Ladder(l) if l.name.name == name))
-}
-
 fn is_ladder(src: &Source, name: &str) -> bool {
-    ladder_item(src, name).is_some()
+    src.is_ladder(name)
 }
 
 fn ladder_doc(src: &Source, name: &str) -> Option<String> {
-    ladder_item(src, name).and_then(|i| i.doc.clone())
+    src.ladder(name).and_then(|i| i.doc.clone())
 }
 
 fn table_card(p: &Program, src: &Source, t: &crate::program::Table) -> TableCard {
-    let keys = t.params.iter().map(|k| format!("{}: {}", k.name, type_name(p, &k.ty))).collect();
+    let keys = t.params.iter().map(|k| format!("{}: {}", k.name, words::type_name(p, src, &k.ty))).collect();
     let rows = match src.table(&t.name) {
         Some(def) => def
             .rows
@@ -450,7 +456,7 @@ fn table_card(p: &Program, src: &Source, t: &crate::program::Table) -> TableCard
     let result = if matches!(t.result, Ty::Int { lo: None, hi: None }) {
         "number".into()
     } else {
-        type_name(p, &t.result)
+        words::type_name(p, src, &t.result)
     };
     TableCard { name: t.name.clone(), doc: t.doc.clone(), keys, result, rows }
 }
@@ -462,7 +468,11 @@ fn events(p: &Program, src: &Source) -> Vec<EventCard> {
         .map(|e| EventCard {
             name: e.name.clone(),
             doc: e.doc.clone(),
-            facts: e.facts.iter().map(|f| format!("{}: {}", f.name, type_name(p, &f.ty))).collect(),
+            facts: e
+                .facts
+                .iter()
+                .map(|f| format!("{}: {}", f.name, words::type_name(p, src, &f.ty)))
+                .collect(),
             rules: e
                 .triggers
                 .iter()
@@ -550,4 +560,23 @@ pub fn doc_blocks(doc: &str) -> Vec<Block> {
         open = true;
     }
     out
+}
+
+/// Text of a doc comment as words: what is between backticks is quoted as written, when the
+/// backticks pair up.
+pub fn doc_words(s: &str) -> Words {
+    let mut w = Words::default();
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len() % 2 == 0 {
+        w.text(s);
+        return w;
+    }
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 && !part.is_empty() {
+            w.code(part);
+        } else {
+            w.text(part);
+        }
+    }
+    w
 }

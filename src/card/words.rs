@@ -40,6 +40,16 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// The ladder called `name` as written.
+    pub fn ladder(&self, name: &str) -> Option<&ast::Item> {
+        self.file.items.iter().find(|i| matches!(&i.kind, ast::ItemKind::Ladder(l) if l.name.name == name))
+    }
+
+    /// Whether `name` is a ladder's.
+    pub fn is_ladder(&self, name: &str) -> bool {
+        self.ladder(name).is_some()
+    }
+
     /// The doc comment written before the `ruleset` line, if any.
     pub fn title_doc(&self) -> Option<String> {
         let at = self.file.title.as_ref()?.1.start.min(self.text.len());
@@ -70,7 +80,7 @@ pub(super) fn check_summary(src: &Source, def: &CheckDef, outcomes: &[String]) -
             w.text("Roll ");
             w.code(dice);
         }
-        None => w.text("No dice: add up"),
+        None => w.text("No dice: the total is the sum of"),
     }
     for (i, (label, amount)) in parts.modifiers.iter().enumerate() {
         w.text(if i == 0 { if parts.roll.is_some() { ", add " } else { " " } } else { ", " });
@@ -85,6 +95,22 @@ pub(super) fn check_summary(src: &Source, def: &CheckDef, outcomes: &[String]) -
             ExprKind::Int(n) => w.text(&n.to_string()),
             _ => w.code(&src.quote(t.span)),
         };
+    }
+    let written: Vec<&ast::OutcomeDef> = def
+        .lines
+        .iter()
+        .filter_map(|l| match &l.kind {
+            CheckLineKind::Outcome(o) => Some(o),
+            _ => None,
+        })
+        .collect();
+    if let [only] = written.as_slice()
+        && only.when.is_none()
+    {
+        w.text(": always ");
+        w.strong(outcomes.first().map_or(only.name.name.as_str(), String::as_str));
+        w.text(".");
+        return w;
     }
     w.text(": ");
     for (i, o) in def
@@ -262,7 +288,10 @@ fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
                     w.strong(&v);
                 }
                 None => {
-                    w.code(&src.quote(*span));
+                    w.text("sets ");
+                    w.code(&attr);
+                    w.text(" to ");
+                    w.code(&set_value(src, *span));
                 }
             }
         }
@@ -307,6 +336,26 @@ fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
         _ => return None,
     }
     Some(w)
+}
+
+/// The value of a `set … to VALUE` statement as written.
+pub(super) fn set_value(src: &Source, span: Span) -> String {
+    let q = src.quote(span);
+    match q.split_once(" to ") {
+        Some((_, value)) if q.starts_with("set ") => value.to_string(),
+        _ => q,
+    }
+}
+
+/// A type as the card shows it: a ladder by its name, other types as written.
+pub(super) fn type_name(p: &Program, src: &Source, ty: &crate::program::Ty) -> String {
+    if let crate::program::Ty::Name(set) = ty
+        && let Some(ns) = p.sets.get(*set as usize)
+        && src.is_ladder(&ns.name)
+    {
+        return ns.name.clone();
+    }
+    crate::export::type_name(p, ty)
 }
 
 /// `kind.attribute` for attribute `field` of kind `kind`.
