@@ -1,36 +1,14 @@
 //! Reference cards: a printable quick-reference sheet of a ruleset, as HTML or Markdown.
-//!
-//! [`build`] gathers what a player needs at the table into a [`Card`] (checks in words with their odds,
-//! states and what moves units between them, tables, rules, doc comments); [`html`] and [`md`]
-//! render it. Text from the ruleset stays plain text in the card and is escaped by the renderers.
-//!
-//! ```
-//! let rules = mettle::Ruleset::from_str("m.mettle", r#"
-//!     ruleset "Mini"
-//!     kind unit { spi: 0..6 = 3  morale: steady | shaken = steady }
-//!     check morale for unit {
-//!       roll 2d6
-//!       modifier "Spirit" +unit.spi
-//!       target 9
-//!       outcome holds when total >= target
-//!       otherwise shaken { set unit.morale to shaken }
-//!     }
-//! "#).unwrap();
-//! let card = mettle::card::build(&rules);
-//! let md = mettle::card::md::render(&card);
-//! assert!(md.contains("# Mini"));
-//! assert!(md.contains("9 or more"));
-//! assert!(mettle::card::html::render(&card).contains("@page"));
-//! ```
 
 pub mod html;
 pub mod md;
 mod odds;
+mod sections;
 mod words;
 
 use crate::Ruleset;
-use crate::program::{Program, Ty};
 use words::Source;
+pub use words::{Block, doc_blocks, doc_words};
 
 /// Text in a card: plain words, pieces quoted from the ruleset, and names that stand out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -215,7 +193,28 @@ pub struct KindCard {
 /// so that a card of many checks is made in seconds.
 pub const CARD_WORK: u64 = 40_000_000;
 
-/// Builds the card of a loaded ruleset.
+/// Builds the card of a loaded ruleset: what a player needs at the table (checks in words with their
+/// odds, states and what moves units between them, tables, rules, doc comments). Text from the
+/// ruleset stays plain text in the card; [`html`] and [`md`] escape it as they render it.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("m.mettle", r#"
+///     ruleset "Mini"
+///     kind unit { spi: 0..6 = 3  morale: steady | shaken = steady }
+///     check morale for unit {
+///       roll 2d6
+///       modifier "Spirit" +unit.spi
+///       target 9
+///       outcome holds when total >= target
+///       otherwise shaken { set unit.morale to shaken }
+///     }
+/// "#).unwrap();
+/// let card = mettle::card::build(&rules);
+/// let md = mettle::card::md::render(&card);
+/// assert!(md.contains("# Mini"));
+/// assert!(md.contains("9 or more"));
+/// assert!(mettle::card::html::render(&card).contains("@page"));
+/// ```
 pub fn build(rules: &Ruleset) -> Card {
     let p = rules.program();
     let src = Source::new(rules.text());
@@ -224,15 +223,15 @@ pub fn build(rules: &Ruleset) -> Card {
     if !checks.is_empty() {
         sections.push(Section::Checks(checks));
     }
-    let states = states(p, &src);
+    let states = sections::states(p, &src);
     if !states.is_empty() {
         sections.push(Section::States(states));
     }
-    let tables: Vec<TableCard> = p.tables.iter().map(|t| table_card(p, &src, t)).collect();
+    let tables: Vec<TableCard> = p.tables.iter().map(|t| sections::table_card(p, &src, t)).collect();
     if !tables.is_empty() {
         sections.push(Section::Tables(tables));
     }
-    let events = events(p, &src);
+    let events = sections::events(p, &src);
     if !events.is_empty() {
         sections.push(Section::Rules(events));
     }
@@ -349,158 +348,6 @@ fn input_default(src: &Source, def: &crate::ast::CheckDef, name: &str) -> Option
     })
 }
 
-/// Every attribute whose values are names, every ladder no attribute uses, and what sets them.
-fn states(p: &Program, src: &Source) -> Vec<StateCard> {
-    use crate::program::Stmt;
-    // Where each attribute is set: by the rules, then by the outcomes of checks.
-    let mut sets: Vec<(u32, u32, Words, Words)> = vec![];
-    let mut record = |body: &[Stmt], by: &Words| {
-        words::walk(body, &mut |s| {
-            if let Stmt::Set { place, value, span, .. } = s {
-                let mut to = Words::default();
-                match words::constant(p, value) {
-                    Some(v) => to.strong(&v),
-                    None => to.code(&words::set_value(src, *span)),
-                }
-                if !sets
-                    .iter()
-                    .any(|(k, f, t, b)| *k == place.kind && *f == place.field && *t == to && b == by)
-                {
-                    sets.push((place.kind, place.field, to, by.clone()));
-                }
-            }
-        });
-    };
-    for t in &p.triggers {
-        let mut by = Words::default();
-        by.text("rule ");
-        by.code(&t.text);
-        record(&t.body, &by);
-    }
-    for c in &p.checks {
-        let names = words::outcome_names(p, c);
-        for (o, name) in c.outcomes.iter().zip(&names) {
-            let mut by = Words::default();
-            by.text("check ");
-            by.strong(&c.name);
-            by.text(", outcome ");
-            by.strong(name);
-            record(&o.body, &by);
-        }
-    }
-    let mut used = vec![];
-    let mut out = vec![];
-    for (ki, k) in p.kinds.iter().enumerate() {
-        for (fi, f) in k.fields.iter().enumerate() {
-            let Ty::Name(set) = f.ty else { continue };
-            let Some(ns) = p.sets.get(set as usize) else { continue };
-            used.push(set);
-            out.push(StateCard {
-                name: format!("{}.{}", k.name, f.name),
-                doc: f.doc.clone(),
-                names: names_of(ns),
-                default: f.default.as_ref().map(|v| words::value(p, v)),
-                ladder: is_ladder(src, &ns.name).then(|| ns.name.clone()),
-                moves: sets
-                    .iter()
-                    .filter(|(k, f, _, _)| *k as usize == ki && *f as usize == fi)
-                    .map(|(_, _, to, by)| (to.clone(), by.clone()))
-                    .collect(),
-            });
-        }
-    }
-    for (si, ns) in p.sets.iter().enumerate() {
-        if is_ladder(src, &ns.name) && !used.contains(&(si as u32)) {
-            out.push(StateCard {
-                name: ns.name.clone(),
-                doc: ladder_doc(src, &ns.name),
-                names: names_of(ns),
-                default: None,
-                ladder: Some(ns.name.clone()),
-                moves: vec![],
-            });
-        }
-    }
-    out
-}
-
-fn names_of(ns: &crate::program::NameSet) -> Vec<(String, Option<i64>)> {
-    ns.names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), ns.values.as_ref().and_then(|v| v.get(i).copied())))
-        .collect()
-}
-
-fn is_ladder(src: &Source, name: &str) -> bool {
-    src.is_ladder(name)
-}
-
-fn ladder_doc(src: &Source, name: &str) -> Option<String> {
-    src.ladder(name).and_then(|i| i.doc.clone())
-}
-
-fn table_card(p: &Program, src: &Source, t: &crate::program::Table) -> TableCard {
-    let keys = t.params.iter().map(|k| format!("{}: {}", k.name, words::type_name(p, src, &k.ty))).collect();
-    let rows = match src.table(&t.name) {
-        Some(def) => def
-            .rows
-            .iter()
-            .map(|r| {
-                let keys = r.keys.iter().map(|k| src.quote(k.span)).collect();
-                (keys, src.quote(r.value.span))
-            })
-            .collect(),
-        None => vec![],
-    };
-    let result = if matches!(t.result, Ty::Int { lo: None, hi: None }) {
-        "number".into()
-    } else {
-        words::type_name(p, src, &t.result)
-    };
-    TableCard { name: t.name.clone(), doc: t.doc.clone(), keys, result, rows }
-}
-
-fn events(p: &Program, src: &Source) -> Vec<EventCard> {
-    p.events
-        .iter()
-        .filter(|e| !e.triggers.is_empty())
-        .map(|e| EventCard {
-            name: e.name.clone(),
-            doc: e.doc.clone(),
-            facts: e
-                .facts
-                .iter()
-                .map(|f| format!("{}: {}", f.name, words::type_name(p, src, &f.ty)))
-                .collect(),
-            rules: e
-                .triggers
-                .iter()
-                .filter_map(|&t| p.triggers.get(t as usize))
-                .map(|t| RuleCard {
-                    when: trigger_condition(src, t),
-                    doc: t.doc.clone(),
-                    effects: words::effects(p, src, &t.body),
-                })
-                .collect(),
-        })
-        .collect()
-}
-
-/// The `when` of a rule as written.
-fn trigger_condition(src: &Source, t: &crate::program::Trigger) -> Option<Words> {
-    src.file.items.iter().find_map(|i| match &i.kind {
-        crate::ast::ItemKind::Trigger(d) if (t.head.start..=t.head.end).contains(&d.event.span.start) => {
-            d.when.as_ref().map(|c| {
-                let mut w = Words::default();
-                w.code(&src.quote(c.span));
-                w
-            })
-        }
-        _ => None,
-    })
-}
-
 /// A chance as a short percentage: `<0.1%` and `>99.9%` near the ends, so no chance that can
 /// happen reads as 0% or 100%.
 pub fn percent(p: f64) -> String {
@@ -515,68 +362,4 @@ pub fn percent(p: f64) -> String {
     } else {
         format!("{:.1}%", p * 100.0)
     }
-}
-
-/// A block of a doc comment.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Block {
-    /// A paragraph, its lines run together.
-    Para(String),
-    /// A list: lines starting with `- `, each with the lines under it.
-    List(Vec<String>),
-}
-
-/// A doc comment as paragraphs and lists: lines starting with `- ` are list items (the lines after one
-/// continue it), the other lines run together; a blank line ends a paragraph or a list.
-pub fn doc_blocks(doc: &str) -> Vec<Block> {
-    let mut out: Vec<Block> = vec![];
-    let mut open = false;
-    for line in doc.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            open = false;
-            continue;
-        }
-        if let Some(item) = line.strip_prefix("- ") {
-            match out.last_mut() {
-                Some(Block::List(items)) if open => items.push(item.to_string()),
-                _ => out.push(Block::List(vec![item.to_string()])),
-            }
-        } else {
-            match out.last_mut() {
-                Some(Block::List(items)) if open => {
-                    if let Some(last) = items.last_mut() {
-                        last.push(' ');
-                        last.push_str(line);
-                    }
-                }
-                Some(Block::Para(p)) if open => {
-                    p.push(' ');
-                    p.push_str(line);
-                }
-                _ => out.push(Block::Para(line.to_string())),
-            }
-        }
-        open = true;
-    }
-    out
-}
-
-/// Text of a doc comment as words: what is between backticks is quoted as written, when the
-/// backticks pair up.
-pub fn doc_words(s: &str) -> Words {
-    let mut w = Words::default();
-    let parts: Vec<&str> = s.split('`').collect();
-    if parts.len() % 2 == 0 {
-        w.text(s);
-        return w;
-    }
-    for (i, part) in parts.iter().enumerate() {
-        if i % 2 == 1 && !part.is_empty() {
-            w.code(part);
-        } else {
-            w.text(part);
-        }
-    }
-    w
 }

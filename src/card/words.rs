@@ -435,3 +435,67 @@ impl Words {
             .collect()
     }
 }
+
+/// A block of a doc comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// A paragraph, its lines run together.
+    Para(String),
+    /// A list: lines starting with `- `, each with the lines under it.
+    List(Vec<String>),
+}
+
+/// A doc comment as paragraphs and lists: lines starting with `- ` are list items (the lines after one
+/// continue it), the other lines run together; a blank line ends a paragraph or a list.
+pub fn doc_blocks(doc: &str) -> Vec<Block> {
+    let mut out: Vec<Block> = vec![];
+    let mut open = false;
+    for line in doc.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            open = false;
+            continue;
+        }
+        if let Some(item) = line.strip_prefix("- ") {
+            match out.last_mut() {
+                Some(Block::List(items)) if open => items.push(item.to_string()),
+                _ => out.push(Block::List(vec![item.to_string()])),
+            }
+        } else {
+            match out.last_mut() {
+                Some(Block::List(items)) if open => {
+                    if let Some(last) = items.last_mut() {
+                        last.push(' ');
+                        last.push_str(line);
+                    }
+                }
+                Some(Block::Para(p)) if open => {
+                    p.push(' ');
+                    p.push_str(line);
+                }
+                _ => out.push(Block::Para(line.to_string())),
+            }
+        }
+        open = true;
+    }
+    out
+}
+
+/// Text of a doc comment as words: what is between backticks is quoted as written, when the
+/// backticks pair up.
+pub fn doc_words(s: &str) -> Words {
+    let mut w = Words::default();
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        w.text(s);
+        return w;
+    }
+    for (i, part) in parts.iter().enumerate() {
+        if !i.is_multiple_of(2) && !part.is_empty() {
+            w.code(part);
+        } else {
+            w.text(part);
+        }
+    }
+    w
+}
