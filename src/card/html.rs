@@ -29,19 +29,23 @@ code { font-family: "DejaVu Sans Mono", Consolas, "Courier New", monospace; font
 .card { border: 1pt solid #000; border-radius: 3pt; padding: 5pt 8pt 6pt; margin: 0 0 7pt;
   break-inside: avoid; page-break-inside: avoid; }
 .summary { border-left: 3pt solid #000; padding-left: 6pt; margin: 4pt 0 5pt; }
-.parts { display: flex; flex-wrap: wrap; gap: 0 14pt; font-size: 9pt; }
-.parts > div { flex: 1 1 15em; }
+.body { display: flex; flex-wrap: wrap; gap: 2pt 12pt; align-items: flex-start; }
+.body > .parts { flex: 1 1 95mm; display: flex; flex-wrap: wrap; gap: 0 12pt; font-size: 9pt; }
+.body > .oddsbox { flex: 0 1 auto; max-width: 100%; }
+.parts > div { flex: 1 1 14em; }
+li .doc { font-size: 8.5pt; }
+li .doc p { margin: 0; }
 .parts h4 { font-size: 9pt; margin: 2pt 0 1pt; text-transform: uppercase; letter-spacing: 0.05em; }
 .parts .note { font-style: italic; }
 table { border-collapse: collapse; font-size: 8.5pt; margin: 3pt 0; font-variant-numeric: tabular-nums;
   break-inside: avoid; page-break-inside: avoid; }
-caption { text-align: left; font-size: 8.5pt; padding-bottom: 2pt; }
+caption { text-align: left; font-size: 8.5pt; padding-bottom: 2pt; max-width: 120mm; }
 th, td { border: 0.5pt solid #444; padding: 1pt 4pt; vertical-align: top; }
 thead th { background: #e6e6e6; font-weight: bold; }
-.odds td { text-align: right; white-space: nowrap; }
+.odds td { text-align: right; white-space: nowrap; line-height: 1.15; }
 .odds th[scope=row] { text-align: right; background: #e6e6e6; }
 .odds tbody tr:nth-child(even) td { background: #f3f3f3; }
-.frac { display: block; font-size: 6.5pt; color: #333; }
+.frac { display: block; font-size: 6.5pt; line-height: 1; color: #333; }
 .est { font-style: italic; }
 .small { font-size: 8.5pt; }
 .cols { columns: 2 84mm; column-gap: 7mm; }
@@ -102,18 +106,18 @@ fn check(out: &mut String, c: &CheckCard) {
     if let Some(doc) = &c.doc {
         out.push_str(&doc_html(doc));
     }
-    let _ = writeln!(out, "<p class=\"summary\">{}</p>\n<div class=\"parts\">", words(&c.summary));
+    let _ = writeln!(out, "<p class=\"summary\">{}</p>\n<div class=\"body\">\n<div class=\"parts\">", words(&c.summary));
     lines(out, "Inputs", &c.inputs, Style::Code);
     lines(out, "Modifiers", &c.modifiers, Style::Plain);
     lines(out, "Outcomes, tried in order", &c.outcomes, Style::Strong);
-    out.push_str("</div>\n");
+    out.push_str("</div>\n<div class=\"oddsbox\">\n");
     match &c.odds {
         Ok(t) => odds(out, t),
         Err(why) => {
             let _ = writeln!(out, "<p class=\"small\"><i>No odds table: {}.</i></p>", esc(why));
         }
     }
-    out.push_str("</article>\n");
+    out.push_str("</div>\n</div>\n</article>\n");
 }
 
 fn lines(out: &mut String, title: &str, lines: &[Line], style: Style) {
@@ -275,7 +279,7 @@ fn event(out: &mut String, e: &EventCard) {
         let when = r.when.as_ref().map(|w| format!("when {}", words(w))).unwrap_or_else(|| "always".into());
         let does: Vec<String> = r.effects.iter().map(words).collect();
         let does = if does.is_empty() { String::new() } else { format!(": {}", does.join("; ")) };
-        let doc = r.doc.as_ref().map(|d| format!("<br><i>{}</i>", doc_inline(d))).unwrap_or_default();
+        let doc = r.doc.as_deref().map(doc_html).unwrap_or_default();
         let _ = writeln!(out, "<li>{when}{does}{doc}</li>");
     }
     out.push_str("</ul>\n</article>\n");
