@@ -257,4 +257,30 @@ fn every_card_is_made_quickly_within_its_budget_of_work() {
     let md = mettle::card::md::render(&mettle::card::build(&rules));
     assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
     assert!(md.contains("| n |"), "{md}");
+    assert!(md.contains("| 1 | ≈"), "estimates are marked:\n{md}");
+    assert!(md.contains("*≈ estimated from at least "), "and said to be estimates:\n{md}");
+}
+
+#[test]
+fn a_check_made_by_someone_runs_through_its_inputs_and_its_makers_attributes() {
+    let text = r#"
+        kind unit { nerve: 0..3 = 1  grit: 0..2 = 0  side: unit }
+        check nerve for unit {
+          input helped: flag = no
+          input spirit: 0..4 = unit.grit
+          roll 2d6
+          modifier "Nerve" +unit.nerve
+          modifier "Spirit" +spirit
+          modifier "Help" +1 when helped
+          target 9
+          outcome holds when total >= target
+          otherwise runs
+        }"#;
+    let rules = mettle::Ruleset::from_str("nerve.mettle", text).expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("**Odds** by `spirit` and `unit.nerve`; everything else at its default."), "{md}");
+    // Spirit 1 and nerve 3: 2d6 + 4 reaches 9 on a 5 or more, 30 rolls in 36.
+    let row = md.lines().find(|l| l.starts_with("| 1 |")).expect("the spirit 1 row");
+    assert!(row.ends_with("| 83.3% (5/6) | 16.7% (1/6) |"), "{row}");
+    assert!(md.contains("- `spirit`: `0..4`, usually `unit.grit`"), "{md}");
 }

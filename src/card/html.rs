@@ -106,7 +106,11 @@ fn check(out: &mut String, c: &CheckCard) {
     if let Some(doc) = &c.doc {
         out.push_str(&doc_html(doc));
     }
-    let _ = writeln!(out, "<p class=\"summary\">{}</p>\n<div class=\"body\">\n<div class=\"parts\">", words(&c.summary));
+    let _ = writeln!(
+        out,
+        "<p class=\"summary\">{}</p>\n<div class=\"body\">\n<div class=\"parts\">",
+        words(&c.summary)
+    );
     lines(out, "Inputs", &c.inputs, Style::Code);
     lines(out, "Modifiers", &c.modifiers, Style::Plain);
     lines(out, "Outcomes, tried in order", &c.outcomes, Style::Strong);

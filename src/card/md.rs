@@ -269,7 +269,7 @@ fn words(w: &Words) -> String {
 
 /// A doc comment on one line, its backticked pieces as code.
 fn doc_line(d: &str) -> String {
-    words(&super::doc_words(&one_line(d)))
+    words(&super::doc_words(&one_line(d).split_whitespace().collect::<Vec<_>>().join(" ")))
 }
 
 /// Words for a table cell: a pipe inside a code span is escaped too.

@@ -164,7 +164,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check) -> Result<OddsTabl
     };
     let mut session = Session::new(rules, 0);
     session.set_logging(false);
-    let (mut estimated, mut missing) = (None, None);
+    let (mut fewest, mut missing) = (u64::MAX, None);
     let budget = super::CARD_WORK.min(rules.budget().odds_work);
     let (cells, _) = crate::odds::work::within(budget, || {
         let count = (rows.len() * cols.len()) as u64;
@@ -204,9 +204,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check) -> Result<OddsTabl
                 match report {
                     Ok(r) => {
                         if let crate::odds::How::Estimated { runs, .. } = &r.how {
-                            estimated.get_or_insert(format!(
-                                "≈ estimated from {runs} simulated rolls: exact odds take more work than a card allows"
-                            ));
+                            fewest = fewest.min(*runs);
                         }
                         line.push(r.outcomes.iter().map(|o| cell(&o.chance)).collect());
                     }
@@ -228,7 +226,9 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check) -> Result<OddsTabl
         outcomes,
         cells,
         fixed,
-        estimated,
+        estimated: (fewest < u64::MAX).then(|| {
+            format!("≈ estimated from at least {fewest} simulated rolls each: exact odds take more work than a card allows")
+        }),
         missing: missing.map(|m| format!("— could not be worked out: {m}")),
     })
 }
