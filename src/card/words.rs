@@ -1,7 +1,7 @@
 //! Rules put into words for a card: a check's roll, modifiers and outcomes, what rules do, conditions.
 
 use super::{Piece, Words};
-use crate::ast::{self, BinOp, CheckDef, CheckLineKind, ExprKind, Span};
+use crate::ast::{self, BinOp, CheckDef, CheckLineKind, Duration, ExprKind, Span};
 use crate::program::{Check, Expr, Program, Stmt, Value};
 
 /// The source of a ruleset with its syntax tree, to quote expressions as they were written.
@@ -278,34 +278,43 @@ pub(super) fn walk(body: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
 fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
     let mut w = Words::default();
     match s {
-        Stmt::Set { place, value, span, .. } => {
-            let attr = field_name(p, place.kind, place.field);
+        Stmt::Set { place, value, span, until } => {
+            let q = src.quote(*span);
+            let written = q.strip_prefix("set ").and_then(|r| r.split_once(" to "));
+            let attr = written
+                .map_or_else(|| field_name(p, place.kind, place.field), |(place, _)| place.to_string());
+            w.text("sets ");
+            w.code(&attr);
+            w.text(" to ");
             match constant(p, value) {
-                Some(v) => {
-                    w.text("sets ");
-                    w.code(&attr);
-                    w.text(" to ");
-                    w.strong(&v);
-                }
-                None => {
-                    w.text("sets ");
-                    w.code(&attr);
-                    w.text(" to ");
-                    w.code(&set_value(src, *span));
-                }
+                Some(v) => w.strong(&v),
+                None => w.code(&set_value(src, *span)),
             }
+            w.text(match until {
+                Some(Duration::EndOfTurn) => " until the end of the turn",
+                Some(Duration::EndOfRound) => " until the end of the round",
+                Some(Duration::NextRound) => " until the end of next round",
+                None => "",
+            });
         }
         Stmt::Add { place, amount, negate, span } => {
-            let attr = field_name(p, place.kind, place.field);
+            let q = src.quote(*span);
+            let written = if *negate {
+                q.strip_prefix("remove ").and_then(|r| r.rsplit_once(" from "))
+            } else {
+                q.strip_prefix("add ").and_then(|r| r.rsplit_once(" to "))
+            };
+            let (amount_text, attr) = match written {
+                Some((a, place)) => (a.to_string(), place.to_string()),
+                None => (q.clone(), field_name(p, place.kind, place.field)),
+            };
+            w.text(if *negate { "removes " } else { "adds " });
             match constant(p, amount) {
-                Some(v) => {
-                    w.text(if *negate { "removes " } else { "adds " });
-                    w.text(&v);
-                    w.text(if *negate { " from " } else { " to " });
-                    w.code(&attr);
-                }
-                None => w.code(&src.quote(*span)),
+                Some(v) => w.text(&v),
+                None => w.code(&amount_text),
             }
+            w.text(if *negate { " from " } else { " to " });
+            w.code(&attr);
         }
         Stmt::Roll { check, .. } => {
             w.text("rolls ");
@@ -342,7 +351,13 @@ fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
 pub(super) fn set_value(src: &Source, span: Span) -> String {
     let q = src.quote(span);
     match q.split_once(" to ") {
-        Some((_, value)) if q.starts_with("set ") => value.to_string(),
+        Some((_, value)) if q.starts_with("set ") => {
+            let value = ["until end of turn", "until end of round", "for next round"]
+                .iter()
+                .find_map(|d| value.strip_suffix(d))
+                .unwrap_or(value);
+            value.trim_end().to_string()
+        }
         _ => q,
     }
 }
