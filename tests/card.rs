@@ -89,6 +89,8 @@ const HOSTILE: &str = r#"/// Doc with <script>alert("doc")</script> & a | pipe, 
 ruleset "</title><script>alert('title')</script>"
 
 /// <img src=x onerror=alert(1)> the unit's "kind" & more
+///
+/// 3. not a list
 kind unit {
   /// <script>attr()</script>
   nerve: 0..3 = 1
@@ -139,6 +141,7 @@ fn text_from_a_hostile_ruleset_is_escaped_in_markdown() {
     assert!(md.contains("\\*\\*stars\\*\\*"), "marks in docs are escaped:\n{md}");
     assert!(md.contains("`` code | with pipe ``") || md.contains("`code | with pipe`"), "{md}");
     assert!(!md.lines().any(|l| l.starts_with("# not")), "a doc cannot start a heading:\n{md}");
+    assert!(md.lines().any(|l| l == "3\\. not a list"), "nor a numbered list:\n{md}");
     // Every row of every table has as many cells as its header.
     for table in md.split("\n\n").filter(|b| b.starts_with('|')) {
         let cells = |l: &str| l.replace("\\|", "").matches('|').count();

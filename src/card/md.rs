@@ -214,29 +214,35 @@ fn kind(out: &mut String, k: &KindCard) {
 
 // ---------------------------------------------------------------- escaping
 
-/// Ruleset text as Markdown that shows it as written: every character Markdown reads as a mark is
-/// escaped, control characters are dropped, and line breaks become spaces.
+/// Ruleset text as Markdown that shows it as written, wherever it stands: every character Markdown
+/// reads as a mark is escaped, control characters are dropped, and line breaks become spaces.
 pub fn text(s: &str) -> String {
+    block_start(inline(s))
+}
+
+/// Ruleset text escaped for the middle of a line (a table cell, after other words).
+fn inline(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in one_line(s).chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '!' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '#' | '!' | '$') {
+            out.push('\\');
         }
-    }
-    // A line that starts like a list, a heading or a rule would become one.
-    if out.starts_with(['-', '+', '=']) || starts_numbered(&out) {
-        out.insert(0, '\\');
+        out.push(c);
     }
     out
 }
 
-fn starts_numbered(s: &str) -> bool {
-    let digits = s.chars().take_while(char::is_ascii_digit).count();
-    digits > 0 && s[digits..].starts_with(['.', ')'])
+/// Markdown that may start a line: a start that would make a list, a heading or a rule is escaped.
+fn block_start(mut out: String) -> String {
+    if out.starts_with(['-', '+', '=']) {
+        out.insert(0, '\\');
+    }
+    // `1.` or `1)` would start a numbered list: the mark after the digits is escaped.
+    let digits = out.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && out[digits..].starts_with(['.', ')']) {
+        out.insert(digits, '\\');
+    }
+    out
 }
 
 /// Ruleset text as a code span, fenced with more backticks than it holds.
@@ -250,7 +256,7 @@ pub fn code(s: &str) -> String {
 
 /// Text for a table cell: escaped, with its pipes escaped (`\|` stays a pipe even in a code span).
 fn cell_text(s: &str) -> String {
-    text(s)
+    inline(s)
 }
 
 fn cell_code(s: &str) -> String {
@@ -260,16 +266,16 @@ fn cell_code(s: &str) -> String {
 fn words(w: &Words) -> String {
     w.0.iter()
         .map(|p| match p {
-            Piece::Text(t) => text(t),
+            Piece::Text(t) => inline(t),
             Piece::Code(c) => code(c),
-            Piece::Strong(s) => format!("**{}**", text(s)),
+            Piece::Strong(s) => format!("**{}**", inline(s)),
         })
         .collect()
 }
 
 /// A doc comment on one line, its backticked pieces as code.
 fn doc_line(d: &str) -> String {
-    words(&super::doc_words(&one_line(d).split_whitespace().collect::<Vec<_>>().join(" ")))
+    block_start(words(&super::doc_words(&one_line(d).split_whitespace().collect::<Vec<_>>().join(" "))))
 }
 
 /// Words for a table cell: a pipe inside a code span is escaped too.
@@ -297,11 +303,11 @@ fn doc_md(doc: &str) -> String {
     for block in super::doc_blocks(doc) {
         match block {
             super::Block::Para(p) => {
-                let _ = writeln!(out, "{}\n", words(&super::doc_words(&p)));
+                let _ = writeln!(out, "{}\n", block_start(words(&super::doc_words(&p))));
             }
             super::Block::List(items) => {
                 for i in items {
-                    let _ = writeln!(out, "- {}", words(&super::doc_words(&i)));
+                    let _ = writeln!(out, "- {}", block_start(words(&super::doc_words(&i))));
                 }
                 out.push('\n');
             }
