@@ -33,6 +33,7 @@ code { font-family: "DejaVu Sans Mono", Consolas, "Courier New", monospace; font
 .body > .parts { flex: 1 1 95mm; display: flex; flex-wrap: wrap; gap: 0 12pt; font-size: 9pt; }
 .body > .oddsbox { flex: 0 1 auto; max-width: 100%; }
 .parts > div { flex: 1 1 14em; }
+.parts > div.wide { flex: 2 1 20em; }
 li .doc { font-size: 8.5pt; }
 li .doc p { margin: 0; }
 .parts h4 { font-size: 9pt; margin: 2pt 0 1pt; text-transform: uppercase; letter-spacing: 0.05em; }
@@ -128,7 +129,8 @@ fn lines(out: &mut String, title: &str, lines: &[Line], style: Style) {
     if lines.is_empty() {
         return;
     }
-    let _ = writeln!(out, "<div><h4>{title}</h4>\n<ul>");
+    let class = if style == Style::Plain { " class=\"wide\"" } else { "" };
+    let _ = writeln!(out, "<div{class}><h4>{title}</h4>\n<ul>");
     for l in lines {
         let name = match style {
             Style::Code => format!("<code>{}</code>", esc(&l.name)),

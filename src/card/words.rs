@@ -80,14 +80,29 @@ pub(super) fn check_summary(src: &Source, def: &CheckDef, outcomes: &[String]) -
             w.text("Roll ");
             w.code(dice);
         }
+        None if parts.modifiers.is_empty() => w.text("No dice"),
         None => w.text("No dice: the total is the sum of"),
     }
-    for (i, (label, amount)) in parts.modifiers.iter().enumerate() {
-        w.text(if i == 0 { if parts.roll.is_some() { ", add " } else { " " } } else { ", " });
-        w.text(label);
-        w.text(" (");
-        w.code(amount);
-        w.text(")");
+    let n = parts.modifiers.len();
+    if n > MODIFIERS_IN_WORDS {
+        w.text(if parts.roll.is_some() {
+            ", add the modifiers listed below"
+        } else {
+            " the modifiers listed below"
+        });
+        w.text(&format!(" ({n})"));
+    } else {
+        for (i, (label, amount)) in parts.modifiers.iter().enumerate() {
+            w.text(match (i, parts.roll.is_some()) {
+                (0, true) => ", add ",
+                (0, false) => " ",
+                _ => ", ",
+            });
+            w.text(label);
+            w.text(" (");
+            w.code(amount);
+            w.text(")");
+        }
     }
     if let Some(t) = &parts.target {
         w.text(", against ");
@@ -137,6 +152,9 @@ pub(super) fn check_summary(src: &Source, def: &CheckDef, outcomes: &[String]) -
     w.text(".");
     w
 }
+
+/// Most modifiers spelled out in a check's sentence; more are only listed.
+const MODIFIERS_IN_WORDS: usize = 6;
 
 /// The lines of a check that its words are made from.
 pub(super) struct Parts {
