@@ -50,7 +50,8 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
         Diagnostic::plain("mettle::io::write", format!("cannot write the card to `{}`: {e}", path.display()))
             .with_help("check the folder exists and has room; a file that was there is unchanged")
     };
-    if let Ok(meta) = std::fs::symlink_metadata(path)
+    let old = std::fs::symlink_metadata(path).ok();
+    if let Some(meta) = &old
         && !meta.file_type().is_file()
     {
         return Err(Diagnostic::plain(
@@ -66,6 +67,10 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp).map_err(cannot)?;
     let written = (|| {
         file.write_all(text.as_bytes())?;
+        // A card written over an old one keeps the old one's permissions.
+        if let Some(meta) = &old {
+            file.set_permissions(meta.permissions())?;
+        }
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temp, path)
