@@ -193,6 +193,10 @@ pub struct KindCard {
 /// so that a card of many checks is made in seconds.
 pub const CARD_WORK: u64 = 40_000_000;
 
+/// The work the odds of all of a card's checks may take together, shared out evenly: a ruleset of
+/// many checks gets smaller tables' worth of exact answers (and more estimates), not a long wait.
+pub const CARD_TOTAL_WORK: u64 = 5 * CARD_WORK;
+
 /// Builds the card of a loaded ruleset: what a player needs at the table (checks in words with their
 /// odds, states and what moves units between them, tables, rules, doc comments). Text from the
 /// ruleset stays plain text in the card; [`html`] and [`md`] escape it as they render it.
@@ -219,7 +223,17 @@ pub fn build(rules: &Ruleset) -> Card {
     let p = rules.program();
     let src = Source::new(rules.text());
     let mut sections = vec![];
-    let checks: Vec<CheckCard> = p.checks.iter().map(|c| check_card(rules, &src, c)).collect();
+    let total = CARD_TOTAL_WORK.min(rules.budget().odds_work.saturating_mul(5));
+    let (checks, _) = crate::odds::work::within(total, || {
+        let count = p.checks.len() as u64;
+        let mut cards: Vec<CheckCard> = vec![];
+        for (i, c) in p.checks.iter().enumerate() {
+            let share =
+                CARD_WORK.min(rules.budget().odds_work).min(crate::odds::work::left() / (count - i as u64));
+            cards.push(check_card(rules, &src, c, share));
+        }
+        cards
+    });
     if !checks.is_empty() {
         sections.push(Section::Checks(checks));
     }
@@ -262,7 +276,7 @@ pub fn build(rules: &Ruleset) -> Card {
     }
 }
 
-fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check) -> CheckCard {
+fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u64) -> CheckCard {
     let p = rules.program();
     let names = words::outcome_names(p, c);
     let def = src.check(&c.name);
@@ -334,7 +348,7 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check) -> Check
         inputs,
         modifiers,
         outcomes,
-        odds: odds::table(rules, src, c),
+        odds: odds::table(rules, src, c, work),
     }
 }
 

@@ -70,8 +70,8 @@ struct Axis {
     rank: u8,
 }
 
-/// The odds table of check `c`, or why it has none.
-pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check) -> Result<OddsTable, String> {
+/// The odds table of check `c` within `work` units of work, or why it has none.
+pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Result<OddsTable, String> {
     let p = rules.program();
     if c.roll.is_none() {
         return Err("no dice: the outcome follows from the modifiers alone".into());
@@ -165,8 +165,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check) -> Result<OddsTabl
     let mut session = Session::new(rules, 0);
     session.set_logging(false);
     let (mut fewest, mut missing) = (u64::MAX, None);
-    let budget = super::CARD_WORK.min(rules.budget().odds_work);
-    let (cells, _) = crate::odds::work::within(budget, || {
+    let (cells, _) = crate::odds::work::within(work, || {
         let count = (rows.len() * cols.len()) as u64;
         let mut done = 0u64;
         let mut cells = vec![];
