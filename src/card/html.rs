@@ -365,3 +365,23 @@ fn doc_html(doc: &str) -> String {
     out.push_str("</div>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_for_elements_and_attributes() {
+        assert_eq!(esc(r#"<a href="x">'&'</a>"#), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(esc("a\u{0}b\nc"), "ab c");
+    }
+
+    #[test]
+    fn doc_comments_keep_their_lists() {
+        let html = doc_html("Two ways:\n- one `<b>`\n- two\n\nEnd.");
+        assert_eq!(
+            html,
+            "<div class=\"doc\"><p>Two ways:</p><ul><li>one <code>&lt;b&gt;</code></li><li>two</li></ul><p>End.</p></div>\n"
+        );
+    }
+}

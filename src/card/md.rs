@@ -315,3 +315,25 @@ fn doc_md(doc: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_are_fenced_past_the_backticks_they_hold() {
+        assert_eq!(code("2d6"), "`2d6`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a\nb"), "`a b`");
+    }
+
+    #[test]
+    fn text_cannot_start_a_block_or_hold_a_mark() {
+        assert_eq!(text("1. first"), "1\\. first");
+        assert_eq!(text("- item"), "\\- item");
+        assert_eq!(text("# title"), "\\# title");
+        assert_eq!(inline("a | b <i>"), "a \\| b \\<i\\>");
+        assert_eq!(inline("x\u{7}y\nz"), "xy z");
+    }
+}

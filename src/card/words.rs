@@ -242,9 +242,9 @@ pub(super) fn condition(src: &Source, parts: &Parts, e: &ast::Expr) -> Words {
         }
         if left == Some("total") && name_of(b) == Some("target") {
             let shown = match op {
-                BinOp::Ge => Some("reaches the target"),
-                BinOp::Gt => Some("beats the target"),
-                BinOp::Lt => Some("falls short of the target"),
+                BinOp::Ge => Some("the total reaches the target"),
+                BinOp::Gt => Some("the total beats the target"),
+                BinOp::Lt => Some("the total falls short of the target"),
                 _ => None,
             };
             if let Some(shown) = shown {
