@@ -38,8 +38,9 @@ pub struct Card {
     pub sections: Vec<Section>,
 }
 
-/// A section of a card. Each kind of section has its heading; new kinds (house-rule options, say)
-/// slot in as new variants, with a renderer arm in [`html`] and [`md`].
+/// A section of a card. Each kind of section has its heading; new kinds slot in as new variants, with
+/// an arm in each renderer ([`html`], [`md`]). House-rule options, once the language has them, belong
+/// right after the title, before the checks: `build` pushes the sections in the order they print.
 #[derive(Debug, Clone)]
 pub enum Section {
     /// The checks, each in words with its odds.
