@@ -73,6 +73,7 @@
 
 pub mod ast;
 pub mod budget;
+pub mod card;
 pub mod check;
 pub mod diagnostics;
 pub mod dice;

@@ -254,20 +254,8 @@ pub(super) fn rolling(
             }
             // Attributes naming another entity (a character's party, a group's opponent) get a
             // stand-in of their own, with default attributes, so the rules can read through them.
-            for f in &kind.fields {
-                if let Ty::Entity(other) = f.ty {
-                    let name = format!("{}'s {}", kind.name, f.name);
-                    match session.create_stand_in(&p.kinds[other as usize].name, &name, &[]) {
-                        Ok(id) => attrs.push((f.name.clone(), Value::Entity(id))),
-                        Err(d) => {
-                            runtime_error(&r, &d);
-                            return Err(2);
-                        }
-                    }
-                }
-            }
             let refs: Vec<(&str, Value)> = attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-            match session.create(&kind.name, &kind.name, &refs) {
+            match session.stand_in(&kind.name, &kind.name, &refs) {
                 Ok(id) => Some(id),
                 Err(d) => {
                     runtime_error(&r, &d);

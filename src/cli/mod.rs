@@ -1,4 +1,4 @@
-//! Command-line parsing (clap) and the commands: check, roll, play, test, export, repl, fmt, lsp.
+//! Command-line parsing (clap) and the commands: check, roll, play, test, export, card, repl, fmt, lsp.
 
 /// `print!` for the command's output: control characters from the input are escaped, and a write
 /// that fails (a full disk) ends the program with a message and exit status 1 instead of a panic.
@@ -12,6 +12,7 @@ macro_rules! outln {
     ($($t:tt)*) => { $crate::cli::write_out(&format!("{}\n", format_args!($($t)*))) };
 }
 
+mod card;
 mod commands;
 mod dice;
 mod fmt;
@@ -121,6 +122,21 @@ enum Command {
     Export {
         /// The ruleset.
         file: PathBuf,
+    },
+    /// Make a printable quick-reference card of a ruleset: checks in words with their odds, states,
+    /// tables and rules.
+    #[command(
+        after_help = "Examples:\n  mettle card rulesets/infinite_frontiers.mettle -o frontiers.html\n  mettle card rulesets/combat_hq.mettle --format md > combat_hq.md"
+    )]
+    Card {
+        /// The ruleset.
+        file: PathBuf,
+        /// html (one page to print) or md (GitHub Markdown).
+        #[arg(long, value_enum, default_value = "html")]
+        format: card::Format,
+        /// Write the card to this file instead of standard output (replaced whole, never half-written).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
     },
     /// Roll one check once and explain the result.
     #[command(
@@ -312,6 +328,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
         Command::Export { file } => commands::export(&file),
+        Command::Card { file, format, output } => card::run(&file, format, output.as_deref()),
         Command::Roll { dice: Some(expr), seed, json, .. } => dice::roll(&expr, seed, json),
         Command::Roll { file, check, set, with, seed, json, .. } => match (file, check) {
             (Some(file), Some(check)) => commands::roll(&file, &check, &set, &with, seed, json),

@@ -465,6 +465,41 @@ impl Session {
         self.create(kind, name, &all)
     }
 
+    /// Creates a stand-in of `kind` called `name`, for rolling a check made by someone when nobody in
+    /// particular is on the table: its attributes are their defaults except those in `with` (an
+    /// attribute without a default takes its lowest value, as [`Session::create_stand_in`] says), and
+    /// each attribute naming another entity (a unit's side) gets a stand-in of its own with default
+    /// attributes, called `NAME's ATTRIBUTE`, so that rules can read through it.
+    ///
+    /// ```
+    /// use mettle::{Ruleset, Session, Value};
+    /// let rules = Ruleset::from_str("s.mettle", "kind side { vp: 0.. = 0 }\nkind unit { side: side  spi: 0..6 = 3 }").unwrap();
+    /// let mut s = Session::new(&rules, 1);
+    /// let u = s.stand_in("unit", "unit", &[("spi", Value::Int(5))]).unwrap();
+    /// assert_eq!(s.get("unit", "spi"), Some(&Value::Int(5)));
+    /// assert!(s.entity("unit's side").is_some());
+    /// # let _ = u;
+    /// ```
+    pub fn stand_in(&mut self, kind: &str, name: &str, with: &[(&str, Value)]) -> Result<u32, Diagnostic> {
+        let rules = self.rules.clone();
+        let p = rules.program();
+        let k = find(&p.kinds, |k| &k.name, kind, "kind", format!("there is no kind called `{kind}`"))?;
+        let mut attrs: Vec<(&str, Value)> = with.to_vec();
+        for f in &p.kinds[k].fields {
+            if let Ty::Entity(other) = f.ty
+                && !with.iter().any(|(n, _)| *n == f.name)
+            {
+                let id = self.create_stand_in(
+                    &p.kinds[other as usize].name,
+                    &format!("{name}'s {}", f.name),
+                    &[],
+                )?;
+                attrs.push((f.name.as_str(), Value::Entity(id)));
+            }
+        }
+        self.create_stand_in(kind, name, &attrs)
+    }
+
     /// Applies an event by name with its facts by name (missing facts take their defaults).
     ///
     /// If a rule fails part-way (a strict counter pushed past its cap, say), the whole event is undone

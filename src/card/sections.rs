@@ -1,0 +1,157 @@
+//! The sections of a card besides its checks: states and what sets them, tables, rules by event.
+
+use super::words::{self, Source};
+use super::{EventCard, RuleCard, StateCard, TableCard, Words};
+use crate::program::{Program, Ty};
+
+/// Every attribute whose values are names, every ladder no attribute uses, and what sets them.
+pub(super) fn states(p: &Program, src: &Source) -> Vec<StateCard> {
+    use crate::program::Stmt;
+    // Where each attribute is set: by the rules, then by the outcomes of checks.
+    let mut sets: Vec<(u32, u32, Words, Words)> = vec![];
+    let mut record = |body: &[Stmt], by: &Words| {
+        words::walk(body, &mut |s| {
+            if let Stmt::Set { place, value, span, .. } = s {
+                let mut to = Words::default();
+                match words::constant(p, value) {
+                    Some(v) => to.strong(&v),
+                    None => to.code(&words::set_value(src, *span)),
+                }
+                if !sets
+                    .iter()
+                    .any(|(k, f, t, b)| *k == place.kind && *f == place.field && *t == to && b == by)
+                {
+                    sets.push((place.kind, place.field, to, by.clone()));
+                }
+            }
+        });
+    };
+    for t in &p.triggers {
+        let mut by = Words::default();
+        by.text("rule ");
+        by.code(&t.text);
+        record(&t.body, &by);
+    }
+    for c in &p.checks {
+        let names = words::outcome_names(p, c);
+        for (o, name) in c.outcomes.iter().zip(&names) {
+            let mut by = Words::default();
+            by.text("check ");
+            by.strong(&c.name);
+            by.text(", outcome ");
+            by.strong(name);
+            record(&o.body, &by);
+        }
+    }
+    let mut used = vec![];
+    let mut out = vec![];
+    for (ki, k) in p.kinds.iter().enumerate() {
+        for (fi, f) in k.fields.iter().enumerate() {
+            let Ty::Name(set) = f.ty else { continue };
+            let Some(ns) = p.sets.get(set as usize) else { continue };
+            used.push(set);
+            out.push(StateCard {
+                name: format!("{}.{}", k.name, f.name),
+                doc: f.doc.clone(),
+                names: names_of(ns),
+                default: f.default.as_ref().map(|v| words::value(p, v)),
+                ladder: is_ladder(src, &ns.name).then(|| ns.name.clone()),
+                moves: sets
+                    .iter()
+                    .filter(|(k, f, _, _)| *k as usize == ki && *f as usize == fi)
+                    .map(|(_, _, to, by)| (to.clone(), by.clone()))
+                    .collect(),
+            });
+        }
+    }
+    for (si, ns) in p.sets.iter().enumerate() {
+        if is_ladder(src, &ns.name) && !used.contains(&(si as u32)) {
+            out.push(StateCard {
+                name: ns.name.clone(),
+                doc: ladder_doc(src, &ns.name),
+                names: names_of(ns),
+                default: None,
+                ladder: Some(ns.name.clone()),
+                moves: vec![],
+            });
+        }
+    }
+    out
+}
+
+fn names_of(ns: &crate::program::NameSet) -> Vec<(String, Option<i64>)> {
+    ns.names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), ns.values.as_ref().and_then(|v| v.get(i).copied())))
+        .collect()
+}
+
+fn is_ladder(src: &Source, name: &str) -> bool {
+    src.is_ladder(name)
+}
+
+fn ladder_doc(src: &Source, name: &str) -> Option<String> {
+    src.ladder(name).and_then(|i| i.doc.clone())
+}
+
+pub(super) fn table_card(p: &Program, src: &Source, t: &crate::program::Table) -> TableCard {
+    let keys = t.params.iter().map(|k| format!("{}: {}", k.name, words::type_name(p, src, &k.ty))).collect();
+    let rows = match src.table(&t.name) {
+        Some(def) => def
+            .rows
+            .iter()
+            .map(|r| {
+                let keys = r.keys.iter().map(|k| src.quote(k.span)).collect();
+                (keys, src.quote(r.value.span))
+            })
+            .collect(),
+        None => vec![],
+    };
+    let result = if matches!(t.result, Ty::Int { lo: None, hi: None }) {
+        "number".into()
+    } else {
+        words::type_name(p, src, &t.result)
+    };
+    TableCard { name: t.name.clone(), doc: t.doc.clone(), keys, result, rows }
+}
+
+pub(super) fn events(p: &Program, src: &Source) -> Vec<EventCard> {
+    p.events
+        .iter()
+        .filter(|e| !e.triggers.is_empty())
+        .map(|e| EventCard {
+            name: e.name.clone(),
+            doc: e.doc.clone(),
+            facts: e
+                .facts
+                .iter()
+                .map(|f| format!("{}: {}", f.name, words::type_name(p, src, &f.ty)))
+                .collect(),
+            rules: e
+                .triggers
+                .iter()
+                .filter_map(|&t| p.triggers.get(t as usize))
+                .map(|t| RuleCard {
+                    when: trigger_condition(src, t),
+                    doc: t.doc.clone(),
+                    effects: words::effects(p, src, &t.body),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The `when` of a rule as written.
+fn trigger_condition(src: &Source, t: &crate::program::Trigger) -> Option<Words> {
+    src.file.items.iter().find_map(|i| match &i.kind {
+        crate::ast::ItemKind::Trigger(d) if (t.head.start..=t.head.end).contains(&d.event.span.start) => {
+            d.when.as_ref().map(|c| {
+                let mut w = Words::default();
+                w.code(&src.quote(c.span));
+                w
+            })
+        }
+        _ => None,
+    })
+}
