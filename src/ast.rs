@@ -483,6 +483,11 @@ pub enum StmtKind {
         /// Shown when it fails.
         message: Option<String>,
     },
+    /// `expect no dice waiting ["message"]`: every die the scenario forced has been rolled.
+    ExpectNoDice {
+        /// Shown when it fails.
+        message: Option<String>,
+    },
     /// `follow standard_reaction(unit, seen)`: run a script reaction.
     Follow(Ident, Vec<Arg>),
     /// `with chance 1/3 { … } otherwise { … }`: a die with `sides` sides decides; `then` runs when it

@@ -738,6 +738,13 @@ pub enum Stmt {
         /// Where.
         span: Span,
     },
+    /// `expect no dice waiting`
+    ExpectNoDice {
+        /// Shown when it fails.
+        message: Option<String>,
+        /// Where.
+        span: Span,
+    },
     /// `answer`
     Answer {
         /// Choice.
@@ -843,7 +850,8 @@ impl Stmt {
             | Stmt::Expect { span, .. }
             | Stmt::Follow { span, .. }
             | Stmt::Record { span, .. }
-            | Stmt::ExpectOrder { span, .. } => Some(*span),
+            | Stmt::ExpectOrder { span, .. }
+            | Stmt::ExpectNoDice { span, .. } => Some(*span),
             Stmt::Let(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
         }
     }

@@ -272,3 +272,35 @@ fn roll_takes_data_inputs_as_written_in_a_ruleset() {
     assert_eq!(code(&bad), 2);
     assert!(stderr(&bad).contains("`seen` is data"), "{}", stderr(&bad));
 }
+
+/// `mettle test` says what went wrong where: a file that does not load is a load error, not a
+/// failed scenario; dice forced but never rolled are a warning (and `expect no dice waiting` an
+/// expectation); one expectation is "1 expectation".
+#[test]
+fn test_tells_load_errors_leftover_dice_and_counts_apart() {
+    let dir = std::env::temp_dir().join(format!("mettle-test-cmd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.mettle");
+    std::fs::write(
+        &good,
+        "check c { roll d6  otherwise done }\n\
+         scenario one { dice 3  roll c  expect last c.total == 3 }\n\
+         scenario left { dice 3, 4  roll c  expect last c.total == 3 }\n\
+         scenario waiting { dice 5, 6  roll c  expect no dice waiting, \"one die too many\" }\n",
+    )
+    .unwrap();
+    let bad = dir.join("bad.mettle");
+    std::fs::write(&bad, "check c { roll d6  otherwise }\n").unwrap();
+    let o = mettle(&["test", good.to_str().unwrap(), bad.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), 1, "{out}");
+    assert!(out.contains(":: one (1 expectation)"), "{out}");
+    assert!(out.contains("warning: 1 forced die was never rolled (4)"), "{out}");
+    assert!(
+        out.contains("failed: expect no dice waiting (1 forced die was never rolled: 6): one die too many"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("LOAD ERROR  {}", bad.display())), "{out}");
+    assert!(out.trim_end().ends_with("2 passed, 1 failed, 1 file did not load"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

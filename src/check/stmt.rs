@@ -380,6 +380,12 @@ impl<'a> Checker<'a> {
                     self.value_for(value, &ty, &format!("the answer to `{}`", choice.name), &choice.name);
                 Stmt::Answer { choice: c, value, span }
             }
+            StmtKind::ExpectNoDice { message } => {
+                if !self.scenario_only(span, "expect") {
+                    return None;
+                }
+                Stmt::ExpectNoDice { message: message.clone(), span }
+            }
             StmtKind::ExpectOrder { text, absent, message } => {
                 if !self.scenario_only(span, "expect") {
                     return None;

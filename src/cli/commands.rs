@@ -346,7 +346,7 @@ fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
 
 pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
     let files = collect(paths);
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let (mut passed, mut failed, mut unloaded) = (0usize, 0usize, 0usize);
     if files.is_empty() {
         eprintln!(
             "error: no .mettle files found in {}",
@@ -355,15 +355,24 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
         return 2;
     }
     for f in files {
+        // A file that does not load is its own kind of failure, not a failed scenario.
         let Some(r) = load(&f) else {
-            failed += 1;
+            outln!("LOAD ERROR  {} (see the errors above)", f.display());
+            unloaded += 1;
             continue;
         };
         for sc in &r.program().scenarios {
             let mut session = Session::new(&r, seed);
             match session.run_scenario(&sc.name) {
                 Ok(rep) if rep.failures.is_empty() => {
-                    outln!("ok      {} :: {} ({} expectations)", r.name(), sc.name, rep.passed);
+                    let n = rep.passed;
+                    outln!(
+                        "ok      {} :: {} ({n} expectation{})",
+                        r.name(),
+                        sc.name,
+                        if n == 1 { "" } else { "s" }
+                    );
+                    leftovers(&session);
                     passed += 1;
                 }
                 Ok(rep) => {
@@ -389,8 +398,38 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
             }
         }
     }
-    outln!("{passed} passed, {failed} failed");
-    u8::from(failed > 0)
+    if unloaded > 0 {
+        outln!(
+            "{passed} passed, {failed} failed, {unloaded} file{} did not load",
+            if unloaded == 1 { "" } else { "s" }
+        );
+    } else {
+        outln!("{passed} passed, {failed} failed");
+    }
+    u8::from(failed > 0 || unloaded > 0)
+}
+
+/// Warns of dice a scenario forced but never rolled, and answers it gave that no choice took: the
+/// scenario probably does not do what its author thinks.
+fn leftovers(s: &Session) {
+    let st = s.state();
+    if !st.forced.is_empty() {
+        let faces: Vec<String> = st.forced.iter().map(i64::to_string).collect();
+        let n = faces.len();
+        outln!(
+            "        warning: {n} forced {} never rolled ({}); `expect no dice waiting` checks for this",
+            if n == 1 { "die was" } else { "dice were" },
+            faces.join(", ")
+        );
+    }
+    let p = s.ruleset().program();
+    for (c, v) in &st.answers {
+        outln!(
+            "        warning: the answer `{} = {}` was never asked for",
+            p.choices.get(*c as usize).map_or("?", |c| c.name.as_str()),
+            s.show(v)
+        );
+    }
 }
 
 fn indent(s: &str) -> String {

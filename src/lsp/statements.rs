@@ -131,7 +131,10 @@ impl Builder<'_> {
                 self.block(otherwise);
             }
             StmtKind::Record { value, .. } => self.expr(value, None),
-            StmtKind::Dice(_) | StmtKind::Note(_) | StmtKind::ExpectOrder { .. } => {}
+            StmtKind::Dice(_)
+            | StmtKind::Note(_)
+            | StmtKind::ExpectOrder { .. }
+            | StmtKind::ExpectNoDice { .. } => {}
         }
     }
 

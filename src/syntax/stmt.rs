@@ -78,6 +78,12 @@ impl Builder {
                 choice: self.ident(k.get(Rule::ident)),
                 value: self.expr(k.get(Rule::expr)),
             },
+            Rule::expect_stmt if k.find(Rule::expect_no_dice).is_some() => StmtKind::ExpectNoDice {
+                message: k
+                    .find(Rule::expect_no_dice)
+                    .and_then(|e| Kids::of(e).find(Rule::string))
+                    .map(|s| self.string(s).0),
+            },
             Rule::expect_stmt => match k.find(Rule::expect_order) {
                 Some(o) => {
                     let k = Kids::of(o);

@@ -510,6 +510,26 @@ impl Runner<'_> {
                 });
                 Ok(())
             }
+            Stmt::ExpectNoDice { message, span } => {
+                let passed = self.st.forced.is_empty();
+                let found = (!passed).then(|| {
+                    let faces: Vec<String> = self.st.forced.iter().map(i64::to_string).collect();
+                    let n = faces.len();
+                    format!(
+                        "{n} forced {} never rolled: {}",
+                        if n == 1 { "die was" } else { "dice were" },
+                        faces.join(", ")
+                    )
+                });
+                self.push(LogEntry::Expect {
+                    passed,
+                    text: "no dice waiting".into(),
+                    found,
+                    message: message.clone(),
+                    span: *span,
+                });
+                Ok(())
+            }
             Stmt::Expect { cond, message, text, span } => {
                 self.span = *span;
                 let passed = self.eval(cond, f)?.truth();

@@ -106,6 +106,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::Dice(d) => format!("dice {:?}", d.iter().map(|d| d.0).collect::<Vec<_>>()),
         StmtKind::Answer { choice, value } => format!("answer {} {}", choice.name, show(value)),
         StmtKind::SetOption { option, value } => format!("option {} {}", option.name, show(value)),
+        StmtKind::ExpectNoDice { .. } => "expect no dice waiting".to_string(),
         StmtKind::ExpectOrder { text, absent, message } => {
             let not = if *absent { "not " } else { "" };
             format!(
