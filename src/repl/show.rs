@@ -132,7 +132,8 @@ pub(super) fn brief(log: &[LogLine], text: &str) -> String {
         match &line.entry {
             LogEntry::Rule { .. } => {}
             LogEntry::Check(r) => {
-                let who = r.subject.as_ref().map(|s| format!("{s} rolls ")).unwrap_or_default();
+                let verb = if r.pool.is_some() { "rolls" } else { "works out" };
+                let who = r.subject.as_ref().map(|s| format!("{s} {verb} ")).unwrap_or_default();
                 let against = r.target.map(|t| format!(" against {t}")).unwrap_or_default();
                 let _ = writeln!(out, "{pad}{who}{}: {}{against} -> {}", r.check, r.total, r.outcome);
             }

@@ -42,7 +42,9 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
             }
             LogEntry::Rule { text: t, span } => writeln!(out, "{pad}rule {t}{}", at(*span)),
             LogEntry::Check(r) => {
-                let who = r.subject.as_ref().map(|s| format!("{s} rolls ")).unwrap_or_default();
+                // A check with no dice is worked out, not rolled.
+                let verb = if r.pool.is_some() { "rolls" } else { "works out" };
+                let who = r.subject.as_ref().map(|s| format!("{s} {verb} ")).unwrap_or_default();
                 let inputs: Vec<String> = r.inputs.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 let _ = writeln!(out, "{pad}{who}check {}({}){}", r.check, inputs.join(", "), at(r.span));
                 if let Some(p) = &r.pool {
