@@ -171,3 +171,16 @@ fn a_long_scenario_is_estimated_instead() {
         json(&["odds", "rulesets/infinite_frontiers.mettle", "--scenario", "three_morale_checks", "--json"]);
     assert_eq!(exact["outcomes"][0]["exact"], "11/24");
 }
+
+#[test]
+fn the_question_names_the_stand_in_and_every_value_given_with_with() {
+    let v = json(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--json"]);
+    let q = v["question"].as_str().unwrap();
+    assert!(
+        q.contains("made by a stand-in group with mp = 2, its other attributes at their defaults"),
+        "{q}"
+    );
+    let o = mettle(&["roll", FRONTIERS, "skill", "--with", "morale=shaken", "--with", "resolve=yes"]);
+    let text = out(&o);
+    assert!(text.contains("rolled by a stand-in unit with morale = shaken, resolve = yes"), "{text}");
+}

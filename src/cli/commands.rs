@@ -185,6 +185,7 @@ pub(super) struct Rolling {
     pub rules: Ruleset,
     pub session: Session,
     pub subject: Option<u32>,
+    /// Who the stand-in is, in words: its kind and every attribute given with `--with`.
     pub stand_in: Option<String>,
     pub inputs: Vec<(String, Value)>,
 }
@@ -226,6 +227,7 @@ pub(super) fn rolling(
     // A check made by someone is rolled for a stand-in of that kind: its attributes are the defaults,
     // or what `--with` gives, and the outcome's effects show what would happen to it.
     let subject = decl.subject.map(|k| &p.kinds[k as usize]);
+    let mut described = None;
     let who = match subject {
         Some(kind) => {
             let known: Vec<(&str, &Ty)> = kind.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
@@ -254,6 +256,17 @@ pub(super) fn rolling(
             }
             // Attributes naming another entity (a character's party, a group's opponent) get a
             // stand-in of their own, with default attributes, so the rules can read through them.
+            let given: Vec<String> =
+                attrs.iter().map(|(n, v)| format!("{n} = {}", session.show(v))).collect();
+            described = Some(if given.is_empty() {
+                format!("a stand-in {}, its attributes at their defaults", kind.name)
+            } else {
+                format!(
+                    "a stand-in {} with {}, its other attributes at their defaults",
+                    kind.name,
+                    given.join(", ")
+                )
+            });
             let refs: Vec<(&str, Value)> = attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             match session.stand_in(&kind.name, &kind.name, &refs) {
                 Ok(id) => Some(id),
@@ -269,8 +282,7 @@ pub(super) fn rolling(
         }
         None => None,
     };
-    let stand_in = subject.map(|k| k.name.clone());
-    Ok(Rolling { rules: r.clone(), session, subject: who, stand_in, inputs })
+    Ok(Rolling { rules: r.clone(), session, subject: who, stand_in: described, inputs })
 }
 
 pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64, json: bool) -> u8 {
@@ -285,8 +297,8 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
                 outln!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
             } else {
                 outln!("seed {seed}");
-                if let Some(kind) = &rolling.stand_in {
-                    outln!("rolled by a stand-in {kind} (its attributes: defaults and --with)");
+                if let Some(who) = &rolling.stand_in {
+                    outln!("rolled by {who}");
                 }
                 out!("{}", mettle::session::render_log(rolling.session.log(), rolling.rules.text()));
             }

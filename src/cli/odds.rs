@@ -52,8 +52,8 @@ pub fn run(args: &Args) -> u8 {
         let inputs = refs(&r.inputs);
         return match mettle::odds::ask(&mut r.session, &args.check, r.subject, &inputs, args.seed) {
             Ok(mut report) => {
-                if let Some(kind) = &r.stand_in {
-                    report.question.push_str(&format!(" (made by a stand-in {kind}: defaults and --with)"));
+                if let Some(who) = &r.stand_in {
+                    report.question.push_str(&format!(" (made by {who})"));
                 }
                 print_report(&report, args.json, args.plot.as_deref())
             }
