@@ -62,11 +62,10 @@ fn option_value(p: &Program, name: &str, text: &str) -> Result<crate::Value, Dia
             }
         }
         Ty::Int { lo, hi } => {
-            let range = format!(
-                "a whole number from {} to {}",
-                lo.map_or("any".into(), |l| l.to_string()),
-                hi.map_or("any".into(), |h| h.to_string())
-            );
+            let range = match (lo, hi) {
+                (None, None) => "a whole number".to_string(),
+                _ => format!("a whole number {}", crate::check::range_words(*lo, *hi)),
+            };
             match text.parse::<i64>() {
                 Ok(v) if lo.is_none_or(|l| v >= l) && hi.is_none_or(|h| v <= h) => Ok(Value::Int(v)),
                 _ => Err(bad(range)),
