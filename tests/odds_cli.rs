@@ -184,3 +184,29 @@ fn the_question_names_the_stand_in_and_every_value_given_with_with() {
     let text = out(&o);
     assert!(text.contains("rolled by a stand-in unit with morale = shaken, resolve = yes"), "{text}");
 }
+
+#[test]
+fn groups_add_outcomes_up_exactly_in_reports_and_sweeps() {
+    let v = json(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shaken", "--json"]);
+    let g = &v["groups"][0];
+    assert_eq!((g["group"].as_str(), g["exact"].as_str()), (Some("fail"), Some("2/3")));
+    let v = json(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--sweep",
+        "spi=0..6",
+        "--group",
+        "fail=broken,shaken",
+        "--json",
+    ]);
+    let fails: Vec<&str> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["groups"][0]["exact"].as_str().unwrap()).collect();
+    assert_eq!(fails, ["1/1", "5/6", "2/3", "1/2", "1/3", "1/6", "1/6"]);
+    let text =
+        out(&mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shaken"]));
+    assert!(text.contains("group") && text.contains("fail") && text.contains("2/3"), "{text}");
+    let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shakn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("did you mean `shaken`?"), "{}", err(&o));
+}

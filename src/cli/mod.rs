@@ -195,6 +195,10 @@ enum Command {
         /// NAME` with no range does the same.
         #[arg(long = "option-sweep", value_name = "NAME")]
         option_sweep: Vec<String>,
+        /// Outcomes to add up under one name, as NAME=OUTCOME,OUTCOME… (repeatable), such as
+        /// `--group pass=holds,inspired`: shown beside the outcomes, in sweeps too.
+        #[arg(long = "group", value_name = "NAME=OUTCOMES")]
+        group: Vec<String>,
         /// A bare dice expression instead of a check, such as `4d6kh3`, `2d6+3 >= 8` or `10d6cs<=3`.
         #[arg(long, value_name = "EXPR", conflicts_with_all = ["file", "check", "set", "with", "sweep"])]
         dice: Option<String>,
@@ -340,11 +344,20 @@ pub fn main() -> ExitCode {
         Command::Odds { file: Some(file), scenario: Some(name), json, plot, seed, .. } => {
             odds::scenario(&file, &name, json, plot.as_deref(), seed)
         }
-        Command::Odds { file, check, set, with, sweep, option_sweep, json, plot, seed, .. } => {
+        Command::Odds { file, check, set, with, sweep, option_sweep, group, json, plot, seed, .. } => {
             match (file, check) {
-                (Some(file), Some(check)) => {
-                    odds::run(&odds::Args { file, check, set, with, sweep, option_sweep, json, plot, seed })
-                }
+                (Some(file), Some(check)) => odds::run(&odds::Args {
+                    file,
+                    check,
+                    set,
+                    with,
+                    sweep,
+                    option_sweep,
+                    group,
+                    json,
+                    plot,
+                    seed,
+                }),
                 _ => 2,
             }
         }

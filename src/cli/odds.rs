@@ -18,6 +18,8 @@ pub struct Args {
     pub sweep: Vec<String>,
     /// House-rule options to run through every reading of (`--option-sweep NAME`).
     pub option_sweep: Vec<String>,
+    /// Outcomes added up under one name: `NAME=OUTCOME,OUTCOME…`.
+    pub group: Vec<String>,
     pub json: bool,
     pub plot: Option<PathBuf>,
     pub seed: u64,
@@ -55,7 +57,14 @@ pub fn run(args: &Args) -> u8 {
                 if let Some(who) = &r.stand_in {
                     report.question.push_str(&format!(" (made by {who})"));
                 }
-                print_report(&report, args.json, args.plot.as_deref())
+                let groups = match groups_of(&report, &args.group) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
+                };
+                print_grouped(&report, &groups, args.json, args.plot.as_deref())
             }
             Err(d) => {
                 runtime_error(&r.rules, &d);
@@ -69,7 +78,19 @@ pub fn run(args: &Args) -> u8 {
     let (rows, _) =
         mettle::odds::work::within(odds_work.saturating_mul(2), || sweep_rows(args, &mut r, &sweeps));
     match rows {
-        Ok(rows) => print_sweep(&r, &args.check, &sweeps, &rows, args.json, args.plot.as_deref()),
+        Ok(rows) => {
+            let mut grouped = vec![];
+            for (_, rep) in &rows {
+                match groups_of(rep, &args.group) {
+                    Ok(g) => grouped.push(g),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
+                }
+            }
+            print_sweep(&r, &args.check, &sweeps, &rows, &grouped, args.json, args.plot.as_deref())
+        }
         Err(code) => code,
     }
 }
@@ -334,10 +355,64 @@ fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<(u64, u64), mettle
 
 /// Prints one report: text with bars, or JSON with `--json`; `--plot` also writes an SVG chart.
 pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
+    print_grouped(report, &[], json, plot)
+}
+
+/// Reads `--group NAME=OUTCOME,OUTCOME…` values and adds up each group in `report`.
+fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::OutcomeOdds>, String> {
+    specs
+        .iter()
+        .map(|spec| {
+            let Some((name, members)) = spec.split_once('=') else {
+                return Err(format!(
+                    "`--group {spec}` needs NAME=OUTCOME,OUTCOME…, e.g. `--group pass=holds,inspired`"
+                ));
+            };
+            let members: Vec<&str> = members.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
+            if name.trim().is_empty() || members.is_empty() {
+                return Err(format!("`--group {spec}` needs a name and at least one outcome"));
+            }
+            report.group(name.trim(), &members)
+        })
+        .collect()
+}
+
+/// Prints one report with its groups: text with bars, or JSON with `--json`; `--plot` also writes
+/// an SVG chart.
+fn print_grouped(
+    report: &Report,
+    groups: &[mettle::odds::OutcomeOdds],
+    json: bool,
+    plot: Option<&Path>,
+) -> u8 {
     if json {
-        outln!("{}", serde_json::to_string_pretty(&report_json(report)).unwrap_or_default());
+        let mut v = report_json(report);
+        if !groups.is_empty() {
+            v["groups"] = groups.iter().map(|g| chance_json("group", &g.name, &g.chance)).collect();
+        }
+        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        out!("{}", report_text(report));
+        let text = report_text(report);
+        if groups.is_empty() {
+            out!("{text}");
+        } else {
+            // The groups go right under the outcomes, before the distributions.
+            let cut = text.find("\n\n").and_then(|i| text[i + 2..].find("\n\n").map(|j| i + 2 + j + 1));
+            let (head, tail) = text.split_at(cut.unwrap_or(text.len()));
+            out!("{head}");
+            let width = groups.iter().map(|g| g.name.len()).max().unwrap_or(0).max(7);
+            outln!("\n  {:width$}  {:>8}  exact", "group", "chance");
+            for g in groups {
+                outln!(
+                    "  {:width$}  {:>8}  {}  {}",
+                    g.name,
+                    percent(g.chance.value()),
+                    exact_text(&g.chance),
+                    bar(g.chance.value(), 40)
+                );
+            }
+            out!("{tail}");
+        }
     }
     match plot {
         Some(path) => write_plot(path, &plot::report(report)),
@@ -516,6 +591,7 @@ fn print_sweep(
     check: &str,
     sweeps: &[Sweep],
     rows: &[Row],
+    groups: &[Vec<mettle::odds::OutcomeOdds>],
     json: bool,
     plot: Option<&Path>,
 ) -> u8 {
@@ -531,15 +607,18 @@ fn print_sweep(
         let out = json!({
             "question": question,
             "check": check,
-            "rows": rows.iter().map(|(set, rep)| {
+            "rows": rows.iter().zip(groups).map(|((set, rep), g)| {
                 let mut o = report_json(rep);
                 o["set"] = set_json(&r.session, set);
+                if !g.is_empty() {
+                    o["groups"] = g.iter().map(|g| chance_json("group", &g.name, &g.chance)).collect();
+                }
                 o
             }).collect::<Vec<_>>(),
         });
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        out!("{}", sweep_text(&question, rows, &r.session));
+        out!("{}", sweep_text(&question, rows, groups, &r.session));
     }
     match plot {
         Some(path) => {
@@ -573,7 +652,12 @@ fn set_json(s: &Session, set: &[(String, Value)]) -> serde_json::Value {
 /// Marks of each outcome in a sweep's stacked bars, in order.
 const MARKS: [char; 8] = ['█', '▓', '▒', '░', '#', '=', '+', '.'];
 
-fn sweep_text(question: &str, rows: &[Row], s: &Session) -> String {
+fn sweep_text(
+    question: &str,
+    rows: &[Row],
+    groups: &[Vec<mettle::odds::OutcomeOdds>],
+    s: &Session,
+) -> String {
     let Some((first_set, first)) = rows.first() else { return String::new() };
     let mut out = format!("{question}\n");
     let estimated = rows.iter().filter(|(_, r)| !matches!(r.how, How::Exact)).count();
@@ -604,15 +688,28 @@ fn sweep_text(question: &str, rows: &[Row], s: &Session) -> String {
     for (n, w) in names.iter().zip(&ow) {
         head.push_str(&format!("  {n:>w$}"));
     }
+    // Groups come after the outcomes, marked so that nobody adds them to the outcomes.
+    let gw: Vec<usize> =
+        groups.first().map_or(vec![], |g| g.iter().map(|g| g.name.len().max(6) + 2).collect());
+    if let Some(g) = groups.first() {
+        for (g, w) in g.iter().zip(&gw) {
+            head.push_str(&format!("  {:>w$}", format!("[{}]", g.name)));
+        }
+    }
     out.push_str(head.trim_end());
     out.push('\n');
-    for (set, rep) in rows {
+    for (i, (set, rep)) in rows.iter().enumerate() {
         let mut line = String::from(" ");
         for ((_, v), w) in set.iter().zip(&widths) {
             line.push_str(&format!(" {:>w$}", s.show(v)));
         }
         for (o, w) in rep.outcomes.iter().zip(&ow) {
             line.push_str(&format!("  {:>w$}", percent(o.chance.value())));
+        }
+        if let Some(g) = groups.get(i) {
+            for (g, w) in g.iter().zip(&gw) {
+                line.push_str(&format!("  {:>w$}", percent(g.chance.value())));
+            }
         }
         line.push_str("  ");
         line.push_str(&stacked(rep, 40));

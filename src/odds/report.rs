@@ -53,6 +53,61 @@ impl Chance {
     }
 }
 
+impl Report {
+    /// The chance that the outcome is any of `members`, called `name` (`pass = holds, inspired`):
+    /// exact fractions added exactly, estimates counted together with their own 95% interval.
+    /// `Err` names a member that is not an outcome of the report.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("g.mettle", "check c { roll d6  outcome hi when total >= 5  outcome mid when total >= 3  otherwise lo }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 0);
+    /// let r = mettle::odds::ask(&mut s, "c", None, &[], 0).unwrap();
+    /// let g = r.group("pass", &["hi", "mid"]).unwrap();
+    /// assert_eq!(g.chance, mettle::odds::Chance::Exact(mettle::odds::Fraction::new(2u32.into(), 3u32.into())));
+    /// assert!(r.group("pass", &["hi", "md"]).unwrap_err().contains("did you mean `mid`?"));
+    /// ```
+    pub fn group(&self, name: &str, members: &[&str]) -> Result<OutcomeOdds, String> {
+        let mut picked = vec![];
+        for m in members {
+            match self.outcomes.iter().find(|o| o.name == *m) {
+                Some(o) if !picked.iter().any(|p: &&OutcomeOdds| p.name == o.name) => picked.push(o),
+                Some(_) => {}
+                None => {
+                    let known: Vec<&str> = self.outcomes.iter().map(|o| o.name.as_str()).collect();
+                    return Err(format!(
+                        "group `{name}`: there is no outcome `{m}`; {}",
+                        crate::diagnostics::suggest(m, "outcome", &known)
+                    ));
+                }
+            }
+        }
+        let chance = match &self.how {
+            How::Exact => {
+                let (mut num, mut den) = (num_bigint::BigUint::from(0u32), num_bigint::BigUint::from(1u32));
+                for o in &picked {
+                    if let Chance::Exact(f) = &o.chance {
+                        num = &num * &f.den + &f.num * &den;
+                        den = &den * &f.den;
+                    }
+                }
+                Chance::Exact(Fraction::new(num, den))
+            }
+            How::Estimated { runs, .. } => {
+                let hits: u64 = picked
+                    .iter()
+                    .map(|o| match o.chance {
+                        Chance::Estimate { hits, .. } => hits,
+                        Chance::Exact(_) => 0,
+                    })
+                    .sum();
+                let (low, high) = crate::sim::wilson(hits, *runs);
+                Chance::Estimate { hits, runs: *runs, low, high }
+            }
+        };
+        Ok(OutcomeOdds { name: name.to_string(), chance })
+    }
+}
+
 /// How a report was worked out.
 #[derive(Debug, Clone, PartialEq)]
 pub enum How {
