@@ -128,11 +128,17 @@ pub fn type_name(p: &Program, ty: &Ty) -> String {
 }
 
 /// A constant as written in a ruleset.
-fn value_name(p: &Program, v: &Value) -> String {
+/// A plain value as written in a ruleset (`3`, `yes`, `shaken`, `none`).
+pub(crate) fn value_name(p: &Program, v: &Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        Value::Name { set, index } => p.sets[*set as usize].names[*index as usize].clone(),
+        Value::Name { set, index } => p
+            .sets
+            .get(*set as usize)
+            .and_then(|s| s.names.get(*index as usize))
+            .cloned()
+            .unwrap_or_else(|| "?".into()),
         Value::None => "none".into(),
         _ => "?".into(),
     }

@@ -178,6 +178,17 @@ impl Ty {
     /// An unbounded integer.
     pub const INT: Ty = Ty::Int { lo: None, hi: None };
 
+    /// The value an attribute of this type starts at when nothing gives one: 0 (or the nearest number
+    /// in range), `no`, the first name; `None` for entities, data and text.
+    pub fn lowest(&self) -> Option<Value> {
+        match self {
+            Ty::Int { lo, hi } => Some(Value::Int(lo.unwrap_or(0).max(0).min(hi.unwrap_or(i64::MAX)))),
+            Ty::Flag => Some(Value::Bool(false)),
+            Ty::Name(set) => Some(Value::Name { set: *set, index: 0 }),
+            _ => None,
+        }
+    }
+
     /// The name set of a names type.
     pub fn set(&self) -> Option<SetId> {
         match self {

@@ -413,18 +413,7 @@ pub(super) fn constant(p: &Program, e: &Expr) -> Option<String> {
 
 /// A plain value as written in a ruleset.
 pub(super) fn value(p: &Program, v: &Value) -> String {
-    match v {
-        Value::Int(i) => i.to_string(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        Value::Name { set, index } => p
-            .sets
-            .get(*set as usize)
-            .and_then(|s| s.names.get(*index as usize))
-            .cloned()
-            .unwrap_or_else(|| "?".into()),
-        Value::None => "none".into(),
-        _ => "?".into(),
-    }
+    crate::export::value_name(p, v)
 }
 
 /// The names of a check's outcomes, in the order they are tried.

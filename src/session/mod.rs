@@ -454,13 +454,9 @@ impl Session {
             if f.default.is_some() || with.iter().any(|(n, _)| *n == f.name) {
                 continue;
             }
-            let v = match &f.ty {
-                Ty::Int { lo, hi } => Value::Int(lo.unwrap_or(0).max(0).min(hi.unwrap_or(i64::MAX))),
-                Ty::Flag => Value::Bool(false),
-                Ty::Name(set) => Value::Name { set: *set, index: 0 },
-                _ => continue,
-            };
-            all.push((f.name.as_str(), v));
+            if let Some(v) = f.ty.lowest() {
+                all.push((f.name.as_str(), v));
+            }
         }
         self.create(kind, name, &all)
     }

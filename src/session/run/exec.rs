@@ -168,14 +168,7 @@ impl Runner<'_> {
         let mut fields: Vec<Value> = k
             .fields
             .iter()
-            .map(|f| {
-                f.default.clone().unwrap_or(match f.ty {
-                    Ty::Int { lo, .. } => Value::Int(lo.unwrap_or(0).max(0)),
-                    Ty::Flag => Value::Bool(false),
-                    Ty::Name(set) => Value::Name { set, index: 0 },
-                    _ => Value::None,
-                })
-            })
+            .map(|f| f.default.clone().or_else(|| f.ty.lowest()).unwrap_or(Value::None))
             .collect();
         for (i, v) in with {
             let def = &k.fields[i as usize];
