@@ -1,0 +1,396 @@
+//! Command-line parsing (clap) and the commands: check, roll, play, test, export, card, repl, fmt, lsp.
+
+/// `print!` for the command's output: control characters from the input are escaped, and a write
+/// that fails (a full disk) ends the program with a message and exit status 1 instead of a panic.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::write_out(&format!($($t)*)) };
+}
+
+/// `println!` the same way as [`out!`].
+macro_rules! outln {
+    () => { $crate::cli::write_out("\n") };
+    ($($t:tt)*) => { $crate::cli::write_out(&format!("{}\n", format_args!($($t)*))) };
+}
+
+mod card;
+mod commands;
+mod dice;
+mod fmt;
+mod odds;
+mod plot;
+mod sim;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  mettle check rulesets/infinite_frontiers.mettle
+  mettle roll rulesets/infinite_frontiers.mettle morale --set spi=3 --set leadership=1 --seed 7
+  mettle roll rulesets/infinite_frontiers.mettle skill --set dice_pool=3 --with morale=shaken
+  mettle play rulesets/combat_hq.mettle example_excess
+  mettle test rulesets/
+  mettle repl rulesets/infinite_frontiers.mettle";
+
+/// mettle: write morale and battle-pressure rules, then roll them, test them and play them out.
+#[derive(Parser, Debug)]
+#[command(name = "mettle", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Raise or lower a limit, as NAME=VALUE (repeatable): ruleset_bytes, script_bytes, save_bytes,
+    /// line_bytes, steps, log_entries, script_operations, odds_work. See docs/security.md.
+    #[arg(long = "budget", value_name = "NAME=VALUE", global = true)]
+    budget: Vec<String>,
+    /// Choose a reading of a house rule the ruleset offers (`option NAME: a | b = a`), as NAME=VALUE
+    /// (repeatable): every session the command plays starts with it.
+    #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
+    option: Vec<String>,
+}
+
+/// The house-rule options chosen with `--option`, for every ruleset the command loads.
+static OPTIONS: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+
+/// The options chosen for this run of the command.
+pub(crate) fn options() -> Vec<(String, String)> {
+    OPTIONS.get().cloned().unwrap_or_default()
+}
+
+/// Reads `--option NAME=VALUE` values; whether the option exists is checked when a ruleset loads.
+fn parse_options(given: &[String]) -> Result<Vec<(String, String)>, String> {
+    given
+        .iter()
+        .map(|g| match g.split_once('=') {
+            Some((n, v)) if !n.trim().is_empty() && !v.trim().is_empty() => {
+                Ok((n.trim().to_string(), v.trim().to_string()))
+            }
+            _ => Err(format!("`--option {g}` needs NAME=VALUE, such as `--option leadership_die=extra_d6`")),
+        })
+        .collect()
+}
+
+/// The limits given with `--budget`, for every ruleset the command loads.
+static BUDGET: std::sync::OnceLock<mettle::Budget> = std::sync::OnceLock::new();
+
+/// The limits for this run of the command.
+pub(crate) fn budget() -> mettle::Budget {
+    BUDGET.get().cloned().unwrap_or_default()
+}
+
+/// How to load the ruleset at `path`: scripts from its folder, within this run's limits.
+pub(crate) fn load_options(path: &std::path::Path) -> mettle::LoadOptions {
+    mettle::LoadOptions {
+        base: path.parent().map(std::path::Path::to_path_buf),
+        budget: budget(),
+        options: options(),
+        ..Default::default()
+    }
+}
+
+/// Reads `--budget NAME=VALUE` values; a mistake is a usage error (exit 2).
+fn parse_budget(given: &[String]) -> Result<mettle::Budget, String> {
+    let mut b = mettle::Budget::default();
+    for g in given {
+        let Some((name, value)) = g.split_once('=') else {
+            return Err(format!("`--budget {g}` needs NAME=VALUE, such as `--budget steps=50000000`"));
+        };
+        let value: u64 = value
+            .trim()
+            .replace('_', "")
+            .parse()
+            .map_err(|_| format!("`--budget {g}`: `{value}` is not a whole number of 0 or more"))?;
+        b.set(name.trim(), value).map_err(|d| format!("{} ({})", d.message, d.help.unwrap_or_default()))?;
+    }
+    Ok(b)
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check ruleset files and report every error and warning (exit 1 if any has errors).
+    #[command(after_help = "Example:\n  mettle check rulesets/*.mettle")]
+    Check {
+        /// Ruleset files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the diagnostics as JSON (one object per file) instead of rendering them.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a ruleset's outline as JSON (kinds, events, checks, tables, results, scenarios, docs).
+    #[command(after_help = "Example:\n  mettle export rulesets/infinite_frontiers.mettle > outline.json")]
+    Export {
+        /// The ruleset.
+        file: PathBuf,
+    },
+    /// Make a printable quick-reference card of a ruleset: checks in words with their odds, states,
+    /// tables and rules.
+    #[command(
+        after_help = "Examples:\n  mettle card rulesets/infinite_frontiers.mettle -o frontiers.html\n  mettle card rulesets/combat_hq.mettle --format md > combat_hq.md"
+    )]
+    Card {
+        /// The ruleset.
+        file: PathBuf,
+        /// html (one page to print) or md (GitHub Markdown).
+        #[arg(long, value_enum, default_value = "html")]
+        format: card::Format,
+        /// Write the card to this file instead of standard output (replaced whole, never half-written).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Roll one check once and explain the result.
+    #[command(
+        after_help = "Example:\n  mettle roll rulesets/dice_pool_morale.mettle morale --set base=3 --set bonus=2 --seed 1"
+    )]
+    Roll {
+        /// The ruleset.
+        #[arg(required_unless_present = "dice")]
+        file: Option<PathBuf>,
+        /// The check to roll.
+        #[arg(required_unless_present = "dice")]
+        check: Option<String>,
+        /// Roll a bare dice expression instead of a check, such as `4d6kh3` or `2d6+3 >= 8`.
+        #[arg(long, value_name = "EXPR", conflicts_with_all = ["file", "check", "with"])]
+        dice: Option<String>,
+        /// An input value, as name=value (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// For a check made by someone (`check … for unit`): an attribute of the stand-in who rolls,
+        /// as name=value (repeatable); the others keep their defaults.
+        #[arg(long = "with", value_name = "NAME=VALUE")]
+        with: Vec<String>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The exact chance of every outcome of a check (and the distributions of its numbers), or of a
+    /// bare dice expression.
+    #[command(
+        after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds rulesets/infinite_frontiers.mettle --scenario three_morale_checks\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'"
+    )]
+    Odds {
+        /// The ruleset.
+        #[arg(required_unless_present = "dice")]
+        file: Option<PathBuf>,
+        /// The check.
+        #[arg(required_unless_present_any = ["dice", "scenario"])]
+        check: Option<String>,
+        /// The exact end states of a scenario instead, trying every roll it can meet.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["check", "set", "with", "sweep", "dice"])]
+        scenario: Option<String>,
+        /// An input value, as name=value (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// For a check made by someone: an attribute of the stand-in who rolls, as name=value.
+        #[arg(long = "with", value_name = "NAME=VALUE")]
+        with: Vec<String>,
+        /// An input to run through a range of whole numbers, as name=LO..HI (repeatable: one row per
+        /// combination).
+        #[arg(long = "sweep", value_name = "NAME=LO..HI")]
+        sweep: Vec<String>,
+        /// A house-rule option to run through every reading, side by side (repeatable); `--sweep
+        /// NAME` with no range does the same.
+        #[arg(long = "option-sweep", value_name = "NAME")]
+        option_sweep: Vec<String>,
+        /// Outcomes to add up under one name, as NAME=OUTCOME,OUTCOME… (repeatable), such as
+        /// `--group pass=holds,inspired`: shown beside the outcomes, in sweeps too.
+        #[arg(long = "group", value_name = "NAME=OUTCOMES")]
+        group: Vec<String>,
+        /// A bare dice expression instead of a check, such as `4d6kh3`, `2d6+3 >= 8` or `10d6cs<=3`.
+        #[arg(long, value_name = "EXPR", conflicts_with_all = ["file", "check", "set", "with", "sweep"])]
+        dice: Option<String>,
+        /// Print the odds as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the odds as an SVG chart into this file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// Seed for the simulation used when exact odds are out of reach.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play a scenario (or roll a check) many times and report how often each result came up.
+    #[command(
+        after_help = "Examples:\n  mettle sim rulesets/combat_hq.mettle morale_race --runs 100000 --seed 1\n  mettle sim rulesets/infinite_frontiers.mettle --check morale --set spi=2 --runs 1000000"
+    )]
+    Sim {
+        /// The ruleset.
+        file: PathBuf,
+        /// The scenario to play.
+        #[arg(required_unless_present = "check")]
+        scenario: Option<String>,
+        /// Roll this check instead of playing a scenario.
+        #[arg(long, conflicts_with = "scenario")]
+        check: Option<String>,
+        /// An input value of the check, as name=value (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", requires = "check")]
+        set: Vec<String>,
+        /// For a check made by someone: an attribute of the stand-in who rolls, as name=value.
+        #[arg(long = "with", value_name = "NAME=VALUE", requires = "check")]
+        with: Vec<String>,
+        /// How many times.
+        #[arg(long, default_value_t = 10_000)]
+        runs: u64,
+        /// Seed of the whole run: the same seed gives the same report, whatever the thread count.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a scenario and print its explained log.
+    #[command(
+        after_help = "Example:\n  mettle play rulesets/infinite_frontiers.mettle morale_failure --seed 3"
+    )]
+    Play {
+        /// The ruleset.
+        file: PathBuf,
+        /// The scenario's name.
+        scenario: String,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the log as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Open a prompt over one session: load rules, create units, fire events, roll checks, see why.
+    #[command(
+        after_help = "Example:\n  mettle repl rulesets/infinite_frontiers.mettle\n  mettle repl rules.mettle --seed 3 < steps.txt   # piped: no prompt, exit 1 if a step failed\n\nThe history is kept in $METTLE_HISTORY, else in mettle/history in the user's data folder."
+    )]
+    Repl {
+        /// A ruleset to load first.
+        file: Option<PathBuf>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// On piped input, print each input line (after the prompt) before its output, as a transcript.
+        #[arg(long)]
+        echo: bool,
+        /// Width of rendered diagnostics, in columns.
+        #[arg(long, default_value_t = 100)]
+        width: usize,
+    },
+    /// Rewrite rulesets in the one canonical layout, keeping every comment (`--check`: change nothing,
+    /// show the changes as a diff, exit 1 if any file is not formatted).
+    #[command(
+        after_help = "Examples:\n  mettle fmt rulesets/\n  mettle fmt --check rulesets/ morale.mettle\n  mettle fmt --stdin < morale.mettle"
+    )]
+    Fmt {
+        /// Ruleset files, or folders: every .mettle file below them.
+        #[arg(required_unless_present = "stdin", conflicts_with = "stdin")]
+        paths: Vec<PathBuf>,
+        /// Format standard input and print it to standard output (for editors).
+        #[arg(long)]
+        stdin: bool,
+        /// Rewrite nothing: print a diff of what would change, and exit 1 if any file would.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run a language server over standard input and output, for editors (see docs/lsp.md).
+    #[command(after_help = "Example (an editor starts it):\n  mettle lsp")]
+    Lsp,
+    /// Run every scenario's expectations in the given files or folders.
+    #[command(after_help = "Example:\n  mettle test rulesets/")]
+    Test {
+        /// Ruleset files or folders of them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+/// Runs the command line.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match parse_budget(&cli.budget) {
+        Ok(b) => {
+            let _ = BUDGET.set(b);
+        }
+        Err(message) => {
+            eprintln!("mettle::cli::budget\n\n  × {message}");
+            return ExitCode::from(2);
+        }
+    }
+    match parse_options(&cli.option) {
+        Ok(o) => {
+            let _ = OPTIONS.set(o);
+        }
+        Err(message) => {
+            eprintln!("mettle::cli::option\n\n  × {message}");
+            return ExitCode::from(2);
+        }
+    }
+    let code = match cli.command {
+        Command::Check { files, json } => commands::check(&files, json),
+        Command::Export { file } => commands::export(&file),
+        Command::Card { file, format, output } => card::run(&file, format, output.as_deref()),
+        Command::Roll { dice: Some(expr), seed, json, .. } => dice::roll(&expr, seed, json),
+        Command::Roll { file, check, set, with, seed, json, .. } => match (file, check) {
+            (Some(file), Some(check)) => commands::roll(&file, &check, &set, &with, seed, json),
+            _ => 2,
+        },
+        Command::Odds { dice: Some(expr), json, plot, seed, .. } => {
+            dice::odds(&expr, json, plot.as_deref(), seed)
+        }
+        Command::Odds { file: Some(file), scenario: Some(name), json, plot, seed, .. } => {
+            odds::scenario(&file, &name, json, plot.as_deref(), seed)
+        }
+        Command::Odds { file, check, set, with, sweep, option_sweep, group, json, plot, seed, .. } => {
+            match (file, check) {
+                (Some(file), Some(check)) => odds::run(&odds::Args {
+                    file,
+                    check,
+                    set,
+                    with,
+                    sweep,
+                    option_sweep,
+                    group,
+                    json,
+                    plot,
+                    seed,
+                }),
+                _ => 2,
+            }
+        }
+        Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
+            sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
+        }
+        Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
+        Command::Test { paths, seed } => commands::test(&paths, seed),
+        Command::Lsp => crate::lsp::run(),
+        Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
+        Command::Fmt { paths, check, .. } => fmt::run(&paths, check),
+        Command::Repl { file, seed, echo, width } => crate::repl::run(&crate::repl::Options {
+            file,
+            seed,
+            echo,
+            width,
+            budget: budget(),
+            options: options(),
+        }),
+    };
+    ExitCode::from(code)
+}
+
+/// Writes `text` to standard output, its control characters escaped. A closed pipe has already ended the
+/// program quietly (SIGPIPE); any other failure ends it with a coded message.
+pub(crate) fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(mettle::text::escape_controls(text).as_bytes()) {
+        drop(out);
+        eprintln!(
+            "mettle::io::write\n\n  × cannot write the output: {e}\n  help: check the free space where the output goes"
+        );
+        std::process::exit(1);
+    }
+}

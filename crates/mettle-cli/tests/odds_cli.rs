@@ -1,0 +1,212 @@
+//! `mettle odds` and the unreachable-outcome warning of `mettle check`, run through the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FRONTIERS: &str = "rulesets/infinite_frontiers.mettle";
+
+fn mettle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(args)
+        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the mettle binary runs")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = mettle(args);
+    assert!(o.status.success(), "{}", err(&o));
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+/// `p/q` strings added up exactly.
+fn sum_exact(outcomes: &[serde_json::Value]) -> (u128, u128) {
+    let gcd = |mut a: u128, mut b: u128| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    outcomes.iter().fold((0u128, 1u128), |(n, d), o| {
+        let (p, q) = o["exact"].as_str().unwrap().split_once('/').unwrap();
+        let (p, q): (u128, u128) = (p.parse().unwrap(), q.parse().unwrap());
+        let (n, d) = (n * q + p * d, d * q);
+        let g = gcd(n, d);
+        (n / g, d / g)
+    })
+}
+
+#[test]
+fn odds_of_a_check_in_text() {
+    let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=3"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.contains("exact odds"), "{text}");
+    for line in ["broken     16.67%  1/6", "steady     50.00%  1/2", "shaken     33.33%  1/3"] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    assert!(text.contains('█'), "bars: {text}");
+}
+
+#[test]
+fn odds_json_sums_to_exactly_one() {
+    let v = json(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--set",
+        "spi=2",
+        "--set",
+        "leadership=2",
+        "--option",
+        "bonus_die=extra_d6",
+        "--json",
+    ]);
+    assert_eq!(v["exact"], true);
+    let outcomes = v["outcomes"].as_array().unwrap();
+    let names: Vec<&str> = outcomes.iter().map(|o| o["outcome"].as_str().unwrap()).collect();
+    assert_eq!(names, ["broken", "steady", "shaken"]);
+    assert_eq!(outcomes[1]["exact"], "179/216");
+    assert!((outcomes[1]["probability"].as_f64().unwrap() - 179.0 / 216.0).abs() < 1e-12);
+    assert_eq!(sum_exact(outcomes), (1, 1));
+}
+
+#[test]
+fn a_sweep_gives_one_row_per_combination() {
+    let v =
+        json(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--sweep", "leadership=0..2", "--json"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 21);
+    assert_eq!(rows[0]["set"], serde_json::json!({ "spi": 0, "leadership": 0 }));
+    assert_eq!(rows[20]["set"], serde_json::json!({ "spi": 6, "leadership": 2 }));
+    // SPI 0, no leadership: one die can never make 7.
+    assert_eq!(rows[0]["outcomes"][1]["exact"], "0/1");
+    for r in rows {
+        assert_eq!(sum_exact(r["outcomes"].as_array().unwrap()), (1, 1));
+    }
+    let text = out(&mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..1"]));
+    assert!(text.contains("█ broken  ▓ steady  ▒ shaken"), "{text}");
+}
+
+#[test]
+fn plot_writes_an_svg_chart() {
+    let dir = std::env::temp_dir().join(format!("mettle-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("one.svg");
+    let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--plot", one.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&one).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("broken") && svg.contains("steady"), "{svg}");
+    let sweep = dir.join("sweep.svg");
+    mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--plot", sweep.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&sweep).unwrap();
+    assert_eq!(svg.matches("spi 3").count(), 1, "one bar per row");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn odds_explain_mistakes() {
+    let o = mettle(&["odds", FRONTIERS, "moral"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("did you mean `morale`"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0-6"]);
+    assert!(err(&o).contains("needs the form NAME=LO..HI"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..9"]);
+    assert!(err(&o).contains("leaves the range of input `spi`"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "comms=0..1"]);
+    assert!(err(&o).contains("not one"), "{}", err(&o));
+}
+
+#[test]
+fn check_warns_of_outcomes_no_roll_reaches() {
+    let o = mettle(&["check", "tests/inputs/odds/unreachable.mettle"]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(err(&o));
+    // The shipped rulesets have none.
+    for f in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets")).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "mettle") {
+            let o = mettle(&["check", f.to_str().unwrap()]);
+            assert!(!err(&o).contains("unreachable_outcome"), "{}", err(&o));
+        }
+    }
+}
+
+#[test]
+fn a_stand_in_gets_stand_ins_for_the_entities_it_names() {
+    // A Traveller character reads its party; a Combat HQ group hands points to its opponent.
+    let v = json(&["odds", "rulesets/traveller_morale.mettle", "level_shifts", "--json"]);
+    assert_eq!(v["outcomes"][0]["exact"], "1/1");
+    let v = json(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--json"]);
+    let exact: Vec<&str> =
+        v["outcomes"].as_array().unwrap().iter().map(|o| o["exact"].as_str().unwrap()).collect();
+    assert_eq!(exact, ["0/1", "1/3", "2/3"]);
+    let o = mettle(&["roll", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--seed", "0"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("group's opponent.mp"), "{}", out(&o));
+}
+
+#[test]
+fn a_long_scenario_is_estimated_instead() {
+    let v =
+        json(&["odds", "rulesets/combat_hq.mettle", "--scenario", "morale_race", "--seed", "3", "--json"]);
+    assert_eq!(v["exact"], false);
+    assert!(v["method"]["reason"].as_str().unwrap().contains("ways"), "{v}");
+    let ends: Vec<&str> =
+        v["outcomes"].as_array().unwrap().iter().map(|o| o["outcome"].as_str().unwrap()).collect();
+    assert!(ends.contains(&"major_victory for max") && ends.contains(&"draw"), "{ends:?}");
+    let recorded: Vec<&str> =
+        v["values"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert!(recorded.contains(&"turns taken"), "{recorded:?}");
+    let exact =
+        json(&["odds", "rulesets/infinite_frontiers.mettle", "--scenario", "three_morale_checks", "--json"]);
+    assert_eq!(exact["outcomes"][0]["exact"], "11/24");
+}
+
+#[test]
+fn the_question_names_the_stand_in_and_every_value_given_with_with() {
+    let v = json(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--json"]);
+    let q = v["question"].as_str().unwrap();
+    assert!(
+        q.contains("made by a stand-in group with mp = 2, its other attributes at their defaults"),
+        "{q}"
+    );
+    let o = mettle(&["roll", FRONTIERS, "skill", "--with", "morale=shaken", "--with", "resolve=yes"]);
+    let text = out(&o);
+    assert!(text.contains("rolled by a stand-in unit with morale = shaken, resolve = yes"), "{text}");
+}
+
+#[test]
+fn groups_add_outcomes_up_exactly_in_reports_and_sweeps() {
+    let v = json(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shaken", "--json"]);
+    let g = &v["groups"][0];
+    assert_eq!((g["group"].as_str(), g["exact"].as_str()), (Some("fail"), Some("2/3")));
+    let v = json(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--sweep",
+        "spi=0..6",
+        "--group",
+        "fail=broken,shaken",
+        "--json",
+    ]);
+    let fails: Vec<&str> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["groups"][0]["exact"].as_str().unwrap()).collect();
+    assert_eq!(fails, ["1/1", "5/6", "2/3", "1/2", "1/3", "1/6", "1/6"]);
+    let text =
+        out(&mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shaken"]));
+    assert!(text.contains("group") && text.contains("fail") && text.contains("2/3"), "{text}");
+    let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shakn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("did you mean `shaken`?"), "{}", err(&o));
+}

@@ -1,0 +1,307 @@
+//! Simulation: play a scenario or roll a check many times, in parallel and reproducibly, and count the results.
+//!
+//! Runs are split into chunks of [`CHUNK`] runs; chunk `i` is seeded from the simulation's seed and `i`,
+//! and each chunk's counters are merged in an order-free way, so the same seed gives the same report
+//! whatever the number of threads.
+//!
+//! ```
+//! use mettle::{Ruleset, sim};
+//! let rules = Ruleset::from_str("coin.mettle", r#"
+//!     kind side { wins: 0.. = 0 }
+//!     result heads "Heads"
+//!     result tails "Tails"
+//!     scenario toss {
+//!         new side a
+//!         with chance 1/2 { end game with heads for a } otherwise { end game with tails for a }
+//!         record "turns" = turn
+//!     }
+//! "#).unwrap();
+//! let opts = sim::Options { runs: 2000, seed: 7, threads: 2 };
+//! let report = sim::simulate(&rules, &sim::Target::Scenario("toss".into()), &opts, &|_| {}).unwrap();
+//! assert_eq!(report.results.iter().map(|r| r.count).sum::<u64>(), 2000);
+//! let heads = report.results.iter().find(|r| r.result.as_deref() == Some("heads")).unwrap();
+//! assert!(heads.low < 0.5 && 0.5 < heads.high);
+//! ```
+
+mod sampler;
+mod tally;
+
+pub use sampler::{CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler};
+pub use tally::{End, Recorded, Tally, wilson};
+
+use crate::Ruleset;
+use crate::diagnostics::{Diagnostic, suggest};
+use crate::program::Value;
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Runs per chunk: the unit of seeding, of parallel work and of progress.
+pub const CHUNK: u64 = 256;
+
+/// How many runs, from which seed, on how many threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Runs in all.
+    pub runs: u64,
+    /// Seed of the whole simulation.
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+}
+
+/// What to simulate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// Play this scenario once per run.
+    Scenario(String),
+    /// Roll this check once per run.
+    Check {
+        /// The check's name.
+        name: String,
+        /// Its input values by name (the others take their defaults).
+        inputs: Vec<(String, Value)>,
+        /// For a check made by someone: the stand-in's attributes by name (the others take their
+        /// defaults).
+        with: Vec<(String, Value)>,
+    },
+}
+
+/// How often one end came up.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Frequency {
+    /// The game's result (or the check's outcome); `None` when the scenario ended without one.
+    pub result: Option<String>,
+    /// The winner, if the game named one.
+    pub winner: Option<String>,
+    /// Runs that ended this way.
+    pub count: u64,
+    /// Share of all runs.
+    pub share: f64,
+    /// Low end of the 95% Wilson score interval of the share.
+    pub low: f64,
+    /// High end of the interval.
+    pub high: f64,
+}
+
+impl Frequency {
+    /// The end as people read it: `major_victory for max`, `draw`, or that the game did not end.
+    pub fn name(&self) -> String {
+        match (&self.result, &self.winner) {
+            (Some(r), Some(w)) => format!("{r} for {w}"),
+            (Some(r), None) => r.clone(),
+            (None, _) => "(the game did not end)".into(),
+        }
+    }
+}
+
+/// The distribution of one recorded value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Distribution {
+    /// The label, as written after `record`.
+    pub label: String,
+    /// Runs that recorded it.
+    pub runs: u64,
+    /// Mean value.
+    pub mean: f64,
+    /// Smallest value.
+    pub min: i64,
+    /// Largest value.
+    pub max: i64,
+    /// Every value recorded, smallest first, with its number of runs.
+    pub counts: Vec<Count>,
+}
+
+/// How many runs recorded one value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// The value.
+    pub value: i64,
+    /// Runs that recorded it.
+    pub runs: u64,
+}
+
+/// What a simulation found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Runs made, errors included.
+    pub runs: u64,
+    /// The simulation's seed.
+    pub seed: u64,
+    /// Each end that came up, most frequent first.
+    pub results: Vec<Frequency>,
+    /// Runs stopped by an error.
+    pub errors: u64,
+    /// The error of the first run that had one.
+    pub first_error: Option<Diagnostic>,
+    /// Runs in which an `expect` failed.
+    pub failed_expectations: u64,
+    /// Recorded values, by label in alphabetical order.
+    pub records: Vec<Distribution>,
+}
+
+/// SplitMix64 of `a` and `b`: independent-looking seeds from a seed and a counter.
+///
+/// ```
+/// assert_ne!(mettle::sim::mix(1, 0), mettle::sim::mix(1, 1));
+/// assert_eq!(mettle::sim::mix(1, 0), mettle::sim::mix(1, 0));
+/// ```
+pub fn mix(a: u64, b: u64) -> u64 {
+    let step = |mut z: u64| {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    step(step(a) ^ b)
+}
+
+/// Plays `target` `opts.runs` times and reports how often each end came up. `progress` is called from
+/// worker threads with the number of runs done so far, after each chunk.
+///
+/// Errors: an unknown scenario, check, input or attribute, or a value that does not fit (with help and a
+/// did-you-mean). A run stopped by an error is counted, not returned: see [`Report::errors`].
+pub fn simulate(
+    rules: &Ruleset,
+    target: &Target,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, Diagnostic> {
+    let sampler = sampler_for(rules, target)?;
+    run(sampler.as_ref(), opts, progress)
+}
+
+/// Runs `sampler` over `opts.runs` runs in chunks on a pool of `opts.threads` threads (with the
+/// `parallel` feature; without it the chunks run one after another on the calling thread, to the same
+/// report).
+pub fn run(
+    sampler: &dyn Sampler,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, Diagnostic> {
+    let chunks = opts.runs.div_ceil(CHUNK);
+    let done = AtomicU64::new(0);
+    let one = |i: u64| {
+        let first_run = i * CHUNK;
+        let chunk = Chunk { seed: mix(opts.seed, i), first_run, runs: CHUNK.min(opts.runs - first_run) };
+        let mut t = Tally::default();
+        sampler.sample(chunk, &mut t);
+        progress(done.fetch_add(chunk.runs, Ordering::Relaxed) + chunk.runs);
+        t
+    };
+    #[cfg(feature = "parallel")]
+    let tally = {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(|e| {
+            Diagnostic::plain("sim::threads", format!("cannot start the worker threads: {e}"))
+                .with_help("ask for fewer threads with `--threads`")
+        })?;
+        pool.install(|| (0..chunks).into_par_iter().map(one).reduce(Tally::default, Tally::merge))
+    };
+    #[cfg(not(feature = "parallel"))]
+    let tally = (0..chunks).map(one).fold(Tally::default(), Tally::merge);
+    Ok(report(tally, opts.seed))
+}
+
+fn report(t: Tally, seed: u64) -> Report {
+    let mut results: Vec<Frequency> = t
+        .ends
+        .into_iter()
+        .map(|(end, count)| {
+            let (low, high) = wilson(count, t.runs);
+            Frequency {
+                result: end.result,
+                winner: end.winner,
+                count,
+                share: count as f64 / t.runs as f64,
+                low,
+                high,
+            }
+        })
+        .collect();
+    // Most frequent first; ties in the order of the ends (stable sort).
+    results.sort_by_key(|f| std::cmp::Reverse(f.count));
+    let records = t
+        .records
+        .into_iter()
+        .map(|(label, r)| Distribution {
+            label,
+            runs: r.runs,
+            mean: r.sum as f64 / r.runs.max(1) as f64,
+            min: r.min,
+            max: r.max,
+            counts: r.counts.into_iter().map(|(value, runs)| Count { value, runs }).collect(),
+        })
+        .collect();
+    Report {
+        runs: t.runs,
+        seed,
+        results,
+        errors: t.errors,
+        first_error: t.first_error.map(|(_, d)| d),
+        failed_expectations: t.failed_expectations,
+        records,
+    }
+}
+
+fn unknown(what: &str, name: &str, known: &[&str]) -> Diagnostic {
+    Diagnostic::plain(&format!("sim::unknown_{what}"), format!("there is no {what} called `{name}`"))
+        .with_help(suggest(name, what, known))
+}
+
+/// Finds what `target` names and checks its values.
+fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Diagnostic> {
+    let p = rules.program();
+    match target {
+        Target::Scenario(name) => {
+            if !p.scenarios.iter().any(|s| s.name == *name) {
+                let known: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
+                return Err(unknown("scenario", name, &known));
+            }
+            Ok(Box::new(ScenarioSampler { rules: rules.clone(), name: name.clone() }))
+        }
+        Target::Check { name, inputs, with } => {
+            // The session checks the names and values given, as for any roll; the stand-in, made
+            // here, checks its attributes.
+            let mut s = crate::Session::new(rules, 0);
+            let named: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            let (c, args) = s.resolve(name, &named)?;
+            let decl = &p.checks[c as usize];
+            let subject = match decl.subject {
+                Some(k) => Some((k, with.clone())),
+                None if !with.is_empty() => {
+                    return Err(Diagnostic::plain(
+                        "sim::no_subject",
+                        format!("check `{name}` is not made by anyone, so it has no attributes to set"),
+                    )
+                    .with_help("leave out the stand-in's attributes"));
+                }
+                None => None,
+            };
+            if let Some(missing) = decl.inputs.iter().enumerate().find(|(i, x)| {
+                x.default.is_none() && x.field.default.is_none() && !args.iter().any(|a| a.0 == *i as u32)
+            }) {
+                let n = &missing.1.field.name;
+                return Err(Diagnostic::plain(
+                    "sim::missing_input",
+                    format!("check `{name}` needs input `{n}`, which has no default"),
+                )
+                .with_help(format!("give it, e.g. `--set {n}=…`")));
+            }
+            // Checks the exact engine can follow are sampled from its table: the same dice, one lookup.
+            let who = match &subject {
+                Some((k, attrs)) => {
+                    let refs: Vec<(&str, Value)> =
+                        attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+                    Some(s.create(&p.kinds[*k as usize].name, "stand-in", &refs)?)
+                }
+                None => None,
+            };
+            if let Some(fast) = s.sampler(name, who, &named)? {
+                let names = &p.sets[decl.outcome_set as usize].names;
+                let outcomes = decl.outcomes.iter().map(|o| names[o.index as usize].clone()).collect();
+                return Ok(Box::new(FastCheckSampler { sampler: fast, outcomes }));
+            }
+            Ok(Box::new(CheckSampler { rules: rules.clone(), check: c, inputs: args, subject }))
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Exact odds of the shipped checks: fractions worked out by hand, and a brute-force cross-check that
+//! forces every possible roll through the real session.
+
+use mettle::odds::{Chance, How, Report};
+use mettle::{Ruleset, Session, Value};
+
+fn rules(name: &str) -> Ruleset {
+    Ruleset::from_path(format!("{}/rulesets/{name}.mettle", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")))
+        .unwrap()
+}
+
+/// A session with a stand-in subject (attributes `with`) if the check is made by someone.
+fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u32>) {
+    let mut s = Session::new(r, 0);
+    let p = r.program();
+    let c = p.checks.iter().find(|c| c.name == check).unwrap();
+    // Attributes that name another entity (a party, an opponent) get one of their own.
+    let who = c.subject.map(|k| {
+        let kind = &p.kinds[k as usize];
+        let mut all = with.to_vec();
+        for f in &kind.fields {
+            if let mettle::program::Ty::Entity(other) = f.ty
+                && !with.iter().any(|(n, _)| *n == f.name)
+            {
+                let id = s
+                    .create_stand_in(&p.kinds[other as usize].name, &format!("{}_of_stand_in", f.name), &[])
+                    .unwrap();
+                all.push((f.name.as_str(), Value::Entity(id)));
+            }
+        }
+        s.create(&kind.name, "stand_in", &all).unwrap()
+    });
+    (s, who)
+}
+
+fn report(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) -> Report {
+    report_under(file, check, &[], with, inputs)
+}
+
+/// The same, under the house-rule readings `options` (name, reading).
+fn report_under(
+    file: &str,
+    check: &str,
+    options: &[(&str, &str)],
+    with: &[(&str, Value)],
+    inputs: &[(&str, Value)],
+) -> Report {
+    let r = rules(file);
+    let (mut s, who) = setup(&r, check, with);
+    for (name, reading) in options {
+        s.set_option(name, r.option_value(name, reading).unwrap()).unwrap();
+    }
+    mettle::odds::ask(&mut s, check, who, inputs, 0).unwrap()
+}
+
+/// Each outcome's exact chance as `name p/q`.
+fn exact(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) -> Vec<String> {
+    let rep = report(file, check, with, inputs);
+    assert_eq!(rep.how, How::Exact, "{file} {check}");
+    rep.outcomes
+        .iter()
+        .map(|o| match &o.chance {
+            Chance::Exact(f) => format!("{} {f}", o.name),
+            c => panic!("not exact: {c:?}"),
+        })
+        .collect()
+}
+
+fn int(n: i64) -> Value {
+    Value::Int(n)
+}
+
+fn yes() -> Value {
+    Value::Bool(true)
+}
+
+#[test]
+fn infinite_frontiers_morale() {
+    // One die plus SPI 3 against 7: a 1 breaks, 4–6 pass, 2–3 shake.
+    assert_eq!(
+        exact("infinite_frontiers", "morale", &[], &[("spi", int(3))]),
+        ["broken 1/6", "steady 1/2", "shaken 1/3"]
+    );
+    // A leader's +1 read flat (the default), SPI 0: only a 6 makes 7.
+    assert_eq!(
+        exact("infinite_frontiers", "morale", &[], &[("spi", int(0)), ("leadership", int(1))]),
+        ["broken 1/6", "steady 1/6", "shaken 2/3"]
+    );
+    // Read as an extra d6: two dice, SPI 0: the base die is not 1 and the two make 7 or more in 20
+    // of 36 rolls.
+    let rep = report_under(
+        "infinite_frontiers",
+        "morale",
+        &[("bonus_die", "extra_d6")],
+        &[],
+        &[("spi", int(0)), ("leadership", int(1))],
+    );
+    let shown: Vec<String> = rep
+        .outcomes
+        .iter()
+        .map(|o| match &o.chance {
+            Chance::Exact(f) => format!("{} {f}", o.name),
+            c => panic!("not exact: {c:?}"),
+        })
+        .collect();
+    assert_eq!(shown, ["broken 1/6", "steady 5/9", "shaken 5/18"]);
+    // SPI 6: anything but a natural 1 passes.
+    assert_eq!(
+        exact("infinite_frontiers", "morale", &[], &[("spi", int(6))]),
+        ["broken 1/6", "steady 5/6", "shaken 0/1"]
+    );
+}
+
+#[test]
+fn resolve_needs_seven_dice() {
+    // Read literally, Resolve takes seven sixes: only with every bonus read as a die.
+    let sixes = |inputs: &[(&str, Value)]| {
+        let rep = report_under("infinite_frontiers", "morale", &[("bonus_die", "extra_d6")], &[], inputs);
+        let d = rep.values.iter().find(|(n, _)| n == "sixes").unwrap().1.clone();
+        d.probability(7).to_string()
+    };
+    let six_dice = [("spi", int(0)), ("leadership", int(3)), ("comms", yes()), ("inspired", yes())];
+    assert_eq!(sixes(&six_dice), "0/1");
+    let mut seven = six_dice.to_vec();
+    seven.push(("extra_die", yes()));
+    assert_eq!(sixes(&seven), "1/279936");
+}
+
+#[test]
+fn infinite_frontiers_skill() {
+    assert_eq!(exact("infinite_frontiers", "skill", &[], &[("dice_pool", int(2))]), ["hit 3/4", "miss 1/4"]);
+    assert_eq!(exact("infinite_frontiers", "skill", &[], &[("dice_pool", int(3))]), ["hit 7/8", "miss 1/8"]);
+}
+
+#[test]
+fn dice_pool_morale() {
+    // d6 against base 3, no net dice: pass on 1–3, refuse otherwise.
+    assert_eq!(
+        exact("dice_pool_morale", "morale", &[], &[("base", int(3))]),
+        ["fight 1/2", "refuse 1/2", "flee 0/1"]
+    );
+    // Two penalty dice: three dice, all must be 3 or less; exactly one failure only refuses.
+    assert_eq!(
+        exact("dice_pool_morale", "morale", &[], &[("base", int(3)), ("penalty", int(2))]),
+        ["fight 1/8", "refuse 3/8", "flee 1/2"]
+    );
+    assert_eq!(exact("dice_pool_morale", "reaction", &[], &[]), ["surrender 5/18", "flee 13/18"]);
+}
+
+#[test]
+fn combat_hq() {
+    assert_eq!(
+        exact("combat_hq", "dispersal", &[("mp", int(0))], &[]),
+        ["to_opponent 1/1", "below_zero 0/1", "lost 0/1"]
+    );
+    assert_eq!(
+        exact("combat_hq", "dispersal", &[("mp", int(2))], &[]),
+        ["to_opponent 0/1", "below_zero 1/3", "lost 2/3"]
+    );
+    assert_eq!(
+        exact("combat_hq", "command_roll", &[("command_dice", int(4)), ("mp", int(3))], &[]),
+        ["rolled 1/1"]
+    );
+}
+
+#[test]
+fn shadow_deep() {
+    assert_eq!(
+        exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(0)), ("will", int(0))]),
+        ["pass 3/4", "fail 1/4"]
+    );
+    // Stress 2: target 6 + 3 = 9; Will +2 needs a 7 on the d20.
+    assert_eq!(
+        exact("shadow_deep_stress", "morale_test", &[], &[("stress", int(2)), ("will", int(2))]),
+        ["pass 7/10", "fail 3/10"]
+    );
+}
+
+#[test]
+fn traveller() {
+    let r = rules("traveller_morale");
+    let routine = Value::Name {
+        set: r.program().sets.iter().position(|s| s.name == "difficulty").unwrap() as u32,
+        index: 1,
+    };
+    assert_eq!(
+        exact("traveller_morale", "morale", &[], &[("difficulty", routine), ("dm", int(0))]),
+        ["pass 7/12", "fail 5/12"]
+    );
+    assert_eq!(exact("traveller_morale", "level_shifts", &[], &[]), ["counted 1/1"]);
+    assert_eq!(exact("traveller_morale", "dms", &[], &[]), ["counted 1/1"]);
+    assert_eq!(
+        exact(
+            "traveller_morale",
+            "heroic_result",
+            &[],
+            &[("margin", int(1)), ("hero_modifier", int(0)), ("passed", yes())]
+        ),
+        ["new_level 1/1"]
+    );
+}
+
+/// Every roll of a check, forced through a fresh session one by one, gives the same counts as the
+/// exact odds.
+fn brute_force(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) {
+    brute_force_in(&rules(file), check, with, inputs);
+}
+
+fn brute_force_in(r: &Ruleset, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) {
+    let file = r.name();
+    let (mut s, who) = setup(r, check, with);
+    let (c, args) = s.resolve(check, inputs).unwrap();
+    let prepared = s.prepare(c, who, args).unwrap();
+    let spec = prepared.dice.clone().unwrap();
+    let faces = spec.faces.all();
+    let n = spec.count as u32;
+    let mut counts = vec![0u64; r.program().checks[c as usize].outcomes.len()];
+    let names = &r.program().sets[r.program().checks[c as usize].outcome_set as usize].names;
+    for mut i in 0..(faces.len() as u64).pow(n) {
+        let mut roll = vec![];
+        for _ in 0..n {
+            roll.push(faces[(i % faces.len() as u64) as usize]);
+            i /= faces.len() as u64;
+        }
+        let mut t = s.clone();
+        t.set_logging(false);
+        t.force_dice(&roll);
+        let res = t.roll_for(check, who, inputs).unwrap();
+        let k = r.program().checks[c as usize]
+            .outcomes
+            .iter()
+            .position(|o| names[o.index as usize] == res.outcome);
+        counts[k.unwrap()] += 1;
+    }
+    let all = (faces.len() as u64).pow(n);
+    let rep = mettle::odds::ask(&mut s, check, who, inputs, 0).unwrap();
+    for (o, k) in rep.outcomes.iter().zip(counts) {
+        let want = mettle::odds::Fraction::new(k.into(), all.into());
+        assert_eq!(o.chance, Chance::Exact(want), "{file} {check} {inputs:?}: {}", o.name);
+    }
+}
+
+#[test]
+fn exact_odds_agree_with_every_forced_roll() {
+    for spi in 0..=6 {
+        for leadership in 0..=2 {
+            brute_force(
+                "infinite_frontiers",
+                "morale",
+                &[],
+                &[("spi", int(spi)), ("leadership", int(leadership))],
+            );
+        }
+    }
+    brute_force(
+        "infinite_frontiers",
+        "morale",
+        &[],
+        &[("spi", int(1)), ("leadership", int(1)), ("comms", yes())],
+    );
+    for pool in 1..=4 {
+        brute_force("infinite_frontiers", "skill", &[], &[("dice_pool", int(pool))]);
+    }
+    for base in [2, 5, 7] {
+        for (bonus, penalty) in [(0, 0), (2, 0), (0, 2), (1, 0)] {
+            brute_force(
+                "dice_pool_morale",
+                "morale",
+                &[],
+                &[("base", int(base)), ("bonus", int(bonus)), ("penalty", int(penalty))],
+            );
+        }
+    }
+    for mp in 0..=3 {
+        brute_force("combat_hq", "dispersal", &[("mp", int(mp))], &[]);
+    }
+    for (stress, will) in [(0, 0), (1, 3), (3, -1), (5, 2)] {
+        brute_force(
+            "shadow_deep_stress",
+            "morale_test",
+            &[],
+            &[("stress", int(stress)), ("will", int(will))],
+        );
+    }
+}
+
+/// A sampler draws the same dice as a real roll: with the same seed, the same outcomes, one by one.
+fn same_as_rolling(file: &str, check: &str, with: &[(&str, Value)], inputs: &[(&str, Value)]) {
+    let r = rules(file);
+    let (mut s, who) = setup(&r, check, with);
+    let sampler = s.sampler(check, who, inputs).unwrap().expect("a sampler");
+    let (c, args) = s.resolve(check, inputs).unwrap();
+    let mut a = s.reseeded(99);
+    let mut b = s.reseeded(99);
+    for i in 0..2000 {
+        let rolled = a.roll_quietly(c, who, args.clone()).unwrap().outcome;
+        assert_eq!(b.sample(&sampler), rolled, "{file} {check} {inputs:?}, roll {i}");
+    }
+}
+
+#[test]
+fn samplers_roll_like_the_rules() {
+    same_as_rolling("infinite_frontiers", "morale", &[], &[("spi", int(2)), ("leadership", int(2))]);
+    same_as_rolling("infinite_frontiers", "skill", &[], &[("dice_pool", int(5))]);
+    same_as_rolling("dice_pool_morale", "morale", &[], &[("base", int(4)), ("penalty", int(1))]);
+    same_as_rolling("dice_pool_morale", "reaction", &[], &[]);
+    same_as_rolling("combat_hq", "dispersal", &[("mp", int(2))], &[]);
+    same_as_rolling("shadow_deep_stress", "morale_test", &[], &[("stress", int(2)), ("will", int(1))]);
+    let rr = Ruleset::from_str(
+        "rr.mettle",
+        "check c { roll 3d6r1ro2  outcome high when total >= 12  otherwise low }",
+    )
+    .unwrap();
+    let mut s = Session::new(&rr, 0);
+    let sampler = s.sampler("c", None, &[]).unwrap().unwrap();
+    let mut a = s.reseeded(5);
+    let mut b = s.reseeded(5);
+    for _ in 0..2000 {
+        assert_eq!(b.sample(&sampler), a.roll_quietly(0, None, vec![]).unwrap().outcome);
+    }
+}
+
+/// Monte Carlo agrees with the exact odds: 60,000 samples land inside each outcome's 95% interval
+/// (fixed seed, so this cannot flake).
+#[test]
+fn simulation_agrees_with_exact_odds() {
+    let r = rules("infinite_frontiers");
+    let (mut s, who) = setup(&r, "morale", &[]);
+    let inputs = [("spi", int(1)), ("leadership", int(2))];
+    let sampler = s.sampler("morale", who, &inputs).unwrap().unwrap();
+    let runs = 60_000u64;
+    let mut hits = [0u64; 3];
+    let mut sim = s.reseeded(2026);
+    for _ in 0..runs {
+        hits[sim.sample(&sampler)] += 1;
+    }
+    let rep = mettle::odds::ask(&mut s, "morale", who, &inputs, 0).unwrap();
+    for (o, h) in rep.outcomes.iter().zip(hits) {
+        let (lo, hi) = mettle::sim::wilson(h, runs);
+        let p = o.chance.value();
+        assert!(lo <= p && p <= hi, "{}: exact {p}, simulated {lo}..{hi}", o.name);
+    }
+}
+
+#[test]
+fn three_morale_checks_end_exactly_as_worked_out_by_hand() {
+    // Per check with SPI 2: a natural 1 breaks (1/6), 5–6 pass (1/3), 2–4 shake (1/2); a Broken unit
+    // recovers to Shaken on a pass and stays Broken otherwise. Three steps of that chain from Steady.
+    let ends =
+        mettle::odds::scenario_ends(&rules("infinite_frontiers"), "three_morale_checks").unwrap().unwrap();
+    let shown: Vec<String> = ends.ends.iter().map(|(e, p)| format!("{e}: {p}")).collect();
+    assert_eq!(shown, ["u.morale = shaken: 11/24", "u.morale = broken: 7/24", "u.morale = steady: 1/4"]);
+    assert_eq!(ends.paths, 216);
+}
+
+#[test]
+fn a_long_scenario_is_out_of_exact_reach_and_says_so_at_once() {
+    let why = mettle::odds::scenario_ends(&rules("combat_hq"), "morale_race").unwrap().unwrap_err();
+    assert!(why.contains("estimated from 32 random runs"), "{why}");
+    assert!(mettle::odds::scenario_ends(&rules("combat_hq"), "no_such").is_err());
+}
+
+#[test]
+fn out_of_exact_reach_is_estimated_and_says_why() {
+    // The rules read the first die of a roll that keeps the highest three: the exact engine does not
+    // follow single dice through a keep, so the odds are simulated (the first die is still 1 in 6).
+    let r = Ruleset::from_str(
+        "k.mettle",
+        "check k { roll 4d6kh3 as first  outcome one when first == 1  otherwise other }",
+    )
+    .unwrap();
+    let mut s = Session::new(&r, 0);
+    let rep = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
+    let How::Estimated { reason, runs, seed } = &rep.how else { panic!("{:?}", rep.how) };
+    assert!(reason.contains("keeping or dropping"), "{reason}");
+    assert_eq!((*runs, *seed), (mettle::odds::FALLBACK_RUNS, 7));
+    let Chance::Estimate { low, high, .. } = rep.outcomes[0].chance else { panic!() };
+    assert!(low < 1.0 / 6.0 && 1.0 / 6.0 < high, "{low}..{high}");
+    // The same seed gives the same estimate.
+    let again = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
+    assert_eq!(again.outcomes[0].chance, rep.outcomes[0].chance);
+}
+
+#[test]
+fn checks_that_read_only_the_total_of_a_keep_or_explode_are_exact() {
+    let r = Ruleset::from_str(
+        "kx.mettle",
+        "check best { roll 4d6kh3  target 12  outcome pass when total >= target  otherwise fail }
+         check burst { roll 2d4x  outcome big when total >= 9  otherwise small }",
+    )
+    .unwrap();
+    brute_force_in(&r, "best", &[], &[]);
+    let mut s = Session::new(&r, 0);
+    assert_eq!(s.sampler("best", None, &[]).unwrap().map(|_| ()), None, "no table to sample a keep from");
+    // 2d4, a 4 rolling again: a die shows 1–3 (1/4 each) or 5–7 (1/16 each) or 9 and up. Under 9 in
+    // all: both dice 1–3 (9/16), or one 5–7 with a small partner (5+1..3, 6+1..2, 7+1: 6 pairs, either
+    // way round, 1/64 each: 3/16). So 9 or more is 1 - 12/16 = 1/4.
+    let rep = mettle::odds::ask(&mut s, "burst", None, &[], 0).unwrap();
+    assert_eq!(rep.outcomes[0].chance, Chance::Exact(mettle::odds::Fraction::new(1u32.into(), 4u32.into())));
+}
