@@ -11,6 +11,95 @@ pub(super) fn slip(text: &str, base: usize, pos: usize) -> Option<Diagnostic> {
     operator(text, pos)
         .or_else(|| names_with_commas(text, base, pos))
         .or_else(|| unnamed_fact(text, base, pos))
+        .or_else(|| rulebook_style(text, pos))
+}
+
+/// Ways a rulebook writes things that mettle writes otherwise: `2D6`, a target of `7+`, `'text'`,
+/// a range `0-6`, `outcome x if …`.
+fn rulebook_style(text: &str, pos: usize) -> Option<Diagnostic> {
+    let rest = text.get(pos..)?;
+    let before = &text[..pos];
+    let word_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let word = &rest[..word_len];
+    let syntax = |message: String, span: Span, label: String, help: String| {
+        Diagnostic::error("parse::syntax", message, span, label).with_help(help)
+    };
+    let digits_before = |s: &str| -> String {
+        let n: String = s.chars().rev().take_while(char::is_ascii_digit).collect();
+        n.chars().rev().collect()
+    };
+    // `2D6`: a capital D.
+    if let Some(sides) = word.strip_prefix('D')
+        && !sides.is_empty()
+        && sides.chars().all(|c| c.is_ascii_digit())
+    {
+        let count = digits_before(before);
+        return Some(syntax(
+            format!("dice are written with a small `d`: `{count}d{sides}`"),
+            Span::new(pos - count.len(), pos + word.len()),
+            format!("write `{count}d{sides}`"),
+            "write dice as `d6`, `2d6` or `4d6kh3`, with a small `d`".into(),
+        ));
+    }
+    // `target 7+` on the line before: the `+` ran on into the next line.
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    // The word the `+` took (`outcome`) may stand before the error.
+    if line_start > 0 && before[line_start..].split_whitespace().count() <= 1 {
+        let prev_line = before[..line_start - 1].rsplit('\n').next().unwrap_or("");
+        let prev = prev_line.split("//").next().unwrap_or("").trim_end();
+        if let Some(number) = prev.strip_suffix('+') {
+            let n = digits_before(number);
+            if !n.is_empty() {
+                let end = line_start - 1 - (prev_line.len() - prev.len());
+                return Some(syntax(
+                    format!(
+                        "`{n}+` is how a rulebook writes \"{n} or more\"; mettle reads the `+` as adding \
+                         what comes next"
+                    ),
+                    Span::new(end - n.len() - 1, end),
+                    format!("write `{n}` here"),
+                    format!(
+                        "write the number alone (`target {n}`) and say \"or more\" in the outcome: \
+                         `outcome pass when total >= target`"
+                    ),
+                ));
+            }
+        }
+    }
+    // `'text'`: single quotes.
+    if rest.starts_with('\'') {
+        let close = rest[1..].find(['\'', '\n']).map_or(rest.len(), |i| i + 2).min(rest.len());
+        let inner = rest[1..close].trim_end_matches(['\'', '\n']);
+        return Some(syntax(
+            "text is written in double quotes".into(),
+            Span::new(pos, pos + close),
+            format!("write `\"{inner}\"`"),
+            format!("write `\"{inner}\"` with double quotes"),
+        ));
+    }
+    // `0-6` where a range belongs.
+    if rest.starts_with('-') {
+        let (lo, hi) =
+            (digits_before(before), rest[1..].chars().take_while(char::is_ascii_digit).collect::<String>());
+        if !lo.is_empty() && !hi.is_empty() {
+            return Some(syntax(
+                format!("a range is written `{lo}..{hi}`, not `{lo}-{hi}`"),
+                Span::new(pos - lo.len(), pos + 1 + hi.len()),
+                format!("write `{lo}..{hi}`"),
+                format!("write ranges with two dots, as in `spi: {lo}..{hi}`"),
+            ));
+        }
+    }
+    // `outcome steady if …`: an outcome's condition follows `when`.
+    if word == "if" && before[line_start..].trim_start().starts_with("outcome ") {
+        return Some(syntax(
+            "an outcome's condition follows `when`, not `if`".into(),
+            Span::new(pos, pos + 2),
+            "write `when` here".into(),
+            "write it as `outcome NAME when CONDITION`, as in `outcome steady when total >= target`".into(),
+        ));
+    }
+    None
 }
 
 /// `=<`, `=>`, `&&`, `||` and `!` at `pos`.
@@ -308,6 +397,23 @@ mod tests {
         assert!(slip_at("on x when a || b { }", "||").is_some_and(|d| d.message.contains("`or`")));
         assert!(slip_at("on x when !a { }", "!").is_some_and(|d| d.message.contains("`not`")));
         assert!(slip_at("on x when a != { }", "!=").is_none());
+    }
+
+    #[test]
+    fn rulebook_ways_of_writing() {
+        let message = |text: &str, at: &str| slip_at(text, at).map(|d| d.message).unwrap_or_default();
+        assert_eq!(message("check c {\n  roll 2D6\n}", "D6"), "dice are written with a small `d`: `2d6`");
+        let text = "check c {\n  target 7+\n  outcome a when total >= target\n}";
+        let d = slip(text, 0, text.find("a when").expect("in the text")).expect("a slip");
+        assert_eq!(&text[d.span().start..d.span().end], "7+");
+        assert!(d.message.starts_with("`7+` is how a rulebook writes \"7 or more\""), "{}", d.message);
+        assert_eq!(message("check c { modifier 'Spirit' +1 }", "'"), "text is written in double quotes");
+        assert_eq!(message("kind a { x: 0-6 }", "-"), "a range is written `0..6`, not `0-6`");
+        assert_eq!(
+            message("check c {\n  outcome a if total > 3\n}", "if"),
+            "an outcome's condition follows `when`, not `if`"
+        );
+        assert!(slip_at("define f(x: int) = x - 1 -", "- 1").is_none());
     }
 
     #[test]
