@@ -67,8 +67,8 @@ fn rulebook_style(text: &str, pos: usize) -> Option<Diagnostic> {
         }
     }
     // `'text'`: single quotes.
-    if rest.starts_with('\'') {
-        let close = rest[1..].find(['\'', '\n']).map_or(rest.len(), |i| i + 2).min(rest.len());
+    if let Some(quoted) = rest.strip_prefix('\'') {
+        let close = quoted.find(['\'', '\n']).map_or(rest.len(), |i| i + 2).min(rest.len());
         let inner = rest[1..close].trim_end_matches(['\'', '\n']);
         return Some(syntax(
             "text is written in double quotes".into(),
@@ -78,9 +78,9 @@ fn rulebook_style(text: &str, pos: usize) -> Option<Diagnostic> {
         ));
     }
     // `0-6` where a range belongs.
-    if rest.starts_with('-') {
+    if let Some(after) = rest.strip_prefix('-') {
         let (lo, hi) =
-            (digits_before(before), rest[1..].chars().take_while(char::is_ascii_digit).collect::<String>());
+            (digits_before(before), after.chars().take_while(char::is_ascii_digit).collect::<String>());
         if !lo.is_empty() && !hi.is_empty() {
             return Some(syntax(
                 format!("a range is written `{lo}..{hi}`, not `{lo}-{hi}`"),
