@@ -386,6 +386,7 @@ mod tests {
         let first = at_end("");
         assert!(first.contains(&"trigger".to_string()) && first.contains(&"new".to_string()), "{first:?}");
         assert!(!first.contains(&"shaken".to_string()));
+        assert!(at_end("on hit { ").contains(&"trigger".to_string()));
         // Facts inside an event's brackets; a check's inputs after `with`.
         assert_eq!(at_end("trigger hit("), ["unit", "hp_lost"]);
         assert_eq!(at_end("trigger hit(unit: alpha, "), ["unit", "hp_lost"]);

@@ -177,8 +177,8 @@ impl Names {
             (":roll" | ":event", _) => self.units.iter().chain(&self.states).cloned().collect(),
             // After `new KIND`, a new name is typed: nothing to offer.
             _ if words.len() == 2 && words[0] == "new" => vec![],
-            // The first word of a line: a statement or a definition, or a value to show.
-            _ if words.is_empty() => LINE_STARTS
+            // The first word of a line or of a block: a statement or a definition, or a value to show.
+            _ if words.is_empty() || matches!(prev_char, Some('{' | '}')) => LINE_STARTS
                 .iter()
                 .map(|w| w.to_string())
                 .chain(self.units.iter().cloned())
