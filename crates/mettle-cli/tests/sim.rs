@@ -194,6 +194,28 @@ fn runs_stopped_by_an_error_are_counted_with_the_first_error() {
 }
 
 #[test]
+fn a_scenario_with_every_die_forced_warns_that_every_run_is_the_same() {
+    // `example_excess` forces each die it rolls.
+    let (code, out, err) = mettle(&["sim", "rulesets/combat_hq.mettle", "example_excess", "--runs", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("20 runs"), "{out}");
+    assert!(
+        err.contains(
+            "warning: every run of scenario `example_excess` is the same: its `dice` lines force every die"
+        ),
+        "{err}"
+    );
+    // A scenario left to chance gets no such warning.
+    let dir = std::env::temp_dir().join(format!("mettle-sim-forced-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("third.mettle");
+    std::fs::write(&file, THIRD).unwrap();
+    let (code, _, err) = mettle(&["sim", file.to_str().unwrap(), "third", "--runs", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("every run"), "{err}");
+}
+
+#[test]
 fn unknown_scenario_says_did_you_mean() {
     let opts = Options { runs: 10, seed: 0, threads: 1 };
     let e = sim::simulate(&rules(THIRD), &Target::Scenario("thrid".into()), &opts, &|_| {}).unwrap_err();

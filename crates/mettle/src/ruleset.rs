@@ -221,13 +221,26 @@ impl Ruleset {
                     let i = program.options.iter().position(|o| o.name == *option).unwrap_or_default();
                     program.options[i].default = Some(v);
                 }
-                Ok(Ruleset(Arc::new(Loaded {
+                let pending = diags.iter().any(|d| d.code == crate::check::MISSING_OTHERWISE);
+                let mut rules = Ruleset(Arc::new(Loaded {
                     program,
                     name: name.into(),
                     text: text.into(),
                     warnings: diags,
                     budget: opts.budget.clone(),
-                })))
+                }));
+                if pending {
+                    // Checks without `otherwise`: kept only where their outcomes cover every roll.
+                    let settled = crate::odds::settle_missing_otherwise(&rules, rules.warnings().to_vec());
+                    if settled.iter().any(|d| d.is_error()) {
+                        return Err(fail(settled));
+                    }
+                    // The sessions of the analysis are gone, so nothing else holds the ruleset.
+                    if let Some(loaded) = Arc::get_mut(&mut rules.0) {
+                        loaded.warnings = settled;
+                    }
+                }
+                Ok(rules)
             }
             None => Err(fail(diags)),
         }

@@ -281,6 +281,33 @@ fn small_good_variants() {
     loads("check c { roll d[0,0,1,2] outcome a when total > 1 otherwise b }");
 }
 
+/// A check without `otherwise` loads when its outcomes cover every roll, decided exactly; it fails
+/// when they do not, or when that cannot be worked out.
+#[test]
+fn otherwise_is_needed_only_when_some_roll_could_match_no_outcome() {
+    loads("check c { roll d6  target 4  outcome a when total >= target  outcome b when total < target }");
+    loads(
+        "check c { input n: 0..3  roll 2d6  outcome a when total + n >= 7  outcome b when total + n <= 6 }",
+    );
+    loads("check c { input n: flag  roll d6  outcome a when n  outcome b when not n and total > 0 }");
+    fails(
+        "check c { roll d6  outcome a when total >= 4  outcome b when total < 3 }",
+        "mettle::resolve::missing_otherwise",
+    );
+    fails(
+        "kind u { s: 0..3 = 1 }\ncheck c for u { roll d6  outcome a when total + u.s >= 4  outcome b when total + u.s < 4 }",
+        "mettle::resolve::missing_otherwise",
+    );
+    // The roll that matches no outcome is settled by the rules as a real roll would be.
+    let r = Ruleset::from_str(
+        "t.mettle",
+        "check c { roll d6  outcome a when total >= 4  outcome b when total < 4 }",
+    )
+    .expect("loads");
+    let mut s = Session::new(&r, 3);
+    assert!(s.roll("c", &[]).is_ok());
+}
+
 /// Inputs whose misspelt name gets no "did you mean"; reported, remove a line when fixed.
 const KNOWN_NO_SUGGESTION: &[&str] = &[];
 

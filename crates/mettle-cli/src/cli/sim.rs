@@ -89,6 +89,17 @@ pub fn run(args: &Args) -> u8 {
         );
         out!("{}", table(&report));
     }
+    if let Target::Scenario(name) = &target
+        && leaves_nothing_to_chance(&r, name)
+    {
+        eprintln!(
+            "warning: every run of scenario `{name}` is the same: its `dice` lines force every die it rolls, \
+             so the {} runs repeat one game\n  help: take out the `dice` lines (or some of them) to let the dice \
+             fall, or see the one game with `mettle play {} {name}`",
+            report.runs,
+            args.file.display()
+        );
+    }
     if let Some(d) = &report.first_error {
         eprintln!(
             "{} run{} stopped with an error; the first:",
@@ -99,6 +110,14 @@ pub fn run(args: &Args) -> u8 {
         return 1;
     }
     0
+}
+
+/// Whether a scenario plays the same whatever the seed: one play that finishes without drawing on
+/// the dice generator (every die it rolls is forced, and nothing else is left to chance).
+fn leaves_nothing_to_chance(r: &Ruleset, scenario: &str) -> bool {
+    let mut s = mettle::Session::new(r, 0);
+    let before = s.state().rng.clone();
+    s.run_scenario(scenario).is_ok() && s.state().rng == before
 }
 
 /// The scenario, or the check with its inputs and stand-in, from the command line.

@@ -356,4 +356,45 @@ mod tests {
         assert!(names.candidates(":ro", 0).contains(&":roll".to_string()));
         assert_eq!(names.candidates(":roll morale for ", 17), ["alpha"]);
     }
+
+    #[test]
+    fn completes_only_what_fits_where_the_cursor_is() {
+        let names = Names {
+            checks: vec!["morale".into()],
+            events: vec!["hit".into()],
+            kinds: vec!["group".into(), "unit".into()],
+            units: vec!["alpha".into()],
+            attributes: vec!["hp".into(), "size".into(), "spi".into()],
+            states: vec!["shaken".into(), "steady".into()],
+            kind_attributes: vec![
+                ("group".into(), vec!["size".into()]),
+                ("unit".into(), vec!["hp".into(), "spi".into()]),
+            ],
+            unit_kinds: vec![("alpha".into(), "unit".into())],
+            check_inputs: vec![("morale".into(), vec!["bonus".into()])],
+            event_facts: vec![("hit".into(), vec!["unit".into(), "hp_lost".into()])],
+            ..Names::default()
+        };
+        let at_end = |line: &str| names.candidates(line, line.len());
+        // A new group's attributes, and no unit's.
+        assert_eq!(at_end("new group g with "), ["size"]);
+        assert_eq!(at_end("new group g with size = 3, "), ["size"]);
+        assert!(at_end("new group g with size = ").contains(&"alpha".to_string()));
+        assert_eq!(at_end("new group "), Vec::<String>::new());
+        assert_eq!(at_end("alpha."), ["hp", "spi"]);
+        // Keywords start a line.
+        let first = at_end("");
+        assert!(first.contains(&"trigger".to_string()) && first.contains(&"new".to_string()), "{first:?}");
+        assert!(!first.contains(&"shaken".to_string()));
+        assert!(at_end("on hit { ").contains(&"trigger".to_string()));
+        // Facts inside an event's brackets; a check's inputs after `with`.
+        assert_eq!(at_end("trigger hit("), ["unit", "hp_lost"]);
+        assert_eq!(at_end("trigger hit(unit: alpha, "), ["unit", "hp_lost"]);
+        assert_eq!(at_end("roll morale for alpha with "), ["bonus"]);
+        assert_eq!(at_end(":roll morale "), ["bonus", "for"]);
+        assert_eq!(at_end(":event hit "), ["unit", "hp_lost"]);
+        // Values where a value goes.
+        assert!(at_end("set alpha.spi to ").contains(&"alpha".to_string()));
+        assert!(at_end("if alpha.spi > 2 ").contains(&"and".to_string()));
+    }
 }

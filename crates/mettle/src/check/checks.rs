@@ -465,13 +465,28 @@ impl<'a> Checker<'a> {
                 )
                 .with_help("add outcomes such as `outcome pass when total >= target` and `otherwise fail`")
             } else {
+                // Whether the conditions happen to cover every roll is not worked out here: say
+                // "may", and how to write the last outcome so that they surely do.
+                let last = ch.lines.iter().rev().find_map(|l| match &l.kind {
+                    CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
+                    _ => None,
+                });
+                let help = match last {
+                    Some(last) => format!(
+                        "mettle needs the last outcome to catch every roll the others leave: if `{last}` is meant \
+                         for the rest, write it `otherwise {last}`; if not, add `otherwise NAME` after it"
+                    ),
+                    None => {
+                        "end the outcomes with `otherwise NAME` for every roll the others do not cover".into()
+                    }
+                };
                 Diagnostic::error(
                     "resolve::missing_otherwise",
                     format!("check `{}` has no `otherwise` outcome", ch.name.name),
                     span,
-                    "some rolls match no outcome",
+                    "some rolls may match no outcome",
                 )
-                .with_help("end the outcomes with `otherwise NAME` for every roll the others do not cover")
+                .with_help(help)
             };
             self.error(d);
         }

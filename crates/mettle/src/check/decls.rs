@@ -251,8 +251,15 @@ impl Checker<'_> {
 
     /// Reports a constant integer outside the bounds of `ty`.
     pub(crate) fn in_bounds(&mut self, v: &Value, ty: &Ty, span: Span, name: &str) {
+        // A value with an error inside it (an unknown attribute, say) stands for nothing: its
+        // placeholder is not reported as out of range too.
+        let caused = self
+            .diags
+            .iter()
+            .any(|d| d.is_error() && span.start <= d.span().start && d.span().end <= span.end);
         if let (Value::Int(x), Ty::Int { lo, hi }) = (v, ty)
             && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
+            && !caused
         {
             self.error(
                 Diagnostic::error(

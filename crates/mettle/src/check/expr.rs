@@ -354,7 +354,23 @@ impl<'a> Checker<'a> {
         if let Some(Ty::Name(set)) = want {
             known.extend(self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()));
         }
+        // Where one of a few names (a state, an outcome) is wanted, suggest those names first, and
+        // list them rather than suggest an unrelated name.
+        let wanted_names: Vec<&str> = match want {
+            Some(Ty::Name(set)) => self.prog.sets[*set as usize].names.iter().map(|s| s.as_str()).collect(),
+            _ => vec![],
+        };
+        let close = did_you_mean(&id.name, wanted_names.iter().copied()).or_else(|| {
+            did_you_mean(&id.name, known[..local].iter().copied()).filter(|_| !wanted_names.is_empty())
+        });
         let mut help = match did_you_mean(&id.name, known.iter().copied()) {
+            _ if !wanted_names.is_empty() => match close {
+                Some(k) => format!("did you mean `{k}`?"),
+                None => format!(
+                    "did you mean one of {}?",
+                    wanted_names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+            },
             Some(k) => format!("did you mean `{k}`?"),
             None if local == 0 && !matches!(want, Some(Ty::Name(_))) => format!(
                 "nothing called `{}` is defined here: define it first with `let`, `new`, an event's fact or a check's input",

@@ -93,7 +93,10 @@ pub fn check(
     c.use_scripts(scripts);
     c.run(file);
     c.script_names();
-    let errors = c.diags.iter().any(|d| d.is_error());
+    // A check without `otherwise` is an error unless the exact analysis, which needs the compiled
+    // program, shows that its outcomes cover every roll: the program is returned when those are the
+    // only errors, for the caller to settle them (see `odds::cover`).
+    let errors = c.diags.iter().any(|d| d.is_error() && d.code != MISSING_OTHERWISE);
     if errors {
         // Ranges worked out around an error are not to be trusted: say nothing about them.
         c.diags.retain(|d| {
@@ -104,6 +107,9 @@ pub fn check(
     c.diags.sort_by_key(|d| (d.span().start, !d.is_error()));
     (if errors { None } else { Some(c.prog) }, c.diags)
 }
+
+/// The code of a check without `otherwise` whose outcomes may not cover every roll.
+pub(crate) const MISSING_OTHERWISE: &str = "mettle::resolve::missing_otherwise";
 
 impl<'a> Checker<'a> {
     fn new(text: &'a str, file: &ast::File) -> Self {

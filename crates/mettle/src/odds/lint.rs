@@ -88,29 +88,7 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
     if before.iter().chain(&after).any(|e| reads_state(p, e, c.slots.subject)) {
         return None;
     }
-    // The inputs, then the house-rule options the check reads: every reading is tried.
-    let options: Vec<usize> = (0..p.options.len())
-        .filter(|&o| {
-            before.iter().chain(&after).any(|e| {
-                scan::reaches(p, e, &|x| matches!(x, Expr::Global(Global::Option(i)) if *i as usize == o))
-            })
-        })
-        .collect();
-    let mut domains: Vec<Vec<Value>> = vec![];
-    let types = c.inputs.iter().map(|i| &i.field.ty).chain(options.iter().map(|&o| &p.options[o].ty));
-    for ty in types {
-        domains.push(match ty {
-            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo <= MAX_RANGE => {
-                (*lo..=*hi).map(Value::Int).collect()
-            }
-            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
-            Ty::Name(set) => (0..p.sets[*set as usize].names.len() as u32)
-                .map(|index| Value::Name { set: *set, index })
-                .collect(),
-            _ => return None,
-        });
-    }
-    domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS))?;
+    let (domains, options) = readings(p, c, &before, &after)?;
     let mut session = Session::new(rules, 0);
     let subject = match c.subject {
         // Attributes without a default take their type's lowest value: the check reads no state (or it
@@ -154,9 +132,43 @@ fn never_reached(rules: &Ruleset, id: CheckId, c: &Check) -> Option<Vec<usize>> 
     }
 }
 
+/// The values each input of a check can take, then each house-rule option it reads (their
+/// positions in `options`), when there are few enough to try every combination.
+pub(super) fn readings(
+    p: &Program,
+    c: &Check,
+    before: &[&Expr],
+    after: &[&Expr],
+) -> Option<(Vec<Vec<Value>>, Vec<usize>)> {
+    // The inputs, then the house-rule options the check reads: every reading is tried.
+    let options: Vec<usize> = (0..p.options.len())
+        .filter(|&o| {
+            before.iter().chain(after).any(|e| {
+                scan::reaches(p, e, &|x| matches!(x, Expr::Global(Global::Option(i)) if *i as usize == o))
+            })
+        })
+        .collect();
+    let mut domains: Vec<Vec<Value>> = vec![];
+    let types = c.inputs.iter().map(|i| &i.field.ty).chain(options.iter().map(|&o| &p.options[o].ty));
+    for ty in types {
+        domains.push(match ty {
+            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo <= MAX_RANGE => {
+                (*lo..=*hi).map(Value::Int).collect()
+            }
+            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
+            Ty::Name(set) => (0..p.sets[*set as usize].names.len() as u32)
+                .map(|index| Value::Name { set: *set, index })
+                .collect(),
+            _ => return None,
+        });
+    }
+    domains.iter().try_fold(1usize, |n, d| n.checked_mul(d.len()).filter(|n| *n <= MAX_COMBINATIONS))?;
+    Some((domains, options))
+}
+
 /// Whether `e` reads anything besides the check's own inputs and values: the subject, other
 /// entities, the turn, earlier results, or a script (also through formulas and tables).
-fn reads_state(p: &Program, e: &Expr, subject: u32) -> bool {
+pub(super) fn reads_state(p: &Program, e: &Expr, subject: u32) -> bool {
     scan::reads_any(e, &[subject].into_iter().collect())
         || scan::reaches(p, e, &|x| {
             matches!(

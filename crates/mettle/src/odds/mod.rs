@@ -3,6 +3,7 @@
 
 mod ask;
 pub mod check;
+mod cover;
 pub mod dist;
 pub mod expr;
 mod layout;
@@ -18,6 +19,7 @@ pub mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
 pub use check::{CheckOdds, check_odds};
+pub(crate) use cover::settle_missing_otherwise;
 pub use dist::Dist;
 pub use lint::unreachable;
 pub use report::{Chance, How, OutcomeOdds, Report};

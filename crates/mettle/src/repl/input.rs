@@ -148,7 +148,8 @@ impl Repl {
                 }
                 if self.world.session.log().len() > start {
                     let log = show::unplaced(&self.world.session.log()[start..], self.base());
-                    self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
+                    let explained = crate::session::render_log(&log, self.world.rules.text());
+                    self.explained = Some(self.typed_lines(&explained));
                 }
                 if self.world.session.state() != before.0.session.state() {
                     self.checkpoint_light(before);
@@ -165,8 +166,10 @@ impl Repl {
             return;
         }
         let log = show::unplaced(log, self.base());
-        reply.out.push_str(&show::brief(&log, self.world.rules.text()));
-        self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
+        let brief = show::brief(&log, self.world.rules.text());
+        reply.out.push_str(&self.typed_lines(&brief));
+        let explained = crate::session::render_log(&log, self.world.rules.text());
+        self.explained = Some(self.typed_lines(&explained));
     }
 }
 

@@ -23,7 +23,24 @@ pub struct Names {
     pub choices: Vec<String>,
     /// Script functions (reactions and functions for expressions).
     pub scripts: Vec<String>,
+    /// The attributes of each kind, by the kind's name.
+    pub kind_attributes: Vec<(String, Vec<String>)>,
+    /// The kind of each unit in play, by the unit's name.
+    pub unit_kinds: Vec<(String, String)>,
+    /// The inputs of each check, by the check's name.
+    pub check_inputs: Vec<(String, Vec<String>)>,
+    /// The facts of each event, by the event's name.
+    pub event_facts: Vec<(String, Vec<String>)>,
 }
+
+/// Words that start a statement or a definition at the prompt.
+const LINE_STARTS: [&str; 26] = [
+    "add", "answer", "check", "choose", "define", "dice", "end", "event", "expect", "for", "if", "kind",
+    "ladder", "let", "new", "note", "on", "remove", "repeat", "result", "roll", "scenario", "set", "table",
+    "trigger", "with",
+];
+/// Words that go inside an expression.
+const EXPR_WORDS: [&str; 9] = ["and", "if", "is", "last", "no", "none", "not", "or", "yes"];
 
 impl Names {
     /// The names of a ruleset and a session, and `lets`.
@@ -49,19 +66,101 @@ impl Names {
             scripts: sorted(
                 p.scripts.iter().flat_map(|s| s.functions.iter().map(|f| f.name.clone())).collect(),
             ),
+            kind_attributes: p
+                .kinds
+                .iter()
+                .map(|k| (k.name.clone(), k.fields.iter().map(|f| f.name.clone()).collect()))
+                .collect(),
+            unit_kinds: s
+                .state()
+                .entities
+                .iter()
+                .filter_map(|e| Some((e.name.clone(), p.kinds.get(e.kind as usize)?.name.clone())))
+                .collect(),
+            check_inputs: p
+                .checks
+                .iter()
+                .map(|c| (c.name.clone(), c.inputs.iter().map(|i| i.field.name.clone()).collect()))
+                .collect(),
+            event_facts: p
+                .events
+                .iter()
+                .map(|e| (e.name.clone(), e.facts.iter().map(|f| f.name.clone()).collect()))
+                .collect(),
         }
     }
 
-    /// Candidates for the word before the cursor in `line`.
+    /// The attributes of kind `kind` (every attribute when it is not known).
+    fn attributes_of(&self, kind: &str) -> Vec<String> {
+        match self.kind_attributes.iter().find(|(k, _)| k == kind) {
+            Some((_, fields)) => fields.clone(),
+            None => self.attributes.clone(),
+        }
+    }
+
+    /// The attributes of the unit (or `let` value) `unit`, when its kind is known.
+    fn attributes_of_unit(&self, unit: &str) -> Vec<String> {
+        match self.unit_kinds.iter().find(|(u, _)| u == unit) {
+            Some((_, kind)) => self.attributes_of(kind),
+            None => self.attributes.clone(),
+        }
+    }
+
+    /// What fits at a place where a name is given a value (`with NAME = …`, `:roll CHECK NAME=…`),
+    /// reading the statement's words before it; `None` when the place is not one.
+    fn assigned_names(&self, words: &[&str]) -> Option<Vec<String>> {
+        let lookup = |list: &[(String, Vec<String>)], name: &str| {
+            list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default()
+        };
+        match words {
+            ["new", kind, _, "with", ..] => Some(self.attributes_of(kind)),
+            ["roll" | ":roll", check, ..] if words.contains(&"with") || words[0] == ":roll" => {
+                Some(lookup(&self.check_inputs, check))
+            }
+            ["trigger", event, ..] => Some(lookup(&self.event_facts, event)),
+            [":event", event, ..] => Some(lookup(&self.event_facts, event)),
+            _ => None,
+        }
+    }
+
+    /// Candidates for the word before the cursor in `line`: only what fits there.
     pub fn candidates(&self, line: &str, start: usize) -> Vec<String> {
-        let before = line[..start].trim_end();
+        let before = &line[..start];
         let first = line.split_whitespace().next().unwrap_or("");
-        let prev = before.split_whitespace().last().unwrap_or("");
         if start == line.len() - line.trim_start().len() && line.trim_start().starts_with(':') {
             return COMMANDS.iter().map(|c| c.to_string()).collect();
         }
-        if line[..start].ends_with('.') {
-            return self.attributes.clone();
+        // `alpha.`: the attributes of alpha's kind.
+        if let Some(unit) = before.strip_suffix('.') {
+            let unit = unit.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+            return self.attributes_of_unit(unit);
+        }
+        // The words of the statement so far, brackets and commas apart.
+        let spaced: String =
+            before.chars().map(|c| if matches!(c, '(' | ')' | ',' | '=') { ' ' } else { c }).collect();
+        let words: Vec<&str> = spaced.split_whitespace().collect();
+        let prev_char = before.trim_end().chars().last();
+        let prev = before
+            .trim_end()
+            .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ',')
+            .next()
+            .unwrap_or("");
+        // A place for a name that is given a value: right after `with`, `(`, or a comma.
+        let name_place = prev != "for"
+            && (prev == "with"
+                || matches!(prev_char, Some('(' | ','))
+                || (matches!(first, ":roll" | ":event")
+                    && words.len() >= 2
+                    && prev_char.is_some_and(|c| c != '=')));
+        if name_place
+            && !before.trim().is_empty()
+            && let Some(names) = self.assigned_names(&words)
+        {
+            let mut names = names;
+            if first == ":roll" && words.len() == 2 {
+                names.push("for".into());
+            }
+            return names;
         }
         let mut out: Vec<String> = match (first, prev) {
             (":roll", ":roll") | (_, "roll") | (_, "last") => self.checks.clone(),
@@ -75,22 +174,29 @@ impl Names {
                 .map(|c| c.trim_start_matches(':').to_string())
                 .chain(["statements".into(), "scripts".into()])
                 .collect(),
-            (":roll" | ":event", _) => {
-                self.attributes.iter().chain(&self.units).chain(&self.states).cloned().collect()
-            }
+            (":roll" | ":event", _) => self.units.iter().chain(&self.states).cloned().collect(),
+            // After `new KIND`, a new name is typed: nothing to offer.
+            _ if words.len() == 2 && words[0] == "new" => vec![],
+            // The first word of a line or of a block: a statement or a definition, or a value to show.
+            _ if words.is_empty() || matches!(prev_char, Some('{' | '}')) => LINE_STARTS
+                .iter()
+                .map(|w| w.to_string())
+                .chain(self.units.iter().cloned())
+                .chain(self.checks.iter().cloned())
+                .collect(),
             _ => self
                 .units
                 .iter()
                 .chain(&self.states)
-                .chain(&self.checks)
-                .chain(&self.events)
-                .chain(&self.kinds)
                 .cloned()
+                .chain(EXPR_WORDS.iter().map(|w| w.to_string()))
                 .collect(),
         };
         if first.starts_with(':') && !matches!(first, ":roll" | ":event" | ":help") {
             out.clear();
         }
+        out.sort();
+        out.dedup();
         out
     }
 }

@@ -9,6 +9,8 @@ use std::fmt::Write;
 
 /// Name under which typed input is shown in diagnostics.
 pub(super) const INPUT: &str = "input";
+/// Name under which definitions typed earlier are shown in diagnostics.
+const TYPED: &str = "typed";
 
 /// Line and column (from 1) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -32,11 +34,13 @@ impl Repl {
     /// ruleset (a rule that failed) against the ruleset. Labels on the other side become notes.
     pub(super) fn render(&self, diags: &[Diagnostic], input: &str) -> String {
         let base = self.base();
+        let typed = self.typed_start();
         let (name, text) = (self.world.rules.name(), self.world.rules.text());
         let mut out = String::new();
         for d in diags {
             let in_input = |s: Span| s.start >= base;
             let mut d = d.clone();
+            prompt_words(&mut d);
             let mut notes = vec![];
             // A label at no place (an error raised outside any rule) points nowhere.
             d.labels.retain(|l| l.span != Span::default());
@@ -45,8 +49,13 @@ impl Repl {
                     if in_input(l.span) {
                         return true;
                     }
-                    let (line, col) = line_col(text, l.span.start);
-                    notes.push(format!("{}: {name}:{line}:{col}", l.text));
+                    if l.span.start >= typed {
+                        let (line, _) = line_col(&text[typed..], l.span.start - typed);
+                        notes.push(format!("{}: typed line {line}", l.text));
+                    } else {
+                        let (line, col) = line_col(text, l.span.start);
+                        notes.push(format!("{}: {name}:{line}:{col}", l.text));
+                    }
                     false
                 });
                 for l in &mut d.labels {
@@ -57,12 +66,38 @@ impl Repl {
                 }
                 add_notes(&mut d, &notes);
                 out.push_str(&self.render_with(&[d], INPUT, input));
-            } else {
+            } else if d.span().start >= typed && typed < base {
+                // In a definition typed earlier: shown against the typed definitions, numbered from
+                // their first line, not as lines past the end of the file.
+                let typed_text = text.get(typed..base - 1).unwrap_or("");
                 d.labels.retain(|l| {
-                    if !in_input(l.span) {
+                    if l.span.start >= typed && l.span.end < base {
                         return true;
                     }
-                    notes.push(format!("{}: your input", l.text));
+                    if in_input(l.span) {
+                        notes.push(format!("{}: your input", l.text));
+                    } else {
+                        let (line, col) = line_col(text, l.span.start);
+                        notes.push(format!("{}: {name}:{line}:{col}", l.text));
+                    }
+                    false
+                });
+                for l in &mut d.labels {
+                    l.span = Span::new(l.span.start - typed, l.span.end - typed);
+                }
+                add_notes(&mut d, &notes);
+                out.push_str(&self.render_with(&[d], TYPED, typed_text));
+            } else {
+                d.labels.retain(|l| {
+                    if !in_input(l.span) && l.span.start < typed {
+                        return true;
+                    }
+                    if in_input(l.span) {
+                        notes.push(format!("{}: your input", l.text));
+                    } else {
+                        let (line, _) = line_col(&text[typed..], l.span.start - typed);
+                        notes.push(format!("{}: typed line {line}", l.text));
+                    }
                     false
                 });
                 add_notes(&mut d, &notes);
@@ -74,8 +109,92 @@ impl Repl {
 
     /// Renders an error that points at no text (a command's mistake).
     pub(super) fn plain_error(&self, d: &Diagnostic) -> String {
-        self.render_with(std::slice::from_ref(d), INPUT, "")
+        let mut d = d.clone();
+        prompt_words(&mut d);
+        self.render_with(std::slice::from_ref(&d), INPUT, "")
     }
+}
+
+impl Repl {
+    /// Where the definitions typed at the prompt start in the ruleset's text: past the file's text
+    /// and the newline that joins them (past the end of the text when none were typed).
+    pub(super) fn typed_start(&self) -> usize {
+        self.world.file_text.len() + 1
+    }
+
+    /// Log text (from [`render_log`] or [`brief`]) with the lines of typed definitions said as
+    /// "typed line N" rather than as lines past the end of the file.
+    pub(super) fn typed_lines(&self, rendered: &str) -> String {
+        let text = self.world.rules.text();
+        let typed = self.typed_start();
+        if typed > text.len() {
+            return rendered.to_string();
+        }
+        let first = line_col(text, typed).0;
+        retag(rendered, first)
+    }
+}
+
+/// The text between the first two backquotes after `after` in `s`.
+fn quoted_after<'s>(s: &'s str, after: &str) -> Option<&'s str> {
+    let rest = &s[s.find(after)? + after.len()..];
+    let rest = &rest[rest.find('`')? + 1..];
+    Some(&rest[..rest.find('`')?])
+}
+
+/// Help written for the command line or for Rust hosts, reworded for the prompt: the REPL's own
+/// commands instead of `--set`, `--with` or `Session::roll_for`.
+pub(super) fn prompt_words(d: &mut Diagnostic) {
+    let Some(help) = d.help.clone() else { return };
+    let reworded = match d.code.as_str() {
+        "mettle::run::missing_input" => {
+            let check = quoted_after(&d.message, "check").unwrap_or("CHECK");
+            let input = quoted_after(&d.message, "input").unwrap_or("NAME");
+            Some(format!("give it a value: `:roll {check} {input}=…` or `roll {check} with {input} = …`"))
+        }
+        "mettle::run::no_subject" => {
+            let check = quoted_after(&d.message, "check").unwrap_or("CHECK");
+            let kind =
+                d.message.split("made by a ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("unit");
+            Some(format!(
+                "roll it for a {kind}: `:roll {check} for NAME` or `roll {check} for NAME` (`:units` lists who \
+                 is in play)"
+            ))
+        }
+        _ => None,
+    };
+    let mut help = reworded.unwrap_or(help);
+    // Budgets are set when the REPL starts.
+    if let Some(at) = help.find("`--budget ") {
+        let name = help[at + "`--budget ".len()..].split('=').next().unwrap_or("NAME").to_string();
+        let end = help[at..].find(')').map_or(help.len(), |e| at + e);
+        let open = help[..at].rfind('(').filter(|&o| o + 1 == at);
+        let from = open.map_or(at, |o| o + 1);
+        help.replace_range(from..end, &format!("start the REPL again with `mettle repl --budget {name}=N`"));
+    }
+    d.help = Some(help);
+}
+
+/// Rewrites each `(line N)` with N at or past `first` as `(typed line N - first + 1)`.
+fn retag(rendered: &str, first: usize) -> String {
+    const MARK: &str = "(line ";
+    let mut out = String::with_capacity(rendered.len());
+    let mut rest = rendered;
+    while let Some(at) = rest.find(MARK) {
+        let after = &rest[at + MARK.len()..];
+        let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+        let n: Option<usize> = after[..digits].parse().ok();
+        out.push_str(&rest[..at]);
+        match n {
+            Some(n) if n >= first && after[digits..].starts_with(')') => {
+                out.push_str(&format!("(typed line {}", n - first + 1));
+            }
+            _ => out.push_str(&rest[at..at + MARK.len() + digits]),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn add_notes(d: &mut Diagnostic, notes: &[String]) {
@@ -192,4 +311,36 @@ pub(super) fn state(s: &Session) -> String {
         let _ = writeln!(out, "timed: {}.{} goes back to {} {when}", e.name, f.name, s.show(&t.restore));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::Diagnostic;
+
+    #[test]
+    fn help_speaks_of_prompt_commands() {
+        let mut d = Diagnostic::plain("run::missing_input", "check `morale` needs input `spi`")
+            .with_help("give `spi` a value (`--set spi=…` on the command line)");
+        super::prompt_words(&mut d);
+        assert_eq!(
+            d.help.as_deref(),
+            Some("give it a value: `:roll morale spi=…` or `roll morale with spi = …`")
+        );
+        let mut d = Diagnostic::plain("run::too_deep", "too deep").with_help(
+            "loops; raise the budget (`--budget steps=N` on the command line, `Budget::steps` in `LoadOptions`)",
+        );
+        super::prompt_words(&mut d);
+        assert_eq!(
+            d.help.as_deref(),
+            Some("loops; raise the budget (start the REPL again with `mettle repl --budget steps=N`)")
+        );
+    }
+    #[test]
+    fn typed_lines_are_numbered_from_the_first_typed_line() {
+        let log = "check ghost()  (line 415)\n  rule on x  (line 12)\n  (line 7 of";
+        assert_eq!(
+            super::retag(log, 400),
+            "check ghost()  (typed line 16)\n  rule on x  (line 12)\n  (line 7 of"
+        );
+    }
 }

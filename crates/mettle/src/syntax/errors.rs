@@ -26,6 +26,18 @@ const EXPR_STARTS: [&str; 15] = [
     "`not`", "`number`", "`yes`",
 ];
 
+/// The reserved words, in alphabetical order, read from the grammar's `keyword` rule so that the
+/// list in the help for a keyword used as a name never falls behind the grammar.
+fn reserved_words() -> Vec<&'static str> {
+    const GRAMMAR: &str = include_str!("../../../../grammar/mettle.pest");
+    let rule = GRAMMAR.split("\nkeyword = @{").nth(1).unwrap_or("");
+    let rule = &rule[..rule.find('}').unwrap_or(rule.len())];
+    let mut words: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
 /// Words that start a top-level item, a statement, a check line: suggestions for misspellings.
 const TOP_LEVEL: [&str; 11] =
     ["ruleset", "kind", "ladder", "event", "define", "table", "check", "on", "result", "scenario", "script"];
@@ -43,6 +55,8 @@ pub(super) struct SyntaxError {
     pos: usize,
     /// Start of the text that was parsed (brackets open before it do not count).
     base: usize,
+    /// End of the text that was parsed (`usize::MAX`: the end of the whole text).
+    end: usize,
     /// Rules pest tried at `pos`.
     expected: Vec<Rule>,
     /// pest's own message when it gave up for a limit rather than a mismatch.
@@ -60,7 +74,7 @@ impl SyntaxError {
             ErrorVariant::ParsingError { positives, .. } => (positives, None),
             ErrorVariant::CustomError { message } => (Vec::new(), Some(message)),
         };
-        SyntaxError { pos: base + pos, base, expected, limit }
+        SyntaxError { pos: base + pos, base, end: usize::MAX, expected, limit }
     }
 
     /// The byte offset of the error in the whole text.
@@ -70,7 +84,13 @@ impl SyntaxError {
 
     /// An error at byte `pos` of the whole text, expecting `expected`.
     pub(super) fn expected_at(pos: usize, base: usize, expected: Vec<Rule>) -> Self {
-        SyntaxError { pos, base, expected, limit: None }
+        SyntaxError { pos, base, end: usize::MAX, expected, limit: None }
+    }
+
+    /// The same error, found in a text that ends at byte `end` of the whole text.
+    pub(super) fn ending_at(mut self, end: usize) -> Self {
+        self.end = end;
+        self
     }
 
     /// Of two errors, the one that got further; at a tie, one expecting what either expected.
@@ -99,6 +119,9 @@ impl SyntaxError {
             )
             .with_help("split this into smaller expressions or let-bindings");
         }
+        if let Some(slip) = super::slips::slip(text, self.base, self.pos) {
+            return slip;
+        }
         let phrases = phrases(&self.expected);
         let (message, label) = if phrases.is_empty() {
             (format!("unexpected {found_text}"), "unexpected here".to_string())
@@ -108,30 +131,53 @@ impl SyntaxError {
         };
         let help = help(text, span, found, &phrases);
         // Two mistakes deserve a headline of their own rather than a list of what could come next.
-        let (message, label, help) = match (found, help) {
-            (Some(word), Some(h)) if h.contains("is a keyword and cannot be used as a name") => (
-                format!("`{word}` is a keyword and cannot be used as a name"),
-                "a keyword".to_string(),
-                Some(format!("choose another name, such as `{word}_`")),
-            ),
-            (Some("\""), Some(h)) if h.contains("string is not closed") => (
-                "this text in quotes is never closed".to_string(),
-                "the text starts here".to_string(),
-                Some("end it with `\"` on the same line".to_string()),
-            ),
-            (_, help) => (message, label, help),
-        };
+        match (found, &help) {
+            (Some(word), Some(h)) if h.contains("is a keyword and cannot be used as a name") => {
+                return Diagnostic::error(
+                    "parse::syntax",
+                    format!("`{word}` is a keyword and cannot be used as a name"),
+                    span,
+                    "a keyword",
+                )
+                .with_help(format!(
+                    "choose another name, such as `{word}_`; these words are reserved: {}",
+                    reserved_words().join(", ")
+                ));
+            }
+            (Some("\""), Some(h)) if h.contains("string is not closed") => {
+                return Diagnostic::error(
+                    "parse::syntax",
+                    "this text in quotes is never closed",
+                    span,
+                    "the text starts here",
+                )
+                .with_help("end it with `\"` on the same line");
+            }
+            _ => {}
+        }
+        // A block whose `}` is missing: point at the `{` the layout shows is left open.
+        let end = self.end.min(text.len());
+        let runs_out = span.is_empty() || found.is_some_and(scan_top_level);
+        if (runs_out || phrases.iter().any(|p| p == "`}`"))
+            && let Some(d) = super::slips::unclosed_brace(text, self.base, end, self.pos, runs_out)
+        {
+            return d;
+        }
         let mut diag = Diagnostic::error("parse::syntax", message, span, label);
         if let Some(help) = help {
             diag = diag.with_help(help);
         }
-        // Point at the bracket that a missing closer belongs to.
-        let runs_out = span.is_empty() || found.is_some_and(scan_top_level);
+        // Point at the `(` or `[` that a missing closer belongs to, when one is in fact left open.
         if runs_out && let Some((at, open)) = self.open_bracket(text, &phrases) {
-            let close = scan::closer(open) as char;
-            diag = diag.with_label(Span::new(at, at + 1), format!("this `{}` is never closed", open as char));
-            if diag.help.is_none() {
-                diag = diag.with_help(format!("add the missing `{close}`"));
+            let close = scan::closer(open);
+            let chunk = text.get(self.base..end).unwrap_or("");
+            let count = |b: u8| scan::brackets(chunk).iter().filter(|(_, x)| *x == b).count();
+            if open != b'{' && count(open) > count(close) {
+                diag = diag
+                    .with_label(Span::new(at, at + 1), format!("this `{}` is never closed", open as char));
+                if diag.help.is_none() {
+                    diag = diag.with_help(format!("add the missing `{}`", close as char));
+                }
             }
         }
         diag

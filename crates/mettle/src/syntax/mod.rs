@@ -7,6 +7,7 @@ mod errors;
 mod expr;
 mod parse;
 mod scan;
+mod slips;
 mod stmt;
 #[cfg(test)]
 mod tests;

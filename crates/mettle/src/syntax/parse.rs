@@ -82,7 +82,7 @@ fn recover(text: &str, whole: SyntaxError) -> (File, Vec<Diagnostic>) {
                 others.extend(builder.finish());
             }
             Err(err) => {
-                syntax.push(SyntaxError::new(err, start));
+                syntax.push(SyntaxError::new(err, start).ending_at(end));
                 // Keep the chunk's item if it parses, with something wrong after it.
                 let chunk = &text[start..end];
                 let skip = chunk.len() - chunk.trim_start().len();

@@ -113,6 +113,16 @@ pub(super) fn too_deep(text: &str, offset: usize) -> Option<Diagnostic> {
     })
 }
 
+/// Every bracket outside strings and comments, as (offset, bracket).
+pub(super) fn brackets(text: &str) -> Vec<(usize, u8)> {
+    let mut out = Vec::new();
+    each_bracket(text, |i, b| {
+        out.push((i, b));
+        true
+    });
+    out
+}
+
 /// The brackets still open at the end of `text`, outermost first, as (offset, bracket).
 pub(super) fn open_brackets(text: &str) -> Vec<(usize, u8)> {
     let mut stack = Vec::new();

@@ -567,6 +567,9 @@ impl Runner<'_> {
             if let Err(d) = r {
                 // Say which step of the scenario led to the error, when it is not the step itself.
                 r = Err(match step.span() {
+                    // A forced face the die cannot show is the scenario's mistake: point at the step
+                    // alone, not at a roll that may be many lines away.
+                    Some(s) if d.code == "mettle::run::forced_dice" => forced_at(d, s),
                     Some(s) if !d.labels.iter().any(|l| l.span == s) => {
                         d.with_label(s, "during this scenario step")
                     }
@@ -577,4 +580,15 @@ impl Runner<'_> {
         }
         r
     }
+}
+
+/// A forced-dice error pointed at the scenario step that rolled the die.
+fn forced_at(d: Diagnostic, step: Span) -> Diagnostic {
+    let mut short =
+        Diagnostic::error("run::forced_dice", d.message.clone(), step, "this step rolls that die");
+    short.help = Some(
+        "the `dice` line forces the next dice rolled, in order: force faces the die can show, or force fewer"
+            .into(),
+    );
+    short
 }

@@ -36,7 +36,10 @@ fn error_wording() {
 
 #[test]
 fn error_labels_and_help() {
-    assert_eq!(help("kind to { }"), "choose another name, such as `to_`");
+    assert!(
+        help("kind to { }")
+            .starts_with("choose another name, such as `to_`; these words are reserved: add, and,")
+    );
     assert_eq!(error("kind to { }").span(), Span::new(5, 7));
     assert_eq!(help("on x when a = 1 { }"), "to compare two values, write `==`");
     assert_eq!(help("rezult x"), "did you mean `result`?");
@@ -70,10 +73,16 @@ fn error_labels_and_help() {
     assert_eq!(help("result w \"abc"), "end it with `\"` on the same line");
     let unclosed = error("kind a {\n  ap: int\n");
     assert_eq!(
-        (unclosed.span(), unclosed.labels[1].span, unclosed.labels[1].text.as_str()),
-        (Span::new(19, 19), Span::new(7, 8), "this `{` is never closed")
+        (unclosed.span(), unclosed.labels[0].text.as_str()),
+        (Span::new(7, 8), "this `{` is never closed")
     );
-    assert_eq!(error("kind a {\n  ap: int\n").help.as_deref(), Some("add the missing `}`"));
+    assert_eq!(unclosed.message, "a `}` is missing: the `{` on line 1 is never closed");
+    assert_eq!(unclosed.help.as_deref(), Some("add the missing `}` at the end of the block"));
+    // A brace that is closed is never blamed, even when a keyword stops the parse inside it.
+    let keyword = error("check c {\n  roll d6 as result\n  otherwise x\n}\n");
+    assert_eq!(keyword.labels.len(), 1, "{keyword:?}");
+    // A `(` left open is still pointed at; one that is closed is not.
+    assert_eq!(error("define f() = (1 + 2").labels[1].text, "this `(` is never closed");
 }
 
 #[test]
@@ -82,7 +91,8 @@ fn recovery_reports_every_broken_item() {
         "kind side { ap: 0..6 }\nrezult x\nkind b { c: int }\nkind to {}\nkind c {\n  d: int\nresult r\n";
     let (file, diags) = parse(text);
     let found: Vec<&str> = diags.iter().map(|d| &text[d.span().start..d.span().end]).collect();
-    assert_eq!(found, ["rezult", "to", "result"]);
+    // The third is the `{` of `kind c`, which is never closed.
+    assert_eq!(found, ["rezult", "to", "{"]);
     assert_eq!(
         file.items
             .iter()
@@ -181,7 +191,15 @@ fn nesting_limits_fit_in_one_mib_of_stack() {
 fn keywords() {
     assert!(errors::is_keyword("to") && errors::is_keyword("none") && errors::is_keyword("no"));
     assert!(!errors::is_keyword("roll") && !errors::is_keyword("nothing") && !errors::is_keyword("to_do"));
-    assert_eq!(help("kind none { }"), "choose another name, such as `none_`");
+    assert!(
+        help("kind none { }").starts_with("choose another name, such as `none_`; these words are reserved:")
+    );
+    // The list in the help is the grammar's: every word in it is reserved, and `result` is listed.
+    let listed = help("kind result { }");
+    let words = listed.split("reserved: ").nth(1).expect("a list of words");
+    assert!(words.split(", ").all(errors::is_keyword), "{words}");
+    assert_eq!(words.split(", ").count(), 44);
+    assert!(words.contains("result"));
 }
 
 // ---------------------------------------------------------------- the REPL
