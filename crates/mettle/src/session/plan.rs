@@ -144,11 +144,13 @@ impl Session {
     ) -> Result<T, Diagnostic> {
         let rng = self.state.rng.clone();
         let forced = self.state.forced.clone();
+        let walk = self.state.walk.clone();
         let mut log = vec![];
         let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false)
             .limited(self.rules.budget(), &self.cancel));
         self.state.rng = rng;
         self.state.forced = forced;
+        self.state.walk = walk;
         r
     }
 }
@@ -172,20 +174,34 @@ impl Session {
             logging: false,
             cancel: self.cancel.clone(),
             undone: vec![],
+            // A simulation rolls with the generator, and tells nobody.
+            hooks: Default::default(),
+            waiting: None,
         };
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
         s
     }
 
-    /// Starts one path of a walk through every roll: the dice show `faces`, in order, and the first
-    /// die past them stops the run (see [`Session::walk_needs`]).
+    /// Starts one path of a walk through every roll, for the next action (an event, a roll, a
+    /// scenario): its dice show `faces`, in order, and the first die past them stops it (see
+    /// [`Session::walk_needs`]). The walk ends with that action, whatever happens: the dice after it
+    /// roll as usual again.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("w.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// s.walk(&[3]);
+    /// assert!(s.roll("c", &[]).is_err(), "the second die has no face");
+    /// assert_eq!(s.walk_needs(), Some(&[1, 2, 3, 4, 5, 6][..]));
+    /// assert!(s.roll("c", &[]).is_ok(), "the walk is over");
+    /// ```
     pub fn walk(&mut self, faces: &[i64]) {
         self.state.walk =
             Some(crate::dice::Walk { faces: faces.iter().copied().collect(), ..Default::default() });
     }
 
-    /// Starts a random path of a walk: past `faces` the dice roll with the generator, and
+    /// Starts a random path of a walk for the next action: its dice roll with the generator, and
     /// [`Session::walk_met`] tells how many faces each had.
     pub fn explore(&mut self) {
         self.state.walk = Some(crate::dice::Walk { explore: true, ..Default::default() });
@@ -199,6 +215,13 @@ impl Session {
     /// The faces of the die that stopped the walk's path, if one did.
     pub fn walk_needs(&self) -> Option<&[i64]> {
         self.state.walk.as_ref().and_then(|w| w.needs.as_deref())
+    }
+
+    /// Ends the walk, if one was under way: what it learnt stays readable.
+    pub(super) fn end_walk(&mut self) {
+        if let Some(w) = &mut self.state.walk {
+            w.done = true;
+        }
     }
 
     /// The session's generator, for samplers.
@@ -217,12 +240,18 @@ impl Session {
         let mut log = vec![];
         let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false)
             .limited(self.rules.budget(), &self.cancel);
-        let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
-        let pool = match &r.program().checks[check as usize].roll {
-            Some(roll) => Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?)),
-            None => None,
-        };
-        let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
-        Ok(Settled { total, target, outcome, slots })
+        let settled = (|| {
+            let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
+            let pool = match &r.program().checks[check as usize].roll {
+                Some(roll) => Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?)),
+                None => None,
+            };
+            let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
+            Ok(Settled { total, target, outcome, slots })
+        })();
+        drop(r);
+        // A walk is for one action.
+        self.end_walk();
+        settled
     }
 }

@@ -27,6 +27,8 @@ impl Session {
             logging: true,
             cancel: Default::default(),
             undone: vec![],
+            hooks: Default::default(),
+            waiting: None,
         })
     }
 
