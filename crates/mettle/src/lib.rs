@@ -97,4 +97,4 @@ pub use program::{CheckResult, Value};
 pub use rhai;
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
 pub use script::ScriptLimits;
-pub use session::{LogEntry, Session};
+pub use session::{Change, Chooser, LogEntry, ObserverId, Question, Reply, Session};
