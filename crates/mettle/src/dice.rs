@@ -164,14 +164,17 @@ impl QueuedDice {
 impl DiceSource for QueuedDice {
     fn face(&mut self, die: DieRequest<'_>) -> Result<i64, Diagnostic> {
         self.queue().pop_front().ok_or_else(|| {
-            Diagnostic::plain("dice::no_face", format!("no face was given for the next die of `{}`", die.notation))
-                .with_help(format!(
-                    "roll a {} and push its face (`QueuedDice::push`), then run this again",
-                    match die.faces {
-                        Faces::Count(n) => format!("d{n}"),
-                        Faces::List(l) => format!("d{l:?}"),
-                    }
-                ))
+            Diagnostic::plain(
+                "dice::no_face",
+                format!("no face was given for the next die of `{}`", die.notation),
+            )
+            .with_help(format!(
+                "roll a {} and push its face (`QueuedDice::push`), then run this again",
+                match die.faces {
+                    Faces::Count(n) => format!("d{n}"),
+                    Faces::List(l) => format!("d{l:?}"),
+                }
+            ))
         })
     }
 
@@ -401,8 +404,13 @@ mod tests {
     fn forced(faces: &[i64], count: usize, sides: i64, mods: &[DiceMod]) -> Pool {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = faces.iter().copied().collect();
-        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" })
-            .unwrap()
+        roll(
+            count,
+            Faces::Count(sides),
+            mods,
+            &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" },
+        )
+        .unwrap()
     }
 
     #[test]
@@ -434,8 +442,13 @@ mod tests {
     fn rejects_impossible_forced_faces() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = [7].into_iter().collect();
-        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" })
-            .unwrap_err();
+        let e = roll(
+            1,
+            Faces::Count(6),
+            &[],
+            &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" },
+        )
+        .unwrap_err();
         assert!(e.contains("d6 cannot roll"), "{e}");
     }
 }

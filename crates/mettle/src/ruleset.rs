@@ -264,6 +264,7 @@ impl Ruleset {
     }
 
     /// The compiled program.
+    #[doc(hidden)]
     pub fn program(&self) -> &Program {
         &self.0.program
     }

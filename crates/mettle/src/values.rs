@@ -48,7 +48,11 @@ pub(crate) fn parse(p: &Program, ty: &Ty, text: &str, what: &str) -> Result<Valu
         Ty::Flag => match text {
             "yes" => Ok(Value::Bool(true)),
             "no" => Ok(Value::Bool(false)),
-            _ => Err(bad("not_a_flag", format!("{what} is yes or no, not `{text}`"), "give `yes` or `no`".into())),
+            _ => Err(bad(
+                "not_a_flag",
+                format!("{what} is yes or no, not `{text}`"),
+                "give `yes` or `no`".into(),
+            )),
         },
         Ty::Name(set) => {
             let names = &p.sets[*set as usize].names;
@@ -56,7 +60,11 @@ pub(crate) fn parse(p: &Program, ty: &Ty, text: &str, what: &str) -> Result<Valu
                 Some(i) => Ok(Value::Name { set: *set, index: i as u32 }),
                 None => {
                     let known: Vec<&str> = names.iter().map(String::as_str).collect();
-                    Err(bad("unknown_name", format!("{what} cannot be `{text}`"), suggest(text, "name", &known)))
+                    Err(bad(
+                        "unknown_name",
+                        format!("{what} cannot be `{text}`"),
+                        suggest(text, "name", &known),
+                    ))
                 }
             }
         }

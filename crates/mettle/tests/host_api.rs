@@ -53,7 +53,10 @@ fn typed_dice_are_used_in_order_and_an_empty_queue_is_a_coded_error() {
     let e = s.apply("hit", &[("unit", z.clone())]).unwrap_err();
     assert_eq!(e.code, "mettle::dice::no_face");
     assert_eq!(e.message, "no face was given for the next die of `d6`");
-    assert_eq!(e.help.as_deref(), Some("roll a d6 and push its face (`QueuedDice::push`), then run this again"));
+    assert_eq!(
+        e.help.as_deref(),
+        Some("roll a d6 and push its face (`QueuedDice::push`), then run this again")
+    );
     assert_eq!(e.labels.len(), 1, "it points at the dice in the rules");
     assert_eq!((s.state().clone(), s.log().len()), before, "the event is undone");
     typed.push(&[3, 6]);
@@ -155,7 +158,11 @@ fn a_chooser_answers_and_is_logged_as_the_host() {
     assert_eq!(s.show(s.get("u", "pick").unwrap()), "blue");
     assert_eq!(
         *questions.lock().unwrap(),
-        [("colour".to_string(), "Which colour?".to_string(), vec!["red".to_string(), "blue".into(), "green".into()])]
+        [(
+            "colour".to_string(),
+            "Which colour?".to_string(),
+            vec!["red".to_string(), "blue".into(), "green".into()]
+        )]
     );
     assert!(shown(&s).contains("choice colour: \"Which colour?\" -> blue (by host)"), "{}", shown(&s));
     // Replying with the default takes the rules' default.
@@ -284,7 +291,9 @@ fn observers_hear_of_every_change_with_its_rule() {
 
 #[test]
 fn observers_hear_nothing_of_an_action_that_was_undone_and_can_stop_listening() {
-    let r = rules("kind unit { hp: 0..9 = 1, strict  n: 0..9 = 0 } event hit(unit: unit) on hit { add 1 to unit.n  remove 5 from unit.hp }");
+    let r = rules(
+        "kind unit { hp: 0..9 = 1, strict  n: 0..9 = 0 } event hit(unit: unit) on hit { add 1 to unit.n  remove 5 from unit.hp }",
+    );
     let mut s = Session::new(&r, 1);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     let seen = watch(&mut s);
@@ -297,7 +306,9 @@ fn observers_hear_nothing_of_an_action_that_was_undone_and_can_stop_listening() 
 
 #[test]
 fn observers_hear_of_timed_changes_running_out() {
-    let r = rules("kind unit { a: flag = no } event boost(unit: unit) on boost { set unit.a to yes until end of turn }");
+    let r = rules(
+        "kind unit { a: flag = no } event boost(unit: unit) on boost { set unit.a to yes until end of turn }",
+    );
     let mut s = Session::new(&r, 1);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     s.apply("boost", &[("unit", u)]).unwrap();
@@ -380,7 +391,10 @@ fn the_host_creates_entities_checked_and_logged() {
     let r = rules(MORALE);
     let mut s = Session::new(&r, 1);
     let e = s.create("unti", "z", &[]).unwrap_err();
-    assert_eq!((e.code.as_str(), e.help.as_deref()), ("mettle::run::unknown_kind", Some("did you mean `unit`?")));
+    assert_eq!(
+        (e.code.as_str(), e.help.as_deref()),
+        ("mettle::run::unknown_kind", Some("did you mean `unit`?"))
+    );
     let e = s.create("unit", "z", &[("spi", Value::Int(7))]).unwrap_err();
     assert_eq!(e.code, "mettle::run::out_of_range");
     s.create("unit", "z", &[]).unwrap();
@@ -397,7 +411,10 @@ fn values_are_read_and_written_as_text_through_the_rules() {
     assert_eq!(r.text_of(&shaken), "shaken");
     assert_eq!(r.value("spi", " 4 ").unwrap(), Value::Int(4));
     let e = r.value("spi", "four").unwrap_err();
-    assert_eq!((e.code.as_str(), e.message.as_str()), ("mettle::value::not_a_number", "`spi` is a number, not `four`"));
+    assert_eq!(
+        (e.code.as_str(), e.message.as_str()),
+        ("mettle::value::not_a_number", "`spi` is a number, not `four`")
+    );
     assert_eq!(r.value("leader", "boss").unwrap_err().code, "mettle::value::not_text");
     assert_eq!(r.value("nothing", "x").unwrap_err().code, "mettle::value::unknown_type");
     assert_eq!(r.text_of(&Value::Entity(3)), "#3");

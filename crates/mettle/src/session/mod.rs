@@ -615,7 +615,13 @@ impl Session {
         let (c, args) = self.resolve(check, inputs)?;
         let r = self.act(ops::Replay::Roll(c, subject, args))?;
         // A roll always gives a result.
-        r.ok_or_else(|| api_error("no_result", format!("check `{check}` gave no result"), "this is a bug in mettle".into()))
+        r.ok_or_else(|| {
+            api_error(
+                "no_result",
+                format!("check `{check}` gave no result"),
+                "this is a bug in mettle".into(),
+            )
+        })
     }
 
     /// The index of check `check` and of each named input, with the values checked against their
@@ -651,6 +657,7 @@ impl Session {
 
     /// Rolls a check with inputs already resolved to input indices, with its effects. To sample a check
     /// many times, [`Session::sampler`] is much faster.
+    #[doc(hidden)]
     pub fn roll_id(
         &mut self,
         check: CheckId,

@@ -90,6 +90,7 @@ impl Session {
     /// assert_eq!(p.dice.unwrap().count, 3);
     /// assert_eq!(p.modifiers[0].amount, 1);
     /// ```
+    #[doc(hidden)]
     pub fn prepare(
         &mut self,
         check: CheckId,
@@ -115,11 +116,13 @@ impl Session {
 
     /// Settles one roll of a prepared check: `pool` is what the dice showed (`None` for a check without
     /// dice). Applies no effects and changes nothing.
+    #[doc(hidden)]
     pub fn settle(&mut self, prepared: &Prepared, pool: Option<Pool>) -> Result<Settled, Diagnostic> {
         Ok(self.settle_all(prepared, std::iter::once(pool))?.remove(0))
     }
 
     /// Settles many rolls of a prepared check, in order, as [`Session::settle`] does one.
+    #[doc(hidden)]
     pub fn settle_all(
         &mut self,
         prepared: &Prepared,
@@ -157,6 +160,7 @@ impl Session {
 
 impl Session {
     /// Works out `e` (an expression of check `prepared.check`) with the check's slots as prepared.
+    #[doc(hidden)]
     pub fn evaluate(&mut self, prepared: &Prepared, e: &Expr) -> Result<Value, Diagnostic> {
         self.untouched(|r| {
             let mut slots = prepared.frame.clone();
@@ -203,11 +207,13 @@ impl Session {
 
     /// Starts a random path of a walk for the next action: its dice roll with the generator, and
     /// [`Session::walk_met`] tells how many faces each had.
+    #[doc(hidden)]
     pub fn explore(&mut self) {
         self.state.walk = Some(crate::dice::Walk { explore: true, ..Default::default() });
     }
 
     /// The number of faces of each die an exploring path met.
+    #[doc(hidden)]
     pub fn walk_met(&self) -> &[usize] {
         self.state.walk.as_ref().map_or(&[], |w| &w.met)
     }
@@ -231,6 +237,7 @@ impl Session {
 
     /// Rolls check `check` for `subject` with the session's generator and settles it, applying no
     /// effects and writing no log: one run of a simulation.
+    #[doc(hidden)]
     pub fn roll_quietly(
         &mut self,
         check: CheckId,
@@ -243,7 +250,9 @@ impl Session {
         let settled = (|| {
             let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
             let pool = match &r.program().checks[check as usize].roll {
-                Some(roll) => Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?)),
+                Some(roll) => {
+                    Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?))
+                }
                 None => None,
             };
             let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;

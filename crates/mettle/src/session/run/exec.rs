@@ -709,7 +709,10 @@ impl Runner<'_> {
             "bad_answer",
             format!("`{}` is not an option for choice `{}` here", self.show(v), q.choice),
             q.span,
-            &format!("answer {}", if q.range.is_some() { shown_options(q) } else { format!("one of: {}", shown_options(q)) }),
+            &format!(
+                "answer {}",
+                if q.range.is_some() { shown_options(q) } else { format!("one of: {}", shown_options(q)) }
+            ),
         )
     }
 }
