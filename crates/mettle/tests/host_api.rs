@@ -491,3 +491,30 @@ fn a_walk_ends_with_its_action_and_the_session_plays_on() {
     fresh.apply("go", &[("unit", u)]).unwrap();
     assert_eq!(s.get("u", "n"), fresh.get("u", "n"));
 }
+
+#[test]
+fn an_answer_the_waiting_question_does_not_offer_is_refused_at_once() {
+    let r = rules(
+        r#"kind unit { ready: flag = no  picked: flag = no }
+        event pick()
+        on pick { choose who "Which unit acts?" from unit u where u.ready  set who.picked to yes }"#,
+    );
+    let mut s = Session::new(&r, 3);
+    s.create("unit", "a", &[("ready", Value::Bool(true))]).unwrap();
+    let idle = s.create("unit", "b", &[]).unwrap();
+    s.set_chooser(|_: &Question| Reply::Wait);
+    assert_eq!(s.apply("pick", &[]).unwrap_err().code, "mettle::run::needs_answer");
+    assert_eq!(s.question().unwrap().shown, ["a"]);
+    let before = (s.state().clone(), s.log().len());
+    let e = s.answer("who", Value::Entity(idle)).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.message.as_str()),
+        ("mettle::run::bad_answer", "`b` is not an option for choice `who` here")
+    );
+    assert_eq!(e.help.as_deref(), Some("answer one of: a"));
+    assert_eq!((s.state().clone(), s.log().len()), before);
+    s.answer("who", Value::Entity(0)).unwrap();
+    s.resume().unwrap();
+    assert_eq!(s.get("a", "picked"), Some(&Value::Bool(true)));
+    assert_eq!(s.get("b", "picked"), Some(&Value::Bool(false)));
+}

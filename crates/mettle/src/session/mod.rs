@@ -299,7 +299,10 @@ impl Session {
             return Err(api_error(
                 "bad_answer",
                 format!("`{}` is not an option for choice `{choice}` here", self.show(&value)),
-                format!("answer {}", run::shown_options(&w.question)),
+                match w.question.range {
+                    Some(_) => format!("answer {}", run::shown_options(&w.question)),
+                    None => format!("answer one of: {}", run::shown_options(&w.question)),
+                },
             ));
         }
         self.state.host_answers.resize(self.state.answers.len(), false);
