@@ -242,20 +242,6 @@ impl Session {
         self.logging = on;
     }
 
-    /// Drops the forced dice still waiting ([`Session::force_dice`], a scenario's `dice`), so that the
-    /// next dice come from the dice source or the generator again.
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("f.mettle", "check c { roll d6  otherwise done }").unwrap();
-    /// let mut s = mettle::Session::new(&rules, 1);
-    /// s.force_dice(&[6, 6, 6]);
-    /// s.clear_forced_dice();
-    /// assert!(s.state().forced.is_empty());
-    /// ```
-    pub fn clear_forced_dice(&mut self) {
-        self.state.forced.clear();
-    }
-
     /// Faces the next dice will show, before the generator is used again.
     ///
     /// ```
@@ -266,49 +252,6 @@ impl Session {
     /// ```
     pub fn force_dice(&mut self, faces: &[i64]) {
         self.state.forced.extend(faces);
-    }
-
-    /// Answers the next time choice `choice` is asked (answers wait in order, one per asking).
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("c.mettle", r#"
-    ///     kind unit { brave: flag = no }
-    ///     event dare(unit: unit)
-    ///     on dare { choose go "Take the dare?" from yes | no default no  set unit.brave to go }
-    /// "#).unwrap();
-    /// let mut s = mettle::Session::new(&rules, 1);
-    /// let u = s.create("unit", "u", &[]).unwrap();
-    /// s.answer("go", mettle::Value::Bool(true)).unwrap();
-    /// s.apply("dare", &[("unit", mettle::Value::Entity(u))]).unwrap();
-    /// assert_eq!(s.get("u", "brave"), Some(&mettle::Value::Bool(true)));
-    /// ```
-    pub fn answer(&mut self, choice: &str, value: Value) -> Result<(), Diagnostic> {
-        let p = self.rules.program();
-        let c = find(
-            &p.choices,
-            |c| &c.name,
-            choice,
-            "choice",
-            format!("no rule asks a choice called `{choice}`"),
-        )?;
-        check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
-        if let Some(w) = &self.waiting
-            && w.question.choice == choice
-            && !w.question.takes(&value)
-        {
-            return Err(api_error(
-                "bad_answer",
-                format!("`{}` is not an option for choice `{choice}` here", self.show(&value)),
-                match w.question.range {
-                    Some(_) => format!("answer {}", run::shown_options(&w.question)),
-                    None => format!("answer one of: {}", run::shown_options(&w.question)),
-                },
-            ));
-        }
-        self.state.host_answers.resize(self.state.answers.len(), false);
-        self.state.host_answers.push(true);
-        self.state.answers.push((c as u32, value));
-        Ok(())
     }
 
     fn runner(&mut self) -> Runner<'_> {

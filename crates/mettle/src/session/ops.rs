@@ -2,7 +2,7 @@
 //! state changes, and the changes it makes itself (setting an attribute, removing an entity).
 
 use super::host::{Change, Chooser, ObserverId, Question};
-use super::{Session, api_error, find};
+use super::{Session, api_error, check_value, find, run};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::dice::DiceSource;
@@ -42,6 +42,20 @@ impl Session {
         self.hooks.set_dice(source);
     }
 
+    /// Drops the forced dice still waiting ([`Session::force_dice`], a scenario's `dice`), so that the
+    /// next dice come from the dice source or the generator again.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("f.mettle", "check c { roll d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// s.force_dice(&[6, 6, 6]);
+    /// s.clear_forced_dice();
+    /// assert!(s.state().forced.is_empty());
+    /// ```
+    pub fn clear_forced_dice(&mut self) {
+        self.state.forced.clear();
+    }
+
     /// Goes back to rolling with the seeded generator.
     ///
     /// ```
@@ -54,6 +68,52 @@ impl Session {
     /// ```
     pub fn clear_dice_source(&mut self) {
         self.hooks.dice = None;
+    }
+
+    /// Answers the next time choice `choice` is asked (answers wait in order, one per asking); the
+    /// log says the host answered. The answer must be of the choice's type (`type_mismatch`,
+    /// `out_of_range`), and, when the session waits on this choice ([`Session::question`]), one of
+    /// the question's options (`bad_answer`); a refused answer changes nothing.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("c.mettle", r#"
+    ///     kind unit { brave: flag = no }
+    ///     event dare(unit: unit)
+    ///     on dare { choose go "Take the dare?" from yes | no default no  set unit.brave to go }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let u = s.create("unit", "u", &[]).unwrap();
+    /// s.answer("go", mettle::Value::Bool(true)).unwrap();
+    /// s.apply("dare", &[("unit", mettle::Value::Entity(u))]).unwrap();
+    /// assert_eq!(s.get("u", "brave"), Some(&mettle::Value::Bool(true)));
+    /// ```
+    pub fn answer(&mut self, choice: &str, value: Value) -> Result<(), Diagnostic> {
+        let p = self.rules.program();
+        let c = find(
+            &p.choices,
+            |c| &c.name,
+            choice,
+            "choice",
+            format!("no rule asks a choice called `{choice}`"),
+        )?;
+        check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
+        if let Some(w) = &self.waiting
+            && w.question.choice == choice
+            && !w.question.takes(&value)
+        {
+            return Err(api_error(
+                "bad_answer",
+                format!("`{}` is not an option for choice `{choice}` here", self.show(&value)),
+                match w.question.range {
+                    Some(_) => format!("answer {}", run::shown_options(&w.question)),
+                    None => format!("answer one of: {}", run::shown_options(&w.question)),
+                },
+            ));
+        }
+        self.state.host_answers.resize(self.state.answers.len(), false);
+        self.state.host_answers.push(true);
+        self.state.answers.push((c as u32, value));
+        Ok(())
     }
 
     /// Asks `chooser` each time a rule asks a choice that has no answer waiting, instead of taking
@@ -222,7 +282,7 @@ impl Session {
             format!("a {} has no attribute `{attribute}`", kind.name),
         )?;
         let ty = &kind.fields[i].ty;
-        super::check_value(&value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
+        check_value(&value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
         if let (Ty::Entity(k), Value::Entity(other)) = (ty, &value)
             && self.state.entities.get(*other as usize).is_none_or(|o| o.kind != *k)
         {

@@ -4,7 +4,8 @@ mod check;
 pub(super) use check::Setup;
 mod eval;
 mod exec;
-pub(super) use exec::shown_options;
+mod host;
+pub(super) use host::shown_options;
 mod script;
 
 use super::host::{Change, Hooks, Question};
