@@ -69,6 +69,12 @@ pub type EngineHook = Arc<dyn Fn(&mut Engine) + Send + Sync>;
 /// s.apply("seen", &[("unit", u), ("distance", Value::Int(4))]).unwrap();
 /// assert_eq!(s.show(s.get("u", "stance").unwrap()), "wary");
 /// ```
+///
+/// Rhai itself is not re-exported:
+///
+/// ```compile_fail
+/// let engine = mettle::rhai::Engine::new_raw();
+/// ```
 pub mod host {
     pub use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext};
 }
