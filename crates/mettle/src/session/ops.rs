@@ -169,7 +169,9 @@ impl Session {
 
     /// Runs again the action that stopped on [`Session::question`], now that it has an answer
     /// waiting. Until then the action was undone, generator included, so it rolls the same dice
-    /// again up to the question. For a check, the result is in `state().last`.
+    /// again up to the question (with a host's dice source, the same only if the source takes back
+    /// the faces it gave, as [`crate::QueuedDice`] does). For a check, the result is in
+    /// `state().last`.
     pub fn resume(&mut self) -> Result<(), Diagnostic> {
         let Some(Waiting { action: Some(action), .. }) = self.waiting.take() else {
             return Err(api_error(
