@@ -1,11 +1,14 @@
 //! Rolling dice terms: counts, custom faces and the notation modifiers (keep, drop, explode, reroll,
-//! count successes), drawing faces from forced dice first and the seeded generator after.
+//! count successes), drawing faces from forced dice first, then from the host's [`DiceSource`] if it
+//! gave one, else from the session's seeded generator.
 
 use crate::ast::{Cmp, DiceMod};
+use crate::diagnostics::Diagnostic;
 use crate::program::{Die, Pool};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 /// Most dice an exploding or rerolling die may add or roll again.
 pub const MAX_CHAIN: usize = 100;
@@ -29,8 +32,173 @@ impl Faces<'_> {
     }
 }
 
+/// The die a [`DiceSource`] is asked to roll: its faces and the dice term it belongs to, as the
+/// ruleset writes it (`2d6`, `(n)d6cs>=4`), so that a host can say which dice to pick up.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct DieRequest<'a> {
+    /// The faces it can show.
+    pub faces: Faces<'a>,
+    /// The dice term, as written in the ruleset.
+    pub notation: &'a str,
+}
+
+impl DieRequest<'_> {
+    /// Whether the die can show `face`.
+    ///
+    /// ```
+    /// use mettle::dice::{DieRequest, Faces};
+    /// let d6 = DieRequest::new(Faces::Count(6), "d6");
+    /// assert!(d6.can_show(6) && !d6.can_show(7));
+    /// ```
+    pub fn can_show(&self, face: i64) -> bool {
+        match self.faces {
+            Faces::Count(n) => (1..=n).contains(&face),
+            Faces::List(l) => l.contains(&face),
+        }
+    }
+}
+
+impl<'a> DieRequest<'a> {
+    /// A request for one die with `faces`, from the dice term `notation`.
+    pub fn new(faces: Faces<'a>, notation: &'a str) -> Self {
+        DieRequest { faces, notation }
+    }
+}
+
+/// Where a session's dice come from, when the host supplies them: dice typed in by the players
+/// ([`QueuedDice`]) or a generator of the host's own (any closure taking a [`DieRequest`]).
+///
+/// Without one, a session rolls with its own generator, seeded from the session's seed, which a save
+/// keeps. A dice source is the host's: it is not saved, so after [`crate::Session::load`] the host
+/// sets it again with [`crate::Session::set_dice_source`]. Forced dice
+/// ([`crate::Session::force_dice`], a scenario's `dice`) still come first, and samplers, simulations
+/// and odds always use the seeded generator.
+///
+/// ```
+/// use mettle::{Ruleset, Session};
+/// let rules = Ruleset::from_str("d.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+/// let mut s = Session::new(&rules, 1);
+/// // A host generator of its own: here every die shows its highest face.
+/// s.set_dice_source(|die: mettle::dice::DieRequest<'_>| Ok(die.faces.max()));
+/// assert_eq!(s.roll("c", &[]).unwrap().total, 12);
+/// ```
+pub trait DiceSource: Send {
+    /// One face of the die `die`. An error stops the action, which is undone; the faces this source
+    /// gave during it are handed back through [`DiceSource::give_back`].
+    fn face(&mut self, die: DieRequest<'_>) -> Result<i64, Diagnostic>;
+
+    /// Takes back `faces`, in the order given, when the action that drew them failed and was
+    /// undone, so that running it again draws them again. By default they are dropped.
+    fn give_back(&mut self, faces: &[i64]) {
+        let _ = faces;
+    }
+}
+
+impl<F> DiceSource for F
+where
+    F: FnMut(DieRequest<'_>) -> Result<i64, Diagnostic> + Send,
+{
+    fn face(&mut self, die: DieRequest<'_>) -> Result<i64, Diagnostic> {
+        self(die)
+    }
+}
+
+/// Dice typed in by the players: a queue of faces that the host fills and the session empties. A
+/// handle: clones share one queue, so the host keeps one and gives the session another.
+///
+/// When the queue is empty, the die that needed a face stops the action with
+/// `mettle::dice::no_face` (the action is undone, and the faces it had taken go back to the front of
+/// the queue): the host asks the players for more dice and runs it again.
+///
+/// ```
+/// use mettle::{Ruleset, Session, dice::QueuedDice};
+/// let rules = Ruleset::from_str("q.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+/// let mut s = Session::new(&rules, 1);
+/// let table = QueuedDice::new();
+/// s.set_dice_source(table.clone());
+/// table.push(&[4]);
+/// let e = s.roll("c", &[]).unwrap_err();
+/// assert_eq!(e.code, "mettle::dice::no_face");
+/// assert_eq!(table.len(), 1, "the 4 went back to the queue");
+/// table.push(&[5]);
+/// assert_eq!(s.roll("c", &[]).unwrap().total, 9);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct QueuedDice {
+    faces: Arc<Mutex<VecDeque<i64>>>,
+}
+
+impl QueuedDice {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds faces at the back of the queue, in order.
+    pub fn push(&self, faces: &[i64]) {
+        self.queue().extend(faces);
+    }
+
+    /// How many faces wait.
+    pub fn len(&self) -> usize {
+        self.queue().len()
+    }
+
+    /// Whether no face waits.
+    pub fn is_empty(&self) -> bool {
+        self.queue().is_empty()
+    }
+
+    /// Drops every face waiting.
+    pub fn clear(&self) {
+        self.queue().clear();
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<i64>> {
+        // A queue of numbers cannot be left half-changed: a poisoned lock is still a good queue.
+        self.faces.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl DiceSource for QueuedDice {
+    fn face(&mut self, die: DieRequest<'_>) -> Result<i64, Diagnostic> {
+        self.queue().pop_front().ok_or_else(|| {
+            Diagnostic::plain(
+                "dice::no_face",
+                format!("no face was given for the next die of `{}`", die.notation),
+            )
+            .with_help(format!(
+                "roll a {} and push its face (`QueuedDice::push`), then run this again",
+                match die.faces {
+                    Faces::Count(n) => format!("d{n}"),
+                    Faces::List(l) => format!("d{l:?}"),
+                }
+            ))
+        })
+    }
+
+    fn give_back(&mut self, faces: &[i64]) {
+        let mut q = self.queue();
+        for f in faces.iter().rev() {
+            q.push_front(*f);
+        }
+    }
+}
+
+/// A host's dice source, as a session keeps it (clones of the session share it).
+pub(crate) type SharedSource = Arc<Mutex<dyn DiceSource>>;
+
+/// The host's source while a roll draws from it: the source, the faces drawn in this action (to give
+/// back if it fails), and the error it stopped with.
+pub struct Host<'a> {
+    pub(crate) source: &'a mut dyn DiceSource,
+    pub(crate) drawn: &'a mut Vec<i64>,
+    pub(crate) error: &'a mut Option<Diagnostic>,
+}
+
 /// Where faces come from: forced values first (scenarios' `dice 4, 3`), then a walk's faces when
-/// every roll is being tried in turn, else the generator.
+/// every roll is being tried in turn, then the host's dice source, else the generator.
 pub struct Source<'a> {
     /// The seeded generator.
     pub rng: &'a mut ChaCha8Rng,
@@ -38,6 +206,10 @@ pub struct Source<'a> {
     pub forced: &'a mut VecDeque<i64>,
     /// An exhaustive walk through every roll, if one is under way.
     pub walk: Option<&'a mut Walk>,
+    /// The host's dice source, if it gave one.
+    pub host: Option<Host<'a>>,
+    /// The dice term being rolled, for the host.
+    pub notation: &'a str,
 }
 
 /// One path of an exhaustive walk through every roll: the faces its dice show, in order. When they run
@@ -53,6 +225,9 @@ pub struct Walk {
     pub explore: bool,
     /// Faces of each die met past `faces`, while exploring.
     pub met: Vec<usize>,
+    /// Set when the action the walk was for has ended: later dice roll as usual, and what the walk
+    /// learnt (`needs`, `met`) can still be read.
+    pub done: bool,
 }
 
 /// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
@@ -70,6 +245,10 @@ pub fn checked_sum(faces: impl IntoIterator<Item = i64>) -> Option<i64> {
 
 /// The message of the error that stops a walk's run at a die it has no face for.
 pub const WALK_END: &str = "an exhaustive walk needs the next face";
+
+/// The message of the error that stops a roll when the host's dice source failed or gave a face the
+/// die cannot show; the source's own error is in [`Host`].
+pub const HOST_FAILED: &str = "the host's dice source gave no usable face";
 
 impl Source<'_> {
     /// One face of a die.
@@ -110,6 +289,28 @@ impl Source<'_> {
                     Err(WALK_END.into())
                 }
             };
+        }
+        if let Some(host) = self.host.as_mut() {
+            let die = DieRequest { faces, notation: self.notation };
+            let face = match host.source.face(die) {
+                Ok(f) if die.can_show(f) => f,
+                Ok(f) => {
+                    *host.error = Some(
+                        Diagnostic::plain(
+                            "dice::bad_face",
+                            format!("the dice source gave {f}, which a die of {} cannot show", self.notation),
+                        )
+                        .with_help("give a face the die has"),
+                    );
+                    return Err(HOST_FAILED.into());
+                }
+                Err(e) => {
+                    *host.error = Some(e);
+                    return Err(HOST_FAILED.into());
+                }
+            };
+            host.drawn.push(face);
+            return Ok(face);
         }
         Ok(match faces {
             Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
@@ -203,8 +404,13 @@ mod tests {
     fn forced(faces: &[i64], count: usize, sides: i64, mods: &[DiceMod]) -> Pool {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = faces.iter().copied().collect();
-        roll(count, Faces::Count(sides), mods, &mut Source { rng: &mut rng, forced: &mut q, walk: None })
-            .unwrap()
+        roll(
+            count,
+            Faces::Count(sides),
+            mods,
+            &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" },
+        )
+        .unwrap()
     }
 
     #[test]
@@ -236,8 +442,13 @@ mod tests {
     fn rejects_impossible_forced_faces() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut q: VecDeque<i64> = [7].into_iter().collect();
-        let e = roll(1, Faces::Count(6), &[], &mut Source { rng: &mut rng, forced: &mut q, walk: None })
-            .unwrap_err();
+        let e = roll(
+            1,
+            Faces::Count(6),
+            &[],
+            &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" },
+        )
+        .unwrap_err();
         assert!(e.contains("d6 cannot roll"), "{e}");
     }
 }

@@ -68,32 +68,50 @@
 //! let steady = (0..10_000).filter(|_| session.sample(&sampler) == 0).count();
 //! assert!((4_800..5_200).contains(&steady));
 //! ```
+//!
+//! A game, bot or tabletop tool that uses mettle as its rules engine reads the [`embedding`] guide:
+//! dice the host supplies ([`DiceSource`]), choices it answers ([`Chooser`]), changes it watches
+//! ([`Session::observe`]) and makes ([`Session::set_attribute`], [`Session::remove_entity`]), values
+//! written as text ([`Ruleset::value`]), saves, and functions it gives scripts ([`script::host`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The compiler's insides (syntax tree, parser, checker, compiled program) and the REPL's engine are
+// public only for the `mettle` command and the tests; a host uses what is re-exported below.
+#[doc(hidden)]
 pub mod ast;
 pub mod budget;
 pub mod card;
+#[doc(hidden)]
 pub mod check;
 pub mod diagnostics;
 pub mod dice;
 pub mod export;
 pub mod fmt;
+/// How to embed mettle in a game or tool (docs/embedding.md; every example runs as a test).
+///
+#[doc = include_str!("../../../docs/embedding.md")]
+pub mod embedding {}
 pub mod odds;
+#[doc(hidden)]
 pub mod program;
 mod render;
+#[doc(hidden)]
 pub mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
 pub mod sim;
+#[doc(hidden)]
 pub mod syntax;
 pub mod text;
+mod values;
 
+pub use ast::Span;
 pub use budget::Budget;
 pub use diagnostics::Diagnostic;
-pub use program::{CheckResult, Value};
-pub use rhai;
+pub use dice::{DiceSource, QueuedDice};
+pub use program::{AppliedModifier, CheckId, CheckResult, Die, Pool, Value};
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
 pub use script::ScriptLimits;
-pub use session::{LogEntry, Session};
+pub use session::{Change, Chooser, LogEntry, ObserverId, Question, Reply, Session};

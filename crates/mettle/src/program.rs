@@ -867,3 +867,21 @@ impl Stmt {
         }
     }
 }
+
+impl Program {
+    /// The attribute of check `check`'s subject that gives input `input` when it has no default and
+    /// none is given: the subject's attribute of the same name and type (`input spi: 0..6` of a check
+    /// `for unit`, and the unit's `spi`).
+    pub fn subject_attribute(&self, check: CheckId, input: u32) -> Option<u32> {
+        let c = self.checks.get(check as usize)?;
+        let field = &c.inputs.get(input as usize)?.field;
+        let kind = self.kinds.get(c.subject? as usize)?;
+        let i = kind.fields.iter().position(|f| f.name == field.name)?;
+        let same = match (&kind.fields[i].ty, &field.ty) {
+            (Ty::Int { .. }, Ty::Int { .. }) | (Ty::Flag, Ty::Flag) => true,
+            (Ty::Name(a), Ty::Name(b)) | (Ty::Entity(a), Ty::Entity(b)) => a == b,
+            _ => false,
+        };
+        same.then_some(i as u32)
+    }
+}

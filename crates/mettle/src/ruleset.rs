@@ -277,6 +277,7 @@ impl Ruleset {
     }
 
     /// The compiled program.
+    #[doc(hidden)]
     pub fn program(&self) -> &Program {
         &self.0.program
     }

@@ -167,7 +167,7 @@ fn code_outside_functions_is_refused() {
 
 #[test]
 fn a_panic_in_a_registered_function_is_contained() {
-    let hook: mettle::script::EngineHook = Arc::new(|e: &mut mettle::rhai::Engine| {
+    let hook: mettle::script::EngineHook = Arc::new(|e: &mut mettle::script::host::Engine| {
         e.register_fn("line_of_sight", |_: i64| -> bool { panic!("the host's geometry broke") });
     });
     let opts = LoadOptions { hook: Some(hook), ..Default::default() };

@@ -560,7 +560,9 @@ impl<'a> Checker<'a> {
             .collect();
         let values = self.named_args(&check.name, "input", &inputs, args, span, true);
         for (i, f) in inputs.iter().enumerate() {
-            if values[i].is_none() && has_default[i].is_none() {
+            // A check made by someone takes an input its subject has as an attribute from it.
+            let from_subject = subject.is_some() && self.prog.subject_attribute(c, i as u32).is_some();
+            if values[i].is_none() && has_default[i].is_none() && !from_subject {
                 self.error(
                     Diagnostic::error(
                         "resolve::missing_input",

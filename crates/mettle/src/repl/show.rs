@@ -237,7 +237,7 @@ pub(super) fn unplaced(log: &[LogLine], base: usize) -> Vec<LogLine> {
             | LogEntry::Order { span, .. }
             | LogEntry::Print { span, .. }
             | LogEntry::Record { span, .. } => fix(span),
-            LogEntry::Event { .. } => {}
+            LogEntry::Event { .. } | LogEntry::Removed { .. } => {}
         }
     }
     log

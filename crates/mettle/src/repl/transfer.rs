@@ -233,6 +233,7 @@ pub(super) fn move_over(
         entities,
         forced: st.forced.clone(),
         answers,
+        host_answers: vec![],
         timed,
         last,
         over,

@@ -35,8 +35,49 @@ pub struct ScriptFn {
     pub file: Option<String>,
 }
 
-/// A host hook that adds functions to the engine before scripts are compiled.
+/// A host hook that adds functions to the engine before scripts are compiled
+/// ([`crate::LoadOptions::hook`]); see [`host`].
 pub type EngineHook = Arc<dyn Fn(&mut Engine) + Send + Sync>;
+
+/// The one door to the Rhai engine that runs a ruleset's scripts, for hosts that give scripts
+/// functions of their own (line of sight, distances on the host's table). A hook in
+/// [`crate::LoadOptions::hook`] gets the engine before the scripts compile and registers functions
+/// on it with the types here; nothing else of Rhai is part of mettle's API, and the engine stays
+/// sandboxed (limits, no modules, no `eval`). A registered function that panics stops its script with
+/// `mettle::script::panicked`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mettle::script::{EngineHook, host::Engine};
+/// use mettle::{LoadOptions, Ruleset, Session, Value};
+///
+/// let hook: EngineHook = Arc::new(|e: &mut Engine| {
+///     // The host knows the table: here, everything further than 6 is out of sight.
+///     e.register_fn("in_sight", |distance: i64| distance <= 6);
+/// });
+/// let opts = LoadOptions { hook: Some(hook), ..Default::default() };
+/// let rules = Ruleset::load("h.mettle", r#"
+///     kind unit { stance: calm | wary = calm }
+///     event seen(unit: unit, distance: 0..99)
+///     script { fn look(u, d) { if in_sight(d) { [set_to(u, "stance", "wary")] } else { [] } } }
+///     on seen { follow look(unit, distance) }
+/// "#, &opts).unwrap();
+/// let mut s = Session::new(&rules, 1);
+/// let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+/// s.apply("seen", &[("unit", u.clone()), ("distance", Value::Int(9))]).unwrap();
+/// assert_eq!(s.show(s.get("u", "stance").unwrap()), "calm");
+/// s.apply("seen", &[("unit", u), ("distance", Value::Int(4))]).unwrap();
+/// assert_eq!(s.show(s.get("u", "stance").unwrap()), "wary");
+/// ```
+///
+/// Rhai itself is not re-exported:
+///
+/// ```compile_fail
+/// let engine = mettle::rhai::Engine::new_raw();
+/// ```
+pub mod host {
+    pub use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, NativeCallContext};
+}
 
 /// The compiled scripts of a ruleset.
 pub struct Scripts {

@@ -82,6 +82,13 @@ pub enum LogEntry {
         /// Where.
         span: Span,
     },
+    /// The host took an entity out of play.
+    Removed {
+        /// Its name.
+        entity: String,
+        /// Its kind.
+        kind: String,
+    },
     /// A choice was made.
     Choice {
         /// The choice.

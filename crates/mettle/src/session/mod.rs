@@ -1,13 +1,16 @@
 //! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
+mod host;
 mod log;
+mod ops;
 mod plan;
 mod prompt;
 mod run;
 mod save;
 mod show;
 
+pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};
@@ -104,6 +107,10 @@ pub struct State {
     pub forced: VecDeque<i64>,
     /// Answers waiting for their choices.
     pub answers: Vec<(u32, Value)>,
+    /// Which of the waiting answers the host gave ([`Session::answer`]), by position; missing ones
+    /// are a scenario's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_answers: Vec<bool>,
     /// Changes to undo later.
     pub timed: Vec<Timed>,
     /// The last result of each check.
@@ -153,6 +160,10 @@ pub struct Session {
     cancel: Arc<AtomicBool>,
     /// The log of the last action that failed, undone.
     undone: Vec<LogLine>,
+    /// The host's dice source, chooser and observers.
+    hooks: host::Hooks,
+    /// The question the last action stopped on, and that action, to resume.
+    waiting: Option<ops::Waiting>,
 }
 
 impl Session {
@@ -169,6 +180,7 @@ impl Session {
                 entities: vec![],
                 forced: VecDeque::new(),
                 answers: vec![],
+                host_answers: vec![],
                 timed: vec![],
                 last: vec![None; p.checks.len()],
                 over: None,
@@ -180,6 +192,8 @@ impl Session {
             logging: true,
             cancel: Arc::default(),
             undone: vec![],
+            hooks: host::Hooks::default(),
+            waiting: None,
         }
     }
 
@@ -240,37 +254,10 @@ impl Session {
         self.state.forced.extend(faces);
     }
 
-    /// Answers the next time choice `choice` is asked (answers wait in order, one per asking).
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("c.mettle", r#"
-    ///     kind unit { brave: flag = no }
-    ///     event dare(unit: unit)
-    ///     on dare { choose go "Take the dare?" from yes | no default no  set unit.brave to go }
-    /// "#).unwrap();
-    /// let mut s = mettle::Session::new(&rules, 1);
-    /// let u = s.create("unit", "u", &[]).unwrap();
-    /// s.answer("go", mettle::Value::Bool(true)).unwrap();
-    /// s.apply("dare", &[("unit", mettle::Value::Entity(u))]).unwrap();
-    /// assert_eq!(s.get("u", "brave"), Some(&mettle::Value::Bool(true)));
-    /// ```
-    pub fn answer(&mut self, choice: &str, value: Value) -> Result<(), Diagnostic> {
-        let p = self.rules.program();
-        let c = find(
-            &p.choices,
-            |c| &c.name,
-            choice,
-            "choice",
-            format!("no rule asks a choice called `{choice}`"),
-        )?;
-        check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
-        self.state.answers.push((c as u32, value));
-        Ok(())
-    }
-
     fn runner(&mut self) -> Runner<'_> {
         Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging)
             .limited(self.rules.budget(), &self.cancel)
+            .hooked(&self.hooks)
     }
 
     /// Runs `f` as one action, within the ruleset's budget (steps, log entries) and stopped by the
@@ -284,11 +271,23 @@ impl Session {
         self.cancel.store(false, Ordering::Relaxed);
         let saved = self.state.clone();
         let log_len = self.log.len();
-        let r = {
+        let (r, host) = {
             let mut runner = self.runner();
-            f(&mut runner).and_then(|v| runner.finish().map(|()| v))
+            let r = f(&mut runner).and_then(|v| runner.finish().map(|()| v));
+            (r, std::mem::take(&mut runner.host))
         };
-        if r.is_err() {
+        self.waiting = None;
+        self.end_walk();
+        if r.is_ok() {
+            self.hooks.tell(&host.changes);
+        } else {
+            // Faces the host's dice gave go back, so that running the action again draws them again.
+            if let Some(source) = &self.hooks.dice
+                && !host.drawn.is_empty()
+            {
+                source.lock().unwrap_or_else(|e| e.into_inner()).give_back(&host.drawn);
+            }
+            self.waiting = host.asked.map(|question| ops::Waiting { question, action: None });
             // A walk through every roll learns from the run that stopped which die it needs next.
             let walk = self.state.walk.take();
             self.state = saved;
@@ -346,6 +345,8 @@ impl Session {
             logging: self.logging,
             cancel: self.cancel.clone(),
             undone: vec![],
+            hooks: self.hooks.clone(),
+            waiting: None,
         }
     }
 
@@ -541,7 +542,7 @@ impl Session {
                 }
             }
         }
-        self.atomic(|r| r.fire(e as EventId, out, Span::default()))
+        self.act(ops::Replay::Apply(e as EventId, out)).map(drop)
     }
 
     /// Rolls a check by name with inputs by name; nobody makes it, so its outcome's effects are not
@@ -558,7 +559,15 @@ impl Session {
         inputs: &[(&str, Value)],
     ) -> Result<Arc<CheckResult>, Diagnostic> {
         let (c, args) = self.resolve(check, inputs)?;
-        self.atomic(|r| r.roll_check(c, subject, args, Span::default()))
+        let r = self.act(ops::Replay::Roll(c, subject, args))?;
+        // A roll always gives a result.
+        r.ok_or_else(|| {
+            api_error(
+                "no_result",
+                format!("check `{check}` gave no result"),
+                "this is a bug in mettle".into(),
+            )
+        })
     }
 
     /// The index of check `check` and of each named input, with the values checked against their
@@ -594,12 +603,15 @@ impl Session {
 
     /// Rolls a check with inputs already resolved to input indices, with its effects. To sample a check
     /// many times, [`Session::sampler`] is much faster.
+    #[doc(hidden)]
     pub fn roll_id(
         &mut self,
         check: CheckId,
         inputs: Vec<(u32, Value)>,
     ) -> Result<Arc<CheckResult>, Diagnostic> {
-        self.runner().roll_check(check, None, inputs, Span::default())
+        let r = self.runner().roll_check(check, None, inputs, Span::default());
+        self.end_walk();
+        r
     }
 
     /// Runs scenario `name` from this session's state and reports its expectations. The scenario is one
@@ -625,7 +637,8 @@ impl Session {
             format!("there is no scenario called `{name}`"),
         )?;
         let start = self.log.len();
-        self.atomic(|r| r.scenario(s))?;
+        let _ = s;
+        self.act(ops::Replay::Scenario(name.to_string()))?;
         let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
         for line in &self.log[start..] {
             if let LogEntry::Expect { passed, .. } = &line.entry {

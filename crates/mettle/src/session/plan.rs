@@ -90,6 +90,7 @@ impl Session {
     /// assert_eq!(p.dice.unwrap().count, 3);
     /// assert_eq!(p.modifiers[0].amount, 1);
     /// ```
+    #[doc(hidden)]
     pub fn prepare(
         &mut self,
         check: CheckId,
@@ -115,11 +116,13 @@ impl Session {
 
     /// Settles one roll of a prepared check: `pool` is what the dice showed (`None` for a check without
     /// dice). Applies no effects and changes nothing.
+    #[doc(hidden)]
     pub fn settle(&mut self, prepared: &Prepared, pool: Option<Pool>) -> Result<Settled, Diagnostic> {
         Ok(self.settle_all(prepared, std::iter::once(pool))?.remove(0))
     }
 
     /// Settles many rolls of a prepared check, in order, as [`Session::settle`] does one.
+    #[doc(hidden)]
     pub fn settle_all(
         &mut self,
         prepared: &Prepared,
@@ -144,17 +147,20 @@ impl Session {
     ) -> Result<T, Diagnostic> {
         let rng = self.state.rng.clone();
         let forced = self.state.forced.clone();
+        let walk = self.state.walk.clone();
         let mut log = vec![];
         let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false)
             .limited(self.rules.budget(), &self.cancel));
         self.state.rng = rng;
         self.state.forced = forced;
+        self.state.walk = walk;
         r
     }
 }
 
 impl Session {
     /// Works out `e` (an expression of check `prepared.check`) with the check's slots as prepared.
+    #[doc(hidden)]
     pub fn evaluate(&mut self, prepared: &Prepared, e: &Expr) -> Result<Value, Diagnostic> {
         self.untouched(|r| {
             let mut slots = prepared.frame.clone();
@@ -172,26 +178,42 @@ impl Session {
             logging: false,
             cancel: self.cancel.clone(),
             undone: vec![],
+            // A simulation rolls with the generator, and tells nobody.
+            hooks: Default::default(),
+            waiting: None,
         };
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
         s
     }
 
-    /// Starts one path of a walk through every roll: the dice show `faces`, in order, and the first
-    /// die past them stops the run (see [`Session::walk_needs`]).
+    /// Starts one path of a walk through every roll, for the next action (an event, a roll, a
+    /// scenario): its dice show `faces`, in order, and the first die past them stops it (see
+    /// [`Session::walk_needs`]). The walk ends with that action, whatever happens: the dice after it
+    /// roll as usual again.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("w.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// s.walk(&[3]);
+    /// assert!(s.roll("c", &[]).is_err(), "the second die has no face");
+    /// assert_eq!(s.walk_needs(), Some(&[1, 2, 3, 4, 5, 6][..]));
+    /// assert!(s.roll("c", &[]).is_ok(), "the walk is over");
+    /// ```
     pub fn walk(&mut self, faces: &[i64]) {
         self.state.walk =
             Some(crate::dice::Walk { faces: faces.iter().copied().collect(), ..Default::default() });
     }
 
-    /// Starts a random path of a walk: past `faces` the dice roll with the generator, and
+    /// Starts a random path of a walk for the next action: its dice roll with the generator, and
     /// [`Session::walk_met`] tells how many faces each had.
+    #[doc(hidden)]
     pub fn explore(&mut self) {
         self.state.walk = Some(crate::dice::Walk { explore: true, ..Default::default() });
     }
 
     /// The number of faces of each die an exploring path met.
+    #[doc(hidden)]
     pub fn walk_met(&self) -> &[usize] {
         self.state.walk.as_ref().map_or(&[], |w| &w.met)
     }
@@ -201,6 +223,13 @@ impl Session {
         self.state.walk.as_ref().and_then(|w| w.needs.as_deref())
     }
 
+    /// Ends the walk, if one was under way: what it learnt stays readable.
+    pub(super) fn end_walk(&mut self) {
+        if let Some(w) = &mut self.state.walk {
+            w.done = true;
+        }
+    }
+
     /// The session's generator, for samplers.
     pub(crate) fn rng(&mut self) -> &mut rand_chacha::ChaCha8Rng {
         &mut self.state.rng
@@ -208,6 +237,7 @@ impl Session {
 
     /// Rolls check `check` for `subject` with the session's generator and settles it, applying no
     /// effects and writing no log: one run of a simulation.
+    #[doc(hidden)]
     pub fn roll_quietly(
         &mut self,
         check: CheckId,
@@ -217,12 +247,20 @@ impl Session {
         let mut log = vec![];
         let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false)
             .limited(self.rules.budget(), &self.cancel);
-        let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
-        let pool = match &r.program().checks[check as usize].roll {
-            Some(roll) => Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?)),
-            None => None,
-        };
-        let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
-        Ok(Settled { total, target, outcome, slots })
+        let settled = (|| {
+            let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
+            let pool = match &r.program().checks[check as usize].roll {
+                Some(roll) => {
+                    Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?))
+                }
+                None => None,
+            };
+            let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
+            Ok(Settled { total, target, outcome, slots })
+        })();
+        drop(r);
+        // A walk is for one action.
+        self.end_walk();
+        settled
     }
 }

@@ -27,11 +27,14 @@ impl Session {
             logging: true,
             cancel: Default::default(),
             undone: vec![],
+            hooks: Default::default(),
+            waiting: None,
         })
     }
 
     /// Runs statements compiled by [`crate::check::check_prompt`] on `frame` (their locals), like the
     /// steps of a scenario. On an error the session and the frame are left as they were.
+    #[doc(hidden)]
     pub fn run_prompt(&mut self, stmts: &[Stmt], frame: &mut Vec<Value>) -> Result<(), Diagnostic> {
         let before = frame.clone();
         let r = self.atomic(|r| r.prompt(stmts, frame));
@@ -42,6 +45,7 @@ impl Session {
     }
 
     /// Evaluates an expression compiled by [`crate::check::check_prompt`] (dice in it are rolled).
+    #[doc(hidden)]
     pub fn eval_prompt(&mut self, expr: &Expr, frame: &mut Vec<Value>) -> Result<Value, Diagnostic> {
         self.atomic(|r| r.eval(expr, frame))
     }

@@ -166,6 +166,8 @@ impl Session {
             logging: true,
             cancel: Arc::default(),
             undone: vec![],
+            hooks: Default::default(),
+            waiting: None,
         };
         Ok((session, warnings))
     }

@@ -105,6 +105,7 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                 writeln!(out, "{pad}{entity}.{field} back to {to} (its time is up){}", at(*span))
             }
             LogEntry::New { entity, kind, span } => writeln!(out, "{pad}new {kind} {entity}{}", at(*span)),
+            LogEntry::Removed { entity, kind } => writeln!(out, "{pad}removed {kind} {entity}"),
             LogEntry::Choice { name, question, answer, by, span } => {
                 writeln!(out, "{pad}choice {name}: \"{question}\" -> {answer} (by {by}){}", at(*span))
             }

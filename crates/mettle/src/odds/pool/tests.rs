@@ -138,7 +138,12 @@ fn brute(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Option<(BTreeMap<i
             return None;
         }
         let mut q: VecDeque<i64> = prefix.iter().copied().chain([i64::MIN]).collect();
-        match roll(count, faces, mods, &mut Source { rng: &mut rng, forced: &mut q, walk: None }) {
+        match roll(
+            count,
+            faces,
+            mods,
+            &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" },
+        ) {
             Ok(pool) => leaves.push((pool.value, prefix.len(), ways)),
             Err(_) => {
                 stack.extend(distinct.iter().map(|(&f, &m)| ([prefix.clone(), vec![f]].concat(), &ways * m)))

@@ -162,6 +162,31 @@ impl Runner<'_> {
             } else if let Some(e) = &input.default {
                 self.span = input.field.span;
                 f[i] = self.eval(e, &mut f)?;
+            } else if let Some((who, a)) = subject
+                .and_then(|s| self.st.entities.get(s as usize).filter(|e| Some(e.kind) == check.subject))
+                .zip(self.p.subject_attribute(c, i as u32))
+            {
+                // A check made by a unit takes an input the unit has as an attribute from the unit.
+                let v = who.fields[a as usize].clone();
+                if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.field.ty, &v)
+                    && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
+                {
+                    return Err(fail(
+                        "out_of_range",
+                        format!(
+                            "input `{}` of check `{}` is {x}, taken from {}'s {}, outside its range",
+                            input.field.name, check.name, who.name, input.field.name
+                        ),
+                        if span.is_empty() { input.field.span } else { span },
+                        &format!(
+                            "give `{}` a value {}",
+                            input.field.name,
+                            crate::check::range_words(*lo, *hi)
+                        ),
+                    )
+                    .with_label(input.field.span, "declared here"));
+                }
+                f[i] = v;
             } else {
                 return Err(fail(
                     "missing_input",

@@ -281,11 +281,37 @@ impl Runner<'_> {
         // Each die is a step: charge the dice before they are rolled, and the rerolls and explosions
         // after.
         self.tick(count as u64)?;
-        let mut src =
-            Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
-        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src).map_err(|m| {
+        let source = self.hooks.and_then(|h| h.dice.as_ref());
+        let mut guard = source.map(|s| s.lock().unwrap_or_else(|e| e.into_inner()));
+        let host = guard.as_deref_mut().map(|source| dice::Host {
+            source,
+            drawn: &mut self.host.drawn,
+            error: &mut self.host.dice_error,
+        });
+        let mut src = Source {
+            rng: &mut self.st.rng,
+            forced: &mut self.st.forced,
+            walk: self.st.walk.as_mut().filter(|w| !w.done),
+            host,
+            notation: &d.text,
+        };
+        let rolled = dice::roll(count as usize, faces, &d.mods, &mut src);
+        drop(guard);
+        let mut pool = rolled.map_err(|m| {
             if m == dice::OVERFLOW {
                 self.overflow()
+            } else if m == dice::HOST_FAILED
+                && let Some(e) = self.host.dice_error.take()
+            {
+                let mut e = e;
+                if e.labels.is_empty() {
+                    e.labels.push(crate::diagnostics::Label {
+                        span: d.span,
+                        text: "rolling this".into(),
+                        primary: true,
+                    });
+                }
+                e
             } else {
                 fail("forced_dice", m, d.span, "force faces the die can show")
             }

@@ -1,9 +1,11 @@
 //! Firing events and applying statements: triggers, timed changes, attribute writes and scenarios.
 
+use super::host::shown_options;
 use super::{MAX_REPEAT, R, Runner, fail, show_value};
 use crate::ast::{BinOp, Duration, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
+use crate::session::host::{Change, Question, Reply};
 use crate::session::{Entity, Expiry, GameOver, LogEntry, Timed};
 
 impl Runner<'_> {
@@ -87,6 +89,7 @@ impl Runner<'_> {
                 let e = &mut self.st.entities[t.entity as usize];
                 let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
                 let slot = &mut e.fields[t.field as usize];
+                let before = slot.clone();
                 *slot = match (&t.restore, &*slot, t.delta) {
                     (_, Value::Int(now), Some(delta)) => {
                         let (lo, hi) = match def.ty {
@@ -97,7 +100,20 @@ impl Runner<'_> {
                     }
                     (restore, _, _) => restore.clone(),
                 };
+                let after = &self.st.entities[t.entity as usize];
+                if self.observed() && after.fields[t.field as usize] != before {
+                    let change = Change::Attribute {
+                        entity: t.entity,
+                        name: after.name.clone(),
+                        attribute: def.name.clone(),
+                        from: before,
+                        to: after.fields[t.field as usize].clone(),
+                        span: t.span,
+                    };
+                    self.changed(|| change);
+                }
                 if self.logging {
+                    let e = &self.st.entities[t.entity as usize];
                     let entity = e.name.clone();
                     let field = def.name.clone();
                     let to = show_value(
@@ -127,7 +143,7 @@ impl Runner<'_> {
     }
 
     /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
-    pub(super) fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
+    pub(in crate::session) fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
         let e = &self.st.entities[entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[field as usize];
         let mut v = v;
@@ -154,6 +170,12 @@ impl Runner<'_> {
             }
         }
         let old = std::mem::replace(&mut self.st.entities[entity as usize].fields[field as usize], v.clone());
+        if old != v && self.observed() {
+            let name = self.st.entities[entity as usize].name.clone();
+            let (attribute, to) = (def.name.clone(), v.clone());
+            let from = old.clone();
+            self.changed(|| Change::Attribute { entity, name, attribute, from, to, span });
+        }
         if self.logging && old != v {
             let e = &self.st.entities[entity as usize];
             let (entity, field) = (e.name.clone(), def.name.clone());
@@ -186,6 +208,7 @@ impl Runner<'_> {
         }
         let id = self.st.entities.len() as u32;
         self.st.entities.push(Entity { kind, name: name.to_string(), fields });
+        self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: k.name.clone(), span });
         if self.logging {
             self.push(LogEntry::New { entity: name.to_string(), kind: k.name.clone(), span });
         }
@@ -336,46 +359,67 @@ impl Runner<'_> {
                     }
                 };
                 let answered = self.st.answers.iter().position(|(c, _)| c == choice);
+                let question = |r: &Self| Question {
+                    choice: decl.name.clone(),
+                    question: decl.question.clone(),
+                    shown: candidates.iter().map(|c| r.show(c)).collect(),
+                    options: candidates.clone(),
+                    range: match options {
+                        ChoiceOpts::Range { lo, hi } => Some((*lo, *hi)),
+                        _ => None,
+                    },
+                    span: *span,
+                };
                 let (answer, by) = match answered {
                     Some(i) => {
                         let (_, v) = self.st.answers.remove(i);
-                        let fits = match (options, &v) {
-                            (ChoiceOpts::Range { lo, hi }, Value::Int(x)) => {
-                                x >= lo && hi.is_none_or(|h| *x <= h)
-                            }
-                            _ => candidates.contains(&v),
-                        };
-                        if !fits {
-                            let help = match options {
-                                ChoiceOpts::Range { lo, hi } => {
-                                    format!("answer a number {}", crate::check::range_words(Some(*lo), *hi))
-                                }
-                                _ => {
-                                    let shown: Vec<String> =
-                                        candidates.iter().map(|c| self.show(c)).collect();
-                                    format!(
-                                        "answer one of: {}",
-                                        if shown.is_empty() { "(none)".into() } else { shown.join(", ") }
-                                    )
-                                }
-                            };
-                            return Err(fail(
-                                "bad_answer",
-                                format!(
-                                    "`{}` is not an option for choice `{}` here",
-                                    self.show(&v),
-                                    decl.name
-                                ),
-                                *span,
-                                &help,
-                            ));
+                        let by_host = self.st.host_answers.get(i).copied().unwrap_or(false);
+                        if i < self.st.host_answers.len() {
+                            self.st.host_answers.remove(i);
                         }
-                        (v, "scenario")
+                        let q = question(self);
+                        if !q.takes(&v) {
+                            return Err(self.bad_answer(&q, &v));
+                        }
+                        (v, if by_host { "host" } else { "scenario" })
                     }
-                    None => match default {
-                        Some(d) => (self.eval(d, f)?, "default"),
-                        None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
-                    },
+                    None => {
+                        let chooser = self.hooks.and_then(|h| h.chooser.as_ref());
+                        let reply = match chooser {
+                            Some(c) => {
+                                let q = question(self);
+                                let reply = c.lock().unwrap_or_else(|e| e.into_inner()).choose(&q);
+                                Some((q, reply))
+                            }
+                            None => None,
+                        };
+                        match reply {
+                            Some((q, Reply::Answer(v))) => {
+                                if !q.takes(&v) {
+                                    return Err(self.bad_answer(&q, &v));
+                                }
+                                (v, "host")
+                            }
+                            Some((q, Reply::Wait)) => {
+                                let e = fail(
+                                    "needs_answer",
+                                    format!("choice `{}` waits for an answer: \"{}\"", q.choice, q.question),
+                                    *span,
+                                    &format!(
+                                        "answer it (`Session::answer(\"{}\", …)`: one of {}) and resume",
+                                        q.choice,
+                                        shown_options(&q)
+                                    ),
+                                );
+                                self.host.asked = Some(q);
+                                return Err(e);
+                            }
+                            Some((_, Reply::Default)) | None => match default {
+                                Some(d) => (self.eval(d, f)?, "default"),
+                                None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
+                            },
+                        }
+                    }
                 };
                 if self.logging {
                     let shown = self.show(&answer);

@@ -4,8 +4,11 @@ mod check;
 pub(super) use check::Setup;
 mod eval;
 mod exec;
+mod host;
+pub(super) use host::shown_options;
 mod script;
 
+use super::host::{Change, Hooks, Question};
 use super::{LogEntry, LogLine, State};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
@@ -102,6 +105,23 @@ pub(super) struct Runner<'a> {
     work_capped: bool,
     scripts_capped: bool,
     script_given: Option<u64>,
+    /// What the host plugged in, if this run uses it.
+    pub(super) hooks: Option<&'a Hooks>,
+    /// What the run did with the host's hooks, for the session to act on when it ends.
+    pub(super) host: HostRun,
+}
+
+/// What one run did with the host's hooks.
+#[derive(Default)]
+pub(in crate::session) struct HostRun {
+    /// Faces drawn from the host's dice source, to give back if the action fails.
+    pub drawn: Vec<i64>,
+    /// The dice source's error, while it is turned into the roll's.
+    pub dice_error: Option<Diagnostic>,
+    /// The question a chooser said to wait on.
+    pub asked: Option<Question>,
+    /// Changes made, for the observers (collected only when there are observers).
+    pub changes: Vec<Change>,
 }
 
 /// Units of an exact answer's work (see [`crate::odds::work`]) one step of a rule costs.
@@ -149,6 +169,26 @@ impl<'a> Runner<'a> {
             work_capped: false,
             scripts_capped: false,
             script_given: None,
+            hooks: None,
+            host: HostRun::default(),
+        }
+    }
+
+    /// The same runner using the host's dice source, chooser and observers.
+    pub fn hooked(mut self, hooks: &'a Hooks) -> Self {
+        self.hooks = Some(hooks);
+        self
+    }
+
+    /// Whether observers want the changes this run makes.
+    pub(super) fn observed(&self) -> bool {
+        self.hooks.is_some_and(|h| !h.observers.is_empty())
+    }
+
+    /// Notes `change` for the observers, if there are any.
+    pub(super) fn changed(&mut self, change: impl FnOnce() -> Change) {
+        if self.observed() {
+            self.host.changes.push(change());
         }
     }
 

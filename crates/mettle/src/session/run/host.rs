@@ -1,0 +1,104 @@
+//! What a run does for the host: the answers a question takes, and taking an entity out of play.
+
+use super::{R, Runner, fail};
+use crate::diagnostics::Diagnostic;
+use crate::program::*;
+use crate::session::LogEntry;
+use crate::session::host::{Change, Question};
+
+/// The answers a question takes, in words.
+pub(in crate::session) fn shown_options(q: &Question) -> String {
+    match q.range {
+        Some((lo, hi)) => format!("a number {}", crate::check::range_words(Some(lo), hi)),
+        None if q.shown.is_empty() => "(none)".into(),
+        None => q.shown.join(", "),
+    }
+}
+
+impl Runner<'_> {
+    /// The error for an answer `v` that question `q` does not take.
+    pub(super) fn bad_answer(&self, q: &Question, v: &Value) -> Diagnostic {
+        fail(
+            "bad_answer",
+            format!("`{}` is not an option for choice `{}` here", self.show(v), q.choice),
+            q.span,
+            &format!(
+                "answer {}",
+                if q.range.is_some() { shown_options(q) } else { format!("one of: {}", shown_options(q)) }
+            ),
+        )
+    }
+}
+
+impl Runner<'_> {
+    /// Takes entity `id` out of play: references to it become none, those to entities after it go
+    /// down by one, and its timed changes and the answers naming it are dropped.
+    pub fn remove(&mut self, id: u32) -> R<()> {
+        self.tick(1)?;
+        let gone = self.st.entities.remove(id as usize);
+        let shift = |v: &mut Value| {
+            if let Value::Entity(e) = v {
+                match (*e).cmp(&id) {
+                    std::cmp::Ordering::Equal => *v = Value::None,
+                    std::cmp::Ordering::Greater => *e -= 1,
+                    std::cmp::Ordering::Less => {}
+                }
+            }
+        };
+        fn result(r: &mut std::sync::Arc<CheckResult>, shift: &dyn Fn(&mut Value)) {
+            if r.slots.iter().any(|v| matches!(v, Value::Entity(_) | Value::Result(_))) {
+                let r = std::sync::Arc::make_mut(r);
+                for v in &mut r.slots {
+                    if let Value::Result(inner) = v {
+                        result(inner, shift);
+                    }
+                    shift(v);
+                }
+            }
+        }
+        for e in &mut self.st.entities {
+            for v in &mut e.fields {
+                if let Value::Result(r) = v {
+                    result(r, &shift);
+                }
+                shift(v);
+            }
+        }
+        self.st.timed.retain(|t| t.entity != id);
+        for t in &mut self.st.timed {
+            if t.entity > id {
+                t.entity -= 1;
+            }
+            shift(&mut t.restore);
+        }
+        let mut keep = vec![];
+        for (i, (c, v)) in std::mem::take(&mut self.st.answers).into_iter().enumerate() {
+            let by_host = self.st.host_answers.get(i).copied().unwrap_or(false);
+            if v != Value::Entity(id) {
+                let mut v = v;
+                shift(&mut v);
+                keep.push(((c, v), by_host));
+            }
+        }
+        (self.st.answers, self.st.host_answers) = keep.into_iter().unzip();
+        for r in self.st.last.iter_mut().flatten() {
+            result(r, &shift);
+        }
+        if let Some(over) = &mut self.st.over {
+            over.winner_id = match over.winner_id {
+                Some(w) if w == id => None,
+                Some(w) if w > id => Some(w - 1),
+                w => w,
+            };
+        }
+        for v in &mut self.st.options {
+            shift(v);
+        }
+        let kind = self.p.kinds[gone.kind as usize].name.clone();
+        self.changed(|| Change::Removed { entity: id, name: gone.name.clone() });
+        if self.logging {
+            self.push(LogEntry::Removed { entity: gone.name, kind });
+        }
+        Ok(())
+    }
+}
