@@ -89,6 +89,7 @@ pub mod session;
 pub mod sim;
 pub mod syntax;
 pub mod text;
+pub mod wire;
 
 pub use budget::Budget;
 pub use diagnostics::Diagnostic;
