@@ -1,6 +1,7 @@
 //! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
+mod checkpoint;
 mod log;
 mod plan;
 mod prompt;
@@ -8,6 +9,7 @@ mod run;
 mod save;
 mod show;
 
+pub use checkpoint::Checkpoint;
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};
