@@ -27,13 +27,19 @@ impl Server {
                     ));
                 };
                 let before = world.session.checkpoint();
-                let start = world.session.log().len();
-                let (outcome, changed) = act(world, method, p, self.budget.steps)?;
-                if changed {
-                    self.remember(Step::Kept(before));
+                match act(world, method, p, self.budget.steps) {
+                    Ok((outcome, changed)) => {
+                        if changed {
+                            self.remember(Step::Kept(before));
+                        }
+                        Ok(outcome)
+                    }
+                    Err(f) => {
+                        // Whatever the request began (dice it forced), the session is as it was.
+                        world.session.rewind(before);
+                        Err(f)
+                    }
                 }
-                let _ = start;
-                Ok(outcome)
             }
         }
     }
@@ -101,7 +107,7 @@ impl Server {
         new.session = session;
         let before = self.world.replace(new);
         self.remember(Step::Replaced(before.map(Box::new)));
-        Ok(state_reply(&self.world.as_ref().expect("just restored").session, 0, true))
+        Ok(state_reply(&self.world.as_ref().expect("just restored").session, 0))
     }
 
     fn undo_step(&mut self) -> Result<Outcome, Failure> {
@@ -122,7 +128,7 @@ impl Server {
             Step::Replaced(before) => self.world = before.map(|b| *b),
         }
         Ok(match &self.world {
-            Some(w) => state_reply(&w.session, w.session.log().len(), true),
+            Some(w) => state_reply(&w.session, w.session.log().len()),
             None => Outcome::State(StateReply {
                 mettle: Meta::default(),
                 log: vec![],
@@ -142,7 +148,7 @@ impl Server {
 }
 
 /// The state, and the log from line `from` on.
-fn state_reply(s: &Session, from: usize, _changed: bool) -> Outcome {
+fn state_reply(s: &Session, from: usize) -> Outcome {
     Outcome::State(StateReply {
         mettle: Meta::default(),
         log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
@@ -165,12 +171,12 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
             };
             let with = named(s, &kind.fields, &p.with, &format!("attribute of a {}", kind.name))?;
             s.create(&p.kind, &p.name, &with).map_err(refused)?;
-            Ok((state_reply(s, start, true), true))
+            Ok((state_reply(s, start), true))
         }
         "set" => {
             let p: SetParams = params(method, p)?;
             set(w, p)?;
-            Ok((state_reply(&w.session, start, true), true))
+            Ok((state_reply(&w.session, start), true))
         }
         "apply" => {
             let p: ApplyParams = params(method, p)?;
@@ -178,13 +184,15 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
                 return Err(refused(s.apply(&p.event, &[]).expect_err("no such event")));
             };
             let facts = named(s, &event.facts, &p.facts, &format!("fact of event `{}`", event.name))?;
+            s.force_dice(&p.dice);
             s.apply(&p.event, &facts).map_err(refused)?;
-            Ok((state_reply(s, start, true), true))
+            Ok((state_reply(s, start), true))
         }
         "roll" => {
             let p: RollParams = params(method, p)?;
             let (by, inputs) = check_args(s, &p.check, p.by.as_deref(), &p.set)?;
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            s.force_dice(&p.dice);
             let r = s.roll_for(&p.check, by, &refs).map_err(refused)?;
             let result = mettle::wire::check(s, &r);
             let log = mettle::wire::log(s, &s.log()[start..]);
@@ -197,7 +205,7 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
             };
             let v = value(s, &c.ty, &p.value, &format!("the answer to `{}`", c.name))?;
             s.answer(&p.choice, v).map_err(refused)?;
-            Ok((state_reply(s, start, true), true))
+            Ok((state_reply(s, start), true))
         }
         "odds" => {
             let p: OddsParams = params(method, p)?;
@@ -224,7 +232,7 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
         }
         "state" => {
             let _: Empty = params(method, p)?;
-            Ok((state_reply(s, s.log().len(), false), false))
+            Ok((state_reply(s, s.log().len()), false))
         }
         "log" => {
             let p: LogParams = params(method, p)?;

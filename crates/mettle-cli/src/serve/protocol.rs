@@ -128,6 +128,10 @@ pub struct ApplyParams {
     /// Its facts (those with defaults may be left out).
     #[serde(default)]
     pub facts: Values,
+    /// Faces the next dice show, in order, as a scenario's `dice` line forces them (the table's own
+    /// dice); the rest are rolled.
+    #[serde(default)]
+    pub dice: Vec<i64>,
 }
 
 /// `roll`: a check, its inputs, and who makes it.
@@ -142,6 +146,9 @@ pub struct RollParams {
     /// The entity that makes it, for a check made by someone.
     #[serde(rename = "for")]
     pub by: Option<String>,
+    /// Faces the next dice show, in order (as for `apply`).
+    #[serde(default)]
+    pub dice: Vec<i64>,
 }
 
 /// `answer`: the answer to a choice, queued for when the rules ask it.
