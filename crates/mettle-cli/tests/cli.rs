@@ -207,7 +207,10 @@ fn check_json_gives_codes_and_positions() {
     let d = &files[0]["diagnostics"][0];
     assert_eq!(d["code"], "mettle::resolve::unknown_kind");
     assert_eq!(d["labels"][0]["line"], 7);
-    assert_eq!((d["line"].clone(), d["severity"].clone()), (serde_json::json!(7), serde_json::json!("error")));
+    assert_eq!(
+        (d["line"].clone(), d["severity"].clone()),
+        (serde_json::json!(7), serde_json::json!("error"))
+    );
     assert_eq!(files[1]["ok"], true);
 }
 

@@ -398,20 +398,29 @@ pub struct ExportDoc {
     pub outline: serde_json::Map<String, serde_json::Value>,
 }
 
+/// The schema of a document mettle writes (a field it may leave out is not required).
+fn written<T: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
 /// Every schema, by file name.
 pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
     vec![
-        ("check.json", schemars::schema_for!(CheckDoc)),
-        ("error.json", schemars::schema_for!(ErrorDoc)),
-        ("roll.json", schemars::schema_for!(RollDoc)),
-        ("dice-roll.json", schemars::schema_for!(DiceRollDoc)),
-        ("odds.json", schemars::schema_for!(OddsDoc)),
-        ("odds-sweep.json", schemars::schema_for!(SweepDoc)),
-        ("sim.json", schemars::schema_for!(SimDoc)),
-        ("play.json", schemars::schema_for!(PlayDoc)),
-        ("export.json", schemars::schema_for!(ExportDoc)),
+        ("check.json", written::<CheckDoc>()),
+        ("error.json", written::<ErrorDoc>()),
+        ("roll.json", written::<RollDoc>()),
+        ("dice-roll.json", written::<DiceRollDoc>()),
+        ("odds.json", written::<OddsDoc>()),
+        ("odds-sweep.json", written::<SweepDoc>()),
+        ("sim.json", written::<SimDoc>()),
+        ("play.json", written::<PlayDoc>()),
+        ("export.json", written::<ExportDoc>()),
+        // What a client writes: read as the server reads it.
         ("serve-request.json", schemars::schema_for!(crate::serve::protocol::Request)),
-        ("serve-reply.json", schemars::schema_for!(crate::serve::protocol::Reply)),
+        ("serve-reply.json", written::<crate::serve::protocol::Reply>()),
     ]
 }
 
