@@ -182,7 +182,8 @@ def reaction(binary):
     facts = next(line for line in r["log"] if line["type"] == "event")["facts"]
     # The log keeps a data fact as people read it.
     expect(isinstance(facts[1]["value"], str) and "orc" in facts[1]["value"], f"the data fact: {facts[1]}")
-    s.fails("apply", -32602, event="activates", facts={"creature": "archer", "situation": situation, "x": 1})
+    e = s.fails("apply", 2, event="activates", facts={"creature": "archer", "situaton": situation})
+    expect(e["code"] == "mettle::serve::unknown_field" and e["help"] == "did you mean `situation`?", str(e))
     s.close()
 
 
