@@ -139,7 +139,10 @@ fn an_error_in_a_file_gives_line_and_both_columns() {
     let e = &doc["errors"][1];
     assert_eq!(e["code"], "mettle::resolve::unknown_name");
     assert_eq!(e["file"], "--dice");
-    assert_eq!((e["line"].clone(), e["column_utf8"].clone(), e["column_utf16"].clone()), (1.into(), 8.into(), 7.into()));
+    assert_eq!(
+        (e["line"].clone(), e["column_utf8"].clone(), e["column_utf16"].clone()),
+        (1.into(), 8.into(), 7.into())
+    );
     assert_eq!(e["span"], serde_json::json!({ "start": 7, "end": 10 }));
     assert_eq!(e["labels"][0]["primary"], true);
 }

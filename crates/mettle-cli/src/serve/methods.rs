@@ -30,7 +30,7 @@ impl Server {
                 match act(world, method, p, self.budget.steps) {
                     Ok((outcome, changed)) => {
                         if changed {
-                            self.remember(Step::Kept(before));
+                            self.remember(Step::Kept(Box::new(before)));
                         }
                         Ok(outcome)
                     }
@@ -122,7 +122,7 @@ impl Server {
         match step {
             Step::Kept(c) => {
                 if let Some(w) = self.world.as_mut() {
-                    w.session.rewind(c);
+                    w.session.rewind(*c);
                 }
             }
             Step::Replaced(before) => self.world = before.map(|b| *b),
@@ -252,13 +252,16 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
     }
 }
 
+/// A check's inputs by name.
+type Inputs = Vec<(String, Value)>;
+
 /// Who makes a check and its inputs, read by their declared types.
 fn check_args(
     s: &Session,
     check: &str,
     by: Option<&str>,
     given: &Values,
-) -> Result<(Option<u32>, Vec<(String, Value)>), Failure> {
+) -> Result<(Option<u32>, Inputs), Failure> {
     let pr = s.ruleset().program();
     let Some(decl) = pr.checks.iter().find(|c| c.name == check) else {
         let d = s.resolve(check, &[]).expect_err("no such check");

@@ -71,7 +71,7 @@ pub struct World {
 #[derive(Debug)]
 enum Step {
     /// A step that kept the world: the session's state and log length before it.
-    Kept(mettle::session::Checkpoint),
+    Kept(Box<mettle::session::Checkpoint>),
     /// A step that replaced the world (`load`, `restore`): the world before it, if any.
     Replaced(Option<Box<World>>),
 }
