@@ -135,6 +135,20 @@ fn save_and_restore_round_trip_and_odds_leave_the_game_alone() {
 }
 
 #[test]
+fn set_refuses_names_that_are_not_plain_words() {
+    let replies = serve(
+        &[IF],
+        &[
+            req(1, "create", json!({ "kind": "unit", "name": "y hp" })),
+            req(2, "set", json!({ "entity": "y hp", "attribute": "spi", "value": 2 })),
+            req(3, "set", json!({ "entity": "y hp", "attribute": "spy", "value": 2 })),
+        ],
+    );
+    assert_eq!(replies[1]["error"]["data"]["errors"][0]["code"], "mettle::serve::not_a_word");
+    assert_eq!(replies[2]["error"]["data"]["errors"][0]["help"], "did you mean `spi`?");
+}
+
+#[test]
 fn a_line_over_the_budget_is_refused_and_the_next_is_read() {
     let long = format!("{}\n", req(1, "state", json!({ "pad": "x".repeat(200) })));
     let input = format!("{long}{}\n", req(2, "state", json!({})));

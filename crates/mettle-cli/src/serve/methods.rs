@@ -322,6 +322,20 @@ fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
                 Value::None => "none".to_string(),
                 v => s.show(v),
             };
+            // The statement is made of names the session knows; a name that is not a plain word (an
+            // entity a host called `a b`) could read as more than one, so it is refused.
+            for name in [e.as_str(), shown.as_str()] {
+                let word = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !word && name.parse::<i64>().is_err() {
+                    return Err(Failure::plain(
+                        code::RULES,
+                        "mettle::serve::not_a_word",
+                        &format!("`set` cannot name `{name}`: only names made of letters, digits and `_`"),
+                        Some("give entities plain names (`scout_2`) to set their attributes"),
+                    ));
+                }
+            }
             let stmt = format!("set {e}.{a} to {shown}");
             run_statement(w, &stmt)
         }
