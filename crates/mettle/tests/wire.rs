@@ -156,3 +156,36 @@ fn an_estimate_says_so_with_counts_and_an_interval() {
         json!({ "outcome": "hi", "probability": 0.4, "exact": null, "hits": 4, "runs": 10, "low": 0.1, "high": 0.7 })
     );
 }
+
+#[test]
+fn rewinding_puts_back_the_dice_and_the_log_but_keeps_nothing_of_what_followed() {
+    let rules = frontiers();
+    let mut s = Session::new(&rules, 9);
+    let before = s.checkpoint();
+    let first = s.roll("morale", &[("spi", Value::Int(2))]).unwrap().total;
+    s.force_dice(&[6, 6]);
+    s.rewind(before);
+    assert!(s.log().is_empty());
+    assert!(s.state().forced.is_empty(), "forced dice are part of what is taken back");
+    assert_eq!(s.roll("morale", &[("spi", Value::Int(2))]).unwrap().total, first, "the generator too");
+}
+
+#[test]
+fn a_choice_answered_with_an_entity_is_logged_by_name() {
+    let rules = frontiers();
+    let mut s = Session::new(&rules, 0);
+    let a = s.create("side", "a", &[]).unwrap();
+    s.create("side", "b", &[]).unwrap();
+    let v = s.create("unit", "v", &[("side", Value::Entity(a))]).unwrap();
+    let b = s.state().entities.iter().position(|e| e.name == "b").unwrap() as u32;
+    for n in ["b1", "b2"] {
+        s.create("unit", n, &[("side", Value::Entity(b))]).unwrap();
+    }
+    s.apply("turn_start", &[]).unwrap();
+    s.answer("holder", Value::Entity(v)).unwrap();
+    s.apply("assign_ap", &[("side", Value::Entity(a))]).unwrap();
+    let choice = log(&s).into_iter().find(|l| l["type"] == "choice").expect("the AP's holder was chosen");
+    assert_eq!(choice["answer"], "v");
+    let ap = log(&s).into_iter().find(|l| l["type"] == "change" && l["field"] == "ap_this_turn").unwrap();
+    assert_eq!((ap["from"].clone(), ap["to"].clone()), (json!(false), json!(true)));
+}

@@ -369,7 +369,7 @@ pub fn main() -> ExitCode {
         | Command::Odds { json, .. }
         | Command::Sim { json, .. }
         | Command::Play { json, .. } => *json,
-        Command::Export { .. } | Command::Serve { .. } => true,
+        Command::Serve { .. } => true,
         _ => false,
     };
     if json {
