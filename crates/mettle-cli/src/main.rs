@@ -3,6 +3,7 @@
 mod cli;
 mod lsp;
 mod repl;
+mod serve;
 
 // Simulations allocate small states on every thread at once; mimalloc keeps two threads nearly twice
 // as fast as one, where the system allocator gave about 1.6 times.

@@ -201,10 +201,17 @@ fn check_json_gives_codes_and_positions() {
         mettle(&["check", "--json", "tests/inputs/bad/09_unknown_kind.mettle", "rulesets/combat_hq.mettle"]);
     assert_eq!(code(&out), 1);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["ok"], false);
-    assert_eq!(v[0]["diagnostics"][0]["code"], "mettle::resolve::unknown_kind");
-    assert_eq!(v[0]["diagnostics"][0]["labels"][0]["at"]["line"], 7);
-    assert_eq!(v[1]["ok"], true);
+    assert_eq!(v["mettle"]["schema"], 1);
+    let files = &v["files"];
+    assert_eq!(files[0]["ok"], false);
+    let d = &files[0]["diagnostics"][0];
+    assert_eq!(d["code"], "mettle::resolve::unknown_kind");
+    assert_eq!(d["labels"][0]["line"], 7);
+    assert_eq!(
+        (d["line"].clone(), d["severity"].clone()),
+        (serde_json::json!(7), serde_json::json!("error"))
+    );
+    assert_eq!(files[1]["ok"], true);
 }
 
 #[test]
@@ -230,9 +237,9 @@ fn check_points_into_a_broken_script_file() {
     assert!(err.contains("broken.rhai:3:"), "{err}");
     let json = mettle(&["check", "--json", "tests/inputs/scripts/broken.mettle"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
-    let d = &v[0]["diagnostics"][0];
-    assert!(d["source"]["name"].as_str().unwrap().ends_with("broken.rhai"), "{d}");
-    assert_eq!(d["labels"][0]["at"]["line"], 3);
+    let d = &v["files"][0]["diagnostics"][0];
+    assert!(d["file"].as_str().unwrap().ends_with("broken.rhai"), "{d}");
+    assert_eq!(d["labels"][0]["line"], 3);
 }
 
 #[test]

@@ -106,6 +106,7 @@ pub mod sim;
 pub mod syntax;
 pub mod text;
 mod values;
+pub mod wire;
 
 pub use ast::Span;
 pub use budget::Budget;

@@ -9,6 +9,11 @@ use std::path::{Path, PathBuf};
 const WIDTH: usize = 100;
 
 pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
+    if super::json::on() {
+        let errors = diags.iter().map(|d| super::json::error_info(d, name, text)).collect();
+        let doc = super::json::ErrorDoc { mettle: super::json::Meta::default(), errors };
+        return serde_json::to_string(&doc).unwrap_or_default() + "\n";
+    }
     if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         render_color(diags, name, text, WIDTH)
     } else {
@@ -33,6 +38,9 @@ pub(super) fn load(path: &Path) -> Option<Ruleset> {
 
 fn report_load(e: &LoadError) {
     eprint!("{}", render(&e.diagnostics, &e.name, &e.text));
+    if super::json::on() {
+        return;
+    }
     let errors = e.diagnostics.iter().filter(|d| d.is_error()).count();
     eprintln!("{}: {errors} error{}", e.name, if errors == 1 { "" } else { "s" });
 }
@@ -83,8 +91,9 @@ pub fn check(files: &[PathBuf], json: bool) -> u8 {
     u8::from(failed)
 }
 
-/// `mettle check --json`: every file's diagnostics as data, with line and column of each label.
+/// `mettle check --json`: every file's diagnostics as data, with line and columns of each label.
 fn check_json(files: &[PathBuf]) -> u8 {
+    use super::json::{CheckDoc, FileCheck, Meta, error_info};
     let mut failed = false;
     let mut out = vec![];
     for f in files {
@@ -93,35 +102,20 @@ fn check_json(files: &[PathBuf]) -> u8 {
             Err(e) => (e.name, e.text, e.diagnostics, false),
         };
         failed |= !ok;
-        // A label points into the ruleset, or into the script file the diagnostic names.
-        let where_ = |text: &str, offset: usize| {
-            let before = &text.as_bytes()[..offset.min(text.len())];
-            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-            let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            serde_json::json!({ "line": line, "column": col })
-        };
-        let diags: Vec<serde_json::Value> = diags
-            .iter()
-            .map(|d| {
-                let mut v = serde_json::to_value(d).unwrap_or_default();
-                if let Some(labels) = v.get_mut("labels").and_then(|l| l.as_array_mut()) {
-                    let within = d.source.as_ref().map_or(text.as_str(), |f| f.text.as_str());
-                    for (l, label) in labels.iter_mut().zip(&d.labels) {
-                        l["at"] = where_(within, label.span.start);
-                    }
-                }
-                v
-            })
-            .collect();
-        out.push(serde_json::json!({ "file": name, "ok": ok, "diagnostics": diags }));
+        let diagnostics = diags.iter().map(|d| error_info(d, &name, &text)).collect();
+        out.push(FileCheck { file: name, ok, diagnostics });
     }
-    outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    super::json::print(&CheckDoc { mettle: Meta::default(), files: out });
     u8::from(failed)
 }
 
 pub fn export(file: &Path) -> u8 {
     let Some(r) = load(file) else { return 1 };
-    outln!("{}", serde_json::to_string_pretty(&mettle::export::outline(&r)).unwrap_or_default());
+    let outline = match mettle::export::outline(&r) {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    super::json::print(&super::json::ExportDoc { mettle: super::json::Meta::default(), outline });
     0
 }
 
@@ -209,7 +203,12 @@ pub(super) fn rolling(
     let p = r.program();
     let Some(decl) = p.checks.iter().find(|c| c.name == check) else {
         let names: Vec<&str> = p.checks.iter().map(|c| c.name.as_str()).collect();
-        eprintln!("error: there is no check called `{check}`; {}", suggest(check, "check", &names));
+        let help = suggest(check, "check", &names);
+        super::json::fail(
+            "mettle::cli::unknown_check",
+            &format!("there is no check called `{check}`"),
+            Some(&help),
+        );
         return Err(2);
     };
     let mut inputs = vec![];
@@ -218,7 +217,7 @@ pub(super) fn rolling(
         match parse_assignment(p, "--set", s, &known, &format!("input of check `{check}`")) {
             Ok(v) => inputs.push(v),
             Err(e) => {
-                eprintln!("error: {e}");
+                super::json::fail("mettle::cli::bad_value", &e, None);
                 return Err(2);
             }
         }
@@ -236,7 +235,7 @@ pub(super) fn rolling(
                 match parse_assignment(p, "--with", s, &known, &format!("attribute of a {}", kind.name)) {
                     Ok(v) => attrs.push(v),
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        super::json::fail("mettle::cli::bad_value", &e, None);
                         return Err(2);
                     }
                 }
@@ -247,10 +246,14 @@ pub(super) fn rolling(
                     && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
                     && !attrs.iter().any(|(n, _)| *n == f.name)
             }) {
-                eprintln!(
-                    "error: the stand-in {} who makes check `{}` needs a value for `{}`, which has no default: \
-                     give it with `--with {}=…`",
-                    kind.name, decl.name, f.name, f.name
+                super::json::fail(
+                    "mettle::cli::missing_value",
+                    &format!(
+                        "the stand-in {} who makes check `{}` needs a value for `{}`, which has no default: \
+                         give it with `--with {}=…`",
+                        kind.name, decl.name, f.name, f.name
+                    ),
+                    None,
                 );
                 return Err(2);
             }
@@ -277,7 +280,11 @@ pub(super) fn rolling(
             }
         }
         None if !with.is_empty() => {
-            eprintln!("error: check `{check}` is not made by anyone, so `--with` has nothing to set");
+            super::json::fail(
+                "mettle::cli::no_subject",
+                &format!("check `{check}` is not made by anyone, so `--with` has nothing to set"),
+                None,
+            );
             return Err(2);
         }
         None => None,
@@ -294,7 +301,12 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
     match rolling.session.roll_for(check, rolling.subject, &refs) {
         Ok(result) => {
             if json {
-                outln!("{}", serde_json::to_string_pretty(&*result).unwrap_or_default());
+                super::json::print(&super::json::RollDoc {
+                    mettle: super::json::Meta::default(),
+                    seed,
+                    rolled_by: rolling.stand_in.clone(),
+                    result: mettle::wire::check(&rolling.session, &result),
+                });
             } else {
                 outln!("seed {seed}");
                 if let Some(who) = &rolling.stand_in {
@@ -318,7 +330,14 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
     // A scenario that fails is undone; its log still shows how far it got.
     let log = if result.is_err() { session.undone_log() } else { session.log() };
     if json {
-        outln!("{}", serde_json::to_string_pretty(log).unwrap_or_default());
+        super::json::print(&super::json::PlayDoc {
+            mettle: super::json::Meta::default(),
+            scenario: scenario.to_string(),
+            seed,
+            ok: result.as_ref().is_ok_and(|r| r.failures.is_empty()),
+            log: mettle::wire::log(&session, log),
+            over: mettle::wire::state(&session).over,
+        });
     } else {
         outln!("scenario {scenario}, seed {seed}");
         out!("{}", mettle::session::render_log(log, r.text()));

@@ -58,16 +58,22 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
         v => v.int().to_string(),
     };
     if json {
+        use super::json::{DiceRoll, DiceRollDoc, Meta};
         let value = match value {
-            Value::Bool(b) => serde_json::json!(b),
-            v => serde_json::json!(v.int()),
+            Value::Bool(b) => mettle::wire::Val::Flag(b),
+            v => mettle::wire::Val::Number(v.int()),
         };
-        let rolls: Vec<_> = rolls
+        let rolls = rolls
             .iter()
-            .map(|(text, faces, v)| serde_json::json!({ "dice": text, "faces": faces, "value": v }))
+            .map(|(text, faces, v)| DiceRoll { dice: text.to_string(), faces: faces.to_vec(), value: *v })
             .collect();
-        let out = serde_json::json!({ "expr": expr, "seed": seed, "rolls": rolls, "value": value });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        super::json::print(&DiceRollDoc {
+            mettle: Meta::default(),
+            expr: expr.to_string(),
+            seed,
+            rolls,
+            value,
+        });
         return 0;
     }
     for (text, faces, v) in &rolls {
@@ -161,11 +167,19 @@ fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Repor
     });
     let runs = done?;
     if runs == 0 {
-        eprintln!(
-            "error[mettle::odds::out_of_work]: one roll of `{}` takes more than the budget of work of an \
-             estimate\n  help: raise it with `--budget odds_work=N`",
-            expr.trim()
-        );
+        if super::json::on() {
+            super::json::fail(
+                "mettle::odds::out_of_work",
+                &format!("one roll of `{}` takes more than the budget of work of an estimate", expr.trim()),
+                Some("raise it with `--budget odds_work=N`"),
+            );
+        } else {
+            eprintln!(
+                "error[mettle::odds::out_of_work]: one roll of `{}` takes more than the budget of work of an \
+                 estimate\n  help: raise it with `--budget odds_work=N`",
+                expr.trim()
+            );
+        }
         return Err(1);
     }
     let reason = if runs < most {

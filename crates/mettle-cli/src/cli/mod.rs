@@ -16,6 +16,7 @@ mod card;
 mod commands;
 mod dice;
 mod fmt;
+pub(crate) mod json;
 mod odds;
 mod plot;
 mod sim;
@@ -296,6 +297,25 @@ enum Command {
     /// Run a language server over standard input and output, for editors (see docs/lsp.md).
     #[command(after_help = "Example (an editor starts it):\n  mettle lsp")]
     Lsp,
+    /// Keep a session open over standard input and output: one JSON-RPC request a line, one reply a
+    /// line (see docs/protocol.md).
+    #[command(
+        after_help = "Example:\n  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"roll\",\"params\":{\"check\":\"morale\",\"set\":{\"spi\":2}}}' | mettle serve rulesets/infinite_frontiers.mettle"
+    )]
+    Serve {
+        /// A ruleset to load first (a `load` request can load one later).
+        file: Option<PathBuf>,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Write the JSON Schemas of every `--json` output and of `mettle serve` (how `schemas/` is made).
+    #[command(hide = true)]
+    Schemas {
+        /// The folder to write them to.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Run every scenario's expectations in the given files or folders.
     #[command(after_help = "Example:\n  mettle test rulesets/")]
     Test {
@@ -308,6 +328,12 @@ enum Command {
     },
 }
 
+/// Whether the command line asks for JSON (read before the command is parsed in full, for errors
+/// in the global options).
+fn wants_json() -> bool {
+    std::env::args().any(|a| a == "--json") || std::env::args().nth(1).is_some_and(|a| a == "serve")
+}
+
 /// Runs the command line.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -316,7 +342,11 @@ pub fn main() -> ExitCode {
             let _ = BUDGET.set(b);
         }
         Err(message) => {
-            eprintln!("mettle::cli::budget\n\n  × {message}");
+            if wants_json() {
+                json::print_errors(vec![json::plain_error("mettle::cli::budget", &message, None)]);
+            } else {
+                eprintln!("mettle::cli::budget\n\n  × {message}");
+            }
             return ExitCode::from(2);
         }
     }
@@ -325,9 +355,25 @@ pub fn main() -> ExitCode {
             let _ = OPTIONS.set(o);
         }
         Err(message) => {
-            eprintln!("mettle::cli::option\n\n  × {message}");
+            if wants_json() {
+                json::print_errors(vec![json::plain_error("mettle::cli::option", &message, None)]);
+            } else {
+                eprintln!("mettle::cli::option\n\n  × {message}");
+            }
             return ExitCode::from(2);
         }
+    }
+    let json = match &cli.command {
+        Command::Check { json, .. }
+        | Command::Roll { json, .. }
+        | Command::Odds { json, .. }
+        | Command::Sim { json, .. }
+        | Command::Play { json, .. } => *json,
+        Command::Serve { .. } => true,
+        _ => false,
+    };
+    if json {
+        json::turn_on();
     }
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
@@ -366,6 +412,8 @@ pub fn main() -> ExitCode {
         }
         Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
         Command::Test { paths, seed } => commands::test(&paths, seed),
+        Command::Serve { file, seed } => crate::serve::run(file.as_deref(), seed),
+        Command::Schemas { out } => json::write_schemas(&out),
         Command::Lsp => crate::lsp::run(),
         Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
         Command::Fmt { paths, check, .. } => fmt::run(&paths, check),

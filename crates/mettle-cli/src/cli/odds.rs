@@ -6,7 +6,6 @@ use super::plot;
 use mettle::odds::{Chance, Dist, Fraction, How, Report};
 use mettle::program::Ty;
 use mettle::{Session, Value};
-use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// The command line of `mettle odds` for a check.
@@ -46,7 +45,7 @@ pub fn run(args: &Args) -> u8 {
     let sweeps = match sweeps(&r, &args.check, &args.sweep, &args.option_sweep) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::json::fail("mettle::cli::bad_sweep", &e, None);
             return 2;
         }
     };
@@ -60,7 +59,7 @@ pub fn run(args: &Args) -> u8 {
                 let groups = match groups_of(&report, &args.group) {
                     Ok(g) => g,
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        super::json::fail("mettle::cli::bad_group", &e, None);
                         return 2;
                     }
                 };
@@ -84,7 +83,7 @@ pub fn run(args: &Args) -> u8 {
                 match groups_of(rep, &args.group) {
                     Ok(g) => grouped.push(g),
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        super::json::fail("mettle::cli::bad_group", &e, None);
                         return 2;
                     }
                 }
@@ -386,11 +385,11 @@ fn print_grouped(
     plot: Option<&Path>,
 ) -> u8 {
     if json {
-        let mut v = report_json(report);
-        if !groups.is_empty() {
-            v["groups"] = groups.iter().map(|g| chance_json("group", &g.name, &g.chance)).collect();
-        }
-        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        super::json::print(&super::json::OddsDoc {
+            mettle: super::json::Meta::default(),
+            report: mettle::wire::odds(report),
+            groups: groups.iter().map(super::json::Group::of).collect(),
+        });
     } else {
         let text = report_text(report);
         if groups.is_empty() {
@@ -427,7 +426,11 @@ fn write_plot(path: &Path, svg: &str) -> u8 {
             0
         }
         Err(e) => {
-            eprintln!("error: cannot write the chart to {}: {e}", path.display());
+            super::json::fail(
+                "mettle::io::write",
+                &format!("cannot write the chart to {}: {e}", path.display()),
+                None,
+            );
             1
         }
     }
@@ -542,46 +545,6 @@ fn dist_text(d: &Dist, exact: bool) -> String {
     out
 }
 
-fn chance_json(name_key: &str, name: &str, c: &Chance) -> serde_json::Value {
-    match c {
-        Chance::Exact(f) => json!({ name_key: name, "probability": f.to_f64(), "exact": f.to_string() }),
-        Chance::Estimate { hits, runs, low, high } => json!({
-            name_key: name, "probability": c.value(), "exact": null, "hits": hits, "runs": runs, "low": low, "high": high
-        }),
-    }
-}
-
-fn how_json(how: &How) -> serde_json::Value {
-    match how {
-        How::Exact => json!({ "kind": "exact" }),
-        How::Estimated { reason, runs, seed } => {
-            json!({ "kind": "estimate", "reason": reason, "runs": runs, "seed": seed })
-        }
-    }
-}
-
-/// The report as JSON: `outcomes` (outcome, probability, exact `p/q`) and `values`.
-pub fn report_json(report: &Report) -> serde_json::Value {
-    let exact = matches!(report.how, How::Exact);
-    json!({
-        "question": report.question,
-        "exact": exact,
-        "method": how_json(&report.how),
-        "outcomes": report.outcomes.iter().map(|o| chance_json("outcome", &o.name, &o.chance)).collect::<Vec<_>>(),
-        "values": report.values.iter().map(|(name, d)| json!({
-            "name": name,
-            "distribution": d.iter().filter(|(_, w)| w.bits() > 0).map(|(v, w)| {
-                let f = Fraction::new(w.clone(), d.total());
-                if exact {
-                    json!({ "value": v, "probability": f.to_f64(), "exact": f.to_string() })
-                } else {
-                    json!({ "value": v, "probability": f.to_f64(), "count": w.to_string() })
-                }
-            }).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    })
-}
-
 // ---------------------------------------------------------------- sweeps
 
 type Row = (Vec<(String, Value)>, Report);
@@ -604,19 +567,20 @@ fn print_sweep(
     }
     question.push_str(&format!(", sweeping {}", ranges.join(" × ")));
     if json {
-        let out = json!({
-            "question": question,
-            "check": check,
-            "rows": rows.iter().zip(groups).map(|((set, rep), g)| {
-                let mut o = report_json(rep);
-                o["set"] = set_json(&r.session, set);
-                if !g.is_empty() {
-                    o["groups"] = g.iter().map(|g| chance_json("group", &g.name, &g.chance)).collect();
-                }
-                o
-            }).collect::<Vec<_>>(),
+        super::json::print(&super::json::SweepDoc {
+            mettle: super::json::Meta::default(),
+            question: question.clone(),
+            check: check.to_string(),
+            rows: rows
+                .iter()
+                .zip(groups)
+                .map(|((set, rep), g)| super::json::SweepRow {
+                    set: set.iter().map(|(n, v)| (n.clone(), mettle::wire::value(&r.session, v))).collect(),
+                    report: mettle::wire::odds(rep),
+                    groups: g.iter().map(super::json::Group::of).collect(),
+                })
+                .collect(),
         });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         out!("{}", sweep_text(&question, rows, groups, &r.session));
     }
@@ -634,19 +598,6 @@ fn print_sweep(
         }
         None => 0,
     }
-}
-
-fn set_json(s: &Session, set: &[(String, Value)]) -> serde_json::Value {
-    let mut m = serde_json::Map::new();
-    for (n, v) in set {
-        let j = match v {
-            Value::Int(i) => json!(i),
-            Value::Bool(b) => json!(b),
-            v => json!(s.show(v)),
-        };
-        m.insert(n.clone(), j);
-    }
-    serde_json::Value::Object(m)
 }
 
 /// Marks of each outcome in a sweep's stacked bars, in order.

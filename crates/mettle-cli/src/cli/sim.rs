@@ -26,18 +26,22 @@ pub struct Args {
 /// for a mistake on the command line.
 pub fn run(args: &Args) -> u8 {
     if args.runs == 0 {
-        eprintln!("error: `--runs` must be at least 1");
+        super::json::fail("mettle::cli::bad_runs", "`--runs` must be at least 1", None);
         return 2;
     }
     if args.threads == Some(0) {
-        eprintln!("error: `--threads` must be at least 1 (leave it out for one per core)");
+        super::json::fail(
+            "mettle::cli::bad_threads",
+            "`--threads` must be at least 1",
+            Some("leave it out for one per core"),
+        );
         return 2;
     }
     let Some(r) = load(&args.file) else { return 1 };
     let target = match target(&r, args) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::json::fail("mettle::cli::bad_target", &e, None);
             return 2;
         }
     };
@@ -60,7 +64,7 @@ pub fn run(args: &Args) -> u8 {
     let report = match mettle::sim::simulate(&r, &target, &opts, &progress) {
         Ok(rep) => rep,
         Err(d) => {
-            eprintln!("error: {}{}", d.message, d.help.map(|h| format!("; {h}")).unwrap_or_default());
+            super::json::fail(&d.code, &d.message, d.help.as_deref());
             return 2;
         }
     };
@@ -69,13 +73,22 @@ pub fn run(args: &Args) -> u8 {
         b.finish_and_clear();
     }
     if args.json {
-        let what = match &target {
-            Target::Scenario(s) => serde_json::json!({ "scenario": s }),
-            Target::Check { name, .. } => serde_json::json!({ "check": name }),
+        use super::json::SimTarget;
+        let target = match &target {
+            Target::Scenario(s) => SimTarget::Scenario { scenario: s.clone() },
+            Target::Check { name, .. } => SimTarget::Check { check: name.clone() },
         };
-        let mut v = serde_json::to_value(&report).unwrap_or_default();
-        v["target"] = what;
-        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        super::json::print(&super::json::SimDoc {
+            mettle: super::json::Meta::default(),
+            target,
+            runs: report.runs,
+            seed: report.seed,
+            results: report.results.clone(),
+            errors: report.errors,
+            first_error: report.first_error.as_ref().map(|d| super::json::error_info(d, r.name(), r.text())),
+            failed_expectations: report.failed_expectations,
+            records: report.records.clone(),
+        });
     } else {
         let what = match &target {
             Target::Scenario(s) => format!("scenario {s}"),
@@ -101,11 +114,13 @@ pub fn run(args: &Args) -> u8 {
         );
     }
     if let Some(d) = &report.first_error {
-        eprintln!(
-            "{} run{} stopped with an error; the first:",
-            report.errors,
-            if report.errors == 1 { "" } else { "s" }
-        );
+        if !super::json::on() {
+            eprintln!(
+                "{} run{} stopped with an error; the first:",
+                report.errors,
+                if report.errors == 1 { "" } else { "s" }
+            );
+        }
         runtime_error(&r, d);
         return 1;
     }

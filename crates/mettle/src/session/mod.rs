@@ -2,6 +2,7 @@
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
 mod host;
+mod checkpoint;
 mod log;
 mod ops;
 mod plan;
@@ -11,6 +12,7 @@ mod save;
 mod show;
 
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
+pub use checkpoint::Checkpoint;
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};

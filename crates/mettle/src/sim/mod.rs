@@ -68,6 +68,7 @@ pub enum Target {
 
 /// How often one end came up.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Frequency {
     /// The game's result (or the check's outcome); `None` when the scenario ended without one.
     pub result: Option<String>,
@@ -96,6 +97,7 @@ impl Frequency {
 
 /// The distribution of one recorded value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Distribution {
     /// The label, as written after `record`.
     pub label: String,
@@ -113,6 +115,7 @@ pub struct Distribution {
 
 /// How many runs recorded one value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Count {
     /// The value.
     pub value: i64,

@@ -1,0 +1,441 @@
+//! What `--json` prints: every document carries `"mettle": { "schema": N }`, and with `--json` errors
+//! are JSON too (on standard error, one document a line). The types here are what `schemas/` is
+//! generated from (`mettle schemas --out schemas`).
+
+use mettle::diagnostics::{Diagnostic, Level};
+use mettle::wire;
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The version of every JSON document mettle prints. It goes up when a field changes meaning or goes
+/// away; new fields may appear without it.
+pub const SCHEMA: u32 = 1;
+
+static ON: AtomicBool = AtomicBool::new(false);
+
+/// Errors are printed as JSON from now on (the command was given `--json`).
+pub fn turn_on() {
+    ON.store(true, Ordering::Relaxed);
+}
+
+/// Whether errors are printed as JSON.
+pub fn on() -> bool {
+    ON.load(Ordering::Relaxed)
+}
+
+/// `"mettle": { "schema": N }`: which version of mettle's JSON a document is.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+pub struct Meta {
+    /// The version of the document's schema.
+    pub schema: u32,
+}
+
+impl Default for Meta {
+    fn default() -> Meta {
+        Meta { schema: SCHEMA }
+    }
+}
+
+/// Error or warning.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The command failed.
+    Error,
+    /// Something looks wrong, but the command went on.
+    Warning,
+}
+
+/// Where a byte offset is: line, and column counted in UTF-8 bytes and in UTF-16 code units (all
+/// from 1), with the byte range it starts.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Place {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in bytes of UTF-8, from 1.
+    pub column_utf8: usize,
+    /// The column in UTF-16 code units (what editors and JavaScript count), from 1.
+    pub column_utf16: usize,
+}
+
+/// A labelled span of an error.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ErrorLabel {
+    /// What the label says.
+    pub text: String,
+    /// Whether it is the main label.
+    pub primary: bool,
+    /// The byte range.
+    pub span: wire::Span,
+    /// Where the range starts.
+    #[serde(flatten)]
+    pub at: Place,
+}
+
+/// One error or warning.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ErrorInfo {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable code, `mettle::PHASE::what`.
+    pub code: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// How to fix it, with a "did you mean" where there is one.
+    pub help: Option<String>,
+    /// The file the spans point into (the ruleset, a script file, `--dice`), when there is one.
+    pub file: Option<String>,
+    /// The line of the main label, from 1.
+    pub line: Option<usize>,
+    /// Its column in UTF-8 bytes, from 1.
+    pub column_utf8: Option<usize>,
+    /// Its column in UTF-16 code units, from 1.
+    pub column_utf16: Option<usize>,
+    /// Its byte range.
+    pub span: Option<wire::Span>,
+    /// Every label, the main one first.
+    pub labels: Vec<ErrorLabel>,
+}
+
+/// What a command prints on standard error under `--json` when it fails (and for warnings).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ErrorDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The errors and warnings, in order.
+    pub errors: Vec<ErrorInfo>,
+}
+
+/// Line and columns of `offset` in `text`.
+pub fn place(text: &str, offset: usize) -> Place {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let in_line = &before[line_start..];
+    Place { line, column_utf8: in_line.len() + 1, column_utf16: in_line.encode_utf16().count() + 1 }
+}
+
+/// One diagnostic as JSON; `name` and `text` are the file its spans point into, unless the diagnostic
+/// names its own (a script file).
+pub fn error_info(d: &Diagnostic, name: &str, text: &str) -> ErrorInfo {
+    let (file, within) = match &d.source {
+        Some(f) => (f.name.as_str(), f.text.as_str()),
+        None => (name, text),
+    };
+    let labels: Vec<ErrorLabel> = d
+        .labels
+        .iter()
+        .map(|l| ErrorLabel {
+            text: l.text.clone(),
+            primary: l.primary,
+            span: l.span.into(),
+            at: place(within, l.span.start),
+        })
+        .collect();
+    let main = labels.iter().find(|l| l.primary).or(labels.first());
+    ErrorInfo {
+        severity: match d.level {
+            Level::Error => Severity::Error,
+            Level::Warning => Severity::Warning,
+        },
+        code: d.code.clone(),
+        message: d.message.clone(),
+        help: d.help.clone(),
+        file: (!file.is_empty()).then(|| file.to_string()),
+        line: main.map(|l| l.at.line),
+        column_utf8: main.map(|l| l.at.column_utf8),
+        column_utf16: main.map(|l| l.at.column_utf16),
+        span: main.map(|l| l.span),
+        labels,
+    }
+}
+
+/// An error with no place in any file.
+pub fn plain_error(code: &str, message: &str, help: Option<&str>) -> ErrorInfo {
+    ErrorInfo {
+        severity: Severity::Error,
+        code: code.to_string(),
+        message: message.to_string(),
+        help: help.map(String::from),
+        file: None,
+        line: None,
+        column_utf8: None,
+        column_utf16: None,
+        span: None,
+        labels: vec![],
+    }
+}
+
+/// Prints an error document on standard error, on one line.
+pub fn print_errors(errors: Vec<ErrorInfo>) {
+    let doc = ErrorDoc { mettle: Meta::default(), errors };
+    eprintln!("{}", serde_json::to_string(&doc).unwrap_or_default());
+}
+
+/// An error without a place: `error: MESSAGE` (with `help: …` under it), or JSON under `--json`.
+pub fn fail(code: &str, message: &str, help: Option<&str>) {
+    if on() {
+        print_errors(vec![plain_error(code, message, help)]);
+    } else {
+        eprintln!("error: {message}{}", help.map(|h| format!("; {h}")).unwrap_or_default());
+    }
+}
+
+/// Prints a document on standard output, pretty.
+pub fn print<T: Serialize>(doc: &T) {
+    outln!("{}", serde_json::to_string_pretty(doc).unwrap_or_default());
+}
+
+// ---------------------------------------------------------------- the documents
+
+/// `mettle check --json`: each file and its diagnostics.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CheckDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// Each file, in the order given.
+    pub files: Vec<FileCheck>,
+}
+
+/// One file's check.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FileCheck {
+    /// The file.
+    pub file: String,
+    /// Whether it loads (warnings allowed).
+    pub ok: bool,
+    /// Its errors and warnings.
+    pub diagnostics: Vec<ErrorInfo>,
+}
+
+/// `mettle roll FILE CHECK --json`: the check's result, typed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct RollDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The seed of the dice.
+    pub seed: u64,
+    /// Who rolled, when a stand-in was made for the check (`a stand-in unit, morale shaken`).
+    pub rolled_by: Option<String>,
+    /// The result.
+    #[serde(flatten)]
+    pub result: wire::Check,
+}
+
+/// `mettle roll --dice EXPR --json`: the dice and the value.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DiceRollDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The expression.
+    pub expr: String,
+    /// The seed.
+    pub seed: u64,
+    /// Each roll of dice in it.
+    pub rolls: Vec<DiceRoll>,
+    /// Its value: a number, or `true`/`false` for a comparison.
+    pub value: wire::Val,
+}
+
+/// One roll of dice in an expression.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DiceRoll {
+    /// The dice as written.
+    pub dice: String,
+    /// The faces shown.
+    pub faces: Vec<i64>,
+    /// Their value.
+    pub value: i64,
+}
+
+/// The chance of a group of outcomes (`--group NAME=A,B`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Group {
+    /// The group's name.
+    pub group: String,
+    /// The chance as a number.
+    pub probability: f64,
+    /// The exact chance `p/q`, or `null` for an estimate.
+    pub exact: Option<String>,
+    /// For an estimate: runs in the group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hits: Option<u64>,
+    /// For an estimate: all runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
+    /// For an estimate: the 95% interval's lower end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    /// For an estimate: its upper end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+}
+
+impl Group {
+    /// The group's chance as JSON.
+    pub fn of(g: &mettle::odds::OutcomeOdds) -> Group {
+        let c = wire::Chance::of(g);
+        Group {
+            group: c.outcome,
+            probability: c.probability,
+            exact: c.exact,
+            hits: c.hits,
+            runs: c.runs,
+            low: c.low,
+            high: c.high,
+        }
+    }
+}
+
+/// `mettle odds … --json` (a check, a scenario or dice): the report.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OddsDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The report.
+    #[serde(flatten)]
+    pub report: wire::Odds,
+    /// Groups of outcomes asked for with `--group`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Group>,
+}
+
+/// `mettle odds FILE CHECK --sweep … --json`: one report for each combination of values.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SweepDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// What was asked, in words.
+    pub question: String,
+    /// The check.
+    pub check: String,
+    /// One row per combination.
+    pub rows: Vec<SweepRow>,
+}
+
+/// One combination of a sweep and its report.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SweepRow {
+    /// The values swept, by name.
+    pub set: BTreeMap<String, wire::Val>,
+    /// The report.
+    #[serde(flatten)]
+    pub report: wire::Odds,
+    /// Groups of outcomes asked for with `--group`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Group>,
+}
+
+/// What `mettle sim` played.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SimTarget {
+    /// A scenario.
+    Scenario {
+        /// Its name.
+        scenario: String,
+    },
+    /// A check.
+    Check {
+        /// Its name.
+        check: String,
+    },
+}
+
+/// `mettle sim … --json`: how often each end came up.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SimDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// What was played.
+    pub target: SimTarget,
+    /// Runs made, errors included.
+    pub runs: u64,
+    /// The simulation's seed.
+    pub seed: u64,
+    /// Each end, most frequent first.
+    pub results: Vec<mettle::sim::Frequency>,
+    /// Runs stopped by an error.
+    pub errors: u64,
+    /// The error of the first run that had one.
+    pub first_error: Option<ErrorInfo>,
+    /// Runs in which an `expect` failed.
+    pub failed_expectations: u64,
+    /// Recorded values, by label.
+    pub records: Vec<mettle::sim::Distribution>,
+}
+
+/// `mettle play FILE SCENARIO --json`: the scenario's log, typed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PlayDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The scenario.
+    pub scenario: String,
+    /// The seed.
+    pub seed: u64,
+    /// Whether it ran to its end with every expectation met.
+    pub ok: bool,
+    /// The log (as far as it got, when it failed).
+    pub log: Vec<wire::Line>,
+    /// How the game ended, when it did.
+    pub over: Option<wire::Ended>,
+}
+
+/// `mettle export FILE`: the ruleset's outline (kinds, events, checks, choices, scenarios, options).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ExportDoc {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The outline.
+    #[serde(flatten)]
+    pub outline: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The schema of a document mettle writes (a field it may leave out is not required).
+fn written<T: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// Every schema, by file name.
+pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
+    vec![
+        ("check.json", written::<CheckDoc>()),
+        ("error.json", written::<ErrorDoc>()),
+        ("roll.json", written::<RollDoc>()),
+        ("dice-roll.json", written::<DiceRollDoc>()),
+        ("odds.json", written::<OddsDoc>()),
+        ("odds-sweep.json", written::<SweepDoc>()),
+        ("sim.json", written::<SimDoc>()),
+        ("play.json", written::<PlayDoc>()),
+        ("export.json", written::<ExportDoc>()),
+        // What a client writes: read as the server reads it.
+        ("serve-request.json", schemars::schema_for!(crate::serve::protocol::Request)),
+        ("serve-reply.json", written::<crate::serve::protocol::Reply>()),
+    ]
+}
+
+/// `mettle schemas --out DIR`: writes every schema, pretty, ending in a newline.
+pub fn write_schemas(dir: &std::path::Path) -> u8 {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        fail("mettle::io::write", &format!("cannot make {}: {e}", dir.display()), None);
+        return 1;
+    }
+    for (name, schema) in schemas() {
+        let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(dir.join(name), text) {
+            fail("mettle::io::write", &format!("cannot write {}: {e}", dir.join(name).display()), None);
+            return 1;
+        }
+    }
+    0
+}

@@ -1,0 +1,441 @@
+//! Each method of `mettle serve`: read its parameters, act on the world, say what happened.
+
+use super::protocol::*;
+use super::values::{entity, named, value};
+use super::{Failure, Server, Step, World, code, params};
+use crate::cli::json::{ExportDoc, Meta, SimDoc, SimTarget, error_info};
+use mettle::{Ruleset, Session, Value};
+use std::sync::Arc;
+
+impl Server {
+    /// Carries out `method` with `params` (an object).
+    pub fn call(&mut self, method: &str, p: serde_json::Value) -> Result<Outcome, Failure> {
+        match method {
+            "load" => self.load(params(method, p)?),
+            "restore" => self.restore(params(method, p)?),
+            "undo" => {
+                let _: Empty = params(method, p)?;
+                self.undo_step()
+            }
+            _ => {
+                let Some(world) = self.world.as_mut() else {
+                    return Err(Failure::plain(
+                        code::NOTHING,
+                        "mettle::serve::no_ruleset",
+                        &format!("`{method}` needs a ruleset, and none is loaded"),
+                        Some("send `load` first, or start with `mettle serve FILE`"),
+                    ));
+                };
+                let before = world.session.checkpoint();
+                match act(world, method, p, self.budget.steps) {
+                    Ok((outcome, changed)) => {
+                        if changed {
+                            self.remember(Step::Kept(Box::new(before)));
+                        }
+                        Ok(outcome)
+                    }
+                    Err(f) => {
+                        // Whatever the request began (dice it forced), the session is as it was.
+                        world.session.rewind(before);
+                        Err(f)
+                    }
+                }
+            }
+        }
+    }
+
+    fn load(&mut self, p: LoadParams) -> Result<Outcome, Failure> {
+        let opts = |base: Option<std::path::PathBuf>| mettle::LoadOptions {
+            base,
+            budget: self.budget.clone(),
+            options: crate::cli::options(),
+            ..Default::default()
+        };
+        let loaded = match (&p.file, &p.text) {
+            (Some(f), None) => {
+                let path = std::path::Path::new(f);
+                Ruleset::from_path_with(path, &opts(path.parent().map(|p| p.to_path_buf())))
+            }
+            (None, Some(t)) => Ruleset::load(p.name.as_deref().unwrap_or("request"), t, &opts(None)),
+            _ => {
+                return Err(Failure::plain(
+                    code::INVALID_PARAMS,
+                    "mettle::serve::bad_params",
+                    "`load` takes a `file` or a `text`, one of the two",
+                    Some("{\"file\": \"rulesets/infinite_frontiers.mettle\"}"),
+                ));
+            }
+        };
+        let rules = match loaded {
+            Ok(r) => r,
+            Err(e) => {
+                let errors = e.diagnostics.iter().map(|d| error_info(d, &e.name, &e.text)).collect();
+                return Err(Failure { code: code::LOAD, errors });
+            }
+        };
+        let (ast, _) = mettle::syntax::parse(rules.text());
+        let session = Session::new(&rules, p.seed.unwrap_or(self.seed));
+        let before = self.world.replace(World { rules: rules.clone(), ast: Arc::new(ast), session });
+        self.remember(Step::Replaced(before.map(Box::new)));
+        let pr = rules.program();
+        let names = |v: Vec<&String>| v.into_iter().cloned().collect::<Vec<_>>();
+        Ok(Outcome::Loaded(Loaded {
+            mettle: Meta::default(),
+            ruleset: rules.name().to_string(),
+            title: pr.title.clone(),
+            kinds: names(pr.kinds.iter().map(|k| &k.name).collect()),
+            events: names(pr.events.iter().map(|e| &e.name).collect()),
+            checks: names(pr.checks.iter().map(|c| &c.name).collect()),
+            choices: names(pr.choices.iter().map(|c| &c.name).collect()),
+            scenarios: names(pr.scenarios.iter().map(|s| &s.name).collect()),
+            warnings: rules.warnings().iter().map(|d| error_info(d, rules.name(), rules.text())).collect(),
+        }))
+    }
+
+    fn restore(&mut self, p: RestoreParams) -> Result<Outcome, Failure> {
+        let Some(world) = self.world.as_ref() else {
+            return Err(Failure::plain(
+                code::NOTHING,
+                "mettle::serve::no_ruleset",
+                "`restore` needs the ruleset the save was made with, and none is loaded",
+                Some("send `load` first"),
+            ));
+        };
+        let text = p.save.to_string();
+        let session = Session::load(&world.rules, &text).map_err(|d| Failure::rules(&world.rules, &d))?;
+        let mut new = world.clone();
+        new.session = session;
+        let before = self.world.replace(new);
+        self.remember(Step::Replaced(before.map(Box::new)));
+        Ok(state_reply(&self.world.as_ref().expect("just restored").session, 0))
+    }
+
+    fn undo_step(&mut self) -> Result<Outcome, Failure> {
+        let Some(step) = self.undo.pop() else {
+            return Err(Failure::plain(
+                code::NOTHING,
+                "mettle::serve::nothing_to_undo",
+                "there is nothing to undo",
+                Some("`undo` takes back load, create, set, apply, roll, answer and restore"),
+            ));
+        };
+        match step {
+            Step::Kept(c) => {
+                if let Some(w) = self.world.as_mut() {
+                    w.session.rewind(*c);
+                }
+            }
+            Step::Replaced(before) => self.world = before.map(|b| *b),
+        }
+        Ok(match &self.world {
+            Some(w) => state_reply(&w.session, w.session.log().len()),
+            None => Outcome::State(StateReply {
+                mettle: Meta::default(),
+                log: vec![],
+                state: mettle::wire::StateView {
+                    seed: self.seed,
+                    round: 0,
+                    turn: 0,
+                    entities: vec![],
+                    options: vec![],
+                    orders: vec![],
+                    forced: vec![],
+                    over: None,
+                },
+            }),
+        })
+    }
+}
+
+/// The state, and the log from line `from` on.
+fn state_reply(s: &Session, from: usize) -> Outcome {
+    Outcome::State(StateReply {
+        mettle: Meta::default(),
+        log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
+        state: mettle::wire::state(s),
+    })
+}
+
+/// Methods on a loaded world: the outcome, and whether the session changed (for `undo`).
+fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<(Outcome, bool), Failure> {
+    let s = &mut w.session;
+    let rules = w.rules.clone();
+    let pr = rules.program();
+    let start = s.log().len();
+    let refused = |d: mettle::Diagnostic| Failure::rules(&rules, &d);
+    match method {
+        "create" => {
+            let p: CreateParams = params(method, p)?;
+            let Some(kind) = pr.kinds.iter().find(|k| k.name == p.kind) else {
+                return Err(refused(s.create(&p.kind, &p.name, &[]).expect_err("no such kind")));
+            };
+            let with = named(s, &kind.fields, &p.with, &format!("attribute of a {}", kind.name))?;
+            s.create(&p.kind, &p.name, &with).map_err(refused)?;
+            Ok((state_reply(s, start), true))
+        }
+        "set" => {
+            let p: SetParams = params(method, p)?;
+            set(w, p)?;
+            Ok((state_reply(&w.session, start), true))
+        }
+        "apply" => {
+            let p: ApplyParams = params(method, p)?;
+            let Some(event) = pr.events.iter().find(|e| e.name == p.event) else {
+                return Err(refused(s.apply(&p.event, &[]).expect_err("no such event")));
+            };
+            let facts = named(s, &event.facts, &p.facts, &format!("fact of event `{}`", event.name))?;
+            s.force_dice(&p.dice);
+            s.apply(&p.event, &facts).map_err(refused)?;
+            Ok((state_reply(s, start), true))
+        }
+        "roll" => {
+            let p: RollParams = params(method, p)?;
+            let (by, inputs) = check_args(s, &p.check, p.by.as_deref(), &p.set)?;
+            let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            s.force_dice(&p.dice);
+            let r = s.roll_for(&p.check, by, &refs).map_err(refused)?;
+            let result = mettle::wire::check(s, &r);
+            let log = mettle::wire::log(s, &s.log()[start..]);
+            Ok((Outcome::Rolled(Rolled { mettle: Meta::default(), result, log }), true))
+        }
+        "answer" => {
+            let p: AnswerParams = params(method, p)?;
+            let Some(c) = pr.choices.iter().find(|c| c.name == p.choice) else {
+                return Err(refused(s.answer(&p.choice, Value::None).expect_err("no such choice")));
+            };
+            let v = value(s, &c.ty, &p.value, &format!("the answer to `{}`", c.name))?;
+            s.answer(&p.choice, v).map_err(refused)?;
+            Ok((state_reply(s, start), true))
+        }
+        "odds" => {
+            let p: OddsParams = params(method, p)?;
+            let (by, inputs) = check_args(s, &p.check, p.by.as_deref(), &p.set)?;
+            let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+            // Asking leaves the game as it was.
+            let keep = s.checkpoint();
+            let report = mettle::odds::ask(s, &p.check, by, &refs, p.seed);
+            s.rewind(keep);
+            let report = report.map_err(refused)?;
+            Ok((
+                Outcome::Odds(OddsReply { mettle: Meta::default(), odds: mettle::wire::odds(&report) }),
+                false,
+            ))
+        }
+        "sim" => {
+            let p: SimParams = params(method, p)?;
+            Ok((Outcome::Sim(sim(s, p, steps)?), false))
+        }
+        "save" => {
+            let _: Empty = params(method, p)?;
+            let save = serde_json::from_str(&s.save()).unwrap_or_default();
+            Ok((Outcome::Saved(Saved { mettle: Meta::default(), save }), false))
+        }
+        "state" => {
+            let _: Empty = params(method, p)?;
+            Ok((state_reply(s, s.log().len()), false))
+        }
+        "log" => {
+            let p: LogParams = params(method, p)?;
+            let lines = &s.log()[p.from.min(s.log().len())..];
+            let log = mettle::wire::log(s, lines);
+            Ok((Outcome::Log(LogReply { mettle: Meta::default(), length: s.log().len(), log }), false))
+        }
+        "export" => {
+            let _: Empty = params(method, p)?;
+            let outline = match mettle::export::outline(&rules) {
+                serde_json::Value::Object(m) => m,
+                _ => serde_json::Map::new(),
+            };
+            Ok((Outcome::Export(ExportDoc { mettle: Meta::default(), outline }), false))
+        }
+        _ => unreachable!("methods are checked against METHODS"),
+    }
+}
+
+/// A check's inputs by name.
+type Inputs = Vec<(String, Value)>;
+
+/// Who makes a check and its inputs, read by their declared types.
+fn check_args(
+    s: &Session,
+    check: &str,
+    by: Option<&str>,
+    given: &Values,
+) -> Result<(Option<u32>, Inputs), Failure> {
+    let pr = s.ruleset().program();
+    let Some(decl) = pr.checks.iter().find(|c| c.name == check) else {
+        let d = s.resolve(check, &[]).expect_err("no such check");
+        return Err(Failure::rules(s.ruleset(), &d));
+    };
+    let fields: Vec<mettle::program::FieldDef> = decl.inputs.iter().map(|i| i.field.clone()).collect();
+    let inputs = named(s, &fields, given, &format!("input of check `{check}`"))?
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+    let by = match by {
+        Some(name) => Some(entity(s, name, decl.subject)?),
+        None => None,
+    };
+    Ok((by, inputs))
+}
+
+/// `set`: an option through the session, an attribute through a `set` statement run at the prompt
+/// (checked and logged as a rule's would be).
+fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
+    let rules = w.rules.clone();
+    let s = &mut w.session;
+    let pr = rules.program();
+    let bad = |m: &str| {
+        Failure::plain(
+            code::INVALID_PARAMS,
+            "mettle::serve::bad_params",
+            m,
+            Some(
+                "{\"entity\": \"y\", \"attribute\": \"morale\", \"value\": \"shaken\"} or {\"option\": \"bonus_die\", \"value\": \"extra_d6\"}",
+            ),
+        )
+    };
+    match (&p.option, &p.entity, &p.attribute) {
+        (Some(o), None, None) => {
+            let Some(f) = pr.options.iter().find(|f| &f.name == o) else {
+                let d = s.set_option(o, Value::None).expect_err("no such option");
+                return Err(Failure::rules(&rules, &d));
+            };
+            let v = value(s, &f.ty, &p.value, &format!("option `{o}`"))?;
+            s.set_option(o, v).map_err(|d| Failure::rules(&rules, &d))
+        }
+        (None, Some(e), Some(a)) => {
+            let id = entity(s, e, None)?;
+            let kind = &pr.kinds[s.state().entities[id as usize].kind as usize];
+            let Some(f) = kind.fields.iter().find(|f| &f.name == a) else {
+                let known: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
+                return Err(Failure::plain(
+                    code::RULES,
+                    "mettle::serve::unknown_field",
+                    &format!("a {} has no attribute `{a}`", kind.name),
+                    Some(&mettle::diagnostics::suggest(a, "attribute", &known)),
+                ));
+            };
+            let v = value(s, &f.ty, &p.value, &format!("`{e}.{a}`"))?;
+            // The value was read by its type: it is written back as the rules write it.
+            let shown = match &v {
+                Value::None => "none".to_string(),
+                v => s.show(v),
+            };
+            // The statement is made of names the session knows; a name that is not a plain word (an
+            // entity a host called `a b`) could read as more than one, so it is refused.
+            for name in [e.as_str(), shown.as_str()] {
+                let word = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !word && name.parse::<i64>().is_err() {
+                    return Err(Failure::plain(
+                        code::RULES,
+                        "mettle::serve::not_a_word",
+                        &format!("`set` cannot name `{name}`: only names made of letters, digits and `_`"),
+                        Some("give entities plain names (`scout_2`) to set their attributes"),
+                    ));
+                }
+            }
+            let stmt = format!("set {e}.{a} to {shown}");
+            run_statement(w, &stmt)
+        }
+        _ => Err(bad("`set` takes `entity`, `attribute` and `value`, or `option` and `value`")),
+    }
+}
+
+/// Runs one statement on the session, checked against the ruleset with the entities in play named.
+fn run_statement(w: &mut World, stmt: &str) -> Result<(), Failure> {
+    use mettle::check::{PromptCode, PromptInput, PromptName, check_prompt};
+    use mettle::program::Ty;
+    let base = w.rules.text().len() + 1;
+    let placed = format!("{}{stmt}", " ".repeat(base));
+    let fail = |diags: &[mettle::Diagnostic]| Failure {
+        code: code::RULES,
+        errors: diags.iter().map(|d| error_info(d, "request", &placed)).collect(),
+    };
+    let stmts = match mettle::syntax::parse_repl(&placed) {
+        Ok(mettle::syntax::ReplInput::Stmts(s)) => s,
+        Ok(_) => return Err(fail(&[])),
+        Err(diags) => return Err(fail(&diags)),
+    };
+    let mut names = vec![];
+    let mut frame = vec![];
+    for (i, e) in w.session.state().entities.iter().enumerate() {
+        names.push(PromptName { name: e.name.clone(), ty: Ty::Entity(e.kind) });
+        frame.push(Value::Entity(i as u32));
+    }
+    let scripts = w.rules.program().scripts.clone();
+    let (code, diags) =
+        check_prompt(&w.ast, w.rules.text(), &names, PromptInput::Stmts(&stmts), &placed, scripts);
+    let Some(PromptCode::Stmts { stmts, slots, .. }) = code else {
+        return Err(fail(&diags));
+    };
+    frame.resize(slots as usize, Value::None);
+    w.session.run_prompt(&stmts, &mut frame).map_err(|d| Failure::rules(&w.rules, &d))
+}
+
+/// `sim`: the runs are at most the `steps` budget (each run takes at least a step).
+fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
+    use mettle::sim::{Options, Target};
+    let rules = s.ruleset().clone();
+    let pr = rules.program();
+    if p.runs == 0 || p.runs > steps {
+        return Err(Failure::plain(
+            code::BUDGET,
+            "mettle::serve::runs",
+            &format!("`runs` is {}; it must be from 1 to the budget of {steps} steps", p.runs),
+            Some("ask for fewer runs, or raise the budget (`mettle serve --budget steps=N`)"),
+        ));
+    }
+    let (target, shown) = match (&p.scenario, &p.check) {
+        (Some(name), None) => {
+            if !pr.scenarios.iter().any(|sc| &sc.name == name) {
+                let known: Vec<&str> = pr.scenarios.iter().map(|sc| sc.name.as_str()).collect();
+                return Err(Failure::plain(
+                    code::RULES,
+                    "mettle::serve::unknown_scenario",
+                    &format!("there is no scenario called `{name}`"),
+                    Some(&mettle::diagnostics::suggest(name, "scenario", &known)),
+                ));
+            }
+            (Target::Scenario(name.clone()), SimTarget::Scenario { scenario: name.clone() })
+        }
+        (None, Some(check)) => {
+            let (_, inputs) = check_args(s, check, None, &p.set)?;
+            let decl = pr.checks.iter().find(|c| &c.name == check).expect("checked");
+            let with = match decl.subject {
+                Some(k) => {
+                    let kind = &pr.kinds[k as usize];
+                    named(s, &kind.fields, &p.with, &format!("attribute of a {}", kind.name))?
+                        .into_iter()
+                        .map(|(n, v)| (n.to_string(), v))
+                        .collect()
+                }
+                None => vec![],
+            };
+            (Target::Check { name: check.clone(), inputs, with }, SimTarget::Check { check: check.clone() })
+        }
+        _ => {
+            return Err(Failure::plain(
+                code::INVALID_PARAMS,
+                "mettle::serve::bad_params",
+                "`sim` takes a `scenario` or a `check`, one of the two",
+                Some("{\"scenario\": \"firefight\", \"runs\": 1000}"),
+            ));
+        }
+    };
+    let opts = Options { runs: p.runs, seed: p.seed, threads: 1 };
+    let report =
+        mettle::sim::simulate(&rules, &target, &opts, &|_| {}).map_err(|d| Failure::rules(&rules, &d))?;
+    Ok(SimDoc {
+        mettle: Meta::default(),
+        target: shown,
+        runs: report.runs,
+        seed: report.seed,
+        results: report.results.clone(),
+        errors: report.errors,
+        first_error: report.first_error.as_ref().map(|d| error_info(d, rules.name(), rules.text())),
+        failed_expectations: report.failed_expectations,
+        records: report.records.clone(),
+    })
+}

@@ -1,0 +1,212 @@
+//! `mettle serve`: one reply a request, errors that leave the session as it was, budgets, undo, and the
+//! transcript in docs/protocol.md kept true (`METTLE_UPDATE_DOCS=1 cargo test -p mettle-cli --test serve`
+//! rewrites it).
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// Runs `mettle serve ARGS` with `lines` on its input: its replies, as text, one a line.
+fn serve_text(args: &[&str], input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .arg("serve")
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("mettle serve starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect()
+}
+
+fn serve(args: &[&str], requests: &[Value]) -> Vec<Value> {
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    serve_text(args, &input).iter().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn req(id: i64, method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+}
+
+/// The value of attribute `name` of the first entity in a reply's state.
+fn attr(reply: &Value, name: &str) -> Value {
+    let attrs = reply["result"]["state"]["entities"][0]["attributes"].as_array().unwrap();
+    attrs.iter().find(|a| a["name"] == name).unwrap()["value"].clone()
+}
+
+const IF: &str = "rulesets/infinite_frontiers.mettle";
+
+#[test]
+fn a_bad_request_gets_a_coded_error_and_the_session_goes_on_unchanged() {
+    let unit = json!({ "kind": "unit", "name": "y", "with": { "spi": 3 } });
+    let replies = serve(
+        &[IF],
+        &[
+            req(1, "create", unit.clone()),
+            req(2, "state", json!({})),
+            req(3, "aply", json!({})),
+            json!({ "jsonrpc": "2.0", "method": "state" }),
+            json!({ "jsonrpc": "1.0", "id": 5, "method": "state" }),
+            req(6, "apply", json!({ "event": "engaged", "facts": { "unit": "y", "enemies": "two" } })),
+            req(7, "apply", json!({ "event": "engaged", "facts": { "unit": "z", "enemies": 2 } })),
+            req(
+                8,
+                "apply",
+                json!({ "event": "engaged", "facts": { "unit": "y", "enemies": 2, "enemys": 1 } }),
+            ),
+            req(9, "create", unit),
+            req(10, "roll", json!({ "check": "morale", "set": { "spi": 2 }, "bogus": 1 })),
+            req(11, "state", json!({})),
+        ],
+    );
+    let code =
+        |r: &Value| (r["error"]["code"].as_i64().unwrap(), r["error"]["data"]["errors"][0]["code"].clone());
+    assert_eq!(code(&replies[2]), (-32601, json!("mettle::serve::unknown_method")));
+    assert_eq!(replies[2]["error"]["data"]["errors"][0]["help"], "did you mean `apply`?");
+    assert_eq!((replies[3]["id"].clone(), code(&replies[3]).0), (Value::Null, -32600));
+    assert_eq!((replies[4]["id"].clone(), code(&replies[4]).0), (json!(5), -32600));
+    assert_eq!(code(&replies[5]), (-32602, json!("mettle::serve::wrong_type")));
+    assert_eq!(code(&replies[6]), (2, json!("mettle::serve::unknown_entity")));
+    assert_eq!(replies[7]["error"]["data"]["errors"][0]["help"], "did you mean `enemies`?");
+    assert_eq!(code(&replies[8]), (2, json!("mettle::run::duplicate")));
+    assert_eq!(code(&replies[9]).0, -32602);
+    assert_eq!(
+        replies[1]["result"]["state"], replies[10]["result"]["state"],
+        "no failed request changed anything"
+    );
+}
+
+#[test]
+fn undo_takes_back_steps_and_load_and_a_failed_step_is_not_one() {
+    let replies = serve(
+        &[IF, "--seed", "3"],
+        &[
+            req(1, "create", json!({ "kind": "unit", "name": "y" })),
+            req(2, "apply", json!({ "event": "wounded", "facts": { "unit": "y", "loss": 2 } })),
+            req(3, "apply", json!({ "event": "wounded", "facts": { "unit": "y", "loss": 200 } })),
+            req(4, "undo", json!({})),
+            req(5, "log", json!({})),
+            req(6, "undo", json!({})),
+            req(7, "undo", json!({})),
+        ],
+    );
+    let hp = |r: &Value| attr(r, "hp");
+    assert_eq!(hp(&replies[1]), json!(4));
+    assert!(replies[2]["error"].is_object(), "a loss over the range is refused: {}", replies[2]);
+    assert_eq!(hp(&replies[3]), json!(6), "undo took back the wound, not the refused request");
+    assert_eq!(replies[4]["result"]["length"], 1, "the log is cut back to the creation");
+    assert_eq!(replies[5]["result"]["state"]["entities"], json!([]));
+    assert_eq!(replies[6]["error"]["data"]["errors"][0]["code"], "mettle::serve::nothing_to_undo");
+}
+
+#[test]
+fn save_and_restore_round_trip_and_odds_leave_the_game_alone() {
+    let replies = serve(
+        &[IF],
+        &[
+            req(1, "create", json!({ "kind": "unit", "name": "y", "with": { "morale": "shaken" } })),
+            req(2, "save", json!({})),
+            req(3, "odds", json!({ "check": "morale", "for": "y", "set": { "spi": 2 } })),
+            req(4, "set", json!({ "entity": "y", "attribute": "morale", "value": "broken" })),
+            req(5, "set", json!({ "option": "bonus_die", "value": "extra_d6" })),
+            req(6, "state", json!({})),
+        ],
+    );
+    let save = replies[1]["result"]["save"].clone();
+    let odds = &replies[2]["result"]["odds"];
+    assert_eq!(odds["outcomes"][0], json!({ "outcome": "broken", "probability": 1.0 / 6.0, "exact": "1/6" }));
+    assert_eq!(attr(&replies[5], "morale"), "broken");
+    assert_eq!(
+        replies[5]["result"]["state"]["options"][0],
+        json!({ "name": "bonus_die", "value": "extra_d6" })
+    );
+    let restored = serve(&[IF], &[req(1, "restore", json!({ "save": save })), req(2, "state", json!({}))]);
+    assert_eq!(attr(&restored[1], "morale"), "shaken");
+}
+
+#[test]
+fn set_refuses_names_that_are_not_plain_words() {
+    let replies = serve(
+        &[IF],
+        &[
+            req(1, "create", json!({ "kind": "unit", "name": "y hp" })),
+            req(2, "set", json!({ "entity": "y hp", "attribute": "spi", "value": 2 })),
+            req(3, "set", json!({ "entity": "y hp", "attribute": "spy", "value": 2 })),
+        ],
+    );
+    assert_eq!(replies[1]["error"]["data"]["errors"][0]["code"], "mettle::serve::not_a_word");
+    assert_eq!(replies[2]["error"]["data"]["errors"][0]["help"], "did you mean `spi`?");
+}
+
+#[test]
+fn a_line_over_the_budget_is_refused_and_the_next_is_read() {
+    let long = format!("{}\n", req(1, "state", json!({ "pad": "x".repeat(200) })));
+    let input = format!("{long}{}\n", req(2, "state", json!({})));
+    let replies: Vec<Value> = serve_text(&[IF, "--budget", "line_bytes=100"], &input)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies[0]["error"]["code"], 4);
+    assert_eq!(replies[0]["error"]["data"]["errors"][0]["code"], "mettle::serve::line_too_long");
+    assert!(replies[1]["result"]["state"].is_object());
+}
+
+#[test]
+fn sim_runs_are_within_the_steps_budget() {
+    let replies = serve(
+        &[IF, "--budget", "steps=1000"],
+        &[
+            req(1, "sim", json!({ "scenario": "firefight", "runs": 5000 })),
+            req(2, "sim", json!({ "scenario": "firefigt", "runs": 10 })),
+        ],
+    );
+    assert_eq!(replies[0]["error"]["data"]["errors"][0]["code"], "mettle::serve::runs");
+    assert_eq!(replies[1]["error"]["data"]["errors"][0]["help"], "did you mean `firefight`?");
+}
+
+#[test]
+fn a_ruleset_that_does_not_load_is_an_error_with_places() {
+    let replies = serve(
+        &[],
+        &[
+            req(1, "load", json!({ "file": "tests/inputs/bad/09_unknown_kind.mettle" })),
+            req(2, "state", json!({})),
+        ],
+    );
+    let e = &replies[0]["error"];
+    assert_eq!(e["code"], 1);
+    assert_eq!(e["data"]["errors"][0]["line"], 7);
+    assert_eq!(replies[1]["error"]["data"]["errors"][0]["code"], "mettle::serve::no_ruleset");
+}
+
+/// The transcript in docs/protocol.md, made by running tests/drive/transcript.jsonl.
+#[test]
+fn the_protocol_transcript_is_what_serve_says() {
+    let input = std::fs::read_to_string(root().join("tests/drive/transcript.jsonl")).unwrap();
+    let replies = serve_text(&[], &input);
+    let mut block = String::from("```\n");
+    for (request, reply) in input.lines().zip(&replies) {
+        block.push_str(&format!("→ {request}\n← {reply}\n"));
+    }
+    block.push_str("```\n");
+    let path = root().join("docs/protocol.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (start, end) = ("<!-- transcript: start -->\n", "<!-- transcript: end -->");
+    let a = doc.find(start).expect("the start marker") + start.len();
+    let b = doc.find(end).expect("the end marker");
+    if std::env::var_os("METTLE_UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{}{block}{}", &doc[..a], &doc[b..])).unwrap();
+        return;
+    }
+    assert!(doc[a..b] == block, "docs/protocol.md's transcript is stale: run with METTLE_UPDATE_DOCS=1");
+}
