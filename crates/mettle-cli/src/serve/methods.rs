@@ -5,7 +5,6 @@ use super::values::{entity, named, value};
 use super::{Failure, Server, Step, World, code, params};
 use crate::cli::json::{ExportDoc, Meta, SimDoc, SimTarget, error_info};
 use mettle::{Ruleset, Session, Value};
-use std::sync::Arc;
 
 impl Server {
     /// Carries out `method` with `params` (an object).
@@ -73,9 +72,8 @@ impl Server {
                 return Err(Failure { code: code::LOAD, errors });
             }
         };
-        let (ast, _) = mettle::syntax::parse(rules.text());
         let session = Session::new(&rules, p.seed.unwrap_or(self.seed));
-        let before = self.world.replace(World { rules: rules.clone(), ast: Arc::new(ast), session });
+        let before = self.world.replace(World { rules: rules.clone(), session });
         self.remember(Step::Replaced(before.map(Box::new)));
         let pr = rules.program();
         let names = |v: Vec<&String>| v.into_iter().cloned().collect::<Vec<_>>();
@@ -317,61 +315,11 @@ fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
                 ));
             };
             let v = value(s, &f.ty, &p.value, &format!("`{e}.{a}`"))?;
-            // The value was read by its type: it is written back as the rules write it.
-            let shown = match &v {
-                Value::None => "none".to_string(),
-                v => s.show(v),
-            };
-            // The statement is made of names the session knows; a name that is not a plain word (an
-            // entity a host called `a b`) could read as more than one, so it is refused.
-            for name in [e.as_str(), shown.as_str()] {
-                let word = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                if !word && name.parse::<i64>().is_err() {
-                    return Err(Failure::plain(
-                        code::RULES,
-                        "mettle::serve::not_a_word",
-                        &format!("`set` cannot name `{name}`: only names made of letters, digits and `_`"),
-                        Some("give entities plain names (`scout_2`) to set their attributes"),
-                    ));
-                }
-            }
-            let stmt = format!("set {e}.{a} to {shown}");
-            run_statement(w, &stmt)
+            // The library's host change checks the value and logs it like a rule's change.
+            s.set_attribute(e, a, v).map_err(|d| Failure::rules(&rules, &d))
         }
         _ => Err(bad("`set` takes `entity`, `attribute` and `value`, or `option` and `value`")),
     }
-}
-
-/// Runs one statement on the session, checked against the ruleset with the entities in play named.
-fn run_statement(w: &mut World, stmt: &str) -> Result<(), Failure> {
-    use mettle::check::{PromptCode, PromptInput, PromptName, check_prompt};
-    use mettle::program::Ty;
-    let base = w.rules.text().len() + 1;
-    let placed = format!("{}{stmt}", " ".repeat(base));
-    let fail = |diags: &[mettle::Diagnostic]| Failure {
-        code: code::RULES,
-        errors: diags.iter().map(|d| error_info(d, "request", &placed)).collect(),
-    };
-    let stmts = match mettle::syntax::parse_repl(&placed) {
-        Ok(mettle::syntax::ReplInput::Stmts(s)) => s,
-        Ok(_) => return Err(fail(&[])),
-        Err(diags) => return Err(fail(&diags)),
-    };
-    let mut names = vec![];
-    let mut frame = vec![];
-    for (i, e) in w.session.state().entities.iter().enumerate() {
-        names.push(PromptName { name: e.name.clone(), ty: Ty::Entity(e.kind) });
-        frame.push(Value::Entity(i as u32));
-    }
-    let scripts = w.rules.program().scripts.clone();
-    let (code, diags) =
-        check_prompt(&w.ast, w.rules.text(), &names, PromptInput::Stmts(&stmts), &placed, scripts);
-    let Some(PromptCode::Stmts { stmts, slots, .. }) = code else {
-        return Err(fail(&diags));
-    };
-    frame.resize(slots as usize, Value::None);
-    w.session.run_prompt(&stmts, &mut frame).map_err(|d| Failure::rules(&w.rules, &d))
 }
 
 /// `sim`: the runs are at most the `steps` budget (each run takes at least a step).

@@ -11,7 +11,6 @@ use mettle::{Ruleset, Session};
 use protocol::{Id, Outcome, Reply, ReplyError};
 use std::io::{BufRead, Write};
 use std::path::Path;
-use std::sync::Arc;
 
 /// Most steps `undo` can take back, as in the REPL.
 const UNDO_DEPTH: usize = 100;
@@ -62,8 +61,6 @@ impl Failure {
 #[derive(Debug, Clone)]
 pub struct World {
     rules: Ruleset,
-    /// The ruleset's syntax, for `set` statements checked against it.
-    ast: Arc<mettle::ast::File>,
     session: Session,
 }
 
