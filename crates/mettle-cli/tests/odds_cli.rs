@@ -123,7 +123,62 @@ fn odds_explain_mistakes() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..9"]);
     assert!(err(&o).contains("leaves the range of input `spi`"), "{}", err(&o));
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "comms=0..1"]);
-    assert!(err(&o).contains("not one"), "{}", err(&o));
+    assert!(err(&o).contains("sweep every value with `--sweep comms`, without a range"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "unit.leadershp=0..2"]);
+    assert!(
+        err(&o).contains("a unit has no attribute `leadershp`; did you mean `leadership`?"),
+        "{}",
+        err(&o)
+    );
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "side.vp=0..2"]);
+    assert!(err(&o).contains("made by a unit: sweep its attributes as `unit.vp`"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "comm"]);
+    assert!(err(&o).contains("no input or option `comm`; did you mean `comms`?"), "{}", err(&o));
+}
+
+/// A ruleset written to a temporary file for one test.
+fn temp_rules(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mettle-odds-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.mettle"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn yes_no_names_and_a_stand_ins_attributes_can_be_swept() {
+    // Roll under leadership on 2d6: 15, 21, 26, 30 and 33 of the 36 rolls for 6 to 10.
+    let f = temp_rules(
+        "nerve",
+        "kind unit { leadership: 2..12 = 7 }
+         check nerve for unit { input stubborn: flag = no  roll 2d6  modifier \"Stubborn\" -1 when stubborn
+           target unit.leadership  outcome holds when total <= target  otherwise flees }",
+    );
+    let f = f.to_str().unwrap();
+    let v = json(&["odds", f, "nerve", "--sweep", "unit.leadership=6..10", "--json"]);
+    let holds: Vec<&str> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["outcomes"][0]["exact"].as_str().unwrap()).collect();
+    assert_eq!(holds, ["5/12", "7/12", "13/18", "5/6", "11/12"]);
+    assert_eq!(v["rows"][0]["set"], serde_json::json!({ "unit.leadership": 6 }));
+    // A yes/no input runs through no and yes; crossed with the attribute, the last sweep fastest.
+    let v = json(&["odds", f, "nerve", "--sweep", "stubborn", "--sweep", "unit.leadership=6..7", "--json"]);
+    let holds: Vec<&str> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["outcomes"][0]["exact"].as_str().unwrap()).collect();
+    assert_eq!(holds, ["5/12", "7/12", "7/12", "13/18"]);
+    assert_eq!(v["rows"][2]["set"], serde_json::json!({ "stubborn": true, "unit.leadership": 6 }));
+    // A named input runs through each of its names, in order.
+    let text = out(&mettle(&[
+        "odds",
+        "rulesets/traveller_morale.mettle",
+        "morale",
+        "--set",
+        "dm=0",
+        "--sweep",
+        "difficulty",
+    ]));
+    for line in ["simple   97.22%    2.78%", "routine   58.33%   41.67%", "impossible        0  100.00%"] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
 }
 
 #[test]

@@ -187,9 +187,10 @@ enum Command {
         /// For a check made by someone: an attribute of the stand-in who rolls, as name=value.
         #[arg(long = "with", value_name = "NAME=VALUE")]
         with: Vec<String>,
-        /// An input to run through a range of whole numbers, as name=LO..HI (repeatable: one row per
-        /// combination).
-        #[arg(long = "sweep", value_name = "NAME=LO..HI")]
+        /// An input, option or stand-in attribute to run through its values (repeatable: one row per
+        /// combination): NAME=LO..HI for whole numbers, NAME alone for yes/no, names and options,
+        /// KIND.ATTRIBUTE=LO..HI for the stand-in who makes the check (`unit.leadership=6..10`).
+        #[arg(long = "sweep", value_name = "NAME[=LO..HI]")]
         sweep: Vec<String>,
         /// A house-rule option to run through every reading, side by side (repeatable); `--sweep
         /// NAME` with no range does the same.
