@@ -265,3 +265,37 @@ fn groups_add_outcomes_up_exactly_in_reports_and_sweeps() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("did you mean `shaken`?"), "{}", err(&o));
 }
+
+#[test]
+fn groups_declared_in_the_ruleset_show_in_odds_sweeps_sims_and_cards() {
+    let f = temp_rules(
+        "grouped",
+        "kind group { nerve: 2..12 = 7 }
+         check nerve for group { roll 2d6  target group.nerve
+           outcome steady when total <= target - 3  outcome holds when total <= target  otherwise flees
+           group pass = steady, holds }",
+    );
+    let f = f.to_str().unwrap();
+    // Under 8 on 2d6: 21 of 36 rolls.
+    let v = json(&["odds", f, "nerve", "--json"]);
+    assert_eq!(
+        (v["groups"][0]["group"].as_str(), v["groups"][0]["exact"].as_str()),
+        (Some("pass"), Some("7/12"))
+    );
+    // A group of the same name on the command line replaces the ruleset's.
+    let v = json(&["odds", f, "nerve", "--group", "pass=steady", "--json"]);
+    assert_eq!(v["groups"].as_array().unwrap().len(), 1);
+    assert_eq!(v["groups"][0]["exact"].as_str(), Some("1/6"));
+    let text = out(&mettle(&["odds", f, "nerve", "--sweep", "group.nerve=6..7"]));
+    assert!(text.contains("[pass]") && text.contains("41.67%") && text.contains("58.33%"), "{text}");
+    let text = out(&mettle(&["sim", f, "--check", "nerve", "--runs", "2000", "--seed", "1"]));
+    let pass = text.lines().find(|l| l.starts_with("[pass]")).unwrap_or_else(|| panic!("{text}"));
+    let runs: Vec<u64> = text
+        .lines()
+        .filter(|l| l.starts_with("steady") || l.starts_with("holds"))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(pass.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap(), runs.iter().sum::<u64>());
+    let card = out(&mettle(&["card", f, "--format", "md"]));
+    assert!(card.contains("\\[pass\\]") && card.contains("58.3% (7/12)"), "{card}");
+}

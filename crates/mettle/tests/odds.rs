@@ -509,3 +509,33 @@ fn checks_that_read_only_the_total_of_a_keep_or_explode_are_exact() {
     let rep = mettle::odds::ask(&mut s, "burst", None, &[], 0).unwrap();
     assert_eq!(rep.outcomes[0].chance, Chance::Exact(mettle::odds::Fraction::new(1u32.into(), 4u32.into())));
 }
+
+#[test]
+fn groups_declared_in_a_check_add_their_outcomes_up_exactly() {
+    // Under 8 on 2d6 holds (21/36), 8–9 wavers (9/36), 10 and up flees (6/36): pass = 7/12 + 1/4.
+    let r = Ruleset::from_str(
+        "g.mettle",
+        "kind group { nerve: 2..12 = 7 }
+         check c for group { roll 2d6  outcome holds when total <= group.nerve  outcome wavers when total <= 9
+           otherwise flees  group pass = holds, wavers  group fail = flees }",
+    )
+    .unwrap();
+    let mut s = Session::new(&r, 0);
+    let g = s.create("group", "g", &[]).unwrap();
+    let rep = mettle::odds::ask(&mut s, "c", Some(g), &[], 0).unwrap();
+    let groups: Vec<String> = rep
+        .groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {}",
+                g.name,
+                match &g.chance {
+                    Chance::Exact(f) => f.to_string(),
+                    c => format!("{c:?}"),
+                }
+            )
+        })
+        .collect();
+    assert_eq!(groups, ["pass 5/6", "fail 1/6"]);
+}

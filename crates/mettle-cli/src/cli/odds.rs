@@ -319,6 +319,7 @@ pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>, seed: 
                     .into_iter()
                     .map(|(end, p)| mettle::odds::OutcomeOdds { name: end, chance: Chance::Exact(p) })
                     .collect(),
+                groups: vec![],
                 values: vec![],
                 how: How::Exact,
             };
@@ -388,6 +389,7 @@ fn estimate_scenario(
     Ok(Report {
         question: format!("scenario {name}: how it ends"),
         outcomes,
+        groups: vec![],
         values,
         how: How::Estimated { reason, runs: rep.runs, seed },
     })
@@ -436,7 +438,7 @@ pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
 
 /// Reads `--group NAME=OUTCOME,OUTCOME…` values and adds up each group in `report`.
 fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::OutcomeOdds>, String> {
-    specs
+    let given: Vec<mettle::odds::OutcomeOdds> = specs
         .iter()
         .map(|spec| {
             let Some((name, members)) = spec.split_once('=') else {
@@ -450,7 +452,12 @@ fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::Outc
             }
             report.group(name.trim(), &members)
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // The check's own groups first; one given on the command line under the same name replaces it.
+    let mut all: Vec<mettle::odds::OutcomeOdds> =
+        report.groups.iter().filter(|g| !given.iter().any(|o| o.name == g.name)).cloned().collect();
+    all.extend(given);
+    Ok(all)
 }
 
 /// Prints one report with its groups: text with bars, or JSON with `--json`; `--plot` also writes

@@ -68,6 +68,17 @@ pub fn run(args: &Args) -> u8 {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // A check's groups of outcomes (`group pass = holds, inspired`): the runs of their members together.
+    let groups: Vec<Group> = match &target {
+        Target::Check { name, .. } => r
+            .program()
+            .checks
+            .iter()
+            .find(|c| &c.name == name)
+            .map(|c| c.groups.iter().map(|(g, members)| group(&report, g, members)).collect())
+            .unwrap_or_default(),
+        Target::Scenario(_) => vec![],
+    };
     if args.json {
         let what = match &target {
             Target::Scenario(s) => serde_json::json!({ "scenario": s }),
@@ -75,6 +86,14 @@ pub fn run(args: &Args) -> u8 {
         };
         let mut v = serde_json::to_value(&report).unwrap_or_default();
         v["target"] = what;
+        if !groups.is_empty() {
+            v["groups"] = groups
+                .iter()
+                .map(|g| {
+                    serde_json::json!({ "group": g.name, "count": g.count, "share": g.share, "low": g.low, "high": g.high })
+                })
+                .collect();
+        }
         outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         let what = match &target {
@@ -87,7 +106,7 @@ pub fn run(args: &Args) -> u8 {
             report.seed,
             report.runs as f64 / secs.max(1e-9)
         );
-        out!("{}", table(&report));
+        out!("{}", table(&report, &groups));
     }
     if let Some(d) = &report.first_error {
         eprintln!(
@@ -145,8 +164,29 @@ fn percent(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
 }
 
-/// The results as an aligned table, then each recorded value with a one-line histogram.
-fn table(rep: &Report) -> String {
+/// A group of a check's outcomes over the runs.
+struct Group {
+    name: String,
+    count: u64,
+    share: f64,
+    low: f64,
+    high: f64,
+}
+
+fn group(rep: &Report, name: &str, members: &[String]) -> Group {
+    let count = rep
+        .results
+        .iter()
+        .filter(|f| f.winner.is_none() && f.result.as_ref().is_some_and(|r| members.contains(r)))
+        .map(|f| f.count)
+        .sum();
+    let (low, high) = mettle::sim::wilson(count, rep.runs);
+    Group { name: name.to_string(), count, share: count as f64 / rep.runs.max(1) as f64, low, high }
+}
+
+/// The results as an aligned table (a check's groups under its outcomes, in brackets), then each
+/// recorded value with a one-line histogram.
+fn table(rep: &Report, groups: &[Group]) -> String {
     let mut rows: Vec<[String; 4]> =
         vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
     for f in &rep.results {
@@ -155,6 +195,14 @@ fn table(rep: &Report) -> String {
             f.count.to_string(),
             percent(f.share),
             format!("{} – {}", percent(f.low), percent(f.high)),
+        ]);
+    }
+    for g in groups {
+        rows.push([
+            format!("[{}]", g.name),
+            g.count.to_string(),
+            percent(g.share),
+            format!("{} – {}", percent(g.low), percent(g.high)),
         ]);
     }
     if rep.errors > 0 {
