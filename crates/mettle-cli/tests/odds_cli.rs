@@ -106,10 +106,39 @@ fn plot_writes_an_svg_chart() {
     assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&one).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("broken") && svg.contains("steady"), "{svg}");
+    // The total's columns mark the target, 7.
+    assert!(svg.contains("target 7"), "{svg}");
+    // Over one input: a line of each outcome's chance (and of each group, dashed), a point per value.
     let sweep = dir.join("sweep.svg");
-    mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--plot", sweep.to_str().unwrap()]);
+    let o = mettle(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--sweep",
+        "spi=0..6",
+        "--group",
+        "fail=broken,shaken",
+        "--plot",
+        sweep.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&sweep).unwrap();
-    assert_eq!(svg.matches("spi 3").count(), 1, "one bar per row");
+    assert_eq!(svg.matches("<polyline").count(), 4, "three outcomes and a group: {svg}");
+    assert_eq!(svg.matches("<circle").count(), 28, "a point per value of each line");
+    // SPI 0 never passes: its point reads 0, not 0.0%.
+    assert!(svg.contains("steady, spi 0: 0<"), "{svg}");
+    // Over two inputs: a heat map of the group, a cell per combination.
+    let heat = dir.join("heat.svg");
+    let args = ["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--sweep", "leadership=0..2"];
+    let o =
+        mettle(&[&args[..], &["--group", "fail=broken,shaken", "--plot", heat.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&heat).unwrap();
+    assert!(svg.contains("chance of group fail"), "{svg}");
+    assert_eq!(svg.matches("<title>spi ").count(), 21, "{svg}");
+    let o = mettle(&[&args[..], &["--plot-of", "stedy", "--plot", heat.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no outcome or group `stedy`; did you mean `steady`?"), "{}", err(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -22,6 +22,8 @@ pub struct Args {
     pub group: Vec<String>,
     pub json: bool,
     pub plot: Option<PathBuf>,
+    /// The outcome or group a heat map of a sweep over two inputs shows.
+    pub plot_of: Option<String>,
     pub seed: u64,
 }
 
@@ -100,7 +102,16 @@ pub fn run(args: &Args) -> u8 {
                     }
                 }
             }
-            print_sweep(&r, &args.check, &sweeps, &rows, &grouped, args.json, args.plot.as_deref())
+            print_sweep(
+                &r,
+                &args.check,
+                &sweeps,
+                &rows,
+                &grouped,
+                args.json,
+                args.plot.as_deref(),
+                args.plot_of.as_deref(),
+            )
         }
         Err(code) => code,
     }
@@ -498,7 +509,7 @@ fn print_grouped(
         }
     }
     match plot {
-        Some(path) => write_plot(path, &plot::report(report)),
+        Some(path) => write_plot(path, &plot::report(report, groups)),
         None => 0,
     }
 }
@@ -677,6 +688,7 @@ pub fn report_json(report: &Report) -> serde_json::Value {
 
 type Row = (Vec<(String, Value)>, Report);
 
+#[allow(clippy::too_many_arguments, reason = "one call site, each argument a different part of the answer")]
 fn print_sweep(
     r: &Rolling,
     check: &str,
@@ -685,6 +697,7 @@ fn print_sweep(
     groups: &[Vec<mettle::odds::OutcomeOdds>],
     json: bool,
     plot: Option<&Path>,
+    plot_of: Option<&str>,
 ) -> u8 {
     let ranges: Vec<String> = sweeps.iter().map(|s| s.label.clone()).collect();
     let mut question = format!("check {check}");
@@ -692,6 +705,18 @@ fn print_sweep(
         let fixed: Vec<String> =
             r.inputs.iter().map(|(n, v)| format!("{n} = {}", r.session.show(v))).collect();
         question.push_str(&format!(" with {}", fixed.join(", ")));
+    }
+    // The house rules it was asked under, unless swept.
+    let options: Vec<String> = r
+        .rules
+        .program()
+        .options
+        .iter()
+        .filter(|o| !sweeps.iter().any(|s| s.target == Target::Option && s.name == o.name))
+        .filter_map(|o| r.session.option(&o.name).map(|v| format!("{} = {}", o.name, r.session.show(v))))
+        .collect();
+    if !options.is_empty() {
+        question.push_str(&format!(", under option {}", options.join(", ")));
     }
     question.push_str(&format!(", sweeping {}", ranges.join(" × ")));
     if json {
@@ -713,15 +738,22 @@ fn print_sweep(
     }
     match plot {
         Some(path) => {
-            let labelled: Vec<(String, &Report)> = rows
+            let axes: Vec<plot::Axis> = sweeps
                 .iter()
-                .map(|(set, rep)| {
-                    let l: Vec<String> =
-                        set.iter().map(|(n, v)| format!("{n} {}", r.session.show(v))).collect();
-                    (l.join(", "), rep)
+                .map(|s| plot::Axis {
+                    name: if s.target == Target::Option { s.label.clone() } else { s.name.clone() },
+                    values: s.values.iter().map(|v| r.session.show(v)).collect(),
                 })
                 .collect();
-            write_plot(path, &plot::sweep(&question, &labelled))
+            let drawn: Vec<(&Report, &[mettle::odds::OutcomeOdds])> =
+                rows.iter().zip(groups).map(|((_, rep), g)| (rep, g.as_slice())).collect();
+            match plot::sweep(&question, &axes, &drawn, plot_of) {
+                Ok(svg) => write_plot(path, &svg),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
         }
         None => 0,
     }
