@@ -112,7 +112,9 @@ fn states<W: Weight>(spec: &DiceSpec, places: &[usize]) -> Result<Option<Vec<(W,
             }
             if next.len() > MAX_STATES {
                 return Err(format!(
-                    "the roll ({} dice) has more than {MAX_STATES} distinct sorted results to follow exactly",
+                    "the roll ({} dice) has more than {MAX_STATES} distinct sorted results to follow exactly \
+                     (`highest`, `lowest`, or a keep or drop read by more than its total); counting faces \
+                     instead follows far more dice exactly (`count(dice, 6) >= 2` for two sixes)",
                     spec.count
                 ));
             }
