@@ -85,24 +85,25 @@ pub fn odds(
 fn states<W: Weight>(spec: &DiceSpec, places: &[usize]) -> Result<Option<Vec<(W, Vec<i64>)>>, String> {
     let Some(die) = die::<W>(spec) else { return Ok(None) };
     let faces: Vec<i64> = die.iter().map(|(f, _)| *f).collect();
-    if faces.len() > u16::MAX as usize || spec.count > u16::MAX as usize {
-        return Err("the roll has too many faces or dice to follow sorted".into());
-    }
-    // A state: for each place read, the face's position in `faces`; then how many dice show each face.
-    let width = places.len() + faces.len();
-    let mut now: HashMap<Vec<u16>, W> = HashMap::from([(vec![0u16; width], W::one())]);
+    // A state: for each place read, the face's position in `faces`; then the positions of every die's
+    // face so far, sorted (the dice as a multiset, as long as the dice rolled, whatever the faces).
+    let lead = places.len();
+    let mut now: HashMap<Vec<u32>, W> = HashMap::from([(vec![0u32; lead], W::one())]);
     for i in 0..spec.count {
         let place = places.iter().position(|&p| p == i);
-        let mut next: HashMap<Vec<u16>, W> = HashMap::with_capacity(now.len() * 2);
+        let mut next: HashMap<Vec<u32>, W> = HashMap::with_capacity(now.len() * 2);
         for (key, w) in &now {
             for (fi, (_, wf)) in die.iter().enumerate() {
-                if !super::work::charge(width as u64 / 8 + 1) {
+                if !super::work::charge(key.len() as u64 / 8 + 1) {
                     return Ok(None);
                 }
-                let mut k = key.clone();
-                k[places.len() + fi] += 1;
+                let fi = fi as u32;
+                let mut k = Vec::with_capacity(key.len() + 1);
+                k.extend_from_slice(key);
+                let at = lead + k[lead..].partition_point(|&x| x <= fi);
+                k.insert(at, fi);
                 if let Some(p) = place {
-                    k[p] = fi as u16;
+                    k[p] = fi;
                 }
                 let Some(add) = w.mul(wf) else { return Ok(None) };
                 let slot = next.entry(k).or_insert_with(W::zero);
@@ -121,20 +122,21 @@ fn states<W: Weight>(spec: &DiceSpec, places: &[usize]) -> Result<Option<Vec<(W,
         }
         now = next;
     }
-    let mut out: Vec<(Vec<u16>, W)> = now.into_iter().collect();
+    let mut out: Vec<(Vec<u32>, W)> = now.into_iter().collect();
     // The same order on every run, whatever the hash map did.
     out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok(Some(
         out.into_iter()
             .map(|(key, w)| {
-                let mut left: Vec<u16> = key[places.len()..].to_vec();
+                let mut rest: Vec<u32> = key[lead..].to_vec();
                 let mut roll = vec![None; spec.count];
                 for (k, &p) in places.iter().enumerate() {
                     roll[p] = Some(faces[key[k] as usize]);
-                    left[key[k] as usize] -= 1;
+                    if let Some(at) = rest.iter().position(|&x| x == key[k]) {
+                        rest.remove(at);
+                    }
                 }
-                let mut rest =
-                    left.iter().enumerate().flat_map(|(fi, &n)| std::iter::repeat_n(faces[fi], n as usize));
+                let mut rest = rest.into_iter().map(|fi| faces[fi as usize]);
                 let roll: Vec<i64> =
                     roll.into_iter().map(|f| f.or_else(|| rest.next()).unwrap_or(0)).collect();
                 (w, roll)
