@@ -106,10 +106,39 @@ fn plot_writes_an_svg_chart() {
     assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&one).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("broken") && svg.contains("steady"), "{svg}");
+    // The total's columns mark the target, 7.
+    assert!(svg.contains("target 7"), "{svg}");
+    // Over one input: a line of each outcome's chance (and of each group, dashed), a point per value.
     let sweep = dir.join("sweep.svg");
-    mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--plot", sweep.to_str().unwrap()]);
+    let o = mettle(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--sweep",
+        "spi=0..6",
+        "--group",
+        "fail=broken,shaken",
+        "--plot",
+        sweep.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&sweep).unwrap();
-    assert_eq!(svg.matches("spi 3").count(), 1, "one bar per row");
+    assert_eq!(svg.matches("<polyline").count(), 4, "three outcomes and a group: {svg}");
+    assert_eq!(svg.matches("<circle").count(), 28, "a point per value of each line");
+    // SPI 0 never passes: its point reads 0, not 0.0%.
+    assert!(svg.contains("steady, spi 0: 0<"), "{svg}");
+    // Over two inputs: a heat map of the group, a cell per combination.
+    let heat = dir.join("heat.svg");
+    let args = ["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--sweep", "leadership=0..2"];
+    let o =
+        mettle(&[&args[..], &["--group", "fail=broken,shaken", "--plot", heat.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&heat).unwrap();
+    assert!(svg.contains("chance of group fail"), "{svg}");
+    assert_eq!(svg.matches("<title>spi ").count(), 21, "{svg}");
+    let o = mettle(&[&args[..], &["--plot-of", "stedy", "--plot", heat.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("no outcome or group `stedy`; did you mean `steady`?"), "{}", err(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -123,7 +152,62 @@ fn odds_explain_mistakes() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..9"]);
     assert!(err(&o).contains("leaves the range of input `spi`"), "{}", err(&o));
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "comms=0..1"]);
-    assert!(err(&o).contains("not one"), "{}", err(&o));
+    assert!(err(&o).contains("sweep every value with `--sweep comms`, without a range"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "unit.leadershp=0..2"]);
+    assert!(
+        err(&o).contains("a unit has no attribute `leadershp`; did you mean `leadership`?"),
+        "{}",
+        err(&o)
+    );
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "side.vp=0..2"]);
+    assert!(err(&o).contains("made by a unit: sweep its attributes as `unit.vp`"), "{}", err(&o));
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "comm"]);
+    assert!(err(&o).contains("no input or option `comm`; did you mean `comms`?"), "{}", err(&o));
+}
+
+/// A ruleset written to a temporary file for one test.
+fn temp_rules(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mettle-odds-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.mettle"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn yes_no_names_and_a_stand_ins_attributes_can_be_swept() {
+    // Roll under leadership on 2d6: 15, 21, 26, 30 and 33 of the 36 rolls for 6 to 10.
+    let f = temp_rules(
+        "nerve",
+        "kind unit { leadership: 2..12 = 7 }
+         check nerve for unit { input stubborn: flag = no  roll 2d6  modifier \"Stubborn\" -1 when stubborn
+           target unit.leadership  outcome holds when total <= target  otherwise flees }",
+    );
+    let f = f.to_str().unwrap();
+    let v = json(&["odds", f, "nerve", "--sweep", "unit.leadership=6..10", "--json"]);
+    let holds: Vec<&str> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["outcomes"][0]["exact"].as_str().unwrap()).collect();
+    assert_eq!(holds, ["5/12", "7/12", "13/18", "5/6", "11/12"]);
+    assert_eq!(v["rows"][0]["set"], serde_json::json!({ "unit.leadership": 6 }));
+    // A yes/no input runs through no and yes; crossed with the attribute, the last sweep fastest.
+    let v = json(&["odds", f, "nerve", "--sweep", "stubborn", "--sweep", "unit.leadership=6..7", "--json"]);
+    let holds: Vec<&str> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["outcomes"][0]["exact"].as_str().unwrap()).collect();
+    assert_eq!(holds, ["5/12", "7/12", "7/12", "13/18"]);
+    assert_eq!(v["rows"][2]["set"], serde_json::json!({ "stubborn": true, "unit.leadership": 6 }));
+    // A named input runs through each of its names, in order.
+    let text = out(&mettle(&[
+        "odds",
+        "rulesets/traveller_morale.mettle",
+        "morale",
+        "--set",
+        "dm=0",
+        "--sweep",
+        "difficulty",
+    ]));
+    for line in ["simple   97.22%    2.78%", "routine   58.33%   41.67%", "impossible        0  100.00%"] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
 }
 
 #[test]
@@ -209,4 +293,38 @@ fn groups_add_outcomes_up_exactly_in_reports_and_sweeps() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--group", "fail=broken,shakn"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("did you mean `shaken`?"), "{}", err(&o));
+}
+
+#[test]
+fn groups_declared_in_the_ruleset_show_in_odds_sweeps_sims_and_cards() {
+    let f = temp_rules(
+        "grouped",
+        "kind group { nerve: 2..12 = 7 }
+         check nerve for group { roll 2d6  target group.nerve
+           outcome steady when total <= target - 3  outcome holds when total <= target  otherwise flees
+           group pass = steady, holds }",
+    );
+    let f = f.to_str().unwrap();
+    // Under 8 on 2d6: 21 of 36 rolls.
+    let v = json(&["odds", f, "nerve", "--json"]);
+    assert_eq!(
+        (v["groups"][0]["group"].as_str(), v["groups"][0]["exact"].as_str()),
+        (Some("pass"), Some("7/12"))
+    );
+    // A group of the same name on the command line replaces the ruleset's.
+    let v = json(&["odds", f, "nerve", "--group", "pass=steady", "--json"]);
+    assert_eq!(v["groups"].as_array().unwrap().len(), 1);
+    assert_eq!(v["groups"][0]["exact"].as_str(), Some("1/6"));
+    let text = out(&mettle(&["odds", f, "nerve", "--sweep", "group.nerve=6..7"]));
+    assert!(text.contains("[pass]") && text.contains("41.67%") && text.contains("58.33%"), "{text}");
+    let text = out(&mettle(&["sim", f, "--check", "nerve", "--runs", "2000", "--seed", "1"]));
+    let pass = text.lines().find(|l| l.starts_with("[pass]")).unwrap_or_else(|| panic!("{text}"));
+    let runs: Vec<u64> = text
+        .lines()
+        .filter(|l| l.starts_with("steady") || l.starts_with("holds"))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(pass.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap(), runs.iter().sum::<u64>());
+    let card = out(&mettle(&["card", f, "--format", "md"]));
+    assert!(card.contains("\\[pass\\]") && card.contains("58.3% (7/12)"), "{card}");
 }

@@ -266,6 +266,13 @@ pub enum CheckLineKind {
     Let(Ident, Expr),
     /// `outcome steady when total >= target { ... }` / `otherwise shaken { ... }`
     Outcome(OutcomeDef),
+    /// `group pass = holds, inspired`: outcomes added up under one name.
+    Group {
+        /// The group's name.
+        name: Ident,
+        /// The outcomes in it.
+        members: Vec<Ident>,
+    },
 }
 
 /// A named modifier line.

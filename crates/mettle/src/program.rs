@@ -439,6 +439,8 @@ pub struct Check {
     pub outcomes: Vec<Outcome>,
     /// The outcome names.
     pub outcome_set: SetId,
+    /// `group NAME = a, b`: outcomes added up under one name (odds, cards, simulations), in order.
+    pub groups: Vec<(String, Vec<String>)>,
     /// Where.
     pub span: Span,
 }

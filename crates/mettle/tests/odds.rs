@@ -362,23 +362,134 @@ fn a_long_scenario_is_out_of_exact_reach_and_says_so_at_once() {
 
 #[test]
 fn out_of_exact_reach_is_estimated_and_says_why() {
-    // The rules read the first die of a roll that keeps the highest three: the exact engine does not
-    // follow single dice through a keep, so the odds are simulated (the first die is still 1 in 6).
+    // The rules count sixes of a roll whose sixes explode: the count depends on how many dice the
+    // explosions add, which exact odds do not follow, so the odds are simulated, and the reason names
+    // the construct, where it is, and what would be exact.
     let r = Ruleset::from_str(
         "k.mettle",
-        "check k { roll 4d6kh3 as first  outcome one when first == 1  otherwise other }",
+        "check k {\n  roll 2d6x as first\n  outcome one when first == 1\n  otherwise other\n}",
     )
     .unwrap();
     let mut s = Session::new(&r, 0);
     let rep = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
     let How::Estimated { reason, runs, seed } = &rep.how else { panic!("{:?}", rep.how) };
-    assert!(reason.contains("keeping or dropping"), "{reason}");
+    assert_eq!(
+        reason,
+        "the rules read more of the roll than its total, and its dice explode (line 2, column 3); exploding dice \
+         are exact when the rules after them read only the roll's total"
+    );
     assert_eq!((*runs, *seed), (mettle::odds::FALLBACK_RUNS, 7));
     let Chance::Estimate { low, high, .. } = rep.outcomes[0].chance else { panic!() };
     assert!(low < 1.0 / 6.0 && 1.0 / 6.0 < high, "{low}..{high}");
     // The same seed gives the same estimate.
     let again = mettle::odds::ask(&mut s, "k", None, &[], 7).unwrap();
     assert_eq!(again.outcomes[0].chance, rep.outcomes[0].chance);
+}
+
+/// The reason a check's odds are estimated, for a check written in `text`.
+fn estimated_because(text: &str) -> String {
+    let r = Ruleset::from_str("e.mettle", text).unwrap();
+    let mut s = Session::new(&r, 0);
+    match mettle::odds::ask(&mut s, &r.program().checks[0].name, None, &[], 0).unwrap().how {
+        How::Estimated { reason, .. } => reason,
+        How::Exact => panic!("exact: {text}"),
+    }
+}
+
+#[test]
+fn what_is_still_not_exact_says_where_and_how_to_write_it_exactly() {
+    let why = estimated_because(
+        "check c {\n  roll 2d6\n  let k = total - 5\n  outcome one when die(dice, k) == 1\n  otherwise other\n}",
+    );
+    assert_eq!(
+        why,
+        "`die(dice, i)` reads a die whose place is worked out after the roll (line 4, column 20); to make it \
+         exact, give the die's place as a number worked out before the roll, or count faces instead \
+         (`count(dice, 1) == 2` for a double 1)"
+    );
+    let why = estimated_because(
+        "check c {\n  roll 3d6\n  outcome one when count(dice, >= total - 10) >= 2\n  otherwise other\n}",
+    );
+    assert!(
+        why.starts_with(
+            "a count of the dice compares with a number worked out after the roll (line 3, column 20)"
+        ),
+        "{why}"
+    );
+    let why = estimated_because(
+        "check c {\n  roll 4d6kh3r1\n  outcome one when count(dice, 6) >= 2\n  otherwise other\n}",
+    );
+    assert!(why.contains("write the reroll before the keep (`4d6r1kh3`)"), "{why}");
+}
+
+/// The exact chance of each outcome of the only check in `text`, as `name p/q`.
+fn exact_in(text: &str) -> Vec<String> {
+    let r = Ruleset::from_str("x.mettle", text).unwrap();
+    let mut s = Session::new(&r, 0);
+    let rep = mettle::odds::ask(&mut s, &r.program().checks[0].name, None, &[], 0).unwrap();
+    assert_eq!(rep.how, How::Exact, "{text}");
+    rep.outcomes
+        .iter()
+        .map(|o| match &o.chance {
+            Chance::Exact(f) => format!("{} {f}", o.name),
+            c => panic!("not exact: {c:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn single_dice_highest_and_lowest_are_exact() {
+    // A double 1 on 2d6 the natural way: one roll in 36; a 6 on the second die and not the first, 5/36.
+    let double = "check d { roll 2d6  outcome snake when die(dice, 1) == 1 and die(dice, 2) == 1
+                   outcome late_six when die(dice, 2) == 6 and die(dice, 1) != 6  otherwise other }";
+    assert_eq!(exact_in(double), ["snake 1/36", "late_six 5/36", "other 5/6"]);
+    let r = Ruleset::from_str("d.mettle", double).unwrap();
+    brute_force_in(&r, "d", &[], &[]);
+    // Single dice leave the roll sampleable: the same outcomes as real rolls, one by one.
+    let mut s = Session::new(&r, 0);
+    let sampler = s.sampler("d", None, &[]).unwrap().expect("a sampler");
+    let (mut a, mut b) = (s.reseeded(3), s.reseeded(3));
+    for _ in 0..2000 {
+        assert_eq!(b.sample(&sampler), a.roll_quietly(0, None, vec![]).unwrap().outcome);
+    }
+    // The highest of 3d6 is a 6 unless no die is: 1 - 125/216 = 91/216. Otherwise the lowest is a 1
+    // when the dice are 1–5 but not all 2–5: (125 - 64)/216 = 61/216. The rest: 64/216 = 8/27.
+    let sorted =
+        "check h { roll 3d6  outcome six when highest(dice, 1) == 6  outcome one when lowest(dice, 1) == 1
+                  otherwise mid }";
+    assert_eq!(exact_in(sorted), ["six 91/216", "one 61/216", "mid 8/27"]);
+    let r = Ruleset::from_str(
+        "h.mettle",
+        "check h { input k: 1..3  roll 4d6  outcome great when highest(dice, k) >= 5 * k
+                   outcome poor when lowest(dice, 2) <= 3  otherwise fair }",
+    )
+    .unwrap();
+    for k in 1..=3 {
+        brute_force_in(&r, "h", &[], &[("k", int(k))]);
+    }
+}
+
+#[test]
+fn keep_and_drop_with_counts_and_single_dice_are_exact() {
+    // The first die of a roll that keeps the highest three is still a d6: a 1 one time in six.
+    assert_eq!(
+        exact_in("check k { roll 4d6kh3 as first  outcome one when first == 1  otherwise other }"),
+        ["one 1/6", "other 5/6"]
+    );
+    let r = Ruleset::from_str(
+        "k.mettle",
+        "check k { roll 4d6kh3 as first  target 12
+                   outcome crit when count(dice, 6) >= 2 and total >= target
+                   outcome low when first == 1 and lowest(dice, 1) == 1
+                   outcome pass when total >= target  otherwise fail }
+         check d { roll 5d6dl2cs>=5  outcome two when size(dice) == 3 and sum(dice) >= 15 and die(dice, 5) == 6
+                   outcome zero when total == 0  otherwise some }",
+    )
+    .unwrap();
+    brute_force_in(&r, "k", &[], &[]);
+    brute_force_in(&r, "d", &[], &[]);
+    // Sorted rolls have no table to sample from: simulations roll them.
+    assert!(Session::new(&r, 0).sampler("k", None, &[]).unwrap().is_none());
 }
 
 #[test]
@@ -397,4 +508,34 @@ fn checks_that_read_only_the_total_of_a_keep_or_explode_are_exact() {
     // way round, 1/64 each: 3/16). So 9 or more is 1 - 12/16 = 1/4.
     let rep = mettle::odds::ask(&mut s, "burst", None, &[], 0).unwrap();
     assert_eq!(rep.outcomes[0].chance, Chance::Exact(mettle::odds::Fraction::new(1u32.into(), 4u32.into())));
+}
+
+#[test]
+fn groups_declared_in_a_check_add_their_outcomes_up_exactly() {
+    // Under 8 on 2d6 holds (21/36), 8–9 wavers (9/36), 10 and up flees (6/36): pass = 7/12 + 1/4.
+    let r = Ruleset::from_str(
+        "g.mettle",
+        "kind group { nerve: 2..12 = 7 }
+         check c for group { roll 2d6  outcome holds when total <= group.nerve  outcome wavers when total <= 9
+           otherwise flees  group pass = holds, wavers  group fail = flees }",
+    )
+    .unwrap();
+    let mut s = Session::new(&r, 0);
+    let g = s.create("group", "g", &[]).unwrap();
+    let rep = mettle::odds::ask(&mut s, "c", Some(g), &[], 0).unwrap();
+    let groups: Vec<String> = rep
+        .groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {}",
+                g.name,
+                match &g.chance {
+                    Chance::Exact(f) => f.to_string(),
+                    c => format!("{c:?}"),
+                }
+            )
+        })
+        .collect();
+    assert_eq!(groups, ["pass 5/6", "fail 1/6"]);
 }

@@ -100,6 +100,7 @@ pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
             let mut report = Report {
                 question: expr.trim().to_string(),
                 outcomes: vec![],
+                groups: vec![],
                 values: vec![],
                 how: How::Exact,
             };
@@ -190,6 +191,7 @@ fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Repor
     let mut report = Report {
         question: expr.trim().to_string(),
         outcomes: vec![],
+        groups: vec![],
         values: vec![],
         how: How::Estimated { reason, runs, seed },
     };

@@ -369,6 +369,24 @@ pub struct SimDoc {
     pub failed_expectations: u64,
     /// Recorded values, by label.
     pub records: Vec<mettle::sim::Distribution>,
+    /// The check's groups of outcomes (`group pass = holds, inspired`), their members' runs together;
+    /// empty for a scenario or a check without groups.
+    pub groups: Vec<SimGroup>,
+}
+
+/// A group of a check's outcomes over a simulation's runs.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SimGroup {
+    /// The group's name.
+    pub group: String,
+    /// Runs that ended in one of its outcomes.
+    pub count: u64,
+    /// `count` over the runs.
+    pub share: f64,
+    /// The low end of the 95% interval of the share.
+    pub low: f64,
+    /// The high end.
+    pub high: f64,
 }
 
 /// `mettle play FILE SCENARIO --json`: the scenario's log, typed.
@@ -438,4 +456,25 @@ pub fn write_schemas(dir: &std::path::Path) -> u8 {
         }
     }
     0
+}
+
+/// The groups of the simulated check's outcomes (`group pass = holds, inspired`): the runs of their
+/// members together. None for a scenario.
+pub fn sim_groups(rules: &mettle::Ruleset, target: &mettle::sim::Target, rep: &mettle::sim::Report) -> Vec<SimGroup> {
+    let mettle::sim::Target::Check { name, .. } = target else { return vec![] };
+    let Some(check) = rules.program().checks.iter().find(|c| &c.name == name) else { return vec![] };
+    check
+        .groups
+        .iter()
+        .map(|(g, members)| {
+            let count = rep
+                .results
+                .iter()
+                .filter(|f| f.winner.is_none() && f.result.as_ref().is_some_and(|r| members.contains(r)))
+                .map(|f| f.count)
+                .sum();
+            let (low, high) = mettle::sim::wilson(count, rep.runs);
+            SimGroup { group: g.clone(), count, share: count as f64 / rep.runs.max(1) as f64, low, high }
+        })
+        .collect()
 }

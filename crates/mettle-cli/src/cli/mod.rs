@@ -188,9 +188,10 @@ enum Command {
         /// For a check made by someone: an attribute of the stand-in who rolls, as name=value.
         #[arg(long = "with", value_name = "NAME=VALUE")]
         with: Vec<String>,
-        /// An input to run through a range of whole numbers, as name=LO..HI (repeatable: one row per
-        /// combination).
-        #[arg(long = "sweep", value_name = "NAME=LO..HI")]
+        /// An input, option or stand-in attribute to run through its values (repeatable: one row per
+        /// combination): NAME=LO..HI for whole numbers, NAME alone for yes/no, names and options,
+        /// KIND.ATTRIBUTE=LO..HI for the stand-in who makes the check (`unit.leadership=6..10`).
+        #[arg(long = "sweep", value_name = "NAME[=LO..HI]")]
         sweep: Vec<String>,
         /// A house-rule option to run through every reading, side by side (repeatable); `--sweep
         /// NAME` with no range does the same.
@@ -206,9 +207,15 @@ enum Command {
         /// Print the odds as JSON.
         #[arg(long)]
         json: bool,
-        /// Also draw the odds as an SVG chart into this file.
+        /// Also draw the odds as an SVG chart into this file: one check's outcomes and total (the
+        /// target marked); a sweep over one input as lines of each outcome's chance; over two as a
+        /// heat map of one outcome or group (`--plot-of`).
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
+        /// The outcome or group a heat map shows (a sweep over two inputs; the first group, else
+        /// the first outcome, when left out).
+        #[arg(long = "plot-of", value_name = "NAME", requires = "plot")]
+        plot_of: Option<String>,
         /// Seed for the simulation used when exact odds are out of reach.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -390,23 +397,35 @@ pub fn main() -> ExitCode {
         Command::Odds { file: Some(file), scenario: Some(name), json, plot, seed, .. } => {
             odds::scenario(&file, &name, json, plot.as_deref(), seed)
         }
-        Command::Odds { file, check, set, with, sweep, option_sweep, group, json, plot, seed, .. } => {
-            match (file, check) {
-                (Some(file), Some(check)) => odds::run(&odds::Args {
-                    file,
-                    check,
-                    set,
-                    with,
-                    sweep,
-                    option_sweep,
-                    group,
-                    json,
-                    plot,
-                    seed,
-                }),
-                _ => 2,
-            }
-        }
+        Command::Odds {
+            file,
+            check,
+            set,
+            with,
+            sweep,
+            option_sweep,
+            group,
+            json,
+            plot,
+            plot_of,
+            seed,
+            ..
+        } => match (file, check) {
+            (Some(file), Some(check)) => odds::run(&odds::Args {
+                file,
+                check,
+                set,
+                with,
+                sweep,
+                option_sweep,
+                group,
+                json,
+                plot,
+                plot_of,
+                seed,
+            }),
+            _ => 2,
+        },
         Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
             sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
         }

@@ -21,6 +21,8 @@ pub struct Args {
     pub group: Vec<String>,
     pub json: bool,
     pub plot: Option<PathBuf>,
+    /// The outcome or group a heat map of a sweep over two inputs shows.
+    pub plot_of: Option<String>,
     pub seed: u64,
 }
 
@@ -33,7 +35,18 @@ struct Sweep {
     values: Vec<Value>,
     /// How the sweep is described: `spi 0..6`, `option leadership_die`.
     label: String,
-    option: bool,
+    target: Target,
+}
+
+/// What a sweep changes.
+#[derive(Debug, Clone, PartialEq)]
+enum Target {
+    /// An input of the check.
+    Input,
+    /// A house-rule option.
+    Option,
+    /// An attribute of the stand-in who makes the check.
+    Attribute(String),
 }
 
 /// Runs `mettle odds` for a check.
@@ -88,7 +101,16 @@ pub fn run(args: &Args) -> u8 {
                     }
                 }
             }
-            print_sweep(&r, &args.check, &sweeps, &rows, &grouped, args.json, args.plot.as_deref())
+            print_sweep(
+                &r,
+                &args.check,
+                &sweeps,
+                &rows,
+                &grouped,
+                args.json,
+                args.plot.as_deref(),
+                args.plot_of.as_deref(),
+            )
         }
         Err(code) => code,
     }
@@ -102,21 +124,43 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
     for (i, values) in all.into_iter().enumerate() {
         let share = mettle::odds::work::left() / (count - i as u64).max(1);
         let mut inputs = r.inputs.clone();
-        inputs.retain(|(n, _)| !sweeps.iter().any(|s| !s.option && &s.name == n));
+        inputs.retain(|(n, _)| !sweeps.iter().any(|s| s.target == Target::Input && &s.name == n));
         let swept: Vec<(String, Value)> =
             sweeps.iter().zip(&values).map(|(s, v)| (s.name.clone(), v.clone())).collect();
+        let mut attrs: Vec<(String, Value)> = vec![];
         for (s, v) in sweeps.iter().zip(&values) {
-            if s.option {
-                if let Err(d) = r.session.set_option(&s.name, v.clone()) {
+            match &s.target {
+                Target::Option => {
+                    if let Err(d) = r.session.set_option(&s.name, v.clone()) {
+                        runtime_error(&r.rules, &d);
+                        return Err(1);
+                    }
+                }
+                Target::Input => inputs.push((s.name.clone(), v.clone())),
+                Target::Attribute(a) => attrs.push((a.clone(), v.clone())),
+            }
+        }
+        // A row that sweeps the stand-in's attributes has a stand-in of its own: the one `--with`
+        // describes, with the swept attributes changed.
+        let mut subject = r.subject;
+        if !attrs.is_empty()
+            && let Some(kind) =
+                r.rules.program().checks.iter().find(|c| c.name == args.check).and_then(|c| c.subject)
+        {
+            let kind = r.rules.program().kinds[kind as usize].name.clone();
+            let mut all = with_values(r, &args.with, &kind);
+            all.retain(|(n, _)| !attrs.iter().any(|(a, _)| a == n));
+            all.extend(attrs);
+            match r.session.stand_in(&kind, &format!("{kind}_row_{i}"), &refs(&all)) {
+                Ok(id) => subject = Some(id),
+                Err(d) => {
                     runtime_error(&r.rules, &d);
                     return Err(1);
                 }
-            } else {
-                inputs.push((s.name.clone(), v.clone()));
             }
         }
         let (report, _) = mettle::odds::work::within(share, || {
-            mettle::odds::ask(&mut r.session, &args.check, r.subject, &refs(&inputs), args.seed)
+            mettle::odds::ask(&mut r.session, &args.check, subject, &refs(&inputs), args.seed)
         });
         match report {
             Ok(report) => rows.push((swept, report)),
@@ -134,79 +178,122 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
     let decl = p.checks.iter().find(|c| c.name == check).ok_or("no such check")?;
     let mut out: Vec<Sweep> = vec![];
     let mut rows = 1usize;
-    // An option is swept through every reading: `--option-sweep NAME`, or `--sweep NAME` with no range.
-    let named_options = specs.iter().filter(|s| !s.contains('=')).chain(options);
-    for name in named_options {
-        let name = name.trim();
-        let Some(o) = p.options.iter().find(|o| o.name == name) else {
-            let names: Vec<&str> = p.options.iter().map(|o| o.name.as_str()).collect();
+    let all = specs.iter().map(|s| (s.as_str(), false)).chain(options.iter().map(|s| (s.as_str(), true)));
+    for (spec, only_option) in all {
+        let (name, range) = match spec.split_once('=') {
+            Some((n, r)) => (n.trim(), Some(r)),
+            None => (spec.trim(), None),
+        };
+        // What is swept: a stand-in's attribute (`unit.leadership`), an input, or a house-rule option.
+        let (what, ty, target) = if let Some((who, attr)) = name.split_once('.') {
+            let Some(kind) = decl.subject.map(|k| &p.kinds[k as usize]) else {
+                return Err(format!(
+                    "check `{check}` is not made by anyone, so `--sweep {spec}` has no stand-in to change"
+                ));
+            };
+            if who != kind.name {
+                return Err(format!(
+                    "check `{check}` is made by a {0}: sweep its attributes as `{0}.{attr}`",
+                    kind.name
+                ));
+            }
+            let Some(f) = kind.fields.iter().find(|f| f.name == attr) else {
+                let names: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
+                return Err(format!(
+                    "a {} has no attribute `{attr}`; {}",
+                    kind.name,
+                    mettle::diagnostics::suggest(attr, "attribute", &names)
+                ));
+            };
+            (format!("attribute `{name}`"), f.ty.clone(), Target::Attribute(attr.to_string()))
+        } else if let Some(input) = decl.inputs.iter().find(|i| i.field.name == name && !only_option) {
+            (format!("input `{name}`"), input.field.ty.clone(), Target::Input)
+        } else if let Some(o) = p.options.iter().find(|o| o.name == name) {
+            (format!("option `{name}`"), o.ty.clone(), Target::Option)
+        } else {
+            let mut names: Vec<&str> = p.options.iter().map(|o| o.name.as_str()).collect();
+            if only_option {
+                return Err(format!(
+                    "there is no option called `{name}` to sweep; {}",
+                    mettle::diagnostics::suggest(name, "option", &names)
+                ));
+            }
+            names.extend(decl.inputs.iter().map(|i| i.field.name.as_str()));
             return Err(format!(
-                "there is no option called `{name}` to sweep; {}",
-                mettle::diagnostics::suggest(name, "option", &names)
-            ));
-        };
-        let values: Vec<Value> = match &o.ty {
-            Ty::Flag => vec![Value::Bool(false), Value::Bool(true)],
-            Ty::Name(set) => (0..p.sets[*set as usize].names.len() as u32)
-                .map(|index| Value::Name { set: *set, index })
-                .collect(),
-            Ty::Int { lo: Some(lo), hi: Some(hi) } if hi - lo < 100 => (*lo..=*hi).map(Value::Int).collect(),
-            _ => return Err(format!("option `{name}` has too many values to sweep")),
-        };
-        if out.iter().any(|s| s.name == name) {
-            return Err(format!("option `{name}` is swept twice"));
-        }
-        rows = rows.saturating_mul(values.len());
-        out.push(Sweep { name: name.to_string(), values, label: format!("option {name}"), option: true });
-    }
-    for spec in specs.iter().filter(|s| s.contains('=')) {
-        let form = || format!("`--sweep {spec}` needs the form NAME=LO..HI, e.g. `--sweep spi=0..6`");
-        let (name, range) = spec.split_once('=').ok_or_else(form)?;
-        let (lo, hi) = range.split_once("..").ok_or_else(form)?;
-        let (lo, hi): (i64, i64) = match (lo.trim().parse(), hi.trim().parse()) {
-            (Ok(lo), Ok(hi)) => (lo, hi),
-            _ => return Err(form()),
-        };
-        let name = name.trim();
-        let Some(input) = decl.inputs.iter().find(|i| i.field.name == name) else {
-            let names: Vec<&str> = decl.inputs.iter().map(|i| i.field.name.as_str()).collect();
-            return Err(format!(
-                "check `{check}` has no input `{name}`; {}",
+                "check `{check}` has no input or option `{name}`; {}",
                 mettle::diagnostics::suggest(name, "input", &names)
             ));
         };
-        let Ty::Int { lo: min, hi: max } = input.field.ty else {
-            return Err(format!("`--sweep` runs through whole numbers, and input `{name}` is not one"));
+        let values: Vec<Value> = match (&ty, range) {
+            (Ty::Flag, None) => vec![Value::Bool(false), Value::Bool(true)],
+            (Ty::Name(set), None) => (0..p.sets[*set as usize].names.len() as u32)
+                .map(|index| Value::Name { set: *set, index })
+                .collect(),
+            (Ty::Int { lo: Some(lo), hi: Some(hi) }, None) if hi - lo < 100 => {
+                (*lo..=*hi).map(Value::Int).collect()
+            }
+            (Ty::Int { .. }, None) => {
+                return Err(format!(
+                    "{what} is a whole number without a short range: give one, e.g. `--sweep {name}=0..6`"
+                ));
+            }
+            (Ty::Int { lo: min, hi: max }, Some(range)) => {
+                let form = || format!("`--sweep {spec}` needs the form NAME=LO..HI, e.g. `--sweep spi=0..6`");
+                let (lo, hi) = range.split_once("..").ok_or_else(form)?;
+                let (lo, hi): (i64, i64) = match (lo.trim().parse(), hi.trim().parse()) {
+                    (Ok(lo), Ok(hi)) => (lo, hi),
+                    _ => return Err(form()),
+                };
+                if lo > hi {
+                    return Err(format!(
+                        "`--sweep {spec}` goes from {lo} down to {hi}; write the lower end first"
+                    ));
+                }
+                if min.is_some_and(|m| lo < m) || max.is_some_and(|m| hi > m) {
+                    return Err(format!(
+                        "`--sweep {spec}` leaves the range of {what}, which is {}",
+                        mettle::check::range_words(*min, *max)
+                    ));
+                }
+                // Counted in 128 bits: `i64::MIN..i64::MAX` has more values than an i64 can count.
+                let count = usize::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(usize::MAX);
+                if rows.saturating_mul(count) > MAX_ROWS {
+                    return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
+                }
+                (lo..=hi).map(Value::Int).collect()
+            }
+            (Ty::Flag | Ty::Name(_), Some(_)) => {
+                return Err(format!(
+                    "{what} is yes/no or a name: sweep every value with `--sweep {name}`, without a range"
+                ));
+            }
+            _ => return Err(format!("{what} cannot be swept: only numbers, yes/no and names can")),
         };
-        if lo > hi {
-            return Err(format!("`--sweep {spec}` goes from {lo} down to {hi}; write the lower end first"));
-        }
-        if min.is_some_and(|m| lo < m) || max.is_some_and(|m| hi > m) {
-            return Err(format!(
-                "`--sweep {spec}` leaves the range of input `{name}`, which is {}",
-                mettle::check::range_words(min, max)
-            ));
-        }
         if out.iter().any(|s| s.name == name) {
-            return Err(format!("input `{name}` is swept twice"));
+            return Err(format!("{what} is swept twice"));
         }
-        // Counted in 128 bits: `i64::MIN..i64::MAX` has more values than an i64 can count.
-        let count = usize::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(usize::MAX);
-        rows = rows.saturating_mul(count);
+        rows = rows.saturating_mul(values.len());
         if rows > MAX_ROWS {
             return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
         }
-        out.push(Sweep {
-            name: name.to_string(),
-            values: (lo..=hi).map(Value::Int).collect(),
-            label: format!("{name} {lo}..{hi}"),
-            option: false,
-        });
-    }
-    if rows > MAX_ROWS {
-        return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
+        let label = match (&target, range) {
+            (Target::Option, _) => format!("option {name}"),
+            (_, Some(range)) => format!("{name} {}", range.trim()),
+            (_, None) => name.to_string(),
+        };
+        out.push(Sweep { name: name.to_string(), values, label, target });
     }
     Ok(out)
+}
+
+/// The attributes `--with` gave the stand-in (already checked when it was made).
+fn with_values(r: &Rolling, with: &[String], kind: &str) -> Vec<(String, Value)> {
+    let p = r.rules.program();
+    let Some(k) = p.kinds.iter().find(|k| k.name == kind) else { return vec![] };
+    let known: Vec<(&str, &Ty)> = k.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
+    with.iter()
+        .filter_map(|s| super::commands::parse_assignment(p, "--with", s, &known, "attribute").ok())
+        .collect()
 }
 
 /// Every combination of the swept values, the last sweep changing fastest.
@@ -242,6 +329,7 @@ pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>, seed: 
                     .into_iter()
                     .map(|(end, p)| mettle::odds::OutcomeOdds { name: end, chance: Chance::Exact(p) })
                     .collect(),
+                groups: vec![],
                 values: vec![],
                 how: How::Exact,
             };
@@ -311,6 +399,7 @@ fn estimate_scenario(
     Ok(Report {
         question: format!("scenario {name}: how it ends"),
         outcomes,
+        groups: vec![],
         values,
         how: How::Estimated { reason, runs: rep.runs, seed },
     })
@@ -359,7 +448,7 @@ pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
 
 /// Reads `--group NAME=OUTCOME,OUTCOME…` values and adds up each group in `report`.
 fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::OutcomeOdds>, String> {
-    specs
+    let given: Vec<mettle::odds::OutcomeOdds> = specs
         .iter()
         .map(|spec| {
             let Some((name, members)) = spec.split_once('=') else {
@@ -373,7 +462,12 @@ fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::Outc
             }
             report.group(name.trim(), &members)
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // The check's own groups first; one given on the command line under the same name replaces it.
+    let mut all: Vec<mettle::odds::OutcomeOdds> =
+        report.groups.iter().filter(|g| !given.iter().any(|o| o.name == g.name)).cloned().collect();
+    all.extend(given);
+    Ok(all)
 }
 
 /// Prints one report with its groups: text with bars, or JSON with `--json`; `--plot` also writes
@@ -414,7 +508,7 @@ fn print_grouped(
         }
     }
     match plot {
-        Some(path) => write_plot(path, &plot::report(report)),
+        Some(path) => write_plot(path, &plot::report(report, groups)),
         None => 0,
     }
 }
@@ -489,8 +583,16 @@ fn exact_text(c: &Chance) -> String {
     }
 }
 
+/// A chance in per cent: `0` when it never happens, `<0.01%` when it is too small to show, so that
+/// neither reads as the other.
 fn percent(p: f64) -> String {
-    format!("{:.2}%", p * 100.0)
+    if p == 0.0 {
+        "0".into()
+    } else if p < 0.00005 {
+        "<0.01%".into()
+    } else {
+        format!("{:.2}%", p * 100.0)
+    }
 }
 
 /// A bar of `width` cells for a chance, in eighths of a cell.
@@ -549,6 +651,7 @@ fn dist_text(d: &Dist, exact: bool) -> String {
 
 type Row = (Vec<(String, Value)>, Report);
 
+#[allow(clippy::too_many_arguments, reason = "one call site, each argument a different part of the answer")]
 fn print_sweep(
     r: &Rolling,
     check: &str,
@@ -557,6 +660,7 @@ fn print_sweep(
     groups: &[Vec<mettle::odds::OutcomeOdds>],
     json: bool,
     plot: Option<&Path>,
+    plot_of: Option<&str>,
 ) -> u8 {
     let ranges: Vec<String> = sweeps.iter().map(|s| s.label.clone()).collect();
     let mut question = format!("check {check}");
@@ -564,6 +668,18 @@ fn print_sweep(
         let fixed: Vec<String> =
             r.inputs.iter().map(|(n, v)| format!("{n} = {}", r.session.show(v))).collect();
         question.push_str(&format!(" with {}", fixed.join(", ")));
+    }
+    // The house rules it was asked under, unless swept.
+    let options: Vec<String> = r
+        .rules
+        .program()
+        .options
+        .iter()
+        .filter(|o| !sweeps.iter().any(|s| s.target == Target::Option && s.name == o.name))
+        .filter_map(|o| r.session.option(&o.name).map(|v| format!("{} = {}", o.name, r.session.show(v))))
+        .collect();
+    if !options.is_empty() {
+        question.push_str(&format!(", under option {}", options.join(", ")));
     }
     question.push_str(&format!(", sweeping {}", ranges.join(" × ")));
     if json {
@@ -586,15 +702,22 @@ fn print_sweep(
     }
     match plot {
         Some(path) => {
-            let labelled: Vec<(String, &Report)> = rows
+            let axes: Vec<plot::Axis> = sweeps
                 .iter()
-                .map(|(set, rep)| {
-                    let l: Vec<String> =
-                        set.iter().map(|(n, v)| format!("{n} {}", r.session.show(v))).collect();
-                    (l.join(", "), rep)
+                .map(|s| plot::Axis {
+                    name: if s.target == Target::Option { s.label.clone() } else { s.name.clone() },
+                    values: s.values.iter().map(|v| r.session.show(v)).collect(),
                 })
                 .collect();
-            write_plot(path, &plot::sweep(&question, &labelled))
+            let drawn: Vec<(&Report, &[mettle::odds::OutcomeOdds])> =
+                rows.iter().zip(groups).map(|((_, rep), g)| (rep, g.as_slice())).collect();
+            match plot::sweep(&question, &axes, &drawn, plot_of) {
+                Ok(svg) => write_plot(path, &svg),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
         }
         None => 0,
     }

@@ -72,6 +72,8 @@ pub fn run(args: &Args) -> u8 {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // A check's groups of outcomes (`group pass = holds, inspired`): the runs of their members together.
+    let groups = super::json::sim_groups(&r, &target, &report);
     if args.json {
         use super::json::SimTarget;
         let target = match &target {
@@ -88,6 +90,7 @@ pub fn run(args: &Args) -> u8 {
             first_error: report.first_error.as_ref().map(|d| super::json::error_info(d, r.name(), r.text())),
             failed_expectations: report.failed_expectations,
             records: report.records.clone(),
+            groups: groups.clone(),
         });
     } else {
         let what = match &target {
@@ -100,7 +103,7 @@ pub fn run(args: &Args) -> u8 {
             report.seed,
             report.runs as f64 / secs.max(1e-9)
         );
-        out!("{}", table(&report));
+        out!("{}", table(&report, &groups));
     }
     if let Target::Scenario(name) = &target
         && leaves_nothing_to_chance(&r, name)
@@ -179,8 +182,7 @@ fn percent(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
 }
 
-/// The results as an aligned table, then each recorded value with a one-line histogram.
-fn table(rep: &Report) -> String {
+fn table(rep: &Report, groups: &[super::json::SimGroup]) -> String {
     let mut rows: Vec<[String; 4]> =
         vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
     for f in &rep.results {
@@ -189,6 +191,14 @@ fn table(rep: &Report) -> String {
             f.count.to_string(),
             percent(f.share),
             format!("{} – {}", percent(f.low), percent(f.high)),
+        ]);
+    }
+    for g in groups {
+        rows.push([
+            format!("[{}]", g.group),
+            g.count.to_string(),
+            percent(g.share),
+            format!("{} – {}", percent(g.low), percent(g.high)),
         ]);
     }
     if rep.errors > 0 {

@@ -59,6 +59,7 @@ const CHECK_SNIPPETS: &[(&str, &str, &str)] = &[
     ("let", "a value worked out", "let ${1:name} = ${2:total - target}"),
     ("outcome", "an outcome and when it happens", "outcome ${1:pass} when ${2:total >= target}"),
     ("otherwise", "the outcome when no other happens", "otherwise ${1:fail}"),
+    ("group", "outcomes added up under one name", "group ${1:pass} = ${2:holds}, ${3:steady}"),
 ];
 
 fn item_kind(k: SymKind) -> CompletionItemKind {

@@ -349,6 +349,13 @@ impl Builder<'_> {
                     }
                     self.block(&o.body);
                 }
+                // A group's members are uses of the check's outcomes.
+                CheckLineKind::Group { members, .. } => {
+                    for m in members {
+                        let od = self.ix.child(d, &m.name, &[SymKind::Outcome]);
+                        self.refer(m.span, od);
+                    }
+                }
             }
         }
     }

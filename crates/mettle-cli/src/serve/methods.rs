@@ -385,5 +385,6 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
         first_error: report.first_error.as_ref().map(|d| error_info(d, rules.name(), rules.text())),
         failed_expectations: report.failed_expectations,
         records: report.records.clone(),
+        groups: crate::cli::json::sim_groups(&rules, &target, &report),
     })
 }

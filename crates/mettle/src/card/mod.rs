@@ -370,7 +370,14 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
             }
             Line { name: names.get(i).cloned().unwrap_or_default(), words: w, doc: o.doc.clone() }
         })
-        .collect();
+        .collect::<Vec<Line>>();
+    // The check's groups follow its outcomes, bracketed as in the odds table.
+    let mut outcomes = outcomes;
+    for (g, members) in &c.groups {
+        let mut w = Words::default();
+        w.text(&format!("a group: {}", members.join(" or ")));
+        outcomes.push(Line { name: format!("[{g}]"), words: w, doc: None });
+    }
     CheckCard {
         name: c.name.clone(),
         made_by: c.subject.and_then(|k| p.kinds.get(k as usize)).map(|k| k.name.clone()),

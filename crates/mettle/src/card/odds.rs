@@ -25,7 +25,7 @@ pub struct OddsTable {
     pub columns_by: Option<String>,
     /// The value of each group of columns (one empty group without `columns_by`).
     pub columns: Vec<String>,
-    /// The outcomes, in the order they are tried.
+    /// The outcomes, in the order they are tried, then the check's groups of outcomes as `[pass]`.
     pub outcomes: Vec<String>,
     /// The chances: by row, by column, by outcome.
     pub cells: Vec<Vec<Vec<Cell>>>,
@@ -76,8 +76,10 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     if c.roll.is_none() {
         return Err("no dice: the outcome follows from the modifiers alone".into());
     }
-    let outcomes = words::outcome_names(p, c);
-    if outcomes.len() < 2 {
+    let mut outcomes = words::outcome_names(p, c);
+    let plain = outcomes.len();
+    outcomes.extend(c.groups.iter().map(|(g, _)| format!("[{g}]")));
+    if plain < 2 {
         return Err("one outcome only".into());
     }
     let kind = c.subject.and_then(|k| p.kinds.get(k as usize));
@@ -205,7 +207,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                         if let crate::odds::How::Estimated { runs, .. } = &r.how {
                             fewest = fewest.min(*runs);
                         }
-                        line.push(r.outcomes.iter().map(|o| cell(&o.chance)).collect());
+                        line.push(r.outcomes.iter().chain(&r.groups).map(|o| cell(&o.chance)).collect());
                     }
                     Err(d) => {
                         missing.get_or_insert(d.message);
@@ -306,7 +308,7 @@ fn attributes_read(def: &ast::CheckDef, kind: &str) -> Vec<String> {
             CheckLineKind::Target(t) => vec![t],
             CheckLineKind::Let(_, e) => vec![e],
             CheckLineKind::Outcome(o) => o.when.iter().collect(),
-            CheckLineKind::Input(_) => vec![],
+            CheckLineKind::Input(_) | CheckLineKind::Group { .. } => vec![],
         };
         for e in exprs {
             reads(e, kind, &mut out);

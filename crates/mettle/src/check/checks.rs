@@ -34,6 +34,7 @@ impl<'a> Checker<'a> {
             target: None,
             outcomes: vec![],
             outcome_set,
+            groups: vec![],
             span: item.span,
         });
         self.check_ast.push(ch);
@@ -245,7 +246,9 @@ impl<'a> Checker<'a> {
         // Record the check's named slots before its outcomes, so that outcomes may read `last` of it.
         self.check_slots[id as usize] = named.clone();
         let outcomes = self.outcomes(ch, id);
+        let groups = self.groups(ch);
         let c = &mut self.prog.checks[id as usize];
+        c.groups = groups;
         c.slots = slots;
         c.lets = lets;
         c.steps = steps;
@@ -396,6 +399,80 @@ impl<'a> Checker<'a> {
             named.push((n.to_string(), s, ty));
         }
         self.target_range = (None, None);
+    }
+
+    /// The check's `group` lines: each member an outcome of the check, each name new.
+    fn groups(&mut self, ch: &ast::CheckDef) -> Vec<(String, Vec<String>)> {
+        let outcomes: Vec<&str> = ch
+            .lines
+            .iter()
+            .filter_map(|l| match &l.kind {
+                CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut out: Vec<(String, Vec<String>)> = vec![];
+        let mut seen: Vec<&ast::Ident> = vec![];
+        for line in &ch.lines {
+            let CheckLineKind::Group { name, members } = &line.kind else { continue };
+            if outcomes.contains(&name.name.as_str()) {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::duplicate",
+                        format!(
+                            "group `{}` has the name of an outcome of check `{}`",
+                            name.name, ch.name.name
+                        ),
+                        name.span,
+                        "also an outcome",
+                    )
+                    .with_help("give the group a name of its own, such as `pass` or `fail`"),
+                );
+                continue;
+            }
+            if let Some(first) = seen.iter().find(|s| s.name == name.name) {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::duplicate",
+                        format!("check `{}` has two groups called `{}`", ch.name.name, name.name),
+                        name.span,
+                        "second group",
+                    )
+                    .with_label(first.span, "first group here")
+                    .with_help("put every outcome of the group in one `group` line"),
+                );
+                continue;
+            }
+            seen.push(name);
+            let mut kept: Vec<String> = vec![];
+            for m in members {
+                if !outcomes.contains(&m.name.as_str()) {
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_name",
+                            format!("check `{}` has no outcome `{}`", ch.name.name, m.name),
+                            m.span,
+                            "not an outcome of this check",
+                        )
+                        .with_help(crate::diagnostics::suggest(&m.name, "outcome", &outcomes)),
+                    );
+                } else if kept.contains(&m.name) {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            "resolve::duplicate",
+                            format!("outcome `{}` is in group `{}` twice", m.name, name.name),
+                            m.span,
+                            "again",
+                        )
+                        .with_help("an outcome counts once in a group; remove the second"),
+                    );
+                } else {
+                    kept.push(m.name.clone());
+                }
+            }
+            out.push((name.name.clone(), kept));
+        }
+        out
     }
 
     fn outcomes(&mut self, ch: &ast::CheckDef, id: CheckId) -> Vec<Outcome> {

@@ -35,17 +35,26 @@ pub fn ask(
     // estimate can still follow it.
     let units = session.ruleset().budget().odds_work.min(super::work::left() / 2);
     let (exact, _) = super::work::within(units, || check_odds(session, &prepared));
-    match exact? {
-        Ok(odds) => Ok(exact_report(question, &odds)),
+    let mut report = match exact? {
+        Ok(odds) => exact_report(question, &odds),
         Err(reason) => {
             // The estimate has a budget of work of its own, as large as the exact answer's.
             let units = session.ruleset().budget().odds_work;
             let (report, _) = super::work::within(units, || {
                 estimate(session, question, c, subject, args, reason, FALLBACK_RUNS, seed)
             });
-            report
+            report?
+        }
+    };
+    // The check's own groups (their members are outcomes: the checker saw to it).
+    let groups = &session.ruleset().program().checks[c as usize].groups;
+    for (name, members) in groups {
+        let members: Vec<&str> = members.iter().map(String::as_str).collect();
+        if let Ok(g) = report.group(name, &members) {
+            report.groups.push(g);
         }
     }
+    Ok(report)
 }
 
 fn question(session: &Session, check: &str, inputs: &[(&str, Value)]) -> String {
@@ -81,6 +90,7 @@ pub fn exact_report(question: String, odds: &CheckOdds) -> Report {
                 chance: Chance::Exact(Fraction::new(w.clone(), odds.total.clone())),
             })
             .collect(),
+        groups: vec![],
         values: odds.values.clone(),
         how: How::Exact,
     }
@@ -153,6 +163,7 @@ fn estimate(
                 }
             })
             .collect(),
+        groups: vec![],
         values,
         how: How::Estimated { reason, runs, seed },
     })

@@ -75,11 +75,16 @@ fn check_odds_within(
     let c = &p.checks[prepared.check as usize];
     let (before, after) = scan::parts(c);
     if before.iter().chain(&after).any(|e| scan::rolls(p, e)) {
-        return Ok(Err("the check's rules roll dice of their own besides its roll".into()));
+        let b = scan::Blocker {
+            why: "the check's rules roll dice of their own besides its roll".into(),
+            needle: "",
+            help: "to make it exact, roll every die of the check in its `roll` line and read them from `dice`",
+        };
+        return Ok(Err(explain(&rules, c, &b)));
     }
     let needs = scan::needs(c, &after);
-    if let Some(b) = needs.blocker {
-        return Ok(Err(b));
+    if let Some(b) = &needs.blocker {
+        return Ok(Err(explain(&rules, c, b)));
     }
     let Some(spec) = &prepared.dice else {
         // No dice: one way, settled once.
@@ -95,26 +100,65 @@ fn check_odds_within(
     for (cmp, e) in &needs.counts {
         counts.push((*cmp, session.evaluate(prepared, e)?.int()));
     }
-    let shape = shape(&needs, Some(spec), counts);
-    if let Some(m) = spec
-        .mods
-        .iter()
-        .find(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::CountSuccesses(..)))
-    {
-        if !shape.natural && !shape.sum && shape.counts.is_empty() {
-            // The rules read only the roll's value: its exact distribution settles every roll.
-            return by_value(session, prepared, p, c, spec);
+    // The dice read by their place: the natural die is the first; a place past the roll reads 0
+    // whatever the dice show.
+    let mut places = vec![];
+    if needs.natural {
+        places.push(0);
+    }
+    for e in &needs.dies {
+        let i = session.evaluate(prepared, e)?.int();
+        if i >= 1 && (i as u128) <= spec.count as u128 {
+            places.push(i as usize - 1);
         }
-        let what =
-            if matches!(m, DiceMod::Explode(..)) { "exploding dice" } else { "keeping or dropping dice" };
-        return Ok(Err(format!("the rules read more of the roll than its total, and the roll has {what}")));
+    }
+    places.sort_unstable();
+    places.dedup();
+    let shape = shape(&needs, Some(spec), counts, places);
+    let keeps = spec.mods.iter().any(|m| {
+        matches!(
+            m,
+            DiceMod::KeepHighest(_)
+                | DiceMod::KeepLowest(_)
+                | DiceMod::DropHighest(_)
+                | DiceMod::DropLowest(_)
+        )
+    });
+    let explodes = spec.mods.iter().any(|m| matches!(m, DiceMod::Explode(..)));
+    let reads_more = !shape.places.is_empty() || shape.sum || !shape.counts.is_empty() || needs.sorted;
+    if (keeps || explodes) && !reads_more {
+        // The rules read only the roll's value: its exact distribution settles every roll.
+        return by_value(session, prepared, p, c, spec);
+    }
+    if explodes {
+        let b = scan::Blocker {
+            why: "the rules read more of the roll than its total, and its dice explode".into(),
+            needle: "roll ",
+            help: "exploding dice are exact when the rules after them read only the roll's total",
+        };
+        return Ok(Err(explain(&rules, c, &b)));
+    }
+    if keeps || needs.sorted {
+        return super::sorted::odds(session, prepared, c, spec, &shape.places).map(|r| {
+            r.map(|settled| {
+                let mut odds = gather(p, c, settled, None);
+                odds.table.sampleable = false;
+                odds
+            })
+        });
     }
     let mut faces = spec.faces.all();
     let limit = (BUDGET / (spec.count.max(1) as u128 * faces.len() as u128)).min(1 << 24) as usize;
     faces.dedup();
     let Some(layout) = Layout::new(&shape, faces, spec.count, limit) else {
+        let hint = if shape.places.len() > 1 {
+            "; each die read by its place multiplies them: counting faces reads fewer numbers (`count(dice, 1) == 2` \
+             for a double 1)"
+        } else {
+            ""
+        };
         return Ok(Err(format!(
-            "the roll ({} dice) has too many combinations of what its rules read to follow exactly",
+            "the roll ({} dice) has too many combinations of what its rules read to follow exactly{hint}",
             spec.count
         )));
     };
@@ -170,14 +214,45 @@ fn by_value(
     Ok(Ok(odds))
 }
 
-fn shape(needs: &Needs<'_>, spec: Option<&DiceSpec>, counts: Vec<(Cmp, i64)>) -> KeyShape {
+/// Why a check's odds are not exact, in words: the construct and where it is in the check (its first
+/// use), and an exact way to write it.
+fn explain(rules: &crate::Ruleset, c: &Check, b: &scan::Blocker) -> String {
+    let text = rules.text();
+    let (start, end) = (c.span.start.min(text.len()), c.span.end.min(text.len()));
+    let body = text.get(start..end).unwrap_or("");
+    // Past the check's name, a whole word (a `d` of its own is a die rolled in the rules).
+    let at =
+        body.match_indices(b.needle).filter(|_| !b.needle.is_empty()).map(|(i, _)| start + i).find(|&i| {
+            let before = text[..i].chars().next_back().is_none_or(|ch| !ch.is_alphanumeric() && ch != '_');
+            let after = &text[i + b.needle.len()..];
+            let word_ends = b.needle.ends_with(['(', ' '])
+                || after.chars().next().is_none_or(|ch| !ch.is_alphanumeric() && ch != '_');
+            i > start && before && word_ends
+        });
+    let place = match at {
+        Some(i) => {
+            let line = text[..i].matches('\n').count() + 1;
+            let col = text[..i].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!(" (line {line}, column {col})")
+        }
+        None => String::new(),
+    };
+    format!("{}{place}; {}", b.why, b.help)
+}
+
+fn shape(
+    needs: &Needs<'_>,
+    spec: Option<&DiceSpec>,
+    counts: Vec<(Cmp, i64)>,
+    places: Vec<usize>,
+) -> KeyShape {
     let successes = spec.and_then(|s| {
         s.mods.iter().rev().find_map(|m| match m {
             DiceMod::CountSuccesses(c, n) => Some((*c, *n)),
             _ => None,
         })
     });
-    KeyShape { natural: needs.natural, successes, sum: needs.sum && successes.is_some(), counts }
+    KeyShape { places, successes, sum: needs.sum && successes.is_some(), counts }
 }
 
 /// A pool showing `faces`, as the roller would have built it.
@@ -204,7 +279,7 @@ fn joint<W: Weight>(spec: &DiceSpec, layout: &Layout) -> Option<Vec<(W, Vec<i64>
     // For each die, how each index was first reached: (index before, face).
     let mut back: Vec<Vec<(u32, u16)>> = Vec::with_capacity(spec.count);
     for i in 0..spec.count {
-        let steps = if i == 0 { &layout.first } else { &layout.step };
+        let steps = layout.lead.get(i).unwrap_or(&layout.step);
         let mut next: Vec<W> = vec![W::zero(); layout.size];
         let mut from = vec![(u32::MAX, 0u16); layout.size];
         let mut next_live = vec![];

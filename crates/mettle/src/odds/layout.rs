@@ -1,14 +1,16 @@
-//! The numbers a check's rules read of a roll (natural die, value, sum, counts of faces), packed into
-//! one index: each die adds a fixed step for its face, so the exact analysis can build its
-//! distribution in a dense table and a sampler can find a roll's outcome with one lookup.
+//! The numbers a check's rules read of a roll (single dice by place, value, sum, counts of faces),
+//! packed into one index: each die adds a fixed step for its face (a die read by its place a step of
+//! its own), so the exact analysis can build its distribution in a dense table and a sampler can find
+//! a roll's outcome with one lookup.
 
 use crate::ast::Cmp;
 
-/// Which numbers describe a roll, in key order: natural, value, sum, then each count.
+/// Which numbers describe a roll, in key order: single dice, value, sum, then each count.
 #[derive(Debug, Clone)]
 pub struct KeyShape {
-    /// The first die's face.
-    pub natural: bool,
+    /// Places (from 0) of the dice whose faces are read one by one (`as base` reads the first,
+    /// `die(dice, i)` the `i`th): sorted, each once.
+    pub places: Vec<usize>,
     /// `cs`: the value counts dice matching this.
     pub successes: Option<(Cmp, i64)>,
     /// The sum of the faces (read besides a count of successes).
@@ -34,12 +36,12 @@ pub struct Layout {
     pub faces: Vec<i64>,
     /// The packed index's size.
     pub size: usize,
-    /// What a die adds to the index, by position in `faces`; the first die adds `first` instead.
+    /// What a die adds to the index, by position in `faces`; the first dice add `lead` instead.
     pub step: Vec<usize>,
-    /// What the first die adds.
-    pub first: Vec<usize>,
+    /// What each of the first dice adds (up to the last die read by its place).
+    pub lead: Vec<Vec<usize>>,
     shape: KeyShape,
-    /// (lowest per die, stride) of value, sum and each count; natural's stride.
+    /// (lowest per die, stride) of value, sum and each count.
     value: (i64, usize),
     sum: (i64, usize),
     counts: Vec<usize>,
@@ -52,7 +54,7 @@ impl Layout {
         let vmin = faces.iter().map(|&f| shape.value(f)).min()?;
         let vmax = faces.iter().map(|&f| shape.value(f)).max()?;
         let n = count as u128;
-        // Digits, least significant first: counts (reversed), sum, value, natural.
+        // Digits, least significant first: counts (reversed), sum, value, single dice (reversed).
         let mut size: u128 = 1;
         let mut grow = |radix: u128| -> Option<usize> {
             let stride = size;
@@ -65,19 +67,28 @@ impl Layout {
         }
         let sum = if shape.sum { grow((fmax - fmin) as u128 * n + 1)? } else { 0 };
         let value = grow((vmax - vmin) as u128 * n + 1)?;
-        let natural = if shape.natural { grow((fmax - fmin) as u128 + 1)? } else { 0 };
+        let mut places = vec![0; shape.places.len()];
+        for p in places.iter_mut().rev() {
+            *p = grow((fmax - fmin) as u128 + 1)?;
+        }
         let mut l = Layout {
             faces,
             size: size as usize,
             step: vec![],
-            first: vec![],
+            lead: vec![],
             shape: shape.clone(),
             value: (vmin, value),
             sum: (fmin, sum),
             counts,
         };
         l.step = l.faces.iter().map(|&f| l.die_step(f)).collect();
-        l.first = l.faces.iter().map(|&f| l.die_step(f) + (f - fmin) as usize * natural).collect();
+        let last = shape.places.last().map_or(0, |p| p + 1);
+        l.lead = (0..last)
+            .map(|i| {
+                let stride = shape.places.iter().position(|&p| p == i).map_or(0, |k| places[k]);
+                l.faces.iter().map(|&f| l.die_step(f) + (f - fmin) as usize * stride).collect()
+            })
+            .collect();
         Some(l)
     }
 

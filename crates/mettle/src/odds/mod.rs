@@ -13,6 +13,7 @@ pub mod pool;
 pub mod report;
 mod sampler;
 mod scan;
+mod sorted;
 mod walk;
 pub mod weight;
 pub mod work;

@@ -10,6 +10,9 @@ pub struct Report {
     pub question: String,
     /// The chance of each outcome, in the order the rules list them.
     pub outcomes: Vec<OutcomeOdds>,
+    /// The chance of each group of outcomes the check declares (`group pass = holds, inspired`),
+    /// in order; add more with [`Report::group`].
+    pub groups: Vec<OutcomeOdds>,
     /// Distributions of the numbers the question produces (total, margin, …).
     pub values: Vec<(String, Dist)>,
     /// Exact, or estimated by simulation (and why).

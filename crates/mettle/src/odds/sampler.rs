@@ -31,7 +31,8 @@ pub struct Sampler {
     slot: Vec<usize>,
     rerolls: Vec<(Cmp, i64, usize)>,
     step: Vec<usize>,
-    first: Vec<usize>,
+    /// What each of the first dice adds instead of `step` (dice read by their place).
+    lead: Vec<Vec<usize>>,
     /// The exact odds, whose table gives the outcome of each packed roll.
     odds: Arc<CheckOdds>,
 }
@@ -66,15 +67,15 @@ impl Sampler {
             ),
             None => (0, Faces::Count(1), vec![]),
         };
-        let (fmin, slot, step, first) = match &odds.table.layout {
+        let (fmin, slot, step, lead) = match &odds.table.layout {
             Some(l) => {
                 let fmin = l.faces[0];
                 let slot = (fmin..=*l.faces.last().unwrap_or(&fmin)).map(|f| l.face_index(f)).collect();
-                (fmin, slot, l.step.clone(), l.first.clone())
+                (fmin, slot, l.step.clone(), l.lead.clone())
             }
-            None => (1, vec![0], vec![0], vec![0]),
+            None => (1, vec![0], vec![0], vec![]),
         };
-        Some(Sampler { check, count, faces, fmin, slot, rerolls, step, first, odds: Arc::new(odds) })
+        Some(Sampler { check, count, faces, fmin, slot, rerolls, step, lead, odds: Arc::new(odds) })
     }
 
     /// The check it samples.
@@ -116,7 +117,10 @@ impl Sampler {
         if self.rerolls.is_empty() {
             for i in 0..self.count {
                 let at = self.slot[(self.face(rng) - self.fmin) as usize];
-                idx += if i == 0 { self.first[at] } else { self.step[at] };
+                idx += match self.lead.get(i) {
+                    Some(l) => l[at],
+                    None => self.step[at],
+                };
             }
         } else {
             // As the roller does: every die first, then each reroll over the dice in order.
@@ -132,7 +136,10 @@ impl Sampler {
             }
             for (i, f) in faces.into_iter().enumerate() {
                 let at = self.slot[(f - self.fmin) as usize];
-                idx += if i == 0 { self.first[at] } else { self.step[at] };
+                idx += match self.lead.get(i) {
+                    Some(l) => l[at],
+                    None => self.step[at],
+                };
             }
         }
         idx

@@ -14,8 +14,23 @@ pub struct Needs<'a> {
     pub sum: bool,
     /// `count(dice, CMP n)`, `any(…)`, `all(…)`: each comparison, with `n` (worked out before the roll).
     pub counts: Vec<(Cmp, &'a Expr)>,
+    /// `die(dice, i)`: each `i` (worked out before the roll).
+    pub dies: Vec<&'a Expr>,
+    /// `highest(dice, k)` or `lowest(dice, k)` (read from the dice sorted).
+    pub sorted: bool,
     /// Why the dice are read in a way the exact engine does not follow, if they are.
-    pub blocker: Option<String>,
+    pub blocker: Option<Blocker>,
+}
+
+/// What keeps a check's odds from being exact: the construct, in words, and an exact way to write it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blocker {
+    /// Why, in words (`the rules read the dice themselves`).
+    pub why: String,
+    /// The construct to find in the check's text (`die(`), to say where it is.
+    pub needle: &'static str,
+    /// An exact way to say the same, if there is one.
+    pub help: &'static str,
 }
 
 /// The parts of a check: those worked out before its dice, and those after.
@@ -78,22 +93,54 @@ fn read<'a>(e: &'a Expr, s: CheckSlots, post: &HashSet<u32>, n: &mut Needs<'a>) 
     match e {
         Expr::Local(l) if *l == s.natural => n.natural = true,
         Expr::Local(l) if *l == s.dice => {
-            n.blocker.get_or_insert_with(|| "the rules read the dice themselves".into());
+            n.blocker.get_or_insert(Blocker {
+                why: "the rules read the dice themselves, not through `count`, `sum`, `highest`, `lowest` or `die`"
+                    .into(),
+                needle: "dice",
+                help: "to make it exact, read the dice through `count(dice, 6)`, `sum(dice)`, `highest(dice, 1)`, `lowest(dice, 1)` \
+                       or `die(dice, 1)`, which exact odds follow",
+            });
         }
         Expr::Builtin(Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c), args) if dice(&args[0]) => {
             if reads_any(&args[1], post) {
-                n.blocker.get_or_insert_with(|| {
-                    "a count of the dice compares with a number worked out after the roll".into()
+                n.blocker.get_or_insert(Blocker {
+                    why: "a count of the dice compares with a number worked out after the roll".into(),
+                    needle: match e {
+                        Expr::Builtin(Builtin::Any(_), _) => "any(",
+                        Expr::Builtin(Builtin::All(_), _) => "all(",
+                        _ => "count(",
+                    },
+                    help: "to make it exact, compare with a number worked out before the roll (an input, or a `let` written above \
+                           `roll`)",
                 });
             }
             n.counts.push((*c, &args[1]));
         }
         Expr::Builtin(Builtin::Sum, args) if dice(&args[0]) => n.sum = true,
         Expr::Builtin(Builtin::Size, args) if dice(&args[0]) => {}
-        Expr::Builtin(b @ (Builtin::Highest | Builtin::Lowest | Builtin::Die), args) if dice(&args[0]) => {
-            n.blocker.get_or_insert_with(|| {
-                format!("the rules read single dice (`{}`)", format!("{b:?}").to_lowercase())
-            });
+        Expr::Builtin(Builtin::Die, args) if dice(&args[0]) => {
+            if reads_any(&args[1], post) {
+                n.blocker.get_or_insert(Blocker {
+                    why: "`die(dice, i)` reads a die whose place is worked out after the roll".into(),
+                    needle: "die(",
+                    help: "to make it exact, give the die's place as a number worked out before the roll, or count faces instead \
+                           (`count(dice, 1) == 2` for a double 1)",
+                });
+            }
+            n.dies.push(&args[1]);
+        }
+        Expr::Builtin(b @ (Builtin::Highest | Builtin::Lowest), args) if dice(&args[0]) => {
+            if reads_any(&args[1], post) {
+                n.blocker.get_or_insert(Blocker {
+                    why: format!(
+                        "`{}(dice, k)` takes a number of dice worked out after the roll",
+                        if *b == Builtin::Highest { "highest" } else { "lowest" }
+                    ),
+                    needle: if *b == Builtin::Highest { "highest(" } else { "lowest(" },
+                    help: "to make it exact, give how many dice to take as a number worked out before the roll",
+                });
+            }
+            n.sorted = true;
         }
         _ => each_child(e, &mut |x| read(x, s, post, n)),
     }

@@ -369,6 +369,12 @@ impl Builder {
                 otherwise: rule == Rule::otherwise_line,
                 body: k.find(Rule::block).map(|b| self.block(b)).unwrap_or_default(),
             }),
+            Rule::group_line => {
+                let mut names =
+                    k.0.iter().filter(|p| p.as_rule() == Rule::ident).map(|i| self.ident(i.clone()));
+                let name = names.next().unwrap_or_else(|| unreachable!("the grammar gives a group a name"));
+                CheckLineKind::Group { name, members: names.collect() }
+            }
             r => unreachable!("the grammar has no check line {r:?}"),
         };
         CheckLine { doc, span, kind }

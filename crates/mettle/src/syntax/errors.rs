@@ -45,7 +45,8 @@ const STMT_WORDS: [&str; 18] = [
     "set", "add", "remove", "let", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat", "new",
     "dice", "answer", "expect", "with", "record",
 ];
-const CHECK_WORDS: [&str; 7] = ["input", "roll", "modifier", "target", "let", "outcome", "otherwise"];
+const CHECK_WORDS: [&str; 8] =
+    ["input", "roll", "modifier", "target", "let", "outcome", "otherwise", "group"];
 
 /// A syntax error as pest found it, kept as data so that the REPL can merge the errors of the
 /// alternatives it tries before wording one.
@@ -430,7 +431,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::target_line
         | Rule::let_line
         | Rule::outcome_line
-        | Rule::otherwise_line => CHECK_LINE,
+        | Rule::otherwise_line
+        | Rule::group_line => CHECK_LINE,
         Rule::field | Rule::field_list => FIELD,
         Rule::rung => RUNG,
         Rule::table_row => "a table row such as `2..6: flee`",

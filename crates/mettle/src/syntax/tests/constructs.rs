@@ -118,6 +118,10 @@ fn check_lines() {
         check("otherwise shaken\notherwise x { note \"n\" }"),
         ["otherwise shaken {}", "otherwise x {note \"n\"}"]
     );
+    assert_eq!(
+        check("group pass = holds, steady\ngroup fail = x"),
+        ["group pass = holds, steady", "group fail = x"]
+    );
     let ItemKind::Check(c) = item("check morale for unit { /// the die\nroll d6 }") else { panic!() };
     assert_eq!(
         (c.subject.map(|s| s.name), c.lines[0].doc.as_deref()),

@@ -175,5 +175,10 @@ pub(super) fn show_line(l: &CheckLine) -> String {
             opt(" when ", o.when.as_ref()),
             show_stmts(&o.body)
         ),
+        CheckLineKind::Group { name, members } => format!(
+            "group {} = {}",
+            name.name,
+            members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
