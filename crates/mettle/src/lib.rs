@@ -86,6 +86,7 @@ pub mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
+pub mod shape;
 pub mod sim;
 pub mod syntax;
 pub mod text;

@@ -167,6 +167,8 @@ pub enum Ty {
     Text,
     /// Lists and records from the host, for scripts to read.
     Data,
+    /// Data of a declared shape, checked when it comes in.
+    Shape(crate::shape::ShapeId),
     /// `none`.
     None,
     /// Unknown because of an earlier error; fits anywhere, so one mistake is reported once. Never
@@ -837,6 +839,8 @@ pub struct Program {
     /// House-rule options, each with the value chosen for this load (its default unless a host or
     /// the command line chose another).
     pub options: Vec<FieldDef>,
+    /// The shapes of host data.
+    pub shapes: Vec<crate::shape::Shape>,
 }
 
 /// The built-in time events, in event-index order.

@@ -154,7 +154,7 @@ pub(super) fn parse_assignment(
             }
         }
         // Data is written as in a ruleset (`{enemies: [{name: "ranger", distance: 8}]}`), or as JSON.
-        (Some(Ty::Data), v) => match mettle::syntax::parse_repl(v) {
+        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::syntax::parse_repl(v) {
             Ok(mettle::syntax::ReplInput::Expr(mettle::ast::Expr {
                 kind: mettle::ast::ExprKind::Data(d),
                 ..

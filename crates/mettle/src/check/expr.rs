@@ -118,6 +118,7 @@ impl<'a> Checker<'a> {
             Ty::Result(c) => format!("a result of check `{}`", self.prog.checks[*c as usize].name),
             Ty::Text => "text".into(),
             Ty::Data => "data".into(),
+            Ty::Shape(s) => format!("data of shape `{}`", self.prog.shapes[*s as usize].name),
             Ty::None => "`none`".into(),
             Ty::Error => "unknown".into(),
         }
@@ -129,6 +130,8 @@ impl<'a> Checker<'a> {
             (Ty::Error, _) | (_, Ty::Error) => true,
             (Ty::Int { .. }, Ty::Int { .. } | Ty::Pool) => true,
             (Ty::Entity(_), Ty::None) => true,
+            // Checked data can go wherever any data may.
+            (Ty::Data, Ty::Shape(_)) => true,
             (Ty::Name(a), Ty::Name(b)) => a == b,
             (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b) && a == b,
         }
@@ -155,6 +158,10 @@ impl<'a> Checker<'a> {
             (Ty::Int { .. }, Ty::Name(_)) => {
                 "a name is not a number: compare names with `is`, e.g. `unit.morale is shaken`".to_string()
             }
+            (Ty::Shape(s), Ty::Data) => format!(
+                "data of no declared shape is not checked: declare it as `{}` where it comes in",
+                self.prog.shapes[*s as usize].name
+            ),
             _ => format!("give {} here", self.ty_words(want)),
         };
         let d = Diagnostic::error(
@@ -190,7 +197,10 @@ impl<'a> Checker<'a> {
             ExprKind::Int(i) => T::int(Expr::Const(Value::Int(*i)), Some(*i), Some(*i)),
             ExprKind::Bool(b) => T::flag(Expr::Const(Value::Bool(*b)), Some(*b)),
             ExprKind::None => T::new(Expr::Const(Value::None), Ty::None),
-            ExprKind::Data(d) => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
+            ExprKind::Data(d) => match want {
+                Some(Ty::Shape(s)) => self.shape_literal(d, *s, e.span),
+                _ => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
+            },
             ExprKind::Str(_) => {
                 self.error(
                     Diagnostic::error(

@@ -10,6 +10,7 @@ mod dice;
 mod expr;
 mod repl;
 mod scope;
+mod shapes;
 mod stmt;
 
 pub use chance::MAX_CHANCE_SIDES;
@@ -80,6 +81,11 @@ pub(crate) struct Checker<'a> {
     script_fns: HashMap<String, u32>,
     /// House-rule options by name.
     options: HashMap<String, u32>,
+    /// Shapes of host data by name.
+    shapes: HashMap<String, crate::shape::ShapeId>,
+    /// The name a data literal being checked against a shape goes by in messages (the fact or
+    /// attribute it is given for).
+    data_root: Option<String>,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -138,6 +144,7 @@ impl<'a> Checker<'a> {
                 scenarios: vec![],
                 scripts: None,
                 options: vec![],
+                shapes: vec![],
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -167,6 +174,8 @@ impl<'a> Checker<'a> {
             ctx: Ctx::Pure,
             script_fns: HashMap::new(),
             options: HashMap::new(),
+            shapes: HashMap::new(),
+            data_root: None,
         }
     }
 
@@ -395,12 +404,33 @@ impl<'a> Checker<'a> {
                         });
                     }
                 }
+                ItemKind::Shape(sh) => {
+                    if self.claim(&sh.name, "shape") {
+                        self.shapes.insert(sh.name.name.clone(), self.prog.shapes.len() as u32);
+                        self.prog.shapes.push(crate::shape::Shape {
+                            name: sh.name.name.clone(),
+                            doc: item.doc.clone(),
+                            fields: vec![],
+                            span: item.span,
+                        });
+                    }
+                }
                 ItemKind::Trigger(_) => {}
                 // Compiled before checking (see `Ruleset::load`); their names are checked below.
                 ItemKind::Script(_) => {}
             }
         }
-        // Pass 2: attributes and facts, ladder numbers.
+        // Pass 2: shapes, attributes and facts, ladder numbers.
+        for item in &file.items {
+            if let ItemKind::Shape(sh) = &item.kind
+                && let Some(&id) = self.shapes.get(&sh.name.name)
+                && self.prog.shapes[id as usize].span == item.span
+            {
+                let fields = self.shape_fields(&sh.fields);
+                self.prog.shapes[id as usize].fields = fields;
+            }
+        }
+        self.shape_depths();
         for item in &file.items {
             match &item.kind {
                 ItemKind::Kind(k) => {

@@ -83,7 +83,9 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn value_for(&mut self, e: &ast::Expr, ty: &Ty, what: &str, name: &str) -> Expr {
+        let root = self.data_root.replace(name.to_string());
         let t = self.expr(e, Some(ty));
+        self.data_root = root;
         self.expect_ty(&t, ty, e.span, what);
         if let Some(v) = const_value(&t.e) {
             self.in_bounds(&v, ty, e.span, name);

@@ -184,5 +184,6 @@ fn describe(item: &ast::Item) -> String {
         ItemKind::Scenario(s) => format!("scenario `{}`", s.name.name),
         ItemKind::Script(_) => "a script".to_string(),
         ItemKind::Option(o) => format!("option `{}`", o.name.name),
+        ItemKind::Shape(s) => format!("shape `{}`", s.name.name),
     }
 }
