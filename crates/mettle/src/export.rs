@@ -62,6 +62,8 @@ pub fn outline(rules: &Ruleset) -> Json {
             "made_by": c.subject.map(|k| p.kinds[k as usize].name.clone()),
             "inputs": fields(&c.inputs.iter().map(|i| i.field.clone()).collect::<Vec<_>>()),
             "roll": c.roll.as_ref().map(|r| r.dice.text.clone()),
+            // Roll-under: passes with a total at most the target; `margin` is then `target - total`.
+            "under": c.under,
             "modifiers": c.modifiers.iter().map(|m| json!({
                 "label": m.label, "dice": m.dice, "doc": m.doc, "line": line(m.span),
             })).collect::<Vec<_>>(),

@@ -127,8 +127,11 @@ pub struct CheckResult {
     pub total: i64,
     /// The target number, if the check has one.
     pub target: Option<i64>,
-    /// `total - target`.
+    /// `total - target`, or `target - total` for a roll-under check: positive for a pass either way.
     pub margin: Option<i64>,
+    /// A roll-under check: it passes with a total at most its target.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub under: bool,
     /// Values the check worked out (`let`), by name.
     pub values: Vec<(String, String)>,
     /// The outcome's name.
@@ -439,6 +442,9 @@ pub struct Check {
     pub target: Option<Expr>,
     /// Outcomes tried in order.
     pub outcomes: Vec<Outcome>,
+    /// Roll-under: the check passes with a total at most its target, and its margin is
+    /// `target - total` (positive for a pass either way).
+    pub under: bool,
     /// The outcome names.
     pub outcome_set: SetId,
     /// Where.

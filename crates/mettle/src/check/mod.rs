@@ -86,6 +86,8 @@ pub(crate) struct Checker<'a> {
     /// The name a data literal being checked against a shape goes by in messages (the fact or
     /// attribute it is given for).
     data_root: Option<String>,
+    /// The check being checked passes by rolling under its target (see `checks::roll_under`).
+    roll_under: bool,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -176,6 +178,7 @@ impl<'a> Checker<'a> {
             options: HashMap::new(),
             shapes: HashMap::new(),
             data_root: None,
+            roll_under: false,
         }
     }
 

@@ -76,6 +76,14 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                     let _ = writeln!(out, "{pad}  {} {:+}{unit}{}", m.label, m.amount, at(m.span));
                 }
                 match r.target {
+                    Some(t) if r.under => {
+                        let _ = writeln!(
+                            out,
+                            "{pad}  total {} against target {t} (needs {t} or less, margin {:+})",
+                            r.total,
+                            r.margin.unwrap_or(t - r.total)
+                        );
+                    }
                     Some(t) => {
                         let _ = writeln!(
                             out,

@@ -96,9 +96,11 @@ impl Runner<'_> {
             total,
             target,
             margin: match target {
+                Some(t) if check.under => Some(t.checked_sub(total).ok_or_else(|| self.overflow())?),
                 Some(t) => Some(total.checked_sub(t).ok_or_else(|| self.overflow())?),
                 None => None,
             },
+            under: check.under,
             values: if self.logging {
                 check.lets.iter().map(|(n, s)| (n.clone(), self.show(&f[*s as usize]))).collect()
             } else {
@@ -251,7 +253,8 @@ impl Runner<'_> {
             let t = self.int(t, f)?;
             target = Some(t);
             f[check.slots.target as usize] = Value::Int(t);
-            f[check.slots.margin as usize] = Value::Int(total.checked_sub(t).ok_or_else(|| self.overflow())?);
+            let margin = if check.under { t.checked_sub(total) } else { total.checked_sub(t) };
+            f[check.slots.margin as usize] = Value::Int(margin.ok_or_else(|| self.overflow())?);
         } else {
             f[check.slots.target as usize] = Value::Int(0);
             f[check.slots.margin as usize] = Value::Int(total);
