@@ -361,3 +361,35 @@ pub fn value_written(v: &J) -> String {
         other => other.to_string(),
     }
 }
+
+/// Data of a shape without the fields that hold just their defaults (recursively), as the log shows
+/// it: what the host said, not what mettle filled in.
+pub fn without_defaults(shapes: &[Shape], ty: &ShapeTy, v: &J) -> J {
+    let fields = match ty {
+        ShapeTy::Record(f) => f.as_slice(),
+        ShapeTy::Shape(s) => shapes.get(*s as usize).map_or(&[][..], |s| s.fields.as_slice()),
+        ShapeTy::List(item) => {
+            return match v {
+                J::Array(items) => {
+                    J::Array(items.iter().map(|x| without_defaults(shapes, item, x)).collect())
+                }
+                other => other.clone(),
+            };
+        }
+        _ => return v.clone(),
+    };
+    let J::Object(map) = v else { return v.clone() };
+    let mut out = serde_json::Map::new();
+    for (k, x) in map {
+        match fields.iter().find(|f| f.name == *k) {
+            Some(f) if f.default.as_ref() == Some(x) => {}
+            Some(f) => {
+                out.insert(k.clone(), without_defaults(shapes, &f.ty, x));
+            }
+            None => {
+                out.insert(k.clone(), x.clone());
+            }
+        }
+    }
+    J::Object(out)
+}

@@ -196,7 +196,15 @@ impl<'a> Checker<'a> {
         match &e.kind {
             ExprKind::Int(i) => T::int(Expr::Const(Value::Int(*i)), Some(*i), Some(*i)),
             ExprKind::Bool(b) => T::flag(Expr::Const(Value::Bool(*b)), Some(*b)),
-            ExprKind::None => T::new(Expr::Const(Value::None), Ty::None),
+            // `none` where a state with a `none` name is wanted is that name (`fubar: none | pinned`).
+            ExprKind::None => match want {
+                Some(Ty::Name(s)) if self.prog.sets[*s as usize].names.iter().any(|n| n == "none") => {
+                    let index =
+                        self.prog.sets[*s as usize].names.iter().position(|n| n == "none").unwrap_or(0);
+                    T::new(Expr::Const(Value::Name { set: *s, index: index as u32 }), Ty::Name(*s))
+                }
+                _ => T::new(Expr::Const(Value::None), Ty::None),
+            },
             ExprKind::Data(d) => match want {
                 Some(Ty::Shape(s)) => self.shape_literal(d, *s, e.span),
                 _ => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
@@ -414,12 +422,18 @@ impl<'a> Checker<'a> {
     }
 
     fn field(&mut self, base: &ast::Expr, field: &ast::Ident) -> T {
+        // Only the outermost attribute of `set a.leader.hp to …` is written; the rest are read.
+        let placing = std::mem::take(&mut self.placing);
         let b = self.expr(base, None);
         match &b.ty {
             Ty::Entity(k) => {
                 let kind = &self.prog.kinds[*k as usize];
                 match kind.fields.iter().position(|f| f.name == field.name) {
                     Some(i) => {
+                        if !placing && self.ctx != super::Ctx::Scenario {
+                            self.attr_read.insert((*k, i as u32));
+                        }
+                        let kind = &self.prog.kinds[*k as usize];
                         let ty = kind.fields[i].ty.clone();
                         T::new(Expr::Field(Box::new(b.e), i as u32), ty)
                     }

@@ -88,6 +88,12 @@ pub(crate) struct Checker<'a> {
     data_root: Option<String>,
     /// The check being checked passes by rolling under its target (see `checks::roll_under`).
     roll_under: bool,
+    /// Attributes some rule reads (kind, attribute), for the `unread_attribute` warning.
+    attr_read: std::collections::HashSet<(KindId, u32)>,
+    /// The attribute being checked is the target of `set`, `add` or `remove`: not a read.
+    placing: bool,
+    /// The text of the ruleset's scripts (blocks and files): an attribute they name counts as read.
+    script_text: String,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -103,10 +109,16 @@ pub fn check(
     c.script_names();
     let errors = c.diags.iter().any(|d| d.is_error());
     if errors {
-        // Ranges worked out around an error are not to be trusted: say nothing about them.
+        // Ranges worked out around an error are not to be trusted: say nothing about them. Nor
+        // about attributes read by nothing: the read may be the line in error.
         c.diags.retain(|d| {
             d.is_error()
-                || !matches!(d.code.as_str(), "mettle::resolve::unreachable" | "mettle::resolve::always")
+                || !matches!(
+                    d.code.as_str(),
+                    "mettle::resolve::unreachable"
+                        | "mettle::resolve::always"
+                        | "mettle::resolve::unread_attribute"
+                )
         });
     }
     c.diags.sort_by_key(|d| (d.span().start, !d.is_error()));
@@ -179,6 +191,9 @@ impl<'a> Checker<'a> {
             shapes: HashMap::new(),
             data_root: None,
             roll_under: false,
+            attr_read: Default::default(),
+            placing: false,
+            script_text: String::new(),
         }
     }
 
@@ -435,6 +450,20 @@ impl<'a> Checker<'a> {
         }
         self.shape_depths();
         for item in &file.items {
+            if let ItemKind::Script(s) = &item.kind
+                && !s.is_file
+            {
+                self.script_text.push_str(&s.source.0);
+                self.script_text.push('\n');
+            }
+        }
+        if let Some(scripts) = &self.prog.scripts {
+            for t in scripts.file_texts() {
+                self.script_text.push_str(t);
+                self.script_text.push('\n');
+            }
+        }
+        for item in &file.items {
             match &item.kind {
                 ItemKind::Kind(k) => {
                     if let Some(&id) = self.kinds.get(&k.name.name)
@@ -493,6 +522,25 @@ impl<'a> Checker<'a> {
     }
 
     fn unused_warnings(&mut self) {
+        for (k, kind) in self.prog.kinds.iter().enumerate() {
+            for (i, f) in kind.fields.iter().enumerate() {
+                if self.attr_read.contains(&(k as KindId, i as u32)) || mentions(&self.script_text, &f.name) {
+                    continue;
+                }
+                self.diags.push(
+                    Diagnostic::warning(
+                        "resolve::unread_attribute",
+                        format!("no rule reads attribute `{}` of {}", f.name, kind.name),
+                        f.span,
+                        "never read",
+                    )
+                    .with_help(format!(
+                        "read it in a rule (a condition, a modifier, a formula: `{}.{}`), or remove it; setting it, and reading it in scenarios, do not count",
+                        kind.name, f.name
+                    )),
+                );
+            }
+        }
         for (i, d) in self.define_ast.iter().enumerate() {
             if !self.define_used[i] {
                 self.diags.push(
@@ -650,4 +698,15 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// Whether script text names `word` as a field (`c.word`, `"word"`): scripts read attributes from the
+/// entities they are given, which the checker cannot follow.
+fn mentions(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        matches!(before, Some('.') | Some('"')) && !after.is_some_and(is_ident)
+    })
 }

@@ -39,7 +39,9 @@ impl<'a> Checker<'a> {
     /// Checks the target of `set`/`add`/`remove`: an attribute of an entity.
     fn place(&mut self, e: &ast::Expr, verb: &str) -> Option<(Place, Ty, String)> {
         let errors = self.diags.len();
+        self.placing = true;
         let t = self.expr(e, None);
+        self.placing = false;
         if self.diags.len() > errors {
             // Already reported (a misspelt attribute, say): one mistake, one message.
             return None;

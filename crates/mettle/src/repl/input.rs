@@ -46,7 +46,13 @@ impl Repl {
                     return;
                 }
             };
-        let warnings: Vec<_> = rules.warnings().iter().filter(|d| d.span().start >= base).cloned().collect();
+        // An attribute typed at the prompt is read by rules typed later: `mettle check` says it.
+        let warnings: Vec<_> = rules
+            .warnings()
+            .iter()
+            .filter(|d| d.span().start >= base && d.code != "mettle::resolve::unread_attribute")
+            .cloned()
+            .collect();
         if !warnings.is_empty() {
             reply.err.push_str(&self.render(&warnings, input));
         }

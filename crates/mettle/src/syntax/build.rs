@@ -286,9 +286,13 @@ impl Builder {
             Rule::kw_flag => TypeKind::Flag,
             Rule::kw_data => TypeKind::Data,
             Rule::kw_int => TypeKind::Range { lo: None, hi: None },
-            Rule::names_type => {
-                TypeKind::Names(Kids::of(inner).all(Rule::ident).map(|i| self.ident(i)).collect())
-            }
+            Rule::names_type => TypeKind::Names(
+                inner
+                    .into_inner()
+                    .filter(|p| matches!(p.as_rule(), Rule::ident | Rule::kw_none))
+                    .map(|i| self.ident(i))
+                    .collect(),
+            ),
             Rule::ident => TypeKind::Named(self.ident(inner)),
             Rule::kw_text => TypeKind::Text,
             // `list of list of …` is not bracketed: its depth is capped like an operator chain's.

@@ -22,7 +22,12 @@ impl Runner<'_> {
         self.deeper()?;
         let decl = &self.p.events[event as usize];
         if self.logging {
-            let shown = decl.facts.iter().zip(&facts).map(|(f, v)| (f.name.clone(), self.show(v))).collect();
+            let shown = decl
+                .facts
+                .iter()
+                .zip(&facts)
+                .map(|(f, v)| (f.name.clone(), self.show_fact(&f.ty, v)))
+                .collect();
             self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
         }
         match event {

@@ -236,6 +236,18 @@ impl<'a> Runner<'a> {
         show_value(self.p, self.st, v)
     }
 
+    /// A fact as the log shows it: data of a shape without the fields that only hold their defaults.
+    fn show_fact(&self, ty: &Ty, v: &Value) -> String {
+        match (ty, v) {
+            (Ty::Shape(s), Value::Data(d)) => show_data(&crate::shape::without_defaults(
+                &self.p.shapes,
+                &crate::shape::ShapeTy::Shape(*s),
+                d,
+            )),
+            _ => self.show(v),
+        }
+    }
+
     fn entity_id(&self, v: &Value, what: &str) -> R<u32> {
         match v {
             Value::Entity(e) if (*e as usize) < self.st.entities.len() => Ok(*e),
