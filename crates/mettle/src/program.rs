@@ -129,6 +129,10 @@ pub struct CheckResult {
     pub target: Option<i64>,
     /// `total - target`, or `target - total` for a roll-under check: positive for a pass either way.
     pub margin: Option<i64>,
+    /// How the target was worked out, when it is more than a number (`6 + 1 + 2 + 3`); only when
+    /// the session keeps a log.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target_parts: Option<String>,
     /// A roll-under check: it passes with a total at most its target.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub under: bool,

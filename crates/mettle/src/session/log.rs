@@ -130,6 +130,17 @@ pub enum LogEntry {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         from: Option<String>,
     },
+    /// A table was looked up: the keys, the row that matched (its span) and the value it gave.
+    Lookup {
+        /// The table's name.
+        table: String,
+        /// The keys as shown.
+        keys: Vec<String>,
+        /// The value of the row.
+        value: String,
+        /// The row that matched.
+        span: Span,
+    },
     /// Something a script printed.
     Print {
         /// The text.

@@ -75,11 +75,12 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                     let unit = if m.dice { if m.amount.abs() == 1 { " die" } else { " dice" } } else { "" };
                     let _ = writeln!(out, "{pad}  {} {:+}{unit}{}", m.label, m.amount, at(m.span));
                 }
+                let parts = r.target_parts.as_ref().map(|p| format!(" = {p}")).unwrap_or_default();
                 match r.target {
                     Some(t) if r.under => {
                         let _ = writeln!(
                             out,
-                            "{pad}  total {} against target {t} (needs {t} or less, margin {:+})",
+                            "{pad}  total {} against target {t}{parts} (needs {t} or less, margin {:+})",
                             r.total,
                             r.margin.unwrap_or(t - r.total)
                         );
@@ -87,7 +88,7 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                     Some(t) => {
                         let _ = writeln!(
                             out,
-                            "{pad}  total {} against target {t} (margin {:+})",
+                            "{pad}  total {} against target {t}{parts} (margin {:+})",
                             r.total,
                             r.total - t
                         );
@@ -123,6 +124,12 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                 None => writeln!(out, "{pad}order: {t}{}", at(*span)),
             },
             LogEntry::Print { text: t, span } => writeln!(out, "{pad}script says: {t}{}", at(*span)),
+            LogEntry::Lookup { table, keys, value, span } => {
+                let row = text.get(span.start..span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>();
+                let row = row.join(" ");
+                let row = row.trim_end_matches(',');
+                writeln!(out, "{pad}table {table}({}): row `{row}` gives {value}{}", keys.join(", "), at(*span))
+            }
             LogEntry::GameOver { label, winner, span, .. } => match winner {
                 Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),
                 None => writeln!(out, "{pad}game over: {label}{}", at(*span)),

@@ -64,6 +64,8 @@ impl Runner<'_> {
         span: Span,
     ) -> R<Arc<CheckResult>> {
         let check = &self.p.checks[c as usize];
+        // What is logged while the check is worked out (a table looked up) goes under its line.
+        let mark = self.log.len();
         let (mut f, setup) = self.prepare_check(c, subject, args, span)?;
         let pool = match &check.roll {
             Some(r) => {
@@ -75,6 +77,10 @@ impl Runner<'_> {
         let pool = pool.map(Arc::new);
         let (total, target, oi) = self.settle_check(c, &setup, pool.clone(), &mut f)?;
         let applied = setup.applied;
+        let target_parts = match &check.target {
+            Some(t) if self.logging => self.parts(t, &mut f),
+            _ => None,
+        };
         let outcome = &check.outcomes[oi];
         let set = &self.p.sets[check.outcome_set as usize];
         let result = CheckResult {
@@ -101,6 +107,7 @@ impl Runner<'_> {
                 None => None,
             },
             under: check.under,
+            target_parts,
             values: if self.logging {
                 check.lets.iter().map(|(n, s)| (n.clone(), self.show(&f[*s as usize]))).collect()
             } else {
@@ -115,7 +122,10 @@ impl Runner<'_> {
         let result = Arc::new(result);
         self.st.last[c as usize] = Some(result.clone());
         if self.logging {
+            let during = self.log.split_off(mark.min(self.log.len()));
             self.push(LogEntry::Check(Box::new((*result).clone())));
+            // Already counted against the log's budget when first logged.
+            self.log.extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;

@@ -4,6 +4,7 @@ mod check;
 pub(super) use check::Setup;
 mod eval;
 mod exec;
+mod parts;
 mod script;
 
 use super::{LogEntry, LogLine, State};
