@@ -311,7 +311,7 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
     }
 }
 
-pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
+pub fn play(file: &Path, scenario: &str, seed: u64, json: bool, verbose: bool) -> u8 {
     let Some(r) = load(file) else { return 1 };
     let mut session = Session::new(&r, seed);
     let result = session.run_scenario(scenario);
@@ -321,7 +321,11 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
         outln!("{}", serde_json::to_string_pretty(log).unwrap_or_default());
     } else {
         outln!("scenario {scenario}, seed {seed}");
-        out!("{}", mettle::session::render_log(log, r.text()));
+        if verbose {
+            out!("{}", mettle::session::render_log_verbose(log, r.text()));
+        } else {
+            out!("{}", mettle::session::render_log(log, r.text()));
+        }
         if let Some(over) = &session.state().over {
             outln!(
                 "result: {}{}",

@@ -259,6 +259,9 @@ enum Command {
         /// Print the log as JSON.
         #[arg(long)]
         json: bool,
+        /// Also show each rule that did not run because its condition was no, and why.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Open a prompt over one session: load rules, create units, fire events, roll checks, see why.
     #[command(
@@ -364,7 +367,9 @@ pub fn main() -> ExitCode {
         Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
             sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
         }
-        Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
+        Command::Play { file, scenario, seed, json, verbose } => {
+            commands::play(&file, &scenario, seed, json, verbose)
+        }
         Command::Test { paths, seed } => commands::test(&paths, seed),
         Command::Lsp => crate::lsp::run(),
         Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),

@@ -154,7 +154,7 @@ impl Repl {
                 }
                 if self.world.session.log().len() > start {
                     let log = show::unplaced(&self.world.session.log()[start..], self.base());
-                    self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
+                    self.explained = Some(crate::session::render_log_verbose(&log, self.world.rules.text()));
                 }
                 if self.world.session.state() != before.0.session.state() {
                     self.checkpoint_light(before);
@@ -172,7 +172,7 @@ impl Repl {
         }
         let log = show::unplaced(log, self.base());
         reply.out.push_str(&show::brief(&log, self.world.rules.text()));
-        self.explained = Some(crate::session::render_log(&log, self.world.rules.text()));
+        self.explained = Some(crate::session::render_log_verbose(&log, self.world.rules.text()));
     }
 }
 

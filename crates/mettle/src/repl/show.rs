@@ -118,6 +118,7 @@ pub(super) fn unplaced(log: &[LogLine], base: usize) -> Vec<LogLine> {
             | LogEntry::Order { span, .. }
             | LogEntry::Print { span, .. }
             | LogEntry::Lookup { span, .. }
+            | LogEntry::Skipped { span, .. }
             | LogEntry::Record { span, .. } => fix(span),
             LogEntry::Event { .. } => {}
         }

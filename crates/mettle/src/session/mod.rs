@@ -11,7 +11,7 @@ mod show;
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};
-pub use show::render_log;
+pub use show::{render_log, render_log_verbose};
 
 use crate::Ruleset;
 use crate::ast::Span;

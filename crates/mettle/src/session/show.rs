@@ -26,6 +26,16 @@ fn line_of(text: &str, span: Span) -> Option<usize> {
 /// assert!(text.contains("outcome: done  (line 3)"));
 /// ```
 pub fn render_log(log: &[LogLine], text: &str) -> String {
+    render(log, text, false)
+}
+
+/// The log as [`render_log`] shows it, and also each rule that did not run because its condition
+/// was no, with the values the condition read (`mettle play --verbose`, the REPL's `:explain`).
+pub fn render_log_verbose(log: &[LogLine], text: &str) -> String {
+    render(log, text, true)
+}
+
+fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
     let mut out = String::new();
     let at = |span: Span| line_of(text, span).map(|l| format!("  (line {l})")).unwrap_or_default();
     for line in log {
@@ -124,11 +134,20 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                 None => writeln!(out, "{pad}order: {t}{}", at(*span)),
             },
             LogEntry::Print { text: t, span } => writeln!(out, "{pad}script says: {t}{}", at(*span)),
+            LogEntry::Skipped { .. } if !verbose => Ok(()),
+            LogEntry::Skipped { text: t, why, span } => {
+                writeln!(out, "{pad}rule {t} skipped: its condition is no ({why}){}", at(*span))
+            }
             LogEntry::Lookup { table, keys, value, span } => {
                 let row = text.get(span.start..span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>();
                 let row = row.join(" ");
                 let row = row.trim_end_matches(',');
-                writeln!(out, "{pad}table {table}({}): row `{row}` gives {value}{}", keys.join(", "), at(*span))
+                writeln!(
+                    out,
+                    "{pad}table {table}({}): row `{row}` gives {value}{}",
+                    keys.join(", "),
+                    at(*span)
+                )
             }
             LogEntry::GameOver { label, winner, span, .. } => match winner {
                 Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),

@@ -125,7 +125,8 @@ impl Runner<'_> {
             let during = self.log.split_off(mark.min(self.log.len()));
             self.push(LogEntry::Check(Box::new((*result).clone())));
             // Already counted against the log's budget when first logged.
-            self.log.extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
+            self.log
+                .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;

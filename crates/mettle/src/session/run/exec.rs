@@ -67,6 +67,9 @@ impl Runner<'_> {
             if let Some(w) = &trig.when
                 && !self.eval(w, &mut f)?.truth()
             {
+                if self.logging {
+                    self.log_skipped(t, event, &mut f);
+                }
                 continue;
             }
             if self.logging {
