@@ -436,6 +436,9 @@ pub struct Check {
     pub nslots: u32,
     /// Names of `let` values and their slots, for explanations.
     pub lets: Vec<(String, u32)>,
+    /// For each of `lets`: the outcomes (indices in `outcomes`) it is worked out for, when only the
+    /// effects of those outcomes read it; explanations show it under those outcomes only.
+    pub lets_for: Vec<Option<Vec<u32>>>,
     /// Steps in order.
     pub steps: Vec<CheckStep>,
     /// The roll.

@@ -71,3 +71,31 @@ fn lookups_show_their_row_and_targets_their_parts() {
     assert!(shown.contains("total 3 against target 8 = 2 + 1 + 2 + 3 (margin -5)"), "{shown}");
     assert!(shown.contains("table wounds(4): row `3..: yes` gives yes  (line 6)"), "{shown}");
 }
+
+#[test]
+fn a_value_worked_out_for_one_outcome_is_shown_under_it_only() {
+    let rules = Ruleset::from_str(
+        "lets.mettle",
+        r#"
+kind unit { hp: 0..9 = 6 }
+check nerve for unit {
+  roll d6
+  target 4
+  let lost = 7 - total
+  let shown = total * 2
+  outcome holds when total >= target and shown > 0
+  otherwise breaks { remove lost from unit.hp }
+}
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(100)));
+    let mut s = Session::new(&rules, 0);
+    let u = s.create("unit", "u", &[]).unwrap();
+    s.force_dice(&[5]);
+    let held = s.roll_for("nerve", Some(u), &[]).unwrap();
+    assert_eq!(held.values, [("shown".to_string(), "10".to_string())], "`lost` is for `breaks` only");
+    s.force_dice(&[2]);
+    let broke = s.roll_for("nerve", Some(u), &[]).unwrap();
+    assert_eq!(broke.values, [("lost".to_string(), "5".to_string()), ("shown".to_string(), "4".to_string())]);
+    assert_eq!(s.get("u", "hp"), Some(&mettle::Value::Int(1)));
+}

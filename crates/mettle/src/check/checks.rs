@@ -28,6 +28,7 @@ impl<'a> Checker<'a> {
             slots: CheckSlots { subject: 0, dice: 0, natural: 0, total: 0, target: 0, margin: 0 },
             nslots: 0,
             lets: vec![],
+            lets_for: vec![],
             steps: vec![],
             roll: None,
             modifiers: vec![],
@@ -248,7 +249,9 @@ impl<'a> Checker<'a> {
         // Record the check's named slots before its outcomes, so that outcomes may read `last` of it.
         self.check_slots[id as usize] = named.clone();
         let outcomes = self.outcomes(ch, id);
+        let lets_for = lets.iter().map(|(name, _)| self.let_for(ch, name)).collect();
         let c = &mut self.prog.checks[id as usize];
+        c.lets_for = lets_for;
         c.slots = slots;
         c.lets = lets;
         c.steps = steps;
@@ -522,4 +525,40 @@ fn direction(e: &ast::Expr) -> Option<bool> {
         K::Unary(_, x) => direction(x),
         _ => None,
     }
+}
+
+impl Checker<'_> {
+    /// The outcomes a `let` is worked out for: `Some` when only the effects of some outcomes name it
+    /// (no other line, and no outcome's condition), so that explanations leave it out of the others.
+    fn let_for(&self, ch: &ast::CheckDef, name: &str) -> Option<Vec<u32>> {
+        let names = |span: Span| names_word(self.src(span), name);
+        let mut only = vec![];
+        let mut outcome = 0u32;
+        for line in &ch.lines {
+            match &line.kind {
+                CheckLineKind::Outcome(o) => {
+                    if o.when.as_ref().is_some_and(|w| names(w.span)) {
+                        return None;
+                    }
+                    if o.body.iter().any(|s| names(s.span)) {
+                        only.push(outcome);
+                    }
+                    outcome += 1;
+                }
+                CheckLineKind::Let(n, _) if n.name == name => {}
+                _ if names(line.span) => return None,
+                _ => {}
+            }
+        }
+        (!only.is_empty()).then_some(only)
+    }
+}
+
+/// Whether `text` holds `word` as a whole name.
+fn names_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(is_ident)
+            && !text[i + word.len()..].chars().next().is_some_and(is_ident)
+    })
 }

@@ -109,7 +109,18 @@ impl Runner<'_> {
             under: check.under,
             target_parts,
             values: if self.logging {
-                check.lets.iter().map(|(n, s)| (n.clone(), self.show(&f[*s as usize]))).collect()
+                // A value worked out for some outcomes' effects only is not shown under the others.
+                let shown = |i: usize| match check.lets_for.get(i) {
+                    Some(Some(only)) => only.contains(&(oi as u32)),
+                    _ => true,
+                };
+                check
+                    .lets
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| shown(*i))
+                    .map(|(_, (n, s))| (n.clone(), self.show(&f[*s as usize])))
+                    .collect()
             } else {
                 vec![]
             },
