@@ -179,3 +179,22 @@ fn shadow_deep_refuses_a_bad_situation_and_keeps_the_session() {
         .unwrap();
     assert_eq!(s.get("orc", "stress"), Some(&Value::Int(1)));
 }
+
+#[test]
+fn deep_shapes_are_refused_when_checked() {
+    let codes = |text: &str| -> Vec<String> {
+        match Ruleset::from_str("deep.mettle", text) {
+            Ok(_) => vec![],
+            Err(e) => e.diagnostics.iter().map(|d| d.code.clone()).collect(),
+        }
+    };
+    // `list of` 300 times: capped like an operator chain.
+    let lists = format!("shape s {{ x: {}int }}", "list of ".repeat(300));
+    assert_eq!(codes(&lists), ["mettle::parse::too_deep"]);
+    // 3,000 shapes each holding the next: past 64 deep, and never followed further.
+    let mut chain: String = (0..3000).map(|i| format!("shape s{i} {{ x: s{} = none }}\n", i + 1)).collect();
+    chain.push_str("shape s3000 { y: int }\n");
+    assert_eq!(codes(&chain), ["mettle::resolve::too_deep"]);
+    // A shape holding itself through another.
+    assert_eq!(codes("shape a { b: b = none }\nshape b { a: a = none }"), ["mettle::resolve::shape_cycle"]);
+}
