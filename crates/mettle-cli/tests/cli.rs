@@ -311,3 +311,25 @@ fn test_tells_load_errors_leftover_dice_and_counts_apart() {
     assert!(out.trim_end().ends_with("2 passed, 1 failed, 1 file did not load"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn play_verbose_shows_the_rules_skipped_by_their_condition() {
+    let args = ["play", "rulesets/shadow_deep_stress.mettle", "board_edge"];
+    let plain = stdout(&mettle(&args));
+    let o = mettle(&[&args[..], &["--verbose"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let verbose = stdout(&o);
+    assert!(!plain.contains("skipped"), "{plain}");
+    assert!(
+        verbose.contains(
+            "rule on crosses_board_edge when forbidden skipped: its condition is no (forbidden = no)"
+        ),
+        "{verbose}"
+    );
+    assert!(
+        verbose.contains(
+            "rule on activates when creature.in_play skipped: its condition is no (creature.in_play = no)"
+        ),
+        "{verbose}"
+    );
+}

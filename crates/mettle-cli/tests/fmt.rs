@@ -198,6 +198,10 @@ const MESSY: &[(&str, &str)] = &[
         "table wound_level(w: wound, party: flag) -> difficulty {\nminor, no: difficult\n  minor, yes:   routine // kept\n  incapacitating, yes: formidable\n  // a comment ends the run\n  ..-10: a\n  -9..-7:b\n\n  0: c  1: d\n  otherwise:\n    e\n}\n",
     ),
     (
+        "shapes",
+        "/// Host data.\nshape situation{in_combat:flag=no\n enemies:list of{name:text,distance:0..}=[]\n  friends : list of {\n name: text\n    distance: 0..   // how far\n } = []\n guarding:{name:text,distance:0..}=none}\n",
+    ),
+    (
         "continued_lines",
         "define trained(c: character) =\nc.military or (c.police\n and c.hunting)\non creature_killed when a and b\n   and c {\n   trigger x\n} // after\n  // before the end\n",
     ),

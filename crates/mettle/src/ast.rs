@@ -90,6 +90,17 @@ pub enum ItemKind {
     Script(ScriptDef),
     /// `option leadership_die: extra_d6 | flat_plus_one = flat_plus_one`: a house-rule choice.
     Option(Field),
+    /// `shape situation { enemies: list of { name: text, distance: 0.. } = [] }`: the form of host data.
+    Shape(ShapeDef),
+}
+
+/// `shape NAME { fields }`: the form that data a host passes must have.
+#[derive(Debug, Clone)]
+pub struct ShapeDef {
+    /// The shape's name.
+    pub name: Ident,
+    /// Its fields (a field with a default may be left out).
+    pub fields: Vec<Field>,
 }
 
 /// A typed attribute, input, fact or parameter: `name: type = default, strict`.
@@ -134,8 +145,14 @@ pub enum TypeKind {
     Data,
     /// `steady | shaken | broken`: one of these names.
     Names(Vec<Ident>),
-    /// A named type: an entity kind or a ladder.
+    /// A named type: an entity kind, a ladder or a shape.
     Named(Ident),
+    /// `list of T`: a list, in a shape's field.
+    List(Box<TypeExpr>),
+    /// `{ name: text, distance: 0.. }`: a record, in a shape's field.
+    Record(Vec<Field>),
+    /// `text`: a string, in a shape's field.
+    Text,
 }
 
 /// `kind NAME { fields }`

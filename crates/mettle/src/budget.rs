@@ -39,6 +39,9 @@ pub struct Budget {
     /// and combination of inputs. An estimate from samples falls back on the same amount again.
     /// Default 600,000,000 (about a second on a small machine).
     pub odds_work: u64,
+    /// Most values (numbers, texts, list items, records…) in one piece of data a host passes with an
+    /// event, a check's input or an entity. Default 100,000.
+    pub data_values: u64,
 }
 
 impl Default for Budget {
@@ -52,13 +55,14 @@ impl Default for Budget {
             log_entries: 1_000_000,
             script_operations: 10_000_000,
             odds_work: 600_000_000,
+            data_values: 100_000,
         }
     }
 }
 
 impl Budget {
     /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "ruleset_bytes",
         "script_bytes",
         "save_bytes",
@@ -67,6 +71,7 @@ impl Budget {
         "log_entries",
         "script_operations",
         "odds_work",
+        "data_values",
     ];
 
     /// Sets the limit called `name` to `value` (zero is read as one: a limit is never off).
@@ -88,6 +93,7 @@ impl Budget {
             "log_entries" => &mut self.log_entries,
             "script_operations" => &mut self.script_operations,
             "odds_work" => &mut self.odds_work,
+            "data_values" => &mut self.data_values,
             _ => {
                 return Err(Diagnostic::plain(
                     "budget::unknown",

@@ -62,6 +62,8 @@ pub fn outline(rules: &Ruleset) -> Json {
             "made_by": c.subject.map(|k| p.kinds[k as usize].name.clone()),
             "inputs": fields(&c.inputs.iter().map(|i| i.field.clone()).collect::<Vec<_>>()),
             "roll": c.roll.as_ref().map(|r| r.dice.text.clone()),
+            // Roll-under: passes with a total at most the target; `margin` is then `target - total`.
+            "under": c.under,
             "modifiers": c.modifiers.iter().map(|m| json!({
                 "label": m.label, "dice": m.dice, "doc": m.doc, "line": line(m.span),
             })).collect::<Vec<_>>(),
@@ -78,6 +80,11 @@ pub fn outline(rules: &Ruleset) -> Json {
         })).collect::<Vec<_>>(),
         "formulas": p.defines.iter().map(|d| json!({
             "name": d.name, "doc": d.doc, "line": line(d.span), "parameters": fields(&d.params),
+        })).collect::<Vec<_>>(),
+        // The shapes of host data: each field with its type as written, its default (a field
+        // without one must be given) and, for a record, its own fields.
+        "shapes": p.shapes.iter().map(|s| json!({
+            "name": s.name, "doc": s.doc, "line": line(s.span), "fields": shape_fields(p, &s.fields, &line),
         })).collect::<Vec<_>>(),
         // House-rule options: each with its readings and the one chosen (`default`).
         "options": fields(&p.options),
@@ -103,6 +110,33 @@ pub fn outline(rules: &Ruleset) -> Json {
     })
 }
 
+/// A shape's fields as JSON; records inside give their fields too.
+fn shape_fields(p: &Program, fields: &[crate::shape::ShapeField], line: &dyn Fn(Span) -> Json) -> Json {
+    use crate::shape::ShapeTy;
+    fields
+        .iter()
+        .map(|f| {
+            let record = match &f.ty {
+                ShapeTy::Record(r) => Some(r),
+                ShapeTy::List(t) => match &**t {
+                    ShapeTy::Record(r) => Some(r),
+                    _ => None,
+                },
+                _ => None,
+            };
+            json!({
+                "name": f.name,
+                "type": crate::shape::written(&p.shapes, &f.ty),
+                "default": f.default.as_ref().map(crate::shape::value_written),
+                "required": f.default.is_none(),
+                "doc": f.doc,
+                "line": line(f.span),
+                "fields": record.map(|r| shape_fields(p, r, line)),
+            })
+        })
+        .collect()
+}
+
 /// A type as written in a ruleset: `0..6`, `flag`, `steady | shaken`, a kind's or ladder's name.
 pub fn type_name(p: &Program, ty: &Ty) -> String {
     match ty {
@@ -122,6 +156,7 @@ pub fn type_name(p: &Program, ty: &Ty) -> String {
         Ty::Result(c) => format!("result of {}", p.checks[*c as usize].name),
         Ty::Text => "text".into(),
         Ty::Data => "data".into(),
+        Ty::Shape(s) => p.shapes[*s as usize].name.clone(),
         Ty::None => "none".into(),
         Ty::Error => "unknown".into(),
     }

@@ -101,6 +101,7 @@ pub mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
+pub mod shape;
 pub mod sim;
 #[doc(hidden)]
 pub mod syntax;

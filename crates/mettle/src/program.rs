@@ -127,8 +127,15 @@ pub struct CheckResult {
     pub total: i64,
     /// The target number, if the check has one.
     pub target: Option<i64>,
-    /// `total - target`.
+    /// `total - target`, or `target - total` for a roll-under check: positive for a pass either way.
     pub margin: Option<i64>,
+    /// How the target was worked out, when it is more than a number (`6 + 1 + 2 + 3`); only when
+    /// the session keeps a log.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target_parts: Option<String>,
+    /// A roll-under check: it passes with a total at most its target.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub under: bool,
     /// Values the check worked out (`let`), by name.
     pub values: Vec<(String, String)>,
     /// The outcome's name.
@@ -167,6 +174,8 @@ pub enum Ty {
     Text,
     /// Lists and records from the host, for scripts to read.
     Data,
+    /// Data of a declared shape, checked when it comes in.
+    Shape(crate::shape::ShapeId),
     /// `none`.
     None,
     /// Unknown because of an earlier error; fits anywhere, so one mistake is reported once. Never
@@ -427,6 +436,9 @@ pub struct Check {
     pub nslots: u32,
     /// Names of `let` values and their slots, for explanations.
     pub lets: Vec<(String, u32)>,
+    /// For each of `lets`: the outcomes (indices in `outcomes`) it is worked out for, when only the
+    /// effects of those outcomes read it; explanations show it under those outcomes only.
+    pub lets_for: Vec<Option<Vec<u32>>>,
     /// Steps in order.
     pub steps: Vec<CheckStep>,
     /// The roll.
@@ -437,6 +449,9 @@ pub struct Check {
     pub target: Option<Expr>,
     /// Outcomes tried in order.
     pub outcomes: Vec<Outcome>,
+    /// Roll-under: the check passes with a total at most its target, and its margin is
+    /// `target - total` (positive for a pass either way).
+    pub under: bool,
     /// The outcome names.
     pub outcome_set: SetId,
     /// `group NAME = a, b`: outcomes added up under one name (odds, cards, simulations), in order.
@@ -839,6 +854,8 @@ pub struct Program {
     /// House-rule options, each with the value chosen for this load (its default unless a host or
     /// the command line chose another).
     pub options: Vec<FieldDef>,
+    /// The shapes of host data.
+    pub shapes: Vec<crate::shape::Shape>,
 }
 
 /// The built-in time events, in event-index order.

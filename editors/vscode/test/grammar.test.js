@@ -172,7 +172,7 @@ function checkFile(grammar, file, text) {
     }
     // Declared names.
     const declared = [
-      /\b(?:kind|ladder|event|define|table|check|result|scenario)\s+([A-Za-z_]\w*)/g,
+      /\b(?:kind|ladder|shape|event|define|table|check|result|scenario)\s+([A-Za-z_]\w*)/g,
       /^\s*on\s+([A-Za-z_]\w*)/g,
       /\b(?:outcome|otherwise)\s+([A-Za-z_]\w*)/g,
     ];
@@ -243,6 +243,16 @@ const EXACT = [
       ['..', 'keyword.operator.range.mettle'],
       ['flag', 'storage.type.mettle'],
       ['no', 'constant.language.mettle'],
+    ],
+  ],
+  [
+    'shape situation { enemies: list of { name: text, distance: 0.. } = [] }',
+    [
+      ['shape', 'keyword.other.declaration.mettle'],
+      ['situation', 'entity.name.type.mettle'],
+      ['list of', 'storage.type.mettle'],
+      ['text', 'storage.type.mettle'],
+      ['0', 'constant.numeric.integer.mettle'],
     ],
   ],
   [

@@ -148,7 +148,7 @@ pub(super) fn parse_assignment(
             }
         }
         // Data is written as in a ruleset (`{enemies: [{name: "ranger", distance: 8}]}`), or as JSON.
-        (Some(Ty::Data), v) => match mettle::syntax::parse_repl(v) {
+        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::syntax::parse_repl(v) {
             Ok(mettle::syntax::ReplInput::Expr(mettle::ast::Expr {
                 kind: mettle::ast::ExprKind::Data(d),
                 ..
@@ -323,7 +323,7 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
     }
 }
 
-pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
+pub fn play(file: &Path, scenario: &str, seed: u64, json: bool, verbose: bool) -> u8 {
     let Some(r) = load(file) else { return 1 };
     let mut session = Session::new(&r, seed);
     let result = session.run_scenario(scenario);
@@ -340,7 +340,11 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool) -> u8 {
         });
     } else {
         outln!("scenario {scenario}, seed {seed}");
-        out!("{}", mettle::session::render_log(log, r.text()));
+        if verbose {
+            out!("{}", mettle::session::render_log_verbose(log, r.text()));
+        } else {
+            out!("{}", mettle::session::render_log(log, r.text()));
+        }
         if let Some(over) = &session.state().over {
             outln!(
                 "result: {}{}",

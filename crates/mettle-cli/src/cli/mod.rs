@@ -41,7 +41,7 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Raise or lower a limit, as NAME=VALUE (repeatable): ruleset_bytes, script_bytes, save_bytes,
-    /// line_bytes, steps, log_entries, script_operations, odds_work. See docs/security.md.
+    /// line_bytes, steps, log_entries, script_operations, odds_work, data_values. See docs/security.md.
     #[arg(long = "budget", value_name = "NAME=VALUE", global = true)]
     budget: Vec<String>,
     /// Choose a reading of a house rule the ruleset offers (`option NAME: a | b = a`), as NAME=VALUE
@@ -267,6 +267,9 @@ enum Command {
         /// Print the log as JSON.
         #[arg(long)]
         json: bool,
+        /// Also show each rule that did not run because its condition was no, and why.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Open a prompt over one session: load rules, create units, fire events, roll checks, see why.
     #[command(
@@ -429,7 +432,9 @@ pub fn main() -> ExitCode {
         Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
             sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
         }
-        Command::Play { file, scenario, seed, json } => commands::play(&file, &scenario, seed, json),
+        Command::Play { file, scenario, seed, json, verbose } => {
+            commands::play(&file, &scenario, seed, json, verbose)
+        }
         Command::Test { paths, seed } => commands::test(&paths, seed),
         Command::Serve { file, seed } => crate::serve::run(file.as_deref(), seed),
         Command::Schemas { out } => json::write_schemas(&out),

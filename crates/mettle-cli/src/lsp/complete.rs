@@ -64,8 +64,8 @@ const CHECK_SNIPPETS: &[(&str, &str, &str)] = &[
 
 fn item_kind(k: SymKind) -> CompletionItemKind {
     match k {
-        SymKind::Kind => CompletionItemKind::STRUCT,
-        SymKind::Attribute | SymKind::Fact => CompletionItemKind::FIELD,
+        SymKind::Kind | SymKind::Shape => CompletionItemKind::STRUCT,
+        SymKind::Attribute | SymKind::Fact | SymKind::ShapeField => CompletionItemKind::FIELD,
         SymKind::State | SymKind::Rung | SymKind::Outcome => CompletionItemKind::ENUM_MEMBER,
         SymKind::Ladder => CompletionItemKind::ENUM,
         SymKind::Event => CompletionItemKind::EVENT,

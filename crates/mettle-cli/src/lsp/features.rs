@@ -74,7 +74,7 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("natural", "in a check: the face of the first die rolled"),
     ("total", "in a check: the value of the pool plus all flat modifiers"),
     ("target", "in a check: the target"),
-    ("margin", "in a check: `total - target`"),
+    ("margin", "in a check: `total - target` (`target - total` for a roll-under check): positive for a pass"),
 ];
 
 /// The hover for a built-in name at `offset`, if one is there.

@@ -46,6 +46,10 @@ pub enum SymKind {
     Choice,
     /// A house-rule option: `option bonus_die: extra_d6 | flat_plus_one = flat_plus_one`.
     Option,
+    /// `shape situation { … }`: the form of host data.
+    Shape,
+    /// A field of a shape (or of a record inside one).
+    ShapeField,
 }
 
 impl SymKind {
@@ -72,6 +76,8 @@ impl SymKind {
             SymKind::Variable => "variable",
             SymKind::Choice => "choice",
             SymKind::Option => "option",
+            SymKind::Shape => "shape",
+            SymKind::ShapeField => "field",
         }
     }
 
@@ -87,6 +93,7 @@ impl SymKind {
                 | SymKind::Check
                 | SymKind::Result
                 | SymKind::Scenario
+                | SymKind::Shape
         )
     }
 }

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 
 fn symbol_kind(k: SymKind) -> SymbolKind {
     match k {
-        SymKind::Kind => SymbolKind::STRUCT,
-        SymKind::Attribute | SymKind::Fact => SymbolKind::FIELD,
+        SymKind::Kind | SymKind::Shape => SymbolKind::STRUCT,
+        SymKind::Attribute | SymKind::Fact | SymKind::ShapeField => SymbolKind::FIELD,
         SymKind::State | SymKind::Rung | SymKind::Outcome => SymbolKind::ENUM_MEMBER,
         SymKind::Ladder => SymbolKind::ENUM,
         SymKind::Event => SymbolKind::EVENT,
@@ -222,11 +222,11 @@ pub fn legend() -> SemanticTokensLegend {
 
 fn token_type(k: SymKind) -> u32 {
     match k {
-        SymKind::Kind | SymKind::Ladder => 1,
+        SymKind::Kind | SymKind::Ladder | SymKind::Shape => 1,
         SymKind::State | SymKind::Rung | SymKind::Outcome | SymKind::Result => 2,
         SymKind::Event => 3,
         SymKind::Formula | SymKind::Table | SymKind::Check | SymKind::ScriptFn => 4,
-        SymKind::Attribute => 5,
+        SymKind::Attribute | SymKind::ShapeField => 5,
         SymKind::Fact | SymKind::Input | SymKind::Param => 6,
         SymKind::Let | SymKind::Variable | SymKind::Choice | SymKind::Option => 7,
         SymKind::Scenario => 11,
@@ -237,7 +237,8 @@ fn token_type(k: SymKind) -> u32 {
 /// they name nothing.
 const SOFT_KEYWORDS: &[&str] = &[
     "input", "roll", "modifier", "target", "outcome", "each", "game", "of", "as", "turn", "round", "next",
-    "dice", "die", "max", "flag", "int", "data", "number", "order", "chance", "record", "follow",
+    "dice", "die", "max", "flag", "int", "data", "shape", "list", "text", "number", "order", "chance",
+    "record", "follow",
 ];
 
 /// Semantic tokens of the whole document: comments, strings, numbers, keywords, and each name by what

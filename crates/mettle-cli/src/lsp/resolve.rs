@@ -208,7 +208,29 @@ impl Builder<'_> {
                 }
                 self.states(&f.ty, d);
             }
+            ItemKind::Shape(s) => {
+                let d = self.def(&s.name, SymKind::Shape, item.span, doc, None);
+                self.ix.defs[d].detail = format!("shape {}", s.name.name);
+                self.shape_fields(&s.fields, d);
+            }
             ItemKind::Trigger(_) => {}
+        }
+    }
+
+    /// The fields of a shape, and of the records inside it, as children of `parent`.
+    fn shape_fields(&mut self, fields: &[Field], parent: usize) {
+        for f in fields {
+            let d = self.def(&f.name, SymKind::ShapeField, f.span, f.doc.as_ref(), Some(parent));
+            self.ix.defs[d].detail = one_line(self.slice(f.span));
+            let mut ty = &f.ty;
+            while let TypeKind::List(inner) = &ty.kind {
+                ty = inner;
+            }
+            match &ty.kind {
+                TypeKind::Record(inner) => self.shape_fields(inner, d),
+                TypeKind::Named(n) => self.ix.defs[d].ty = Some(n.name.clone()),
+                _ => {}
+            }
         }
     }
 
@@ -275,6 +297,7 @@ impl Builder<'_> {
             }
             ItemKind::Scenario(s) => self.block(&s.body),
             ItemKind::Result(_) | ItemKind::Script(_) => {}
+            ItemKind::Shape(s) => self.shape_types(&s.fields),
             ItemKind::Option(f) => {
                 let d = self.top(&f.name.name, &[SymKind::Option]);
                 self.walk_field(f, d);
@@ -301,9 +324,21 @@ impl Builder<'_> {
     }
 
     fn ty(&mut self, ty: &TypeExpr) {
-        if let TypeKind::Named(n) = &ty.kind {
-            let d = self.top(&n.name, &[SymKind::Kind, SymKind::Ladder]);
-            self.refer(n.span, d);
+        match &ty.kind {
+            TypeKind::Named(n) => {
+                let d = self.top(&n.name, &[SymKind::Kind, SymKind::Ladder, SymKind::Shape]);
+                self.refer(n.span, d);
+            }
+            TypeKind::List(inner) => self.ty(inner),
+            TypeKind::Record(fields) => self.shape_types(fields),
+            _ => {}
+        }
+    }
+
+    /// The types named in a shape's fields.
+    fn shape_types(&mut self, fields: &[Field]) {
+        for f in fields {
+            self.ty(&f.ty);
         }
     }
 

@@ -480,3 +480,36 @@ fn argument_names_complete_on_continued_lines() {
     let l: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
     assert_eq!(l, ["spi", "lead"]);
 }
+
+#[test]
+fn shapes_are_outlined_hovered_and_defined() {
+    let mut c = Client::start();
+    let path =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("rulesets/shadow_deep_stress.mettle");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path);
+    c.open(&uri, &text);
+    assert!(c.diagnostics(&uri).is_empty());
+    // The fact's type jumps to the shape.
+    let d = c.at("textDocument/definition", &uri, pos(&text, "situation: situation)", 0, 12));
+    assert_eq!(d["range"]["start"]["line"], pos(&text, "shape situation", 0, 0).0);
+    // A field of the shape, with its type and doc.
+    let h = c.at("textDocument/hover", &uri, pos(&text, "shoot_target: text = none", 0, 2));
+    let shown = h["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("shoot_target: text = none"), "{shown}");
+    assert!(shown.contains("The name of the enemy it could shoot, or none."), "{shown}");
+    // The outline has the shape with its fields, records' fields under theirs.
+    let symbols = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    let shape = symbols.as_array().unwrap().iter().find(|s| s["name"] == "situation").expect("the shape");
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let fields = names(&shape["children"]);
+    assert_eq!(
+        fields,
+        ["in_combat", "friends", "enemies", "cover", "target_points", "shoot_target", "guarding"]
+    );
+    let friends = &shape["children"][1]["children"];
+    assert_eq!(names(friends), ["name", "distance", "in_combat", "reachable", "closer_to_enemy"]);
+    c.stop();
+}

@@ -122,7 +122,7 @@ pub(super) fn events(p: &Program, src: &Source) -> Vec<EventCard> {
         .filter(|e| !e.triggers.is_empty())
         .map(|e| EventCard {
             name: e.name.clone(),
-            doc: e.doc.clone(),
+            doc: with_shapes(p, e),
             facts: e
                 .facts
                 .iter()
@@ -154,4 +154,25 @@ fn trigger_condition(src: &Source, t: &crate::program::Trigger) -> Option<Words>
         }
         _ => None,
     })
+}
+
+/// An event's doc comment, followed by the fields of each shape its facts have: what the host must
+/// describe, one line a field (`- \`friends\`: list of { … } = [] — every friend`).
+fn with_shapes(p: &Program, e: &crate::program::EventDecl) -> Option<String> {
+    let mut doc = e.doc.clone();
+    for f in &e.facts {
+        let Ty::Shape(s) = f.ty else { continue };
+        let Some(shape) = p.shapes.get(s as usize) else { continue };
+        let mut text = format!("`{}` has shape `{}`:\n", f.name, shape.name);
+        for field in &shape.fields {
+            let about =
+                field.doc.as_ref().map(|d| format!(" — {}", d.replace('\n', " "))).unwrap_or_default();
+            text.push_str(&format!("\n- `{}`{about}", crate::shape::field_written(&p.shapes, field)));
+        }
+        doc = Some(match doc {
+            Some(d) => format!("{d}\n\n{text}"),
+            None => text,
+        });
+    }
+    doc
 }

@@ -28,11 +28,13 @@ impl<'a> Checker<'a> {
             slots: CheckSlots { subject: 0, dice: 0, natural: 0, total: 0, target: 0, margin: 0 },
             nslots: 0,
             lets: vec![],
+            lets_for: vec![],
             steps: vec![],
             roll: None,
             modifiers: vec![],
             target: None,
             outcomes: vec![],
+            under: false,
             outcome_set,
             groups: vec![],
             span: item.span,
@@ -134,6 +136,8 @@ impl<'a> Checker<'a> {
     fn check_body(&mut self, id: CheckId) {
         let ch = self.check_ast[id as usize];
         self.ctx = Ctx::Pure;
+        self.roll_under = roll_under(ch);
+        self.prog.checks[id as usize].under = self.roll_under;
         let inputs = self.prog.checks[id as usize].inputs.clone();
         let subject = self.prog.checks[id as usize].subject;
         for i in &inputs {
@@ -247,8 +251,10 @@ impl<'a> Checker<'a> {
         self.check_slots[id as usize] = named.clone();
         let outcomes = self.outcomes(ch, id);
         let groups = self.groups(ch);
+        let lets_for = lets.iter().map(|(name, _)| self.let_for(ch, name)).collect();
         let c = &mut self.prog.checks[id as usize];
         c.groups = groups;
+        c.lets_for = lets_for;
         c.slots = slots;
         c.lets = lets;
         c.steps = steps;
@@ -386,7 +392,13 @@ impl<'a> Checker<'a> {
         slots.total = self.scope.bind("total", Ty::Int { lo: Some(total.0), hi: Some(total.1) }, sp, false);
         let (tl, th) = self.target_range;
         slots.target = self.scope.bind("target", Ty::Int { lo: tl, hi: th }, sp, false);
-        let margin = (tl.map(|l| total.1.saturating_sub(l)), th.map(|h| total.0.saturating_sub(h)));
+        // Roll-under: the margin is how far under the target the total came, so that it too is
+        // positive for a pass.
+        let margin = if self.roll_under {
+            (th.map(|h| h.saturating_sub(total.0)), tl.map(|l| l.saturating_sub(total.1)))
+        } else {
+            (tl.map(|l| total.1.saturating_sub(l)), th.map(|h| total.0.saturating_sub(h)))
+        };
         slots.margin = self.scope.bind("margin", Ty::Int { lo: margin.1, hi: margin.0 }, sp, false);
         for (n, s) in [
             ("dice", slots.dice),
@@ -569,4 +581,76 @@ impl<'a> Checker<'a> {
         }
         out
     }
+}
+
+/// Whether a check passes by rolling at most its target: the first outcome that compares `total`
+/// with `target` does so with `total <= target` or `total < target` (either way round).
+pub(super) fn roll_under(ch: &ast::CheckDef) -> bool {
+    ch.lines.iter().find_map(|l| match &l.kind {
+        CheckLineKind::Outcome(o) => o.when.as_ref().and_then(direction),
+        _ => None,
+    }) == Some(true)
+}
+
+/// `Some(true)` for `total <= target`, `Some(false)` for `total >= target`, found anywhere in `e`.
+fn direction(e: &ast::Expr) -> Option<bool> {
+    use ast::{BinOp as B, ExprKind as K};
+    let name = |e: &ast::Expr| match &e.kind {
+        K::Name(n) => Some(n.name.clone()),
+        _ => None,
+    };
+    match &e.kind {
+        K::Binary(op, a, b) => {
+            let pair = (name(a), name(b));
+            let (total_first, target_first) = (
+                pair.0.as_deref() == Some("total") && pair.1.as_deref() == Some("target"),
+                pair.0.as_deref() == Some("target") && pair.1.as_deref() == Some("total"),
+            );
+            match op {
+                B::Le | B::Lt if total_first => Some(true),
+                B::Ge | B::Gt if target_first => Some(true),
+                B::Ge | B::Gt if total_first => Some(false),
+                B::Le | B::Lt if target_first => Some(false),
+                _ => direction(a).or_else(|| direction(b)),
+            }
+        }
+        K::Unary(_, x) => direction(x),
+        _ => None,
+    }
+}
+
+impl Checker<'_> {
+    /// The outcomes a `let` is worked out for: `Some` when only the effects of some outcomes name it
+    /// (no other line, and no outcome's condition), so that explanations leave it out of the others.
+    fn let_for(&self, ch: &ast::CheckDef, name: &str) -> Option<Vec<u32>> {
+        let names = |span: Span| names_word(self.src(span), name);
+        let mut only = vec![];
+        let mut outcome = 0u32;
+        for line in &ch.lines {
+            match &line.kind {
+                CheckLineKind::Outcome(o) => {
+                    if o.when.as_ref().is_some_and(|w| names(w.span)) {
+                        return None;
+                    }
+                    if o.body.iter().any(|s| names(s.span)) {
+                        only.push(outcome);
+                    }
+                    outcome += 1;
+                }
+                CheckLineKind::Let(n, _) if n.name == name => {}
+                _ if names(line.span) => return None,
+                _ => {}
+            }
+        }
+        (!only.is_empty()).then_some(only)
+    }
+}
+
+/// Whether `text` holds `word` as a whole name.
+fn names_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(is_ident)
+            && !text[i + word.len()..].chars().next().is_some_and(is_ident)
+    })
 }

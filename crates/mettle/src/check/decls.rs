@@ -108,14 +108,36 @@ impl Checker<'_> {
             }
             TypeKind::Flag => Ty::Flag,
             TypeKind::Names(names) => Ty::Name(self.new_set(owner, names)),
+            TypeKind::List(_) | TypeKind::Record(_) | TypeKind::Text => {
+                let what = match &t.kind {
+                    TypeKind::List(_) => "a list",
+                    TypeKind::Record(_) => "a record",
+                    _ => "text",
+                };
+                self.error(
+                    Diagnostic::error(
+                        "resolve::shape_only",
+                        format!("{what} can only be a field of a shape"),
+                        t.span,
+                        "only inside `shape`",
+                    )
+                    .with_help(format!(
+                        "declare `shape {owner}_data {{ … }}` with this as a field, and use its name here"
+                    )),
+                );
+                Ty::Error
+            }
             TypeKind::Named(id) => {
                 if let Some(&k) = self.kinds.get(&id.name) {
                     Ty::Entity(k)
                 } else if let Some(&s) = self.ladders.get(&id.name) {
                     Ty::Name(s)
+                } else if let Some(&s) = self.shapes.get(&id.name) {
+                    Ty::Shape(s)
                 } else {
                     let mut known: Vec<&str> = self.kinds.keys().map(|s| s.as_str()).collect();
                     known.extend(self.ladders.keys().map(|s| s.as_str()));
+                    known.extend(self.shapes.keys().map(|s| s.as_str()));
                     known.extend(["flag", "int"]);
                     let help = suggest_or(
                         &id.name,
@@ -126,7 +148,7 @@ impl Checker<'_> {
                     self.error(
                         Diagnostic::error(
                             "resolve::unknown_type",
-                            format!("there is no kind or ladder called `{}`", id.name),
+                            format!("there is no kind, ladder or shape called `{}`", id.name),
                             id.span,
                             "unknown type",
                         )
@@ -210,7 +232,7 @@ impl Checker<'_> {
                 .with_help("remove `, strict`"),
             );
         }
-        if matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text) {
+        if matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Shape(_) | Ty::Text) {
             self.error(
                 Diagnostic::error(
                     "resolve::option_type",

@@ -118,6 +118,7 @@ impl<'a> Checker<'a> {
             Ty::Result(c) => format!("a result of check `{}`", self.prog.checks[*c as usize].name),
             Ty::Text => "text".into(),
             Ty::Data => "data".into(),
+            Ty::Shape(s) => format!("data of shape `{}`", self.prog.shapes[*s as usize].name),
             Ty::None => "`none`".into(),
             Ty::Error => "unknown".into(),
         }
@@ -129,6 +130,8 @@ impl<'a> Checker<'a> {
             (Ty::Error, _) | (_, Ty::Error) => true,
             (Ty::Int { .. }, Ty::Int { .. } | Ty::Pool) => true,
             (Ty::Entity(_), Ty::None) => true,
+            // Checked data can go wherever any data may.
+            (Ty::Data, Ty::Shape(_)) => true,
             (Ty::Name(a), Ty::Name(b)) => a == b,
             (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b) && a == b,
         }
@@ -155,6 +158,10 @@ impl<'a> Checker<'a> {
             (Ty::Int { .. }, Ty::Name(_)) => {
                 "a name is not a number: compare names with `is`, e.g. `unit.morale is shaken`".to_string()
             }
+            (Ty::Shape(s), Ty::Data) => format!(
+                "data of no declared shape is not checked: declare it as `{}` where it comes in",
+                self.prog.shapes[*s as usize].name
+            ),
             _ => format!("give {} here", self.ty_words(want)),
         };
         let d = Diagnostic::error(
@@ -189,8 +196,19 @@ impl<'a> Checker<'a> {
         match &e.kind {
             ExprKind::Int(i) => T::int(Expr::Const(Value::Int(*i)), Some(*i), Some(*i)),
             ExprKind::Bool(b) => T::flag(Expr::Const(Value::Bool(*b)), Some(*b)),
-            ExprKind::None => T::new(Expr::Const(Value::None), Ty::None),
-            ExprKind::Data(d) => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
+            // `none` where a state with a `none` name is wanted is that name (`fubar: none | pinned`).
+            ExprKind::None => match want {
+                Some(Ty::Name(s)) if self.prog.sets[*s as usize].names.iter().any(|n| n == "none") => {
+                    let index =
+                        self.prog.sets[*s as usize].names.iter().position(|n| n == "none").unwrap_or(0);
+                    T::new(Expr::Const(Value::Name { set: *s, index: index as u32 }), Ty::Name(*s))
+                }
+                _ => T::new(Expr::Const(Value::None), Ty::None),
+            },
+            ExprKind::Data(d) => match want {
+                Some(Ty::Shape(s)) => self.shape_literal(d, *s, e.span),
+                _ => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
+            },
             ExprKind::Str(_) => {
                 self.error(
                     Diagnostic::error(
@@ -420,12 +438,18 @@ impl<'a> Checker<'a> {
     }
 
     fn field(&mut self, base: &ast::Expr, field: &ast::Ident) -> T {
+        // Only the outermost attribute of `set a.leader.hp to …` is written; the rest are read.
+        let placing = std::mem::take(&mut self.placing);
         let b = self.expr(base, None);
         match &b.ty {
             Ty::Entity(k) => {
                 let kind = &self.prog.kinds[*k as usize];
                 match kind.fields.iter().position(|f| f.name == field.name) {
                     Some(i) => {
+                        if !placing && self.ctx != super::Ctx::Scenario {
+                            self.attr_read.insert((*k, i as u32));
+                        }
+                        let kind = &self.prog.kinds[*k as usize];
                         let ty = kind.fields[i].ty.clone();
                         T::new(Expr::Field(Box::new(b.e), i as u32), ty)
                     }

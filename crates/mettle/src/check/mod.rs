@@ -10,6 +10,7 @@ mod dice;
 mod expr;
 mod repl;
 mod scope;
+mod shapes;
 mod stmt;
 
 pub use chance::MAX_CHANCE_SIDES;
@@ -80,6 +81,19 @@ pub(crate) struct Checker<'a> {
     script_fns: HashMap<String, u32>,
     /// House-rule options by name.
     options: HashMap<String, u32>,
+    /// Shapes of host data by name.
+    shapes: HashMap<String, crate::shape::ShapeId>,
+    /// The name a data literal being checked against a shape goes by in messages (the fact or
+    /// attribute it is given for).
+    data_root: Option<String>,
+    /// The check being checked passes by rolling under its target (see `checks::roll_under`).
+    roll_under: bool,
+    /// Attributes some rule reads (kind, attribute), for the `unread_attribute` warning.
+    attr_read: std::collections::HashSet<(KindId, u32)>,
+    /// The attribute being checked is the target of `set`, `add` or `remove`: not a read.
+    placing: bool,
+    /// The text of the ruleset's scripts (blocks and files): an attribute they name counts as read.
+    script_text: String,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -98,10 +112,16 @@ pub fn check(
     // only errors, for the caller to settle them (see `odds::cover`).
     let errors = c.diags.iter().any(|d| d.is_error() && d.code != MISSING_OTHERWISE);
     if errors {
-        // Ranges worked out around an error are not to be trusted: say nothing about them.
+        // Ranges worked out around an error are not to be trusted: say nothing about them. Nor
+        // about attributes read by nothing: the read may be the line in error.
         c.diags.retain(|d| {
             d.is_error()
-                || !matches!(d.code.as_str(), "mettle::resolve::unreachable" | "mettle::resolve::always")
+                || !matches!(
+                    d.code.as_str(),
+                    "mettle::resolve::unreachable"
+                        | "mettle::resolve::always"
+                        | "mettle::resolve::unread_attribute"
+                )
         });
     }
     c.diags.sort_by_key(|d| (d.span().start, !d.is_error()));
@@ -144,6 +164,7 @@ impl<'a> Checker<'a> {
                 scenarios: vec![],
                 scripts: None,
                 options: vec![],
+                shapes: vec![],
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -173,6 +194,12 @@ impl<'a> Checker<'a> {
             ctx: Ctx::Pure,
             script_fns: HashMap::new(),
             options: HashMap::new(),
+            shapes: HashMap::new(),
+            data_root: None,
+            roll_under: false,
+            attr_read: Default::default(),
+            placing: false,
+            script_text: String::new(),
         }
     }
 
@@ -401,12 +428,47 @@ impl<'a> Checker<'a> {
                         });
                     }
                 }
+                ItemKind::Shape(sh) => {
+                    if self.claim(&sh.name, "shape") {
+                        self.shapes.insert(sh.name.name.clone(), self.prog.shapes.len() as u32);
+                        self.prog.shapes.push(crate::shape::Shape {
+                            name: sh.name.name.clone(),
+                            doc: item.doc.clone(),
+                            fields: vec![],
+                            span: item.span,
+                        });
+                    }
+                }
                 ItemKind::Trigger(_) => {}
                 // Compiled before checking (see `Ruleset::load`); their names are checked below.
                 ItemKind::Script(_) => {}
             }
         }
-        // Pass 2: attributes and facts, ladder numbers.
+        // Pass 2: shapes, attributes and facts, ladder numbers.
+        for item in &file.items {
+            if let ItemKind::Shape(sh) = &item.kind
+                && let Some(&id) = self.shapes.get(&sh.name.name)
+                && self.prog.shapes[id as usize].span == item.span
+            {
+                let fields = self.shape_fields(&sh.fields);
+                self.prog.shapes[id as usize].fields = fields;
+            }
+        }
+        self.shape_depths();
+        for item in &file.items {
+            if let ItemKind::Script(s) = &item.kind
+                && !s.is_file
+            {
+                self.script_text.push_str(&s.source.0);
+                self.script_text.push('\n');
+            }
+        }
+        if let Some(scripts) = &self.prog.scripts {
+            for t in scripts.file_texts() {
+                self.script_text.push_str(t);
+                self.script_text.push('\n');
+            }
+        }
         for item in &file.items {
             match &item.kind {
                 ItemKind::Kind(k) => {
@@ -466,6 +528,25 @@ impl<'a> Checker<'a> {
     }
 
     fn unused_warnings(&mut self) {
+        for (k, kind) in self.prog.kinds.iter().enumerate() {
+            for (i, f) in kind.fields.iter().enumerate() {
+                if self.attr_read.contains(&(k as KindId, i as u32)) || mentions(&self.script_text, &f.name) {
+                    continue;
+                }
+                self.diags.push(
+                    Diagnostic::warning(
+                        "resolve::unread_attribute",
+                        format!("no rule reads attribute `{}` of {}", f.name, kind.name),
+                        f.span,
+                        "never read",
+                    )
+                    .with_help(format!(
+                        "read it in a rule (a condition, a modifier, a formula: `{}.{}`), or remove it; setting it, and reading it in scenarios, do not count",
+                        kind.name, f.name
+                    )),
+                );
+            }
+        }
         for (i, d) in self.define_ast.iter().enumerate() {
             if !self.define_used[i] {
                 self.diags.push(
@@ -623,4 +704,15 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// Whether script text names `word` as a field (`c.word`, `"word"`): scripts read attributes from the
+/// entities they are given, which the checker cannot follow.
+fn mentions(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        matches!(before, Some('.') | Some('"')) && !after.is_some_and(is_ident)
+    })
 }

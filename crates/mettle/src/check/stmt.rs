@@ -39,7 +39,9 @@ impl<'a> Checker<'a> {
     /// Checks the target of `set`/`add`/`remove`: an attribute of an entity.
     fn place(&mut self, e: &ast::Expr, verb: &str) -> Option<(Place, Ty, String)> {
         let errors = self.diags.len();
+        self.placing = true;
         let t = self.expr(e, None);
+        self.placing = false;
         if self.diags.len() > errors {
             // Already reported (a misspelt attribute, say): one mistake, one message.
             return None;
@@ -83,7 +85,9 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn value_for(&mut self, e: &ast::Expr, ty: &Ty, what: &str, name: &str) -> Expr {
+        let root = self.data_root.replace(name.to_string());
         let t = self.expr(e, Some(ty));
+        self.data_root = root;
         self.expect_ty(&t, ty, e.span, what);
         if let Some(v) = const_value(&t.e) {
             self.in_bounds(&v, ty, e.span, name);

@@ -128,7 +128,8 @@ fn estimate(
         hits[r.outcome] += 1;
         *totals.entry(r.total).or_default() += 1;
         if let Some(t) = r.target {
-            *margins.entry(r.total - t).or_default() += 1;
+            let margin = if check.under { t - r.total } else { r.total - t };
+            *margins.entry(margin).or_default() += 1;
         }
     }
     if done == 0 {

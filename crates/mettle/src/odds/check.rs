@@ -369,7 +369,8 @@ fn gather(
         ways[s.outcome] += &w;
         *totals.entry(s.total).or_default() += &w;
         if let Some(t) = s.target {
-            *margins.entry(s.total - t).or_default() += &w;
+            let margin = if c.under { t - s.total } else { s.total - t };
+            *margins.entry(margin).or_default() += &w;
         }
         for (i, (_, slot)) in lets.iter().enumerate() {
             match &s.slots[*slot as usize] {

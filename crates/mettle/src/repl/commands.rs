@@ -156,8 +156,16 @@ impl Repl {
         let file = PathBuf::from(path);
         match World::compile(Some(&file), &text, &[], &self.budget, &self.options) {
             Ok((rules, ast)) => {
-                if !rules.warnings().is_empty() {
-                    reply.err.push_str(&self.render_with_file(rules.warnings(), &rules));
+                // The prompt is for trying rules out: attributes no rule reads yet are `mettle
+                // check`'s to report, not the REPL's.
+                let warnings: Vec<_> = rules
+                    .warnings()
+                    .iter()
+                    .filter(|d| d.code != "mettle::resolve::unread_attribute")
+                    .cloned()
+                    .collect();
+                if !warnings.is_empty() {
+                    reply.err.push_str(&self.render_with_file(&warnings, &rules));
                 }
                 let p = rules.program();
                 reply.say(format!(

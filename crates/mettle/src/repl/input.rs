@@ -46,7 +46,13 @@ impl Repl {
                     return;
                 }
             };
-        let warnings: Vec<_> = rules.warnings().iter().filter(|d| d.span().start >= base).cloned().collect();
+        // An attribute typed at the prompt is read by rules typed later: `mettle check` says it.
+        let warnings: Vec<_> = rules
+            .warnings()
+            .iter()
+            .filter(|d| d.span().start >= base && d.code != "mettle::resolve::unread_attribute")
+            .cloned()
+            .collect();
         if !warnings.is_empty() {
             reply.err.push_str(&self.render(&warnings, input));
         }
@@ -148,7 +154,7 @@ impl Repl {
                 }
                 if self.world.session.log().len() > start {
                     let log = show::unplaced(&self.world.session.log()[start..], self.base());
-                    let explained = crate::session::render_log(&log, self.world.rules.text());
+                    let explained = crate::session::render_log_verbose(&log, self.world.rules.text());
                     self.explained = Some(self.typed_lines(&explained));
                 }
                 if self.world.session.state() != before.0.session.state() {
@@ -168,7 +174,7 @@ impl Repl {
         let log = show::unplaced(log, self.base());
         let brief = show::brief(&log, self.world.rules.text());
         reply.out.push_str(&self.typed_lines(&brief));
-        let explained = crate::session::render_log(&log, self.world.rules.text());
+        let explained = crate::session::render_log_verbose(&log, self.world.rules.text());
         self.explained = Some(self.typed_lines(&explained));
     }
 }
@@ -187,5 +193,6 @@ fn describe(item: &ast::Item) -> String {
         ItemKind::Scenario(s) => format!("scenario `{}`", s.name.name),
         ItemKind::Script(_) => "a script".to_string(),
         ItemKind::Option(o) => format!("option `{}`", o.name.name),
+        ItemKind::Shape(s) => format!("shape `{}`", s.name.name),
     }
 }

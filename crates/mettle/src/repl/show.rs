@@ -236,6 +236,8 @@ pub(super) fn unplaced(log: &[LogLine], base: usize) -> Vec<LogLine> {
             | LogEntry::Reaction { span, .. }
             | LogEntry::Order { span, .. }
             | LogEntry::Print { span, .. }
+            | LogEntry::Lookup { span, .. }
+            | LogEntry::Skipped { span, .. }
             | LogEntry::Record { span, .. } => fix(span),
             LogEntry::Event { .. } | LogEntry::Removed { .. } => {}
         }
@@ -249,7 +251,7 @@ pub(super) fn brief(log: &[LogLine], text: &str) -> String {
     for line in log {
         let pad = "  ".repeat(line.depth as usize);
         match &line.entry {
-            LogEntry::Rule { .. } => {}
+            LogEntry::Rule { .. } | LogEntry::Lookup { .. } => {}
             LogEntry::Check(r) => {
                 let verb = if r.pool.is_some() { "rolls" } else { "works out" };
                 let who = r.subject.as_ref().map(|s| format!("{s} {verb} ")).unwrap_or_default();

@@ -24,9 +24,9 @@ impl Mover<'_> {
             (Ty::Int { lo, hi }, Value::Int(x)) => {
                 (lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h)).then(|| v.clone())
             }
-            (Ty::Flag, Value::Bool(_)) | (Ty::Pool, Value::Pool(_)) | (Ty::Data, Value::Data(_)) => {
-                Some(v.clone())
-            }
+            (Ty::Flag, Value::Bool(_))
+            | (Ty::Pool, Value::Pool(_))
+            | (Ty::Data | Ty::Shape(_), Value::Data(_)) => Some(v.clone()),
             (Ty::Name(s), Value::Name { set, index }) => {
                 let name = self.old.sets.get(*set as usize)?.names.get(*index as usize)?;
                 let index = self.new.sets.get(*s as usize)?.names.iter().position(|n| n == name)?;

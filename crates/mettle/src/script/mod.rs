@@ -380,6 +380,11 @@ impl Scripts {
         self.sources.files.iter().find(|f| f.file.name == name).map(|f| f.file.clone())
     }
 
+    /// The text of each script file.
+    pub(crate) fn file_texts(&self) -> impl Iterator<Item = &str> {
+        self.sources.files.iter().map(|f| f.file.text.as_str())
+    }
+
     /// The limits scripts run under.
     pub fn limits(&self) -> &ScriptLimits {
         &self.limits

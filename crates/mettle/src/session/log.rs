@@ -137,6 +137,27 @@ pub enum LogEntry {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         from: Option<String>,
     },
+    /// A rule of the event did not run because its condition was no; `why` gives the values it read.
+    /// Shown by verbose explanations only.
+    Skipped {
+        /// The rule's first line.
+        text: String,
+        /// The values its condition read, such as `hp_lost = 2`.
+        why: String,
+        /// Where it is.
+        span: Span,
+    },
+    /// A table was looked up: the keys, the row that matched (its span) and the value it gave.
+    Lookup {
+        /// The table's name.
+        table: String,
+        /// The keys as shown.
+        keys: Vec<String>,
+        /// The value of the row.
+        value: String,
+        /// The row that matched.
+        span: Span,
+    },
     /// Something a script printed.
     Print {
         /// The text.

@@ -16,7 +16,7 @@ pub use checkpoint::Checkpoint;
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};
-pub use show::render_log;
+pub use show::{render_log, render_log_verbose};
 
 use crate::Ruleset;
 use crate::ast::Span;
@@ -412,14 +412,20 @@ impl Session {
                 "attribute",
                 format!("a {kind} has no attribute `{f}`"),
             )?;
-            check_value(v, &p.kinds[k].fields[i].ty, &format!("attribute `{f}` of `{name}`"))?;
-            fields.push((i as u32, v.clone()));
+            let v = conform_value(
+                &rules,
+                v,
+                &p.kinds[k].fields[i].ty,
+                &format!("attribute `{f}` of `{name}`"),
+                f,
+            )?;
+            fields.push((i as u32, v));
         }
         // An attribute the ruleset gives no default (a group's starting Morale Points) must be given,
         // as `new` in a scenario must: no silent 0. Entity references may start as none.
         if let Some(missing) = p.kinds[k].fields.iter().enumerate().find(|(i, f)| {
             f.default.is_none()
-                && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
+                && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Shape(_) | Ty::Text)
                 && !fields.iter().any(|(j, _)| *j as usize == *i)
         }) {
             let f = &missing.1.name;
@@ -531,7 +537,13 @@ impl Session {
         for (i, f) in decl.facts.iter().enumerate() {
             match values[i].take().or_else(|| f.default.clone()) {
                 Some(v) => {
-                    check_value(&v, &f.ty, &format!("fact `{}` of event `{event}`", f.name))?;
+                    let v = conform_value(
+                        &rules,
+                        &v,
+                        &f.ty,
+                        &format!("fact `{}` of event `{event}`", f.name),
+                        &f.name,
+                    )?;
                     out.push(v)
                 }
                 None if matches!(f.ty, Ty::Entity(_)) => out.push(Value::None),
@@ -597,8 +609,14 @@ impl Session {
                 "input",
                 format!("check `{check}` has no input `{n}`"),
             )?;
-            check_value(v, &p.checks[c].inputs[i].field.ty, &format!("input `{n}` of check `{check}`"))?;
-            args.push((i as u32, v.clone()));
+            let v = conform_value(
+                &self.rules,
+                v,
+                &p.checks[c].inputs[i].field.ty,
+                &format!("input `{n}` of check `{check}`"),
+                n,
+            )?;
+            args.push((i as u32, v));
         }
         Ok((c as CheckId, args))
     }
@@ -685,6 +703,28 @@ fn find<T>(
     }
 }
 
+/// A value given through the API, checked against its declared type and bounds; data of a shape is
+/// checked against the shape and completed from its defaults. `root` names it in data errors
+/// (`seen.enemies[2].distance`).
+fn conform_value(rules: &Ruleset, v: &Value, ty: &Ty, what: &str, root: &str) -> Result<Value, Diagnostic> {
+    use crate::shape::{ShapeTy, conform};
+    let shape = match (ty, v) {
+        (Ty::Shape(s), Value::Data(_)) => ShapeTy::Shape(*s),
+        (Ty::Data, Value::Data(_)) => ShapeTy::Any,
+        _ => {
+            check_value(v, ty, what)?;
+            return Ok(v.clone());
+        }
+    };
+    let Value::Data(d) = v else { return Ok(v.clone()) };
+    let p = rules.program();
+    match conform(&p.shapes, &shape, d, root, rules.budget().data_values) {
+        Ok(d) => Ok(Value::Data(std::sync::Arc::new(d))),
+        Err(e) => Err(Diagnostic::plain(&format!("data::{}", e.code), format!("{what}: {}", e.message))
+            .with_help(e.help)),
+    }
+}
+
 /// Checks a value given through the API against its declared type and bounds.
 fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
     let ok = match (ty, v) {
@@ -700,7 +740,7 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
         }
         (Ty::Flag, Value::Bool(_))
         | (Ty::Entity(_), Value::Entity(_) | Value::None)
-        | (Ty::Data, Value::Data(_)) => true,
+        | (Ty::Data | Ty::Shape(_), Value::Data(_)) => true,
         (Ty::Name(s), Value::Name { set, .. }) => s == set,
         _ => false,
     };

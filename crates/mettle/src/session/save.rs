@@ -182,7 +182,9 @@ fn save_error(code: &str, message: String, help: String) -> Diagnostic {
 fn value_fits(p: &Program, st: &State, v: &Value, ty: &Ty) -> bool {
     match (ty, v) {
         (Ty::Int { lo, hi }, Value::Int(x)) => lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h),
-        (Ty::Flag, Value::Bool(_)) | (Ty::Data, Value::Data(_)) | (Ty::Entity(_), Value::None) => true,
+        (Ty::Flag, Value::Bool(_))
+        | (Ty::Data | Ty::Shape(_), Value::Data(_))
+        | (Ty::Entity(_), Value::None) => true,
         (Ty::Name(s), Value::Name { set, index }) => {
             set == s && p.sets.get(*set as usize).is_some_and(|n| (*index as usize) < n.names.len())
         }

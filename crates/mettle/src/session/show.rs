@@ -26,6 +26,16 @@ fn line_of(text: &str, span: Span) -> Option<usize> {
 /// assert!(text.contains("outcome: done  (line 3)"));
 /// ```
 pub fn render_log(log: &[LogLine], text: &str) -> String {
+    render(log, text, false)
+}
+
+/// The log as [`render_log`] shows it, and also each rule that did not run because its condition
+/// was no, with the values the condition read (`mettle play --verbose`, the REPL's `:explain`).
+pub fn render_log_verbose(log: &[LogLine], text: &str) -> String {
+    render(log, text, true)
+}
+
+fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
     let mut out = String::new();
     let at = |span: Span| line_of(text, span).map(|l| format!("  (line {l})")).unwrap_or_default();
     for line in log {
@@ -75,11 +85,20 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                     let unit = if m.dice { if m.amount.abs() == 1 { " die" } else { " dice" } } else { "" };
                     let _ = writeln!(out, "{pad}  {} {:+}{unit}{}", m.label, m.amount, at(m.span));
                 }
+                let parts = r.target_parts.as_ref().map(|p| format!(" = {p}")).unwrap_or_default();
                 match r.target {
+                    Some(t) if r.under => {
+                        let _ = writeln!(
+                            out,
+                            "{pad}  total {} against target {t}{parts} (needs {t} or less, margin {:+})",
+                            r.total,
+                            r.margin.unwrap_or(t - r.total)
+                        );
+                    }
                     Some(t) => {
                         let _ = writeln!(
                             out,
-                            "{pad}  total {} against target {t} (margin {:+})",
+                            "{pad}  total {} against target {t}{parts} (margin {:+})",
                             r.total,
                             r.total - t
                         );
@@ -116,6 +135,21 @@ pub fn render_log(log: &[LogLine], text: &str) -> String {
                 None => writeln!(out, "{pad}order: {t}{}", at(*span)),
             },
             LogEntry::Print { text: t, span } => writeln!(out, "{pad}script says: {t}{}", at(*span)),
+            LogEntry::Skipped { .. } if !verbose => Ok(()),
+            LogEntry::Skipped { text: t, why, span } => {
+                writeln!(out, "{pad}rule {t} skipped: its condition is no ({why}){}", at(*span))
+            }
+            LogEntry::Lookup { table, keys, value, span } => {
+                let row = text.get(span.start..span.end).unwrap_or("").split_whitespace().collect::<Vec<_>>();
+                let row = row.join(" ");
+                let row = row.trim_end_matches(',');
+                writeln!(
+                    out,
+                    "{pad}table {table}({}): row `{row}` gives {value}{}",
+                    keys.join(", "),
+                    at(*span)
+                )
+            }
             LogEntry::GameOver { label, winner, span, .. } => match winner {
                 Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),
                 None => writeln!(out, "{pad}game over: {label}{}", at(*span)),

@@ -244,6 +244,7 @@ impl Builder {
             }),
             Rule::script_def => ItemKind::Script(self.script(&k)),
             Rule::option_def => ItemKind::Option(self.field(k.get(Rule::field))),
+            Rule::shape_def => ItemKind::Shape(ShapeDef { name: self.name(&k), fields: self.fields(&k) }),
             r => unreachable!("the grammar has no item {r:?}"),
         };
         Item { doc, span, kind }
@@ -285,10 +286,23 @@ impl Builder {
             Rule::kw_flag => TypeKind::Flag,
             Rule::kw_data => TypeKind::Data,
             Rule::kw_int => TypeKind::Range { lo: None, hi: None },
-            Rule::names_type => {
-                TypeKind::Names(Kids::of(inner).all(Rule::ident).map(|i| self.ident(i)).collect())
-            }
+            Rule::names_type => TypeKind::Names(
+                inner
+                    .into_inner()
+                    .filter(|p| matches!(p.as_rule(), Rule::ident | Rule::kw_none))
+                    .map(|i| self.ident(i))
+                    .collect(),
+            ),
             Rule::ident => TypeKind::Named(self.ident(inner)),
+            Rule::kw_text => TypeKind::Text,
+            // `list of list of …` is not bracketed: its depth is capped like an operator chain's.
+            Rule::list_type if self.enter(Levels::ONE, span) => {
+                let t = self.type_expr(Kids::of(inner).get(Rule::type_expr));
+                self.leave(Levels::ONE);
+                TypeKind::List(Box::new(t))
+            }
+            Rule::list_type => TypeKind::Data,
+            Rule::record_type => TypeKind::Record(self.fields(&Kids::of(inner))),
             r => unreachable!("the grammar has no type {r:?}"),
         };
         TypeExpr { kind, span }

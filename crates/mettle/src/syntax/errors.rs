@@ -387,7 +387,7 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::op_sub
         | Rule::op_mul
         | Rule::op_div => OPERATOR,
-        Rule::type_expr | Rule::range_type | Rule::names_type => TYPE,
+        Rule::type_expr | Rule::range_type | Rule::names_type | Rule::list_type | Rule::record_type => TYPE,
         Rule::item
         | Rule::file
         | Rule::repl_items
@@ -402,7 +402,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::result_def
         | Rule::scenario_def
         | Rule::script_def
-        | Rule::option_def => ITEM,
+        | Rule::option_def
+        | Rule::shape_def => ITEM,
         Rule::stmt
         | Rule::repl_stmts
         | Rule::set_stmt

@@ -3,6 +3,7 @@
 
 mod build;
 mod chars;
+mod data;
 mod errors;
 mod expr;
 mod parse;
@@ -14,5 +15,6 @@ mod tests;
 mod tokens;
 
 pub use chars::normalize;
+pub(crate) use data::data_span;
 pub use parse::{ReplInput, is_incomplete, never_completes, parse, parse_repl};
 pub(crate) use tokens::{Bracket, Token, TokenKind, tokens};

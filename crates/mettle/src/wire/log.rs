@@ -85,6 +85,26 @@ pub enum Entry {
         /// Where.
         span: Span,
     },
+    /// A rule did not run because its condition was no (verbose explanations only).
+    Skipped {
+        /// The rule's first line.
+        text: String,
+        /// The values its condition read, such as `hp_lost = 2`.
+        why: String,
+        /// Where the rule is.
+        span: Span,
+    },
+    /// A table was looked up.
+    Lookup {
+        /// The table's name.
+        table: String,
+        /// The keys, as shown.
+        keys: Vec<String>,
+        /// The value of the row that matched, typed by the table's result.
+        value: Val,
+        /// The row that matched.
+        span: Span,
+    },
     /// The host removed an entity.
     Removed {
         /// Its name.
@@ -215,6 +235,11 @@ fn entry(session: &Session, e: &LogEntry) -> Entry {
         }
         LogEntry::New { entity, kind, span } => Entry::New { entity, kind, span: span.into() },
         LogEntry::Removed { entity, kind } => Entry::Removed { entity, kind },
+        LogEntry::Skipped { text, why, span } => Entry::Skipped { text, why, span: span.into() },
+        LogEntry::Lookup { table, keys, value, span } => {
+            let ty = p.tables.iter().find(|t| t.name == table).map(|t| &t.result);
+            Entry::Lookup { value: typed(p, ty, &value), table, keys, span: span.into() }
+        }
         LogEntry::Choice { name, question, answer, by, span } => {
             let ty = p.choices.iter().find(|c| c.name == name).map(|c| &c.ty);
             Entry::Choice { name, question, answer: typed(p, ty, &answer), by, span: span.into() }

@@ -64,6 +64,8 @@ impl Runner<'_> {
         span: Span,
     ) -> R<Arc<CheckResult>> {
         let check = &self.p.checks[c as usize];
+        // What is logged while the check is worked out (a table looked up) goes under its line.
+        let mark = self.log.len();
         let (mut f, setup) = self.prepare_check(c, subject, args, span)?;
         let pool = match &check.roll {
             Some(r) => {
@@ -75,6 +77,10 @@ impl Runner<'_> {
         let pool = pool.map(Arc::new);
         let (total, target, oi) = self.settle_check(c, &setup, pool.clone(), &mut f)?;
         let applied = setup.applied;
+        let target_parts = match &check.target {
+            Some(t) if self.logging => self.parts(t, &mut f),
+            _ => None,
+        };
         let outcome = &check.outcomes[oi];
         let set = &self.p.sets[check.outcome_set as usize];
         let result = CheckResult {
@@ -96,11 +102,25 @@ impl Runner<'_> {
             total,
             target,
             margin: match target {
+                Some(t) if check.under => Some(t.checked_sub(total).ok_or_else(|| self.overflow())?),
                 Some(t) => Some(total.checked_sub(t).ok_or_else(|| self.overflow())?),
                 None => None,
             },
+            under: check.under,
+            target_parts,
             values: if self.logging {
-                check.lets.iter().map(|(n, s)| (n.clone(), self.show(&f[*s as usize]))).collect()
+                // A value worked out for some outcomes' effects only is not shown under the others.
+                let shown = |i: usize| match check.lets_for.get(i) {
+                    Some(Some(only)) => only.contains(&(oi as u32)),
+                    _ => true,
+                };
+                check
+                    .lets
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| shown(*i))
+                    .map(|(_, (n, s))| (n.clone(), self.show(&f[*s as usize])))
+                    .collect()
             } else {
                 vec![]
             },
@@ -113,7 +133,11 @@ impl Runner<'_> {
         let result = Arc::new(result);
         self.st.last[c as usize] = Some(result.clone());
         if self.logging {
+            let during = self.log.split_off(mark.min(self.log.len()));
             self.push(LogEntry::Check(Box::new((*result).clone())));
+            // Already counted against the log's budget when first logged.
+            self.log
+                .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;
@@ -276,7 +300,8 @@ impl Runner<'_> {
             let t = self.int(t, f)?;
             target = Some(t);
             f[check.slots.target as usize] = Value::Int(t);
-            f[check.slots.margin as usize] = Value::Int(total.checked_sub(t).ok_or_else(|| self.overflow())?);
+            let margin = if check.under { t.checked_sub(total) } else { total.checked_sub(t) };
+            f[check.slots.margin as usize] = Value::Int(margin.ok_or_else(|| self.overflow())?);
         } else {
             f[check.slots.target as usize] = Value::Int(0);
             f[check.slots.margin as usize] = Value::Int(total);

@@ -85,9 +85,13 @@ impl Runner<'_> {
                         })
                 });
                 match row {
-                    Some((_, v, _)) => {
+                    Some((_, v, row)) => {
                         let mut frame = vec![Value::None; table.slots as usize];
-                        self.eval(v, &mut frame)?
+                        let value = self.eval(v, &mut frame)?;
+                        if self.logging {
+                            self.log_lookup(*t, &keys, &value, *row);
+                        }
+                        value
                     }
                     None => {
                         let shown: Vec<String> = keys.iter().map(|k| self.show(k)).collect();

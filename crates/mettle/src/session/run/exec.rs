@@ -24,7 +24,12 @@ impl Runner<'_> {
         self.deeper()?;
         let decl = &self.p.events[event as usize];
         if self.logging {
-            let shown = decl.facts.iter().zip(&facts).map(|(f, v)| (f.name.clone(), self.show(v))).collect();
+            let shown = decl
+                .facts
+                .iter()
+                .zip(&facts)
+                .map(|(f, v)| (f.name.clone(), self.show_fact(&f.ty, v)))
+                .collect();
             self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
         }
         match event {
@@ -64,6 +69,9 @@ impl Runner<'_> {
             if let Some(w) = &trig.when
                 && !self.eval(w, &mut f)?.truth()
             {
+                if self.logging {
+                    self.log_skipped(t, event, &mut f);
+                }
                 continue;
             }
             if self.logging {

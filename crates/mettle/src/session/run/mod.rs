@@ -6,6 +6,7 @@ mod eval;
 mod exec;
 mod host;
 pub(super) use host::shown_options;
+mod parts;
 mod script;
 
 use super::host::{Change, Hooks, Question};
@@ -274,6 +275,18 @@ impl<'a> Runner<'a> {
 
     fn show(&self, v: &Value) -> String {
         show_value(self.p, self.st, v)
+    }
+
+    /// A fact as the log shows it: data of a shape without the fields that only hold their defaults.
+    fn show_fact(&self, ty: &Ty, v: &Value) -> String {
+        match (ty, v) {
+            (Ty::Shape(s), Value::Data(d)) => show_data(&crate::shape::without_defaults(
+                &self.p.shapes,
+                &crate::shape::ShapeTy::Shape(*s),
+                d,
+            )),
+            _ => self.show(v),
+        }
     }
 
     fn entity_id(&self, v: &Value, what: &str) -> R<u32> {

@@ -139,6 +139,9 @@ pub(super) fn show_type(t: &TypeExpr) -> String {
         TypeKind::Data => "data".into(),
         TypeKind::Names(n) => n.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join("|"),
         TypeKind::Named(n) => format!("<{}>", n.name),
+        TypeKind::List(t) => format!("list of {}", show_type(t)),
+        TypeKind::Record(f) => format!("{{{}}}", f.iter().map(show_field).collect::<Vec<_>>().join(", ")),
+        TypeKind::Text => "text".into(),
     }
 }
 
