@@ -66,7 +66,7 @@ impl<'a> Checker<'a> {
     fn entity_kind_of(&self, e: &Expr) -> Option<KindId> {
         match e {
             Expr::Local(slot) => {
-                self.scope.vars.iter().rev().find(|v| v.slot == *slot).and_then(|v| match v.ty {
+                self.scope.in_slot(*slot).and_then(|v| match v.ty {
                     Ty::Entity(k) => Some(k),
                     _ => None,
                 })
