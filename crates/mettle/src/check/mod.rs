@@ -10,6 +10,7 @@ mod dice;
 mod expr;
 mod repl;
 mod scope;
+mod sets;
 mod stmt;
 
 pub use chance::MAX_CHANCE_SIDES;
@@ -20,6 +21,7 @@ use crate::ast::{self, ItemKind, Span};
 use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 use scope::Scope;
+use sets::SetIndex;
 use std::collections::HashMap;
 
 /// What kind of rule is being checked: decides which statements are allowed.
@@ -47,6 +49,8 @@ pub(crate) struct Checker<'a> {
     names: HashMap<String, (&'static str, Span)>,
     kinds: HashMap<String, KindId>,
     ladders: HashMap<String, SetId>,
+    /// The name sets by their names.
+    set_index: SetIndex,
     events: HashMap<String, EventId>,
     defines: HashMap<String, u32>,
     tables: HashMap<String, u32>,
@@ -142,6 +146,7 @@ impl<'a> Checker<'a> {
             names: HashMap::new(),
             kinds: HashMap::new(),
             ladders: HashMap::new(),
+            set_index: SetIndex::default(),
             events,
             defines: HashMap::new(),
             tables: HashMap::new(),
