@@ -273,6 +273,8 @@ impl<'a> Checker<'a> {
     }
 
     fn run(&mut self, file: &'a ast::File) {
+        // Where each scenario name is first used, for telling a second one with it.
+        let mut first_scenario: HashMap<&str, Span> = HashMap::new();
         // Pass 1: declare names so that everything can refer to everything.
         for item in &file.items {
             match &item.kind {
@@ -367,13 +369,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ItemKind::Scenario(s) => {
-                    if let Some(other) = file.items.iter().find_map(|i| match &i.kind {
-                        ItemKind::Scenario(o) if o.name.name == s.name.name && o.name.span != s.name.span => {
-                            Some(o.name.span)
-                        }
-                        _ => None,
-                    }) && other.start < s.name.span.start
-                    {
+                    let first = *first_scenario.entry(s.name.name.as_str()).or_insert(s.name.span);
+                    if first != s.name.span {
                         self.error(
                             Diagnostic::error(
                                 "resolve::duplicate",
@@ -381,7 +378,7 @@ impl<'a> Checker<'a> {
                                 s.name.span,
                                 "defined again here",
                             )
-                            .with_label(other, "first defined here")
+                            .with_label(first, "first defined here")
                             .with_help("give one of them another name"),
                         );
                     }
