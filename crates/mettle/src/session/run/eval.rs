@@ -28,16 +28,15 @@ impl Runner<'_> {
                 None => Value::None,
             },
             Expr::Field(base, i) => {
-                let b = self.eval(base, f)?;
-                let id = self.entity_id(&b, "the entity")?;
+                let id = self.entity(base, f)?;
                 self.st.entities[id as usize].fields[*i as usize].clone()
             }
             Expr::Script(func, args, span, flag) => self.script_value(*func, args, *span, *flag, f)?,
             Expr::Neg(x) => Value::Int(self.int(x, f)?.checked_neg().ok_or_else(|| self.overflow())?),
-            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truth()),
+            Expr::Not(x) => Value::Bool(!self.truth(x, f)?),
             Expr::Bin(op, a, b) => self.binary(*op, a, b, f)?,
             Expr::If(c, a, b) => {
-                if self.eval(c, f)?.truth() {
+                if self.truth(c, f)? {
                     self.eval(a, f)?
                 } else {
                     self.eval(b, f)?
@@ -132,7 +131,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id as u32);
                     if match filter {
-                        Some(c) => self.eval(c, f)?.truth(),
+                        Some(c) => self.truth(c, f)?,
                         None => true,
                     } {
                         n += 1;
@@ -145,8 +144,8 @@ impl Runner<'_> {
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, f: &mut Vec<Value>) -> R<Value> {
         Ok(match op {
-            BinOp::And => Value::Bool(self.eval(a, f)?.truth() && self.eval(b, f)?.truth()),
-            BinOp::Or => Value::Bool(self.eval(a, f)?.truth() || self.eval(b, f)?.truth()),
+            BinOp::And => Value::Bool(self.truth(a, f)? && self.truth(b, f)?),
+            BinOp::Or => Value::Bool(self.truth(a, f)? || self.truth(b, f)?),
             BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
                 let x = self.eval(a, f)?;
                 let y = self.eval(b, f)?;
@@ -283,13 +282,7 @@ impl Runner<'_> {
         self.tick(count as u64)?;
         let mut src =
             Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
-        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src).map_err(|m| {
-            if m == dice::OVERFLOW {
-                self.overflow()
-            } else {
-                fail("forced_dice", m, d.span, "force faces the die can show")
-            }
-        })?;
+        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src).map_err(|m| self.draw_error(m, d))?;
         let drawn = pool.dice.iter().map(|d| 1 + d.rerolled.len() as u64).sum::<u64>();
         self.tick(drawn.saturating_sub(count as u64))?;
         pool.notation = d.text.clone();

@@ -60,7 +60,7 @@ impl Runner<'_> {
             self.span = trig.head;
             self.tick(1)?;
             if let Some(w) = &trig.when
-                && !self.eval(w, &mut f)?.truth()
+                && !self.truth(w, &mut f)?
             {
                 continue;
             }
@@ -200,8 +200,7 @@ impl Runner<'_> {
         match s {
             Stmt::Set { place, value, until, span } => {
                 self.span = *span;
-                let ent = self.eval(&place.entity, f)?;
-                let id = self.entity_id(&ent, "the entity")?;
+                let id = self.entity(&place.entity, f)?;
                 let v = self.eval(value, f)?;
                 if let Some(u) = until {
                     let expiry = match u {
@@ -245,8 +244,7 @@ impl Runner<'_> {
             }
             Stmt::Add { place, amount, negate, span } => {
                 self.span = *span;
-                let ent = self.eval(&place.entity, f)?;
-                let id = self.entity_id(&ent, "the entity")?;
+                let id = self.entity(&place.entity, f)?;
                 let n = self.int(amount, f)?;
                 let cur = self.st.entities[id as usize].fields[place.field as usize].int();
                 let new = if *negate { cur.checked_sub(n) } else { cur.checked_add(n) };
@@ -277,7 +275,7 @@ impl Runner<'_> {
                 r.map(|_| ())
             }
             Stmt::If(c, a, b) => {
-                if self.eval(c, f)?.truth() {
+                if self.truth(c, f)? {
                     self.exec_block(a, f)
                 } else {
                     self.exec_block(b, f)
@@ -291,7 +289,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id);
                     if let Some(c) = filter
-                        && !self.eval(c, f)?.truth()
+                        && !self.truth(c, f)?
                     {
                         continue;
                     }
@@ -326,7 +324,7 @@ impl Runner<'_> {
                             self.tick(1)?;
                             f[*cs as usize] = Value::Entity(id);
                             if match filter {
-                                Some(c) => self.eval(c, f)?.truth(),
+                                Some(c) => self.truth(c, f)?,
                                 None => true,
                             } {
                                 out.push(Value::Entity(id));
@@ -426,7 +424,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     self.exec_block(body, f)?;
                     self.span = *span;
-                    if self.eval(until, f)?.truth() || self.st.over.is_some() {
+                    if self.truth(until, f)? || self.st.over.is_some() {
                         return Ok(());
                     }
                 }

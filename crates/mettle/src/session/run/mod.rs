@@ -4,6 +4,7 @@ mod check;
 pub(super) use check::Setup;
 mod eval;
 mod exec;
+mod fast;
 mod script;
 
 use super::{LogEntry, LogLine, State};
@@ -264,10 +265,6 @@ impl<'a> Runner<'a> {
 
     fn overflow(&self) -> Diagnostic {
         fail("overflow", "a number grew too large", self.span, "check the arithmetic of this rule")
-    }
-
-    fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
-        Ok(self.eval(e, f)?.int())
     }
 
     /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
