@@ -57,7 +57,7 @@ impl Runner<'_> {
             Expr::Builtin(b, args) => self.builtin(*b, args, f)?,
             Expr::Define(d, args) => {
                 let def = &self.p.defines[*d as usize];
-                let mut frame = vec![Value::None; def.slots.max(args.len() as u32) as usize];
+                let mut frame = self.frame(def.slots.max(args.len() as u32) as usize);
                 for (i, a) in args.iter().enumerate() {
                     frame[i] = self.eval(a, f)?;
                 }
@@ -65,6 +65,7 @@ impl Runner<'_> {
                 self.deeper()?;
                 let v = self.eval(&def.body, &mut frame);
                 self.depth -= 1;
+                self.recycle(frame);
                 v?
             }
             Expr::Table(t, args) => {

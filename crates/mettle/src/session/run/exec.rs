@@ -54,28 +54,36 @@ impl Runner<'_> {
     fn run_triggers(&mut self, event: EventId, facts: &[Value]) -> R<()> {
         let p = self.p;
         for &t in &p.events[event as usize].triggers {
-            let trig = &p.triggers[t as usize];
-            let mut f = vec![Value::None; trig.slots.max(facts.len() as u32) as usize];
+            let mut f = self.frame(p.triggers[t as usize].slots.max(facts.len() as u32) as usize);
             f[..facts.len()].clone_from_slice(facts);
-            self.span = trig.head;
-            self.tick(1)?;
-            if let Some(w) = &trig.when
-                && !self.truth(w, &mut f)?
-            {
-                continue;
-            }
-            if self.logging {
-                self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
-            }
-            let outer = self.rule.replace((trig.head, trig.text.as_str()));
-            let r = self.exec_block(&trig.body, &mut f);
-            self.rule = outer;
+            let r = self.run_trigger(t, &mut f);
+            self.recycle(f);
             r?;
             if self.st.over.is_some() {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// Applies trigger `t` if its condition holds, in frame `f` (its facts filled in).
+    fn run_trigger(&mut self, t: u32, f: &mut Vec<Value>) -> R<()> {
+        let p = self.p;
+        let trig = &p.triggers[t as usize];
+        self.span = trig.head;
+        self.tick(1)?;
+        if let Some(w) = &trig.when
+            && !self.truth(w, f)?
+        {
+            return Ok(());
+        }
+        if self.logging {
+            self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
+        }
+        let outer = self.rule.replace((trig.head, trig.text.as_str()));
+        let r = self.exec_block(&trig.body, f);
+        self.rule = outer;
+        r
     }
 
     /// Undoes timed changes that are due. For numbers only the timed change itself is undone: what

@@ -103,6 +103,8 @@ pub(super) struct Runner<'a> {
     work_capped: bool,
     scripts_capped: bool,
     script_given: Option<u64>,
+    /// Frames of finished rules and formulas, kept to be used again instead of allocating new ones.
+    spare: Vec<Vec<Value>>,
 }
 
 /// Units of an exact answer's work (see [`crate::odds::work`]) one step of a rule costs.
@@ -150,6 +152,7 @@ impl<'a> Runner<'a> {
             work_capped: false,
             scripts_capped: false,
             script_given: None,
+            spare: Vec::new(),
         }
     }
 
@@ -265,6 +268,19 @@ impl<'a> Runner<'a> {
 
     fn overflow(&self) -> Diagnostic {
         fail("overflow", "a number grew too large", self.span, "check the arithmetic of this rule")
+    }
+
+    /// A frame of `n` empty slots, reusing a spare one when there is one.
+    fn frame(&mut self, n: usize) -> Vec<Value> {
+        let mut f = self.spare.pop().unwrap_or_default();
+        f.resize(n, Value::None);
+        f
+    }
+
+    /// Keeps a finished frame for [`Runner::frame`], emptied (what it held is let go now).
+    fn recycle(&mut self, mut f: Vec<Value>) {
+        f.clear();
+        self.spare.push(f);
     }
 
     /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
