@@ -148,14 +148,9 @@ impl Runner<'_> {
             BinOp::And => Value::Bool(self.truth(a, f)? && self.truth(b, f)?),
             BinOp::Or => Value::Bool(self.truth(a, f)? || self.truth(b, f)?),
             BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
-                let x = self.eval(a, f)?;
-                let y = self.eval(b, f)?;
-                let same = match (&x, &y) {
-                    (Value::Int(_) | Value::Pool(_), Value::Int(_) | Value::Pool(_)) => x.int() == y.int(),
-                    (Value::Name { index: i, .. }, Value::Name { index: j, .. }) => i == j,
-                    _ => x == y,
-                };
-                Value::Bool(if matches!(op, BinOp::Eq | BinOp::Is) { same } else { !same })
+                let x = self.value(a, f)?;
+                let y = self.value(b, f)?;
+                Value::Bool(super::fast::same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
             }
             _ => {
                 let x = self.int(a, f)?;

@@ -55,7 +55,26 @@ impl Runner<'_> {
                     _ => x >= y,
                 })
             }
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
+                let x = self.value(a, f)?;
+                let y = self.value(b, f)?;
+                Ok(same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
+            }
             _ => Ok(self.eval(e, f)?.truth()),
+        }
+    }
+
+    /// The value of a constant, a local or an attribute without going through `eval`; anything else
+    /// through it.
+    pub(super) fn value(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
+        match e {
+            Expr::Const(v) => Ok(v.clone()),
+            Expr::Local(s) => Ok(f.get(*s as usize).cloned().unwrap_or(Value::None)),
+            Expr::Field(base, i) => {
+                let id = self.entity(base, f)?;
+                Ok(self.st.entities[id as usize].fields[*i as usize].clone())
+            }
+            _ => self.eval(e, f),
         }
     }
 
@@ -97,5 +116,15 @@ impl Runner<'_> {
         } else {
             fail("forced_dice", m, d.span, "force faces the die can show")
         }
+    }
+}
+
+/// Whether two values are equal as `==` and `is` compare them: numbers by value (a pool by its
+/// value), names by their place in their set.
+pub(super) fn same(x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Int(_) | Value::Pool(_), Value::Int(_) | Value::Pool(_)) => x.int() == y.int(),
+        (Value::Name { index: i, .. }, Value::Name { index: j, .. }) => i == j,
+        _ => x == y,
     }
 }
