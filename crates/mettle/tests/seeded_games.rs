@@ -99,7 +99,8 @@ fn traveller_morale() {
 fn simulated(file: &str, scenario: &str) -> String {
     let opts = Options { runs: 3000, seed: 11, threads: 1 };
     let report = sim::simulate(&rules(file), &Target::Scenario(scenario.into()), &opts, &|_| {}).unwrap();
-    let mut out = format!("runs {}, errors {}, failed {}\n", report.runs, report.errors, report.failed_expectations);
+    let mut out =
+        format!("runs {}, errors {}, failed {}\n", report.runs, report.errors, report.failed_expectations);
     for f in &report.results {
         let _ = writeln!(out, "{}: {}", f.name(), f.count);
     }

@@ -114,10 +114,5 @@ pub fn play_with(seed: u64, tom_in_7: i64) -> Game {
         }
     }
     let end = end.unwrap_or_else(|| time_up(&mut rng, &gs));
-    Game {
-        end,
-        turns: turn,
-        mp: [gs[0].mp, gs[1].mp],
-        by_time: turn == 12 && gs[0].mp > 0 && gs[1].mp > 0,
-    }
+    Game { end, turns: turn, mp: [gs[0].mp, gs[1].mp], by_time: turn == 12 && gs[0].mp > 0 && gs[1].mp > 0 }
 }

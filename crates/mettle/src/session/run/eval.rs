@@ -278,7 +278,8 @@ impl Runner<'_> {
         self.tick(count as u64)?;
         let mut src =
             Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
-        let mut pool = dice::roll(count as usize, faces, &d.mods, &mut src).map_err(|m| self.draw_error(m, d))?;
+        let mut pool =
+            dice::roll(count as usize, faces, &d.mods, &mut src).map_err(|m| self.draw_error(m, d))?;
         let drawn = pool.dice.iter().map(|d| 1 + d.rerolled.len() as u64).sum::<u64>();
         self.tick(drawn.saturating_sub(count as u64))?;
         pool.notation = d.text.clone();

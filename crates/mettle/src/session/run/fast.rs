@@ -102,7 +102,8 @@ impl Runner<'_> {
         }
         self.span = d.span;
         self.tick(1)?;
-        let mut src = Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
+        let mut src =
+            Source { rng: &mut self.st.rng, forced: &mut self.st.forced, walk: self.st.walk.as_mut() };
         let face = src.face(Faces::Count(*n)).map_err(|m| self.draw_error(m, d))?;
         // No reroll or explosion: no more dice drawn than thrown.
         self.tick(0)?;
