@@ -1,8 +1,14 @@
 //! Parse + check + compile of each shipped ruleset, against a baseline in the same run: reading the
-//! file's bytes into a String (what any loader must at least do).
+//! file's bytes into a String (what any loader must at least do). Then generated rules of 1 MB and
+//! 4 MB, whose times should stand in the ratio of their sizes, and a scenario of 20,000 `new` lines.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+#[path = "gen/mod.rs"]
+#[allow(dead_code, reason = "each benchmark uses part of the generator")]
+mod generate;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::Instant;
 
 fn rulesets() -> Vec<(String, String)> {
     let dir = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/rulesets");
@@ -28,6 +34,37 @@ fn load(c: &mut Criterion) {
         });
         g.finish();
     }
+    let mut g = c.benchmark_group("load/generated");
+    g.sample_size(10);
+    for mb in [1, 4] {
+        let text = generate::rules(mb << 20);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(format!("{mb} MB"), |b| {
+            b.iter(|| black_box(mettle::Ruleset::from_str("big.mettle", black_box(&text)).unwrap()))
+        });
+    }
+    let text = generate::news(20_000);
+    g.throughput(Throughput::Elements(20_000));
+    g.bench_function("20000 new lines", |b| {
+        b.iter(|| black_box(mettle::Ruleset::from_str("news.mettle", black_box(&text)).unwrap()))
+    });
+    g.finish();
+    linear();
+}
+
+/// Best of three loads of 1 MB and of 4 MB of rules, and the ratio of their times.
+fn linear() {
+    let best = |text: &str| {
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(mettle::Ruleset::from_str("big.mettle", text).unwrap());
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (one, four) = (best(&generate::rules(1 << 20)), best(&generate::rules(4 << 20)));
+    println!("load/generated: 1 MB in {one:.3} s, 4 MB in {four:.3} s: {:.2}x the time", four / one);
 }
 
 criterion_group!(benches, load);

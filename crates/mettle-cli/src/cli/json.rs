@@ -460,7 +460,11 @@ pub fn write_schemas(dir: &std::path::Path) -> u8 {
 
 /// The groups of the simulated check's outcomes (`group pass = holds, inspired`): the runs of their
 /// members together. None for a scenario.
-pub fn sim_groups(rules: &mettle::Ruleset, target: &mettle::sim::Target, rep: &mettle::sim::Report) -> Vec<SimGroup> {
+pub fn sim_groups(
+    rules: &mettle::Ruleset,
+    target: &mettle::sim::Target,
+    rep: &mettle::sim::Report,
+) -> Vec<SimGroup> {
     let mettle::sim::Target::Check { name, .. } = target else { return vec![] };
     let Some(check) = rules.program().checks.iter().find(|c| &c.name == name) else { return vec![] };
     check

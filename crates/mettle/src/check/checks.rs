@@ -72,7 +72,7 @@ impl<'a> Checker<'a> {
             self.scope.next = n + 1;
             if let (Some(k), Some(name)) = (subject, &subject_name) {
                 let span = ch.subject.as_ref().map(|s| s.span).unwrap_or_default();
-                self.scope.vars.push(super::scope::Var {
+                self.scope.push_var(super::scope::Var {
                     name: name.clone(),
                     slot: n,
                     ty: Ty::Entity(k),
@@ -87,7 +87,7 @@ impl<'a> Checker<'a> {
             for (i, input) in inputs.iter_mut().enumerate() {
                 let Some(f) = fields.iter().find(|f| f.name.name == input.field.name) else { continue };
                 let bind = |c: &mut Self, input: &Input| {
-                    c.scope.vars.push(super::scope::Var {
+                    c.scope.push_var(super::scope::Var {
                         name: input.field.name.clone(),
                         slot: i as u32,
                         ty: input.field.ty.clone(),
@@ -370,7 +370,7 @@ impl<'a> Checker<'a> {
             false,
         );
         if let Some(n) = roll_name {
-            self.scope.vars.push(super::scope::Var {
+            self.scope.push_var(super::scope::Var {
                 name: n.name.clone(),
                 slot: slots.natural,
                 ty: Ty::Int { lo: Some(faces.0), hi: Some(faces.1) },

@@ -34,10 +34,8 @@ impl Checker<'_> {
         }
         // The same names written twice are the same type: `steady | shaken` on a unit and on a check
         // input can be compared and assigned to each other.
-        if let Some(same) =
-            self.prog.sets.iter().skip(1).position(|s| s.names == set.names && s.values.is_none())
-        {
-            return same as SetId + 1;
+        if let Some(same) = self.set_index.same(&self.prog.sets, &set.names) {
+            return same;
         }
         self.prog.sets.push(set);
         id

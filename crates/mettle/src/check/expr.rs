@@ -353,9 +353,7 @@ impl<'a> Checker<'a> {
         }
         // A name of some set, when nothing says which.
         if want.is_none() || !matches!(want, Some(Ty::Name(_))) {
-            let found = self.prog.sets.iter().enumerate().skip(1).find_map(|(s, set)| {
-                set.names.iter().position(|n| *n == id.name).map(|i| (s as SetId, i as u32))
-            });
+            let found = self.set_index.with_name(&self.prog.sets, &id.name);
             if let Some((set, index)) = found
                 && want.is_none()
             {

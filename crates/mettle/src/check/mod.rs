@@ -10,6 +10,7 @@ mod dice;
 mod expr;
 mod repl;
 mod scope;
+mod sets;
 mod shapes;
 mod stmt;
 
@@ -21,6 +22,7 @@ use crate::ast::{self, ItemKind, Span};
 use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 use scope::Scope;
+use sets::SetIndex;
 use std::collections::HashMap;
 
 /// What kind of rule is being checked: decides which statements are allowed.
@@ -48,6 +50,8 @@ pub(crate) struct Checker<'a> {
     names: HashMap<String, (&'static str, Span)>,
     kinds: HashMap<String, KindId>,
     ladders: HashMap<String, SetId>,
+    /// The name sets by their names.
+    set_index: SetIndex,
     events: HashMap<String, EventId>,
     defines: HashMap<String, u32>,
     tables: HashMap<String, u32>,
@@ -169,6 +173,7 @@ impl<'a> Checker<'a> {
             names: HashMap::new(),
             kinds: HashMap::new(),
             ladders: HashMap::new(),
+            set_index: SetIndex::default(),
             events,
             defines: HashMap::new(),
             tables: HashMap::new(),
@@ -301,6 +306,8 @@ impl<'a> Checker<'a> {
     }
 
     fn run(&mut self, file: &'a ast::File) {
+        // Where each scenario name is first used, for telling a second one with it.
+        let mut first_scenario: HashMap<&str, Span> = HashMap::new();
         // Pass 1: declare names so that everything can refer to everything.
         for item in &file.items {
             match &item.kind {
@@ -395,13 +402,8 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ItemKind::Scenario(s) => {
-                    if let Some(other) = file.items.iter().find_map(|i| match &i.kind {
-                        ItemKind::Scenario(o) if o.name.name == s.name.name && o.name.span != s.name.span => {
-                            Some(o.name.span)
-                        }
-                        _ => None,
-                    }) && other.start < s.name.span.start
-                    {
+                    let first = *first_scenario.entry(s.name.name.as_str()).or_insert(s.name.span);
+                    if first != s.name.span {
                         self.error(
                             Diagnostic::error(
                                 "resolve::duplicate",
@@ -409,7 +411,7 @@ impl<'a> Checker<'a> {
                                 s.name.span,
                                 "defined again here",
                             )
-                            .with_label(other, "first defined here")
+                            .with_label(first, "first defined here")
                             .with_help("give one of them another name"),
                         );
                     }

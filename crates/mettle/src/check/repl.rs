@@ -74,7 +74,7 @@ pub fn check_prompt<'a>(
     let (choices, sets) = (c.prog.choices.len(), c.prog.sets.len());
     let code = match input {
         PromptInput::Stmts(stmts) => {
-            let before = c.scope.vars.len();
+            let before = c.scope.vars().len();
             let out: Vec<Stmt> = stmts.iter().filter_map(|s| c.stmt(s)).collect();
             if c.prog.choices.len() != choices || c.prog.sets.len() != sets {
                 let at = stmts
@@ -92,7 +92,7 @@ pub fn check_prompt<'a>(
                 );
             }
             let bound =
-                c.scope.vars[before..].iter().map(|v| (v.name.clone(), v.ty.clone(), v.slot)).collect();
+                c.scope.vars()[before..].iter().map(|v| (v.name.clone(), v.ty.clone(), v.slot)).collect();
             PromptCode::Stmts { stmts: out, slots: c.scope.next, bound }
         }
         PromptInput::Expr(e) => {

@@ -67,12 +67,10 @@ impl<'a> Checker<'a> {
     /// The kind of an entity-typed expression (re-derived from how it was built).
     fn entity_kind_of(&self, e: &Expr) -> Option<KindId> {
         match e {
-            Expr::Local(slot) => {
-                self.scope.vars.iter().rev().find(|v| v.slot == *slot).and_then(|v| match v.ty {
-                    Ty::Entity(k) => Some(k),
-                    _ => None,
-                })
-            }
+            Expr::Local(slot) => self.scope.in_slot(*slot).and_then(|v| match v.ty {
+                Ty::Entity(k) => Some(k),
+                _ => None,
+            }),
             Expr::Field(base, idx) => {
                 let k = self.entity_kind_of(base)?;
                 match self.prog.kinds[k as usize].fields[*idx as usize].ty {

@@ -69,7 +69,13 @@ pub fn odds(
     for (_, faces) in &states {
         let mut forced: std::collections::VecDeque<i64> = faces.iter().copied().collect();
         let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
-        let src = &mut crate::dice::Source { rng: &mut rng, forced: &mut forced, walk: None, host: None, notation: "" };
+        let src = &mut crate::dice::Source {
+            rng: &mut rng,
+            forced: &mut forced,
+            walk: None,
+            host: None,
+            notation: "",
+        };
         match crate::dice::roll(spec.count, spec.faces.faces(), &mods, src) {
             Ok(p) => pools.push(Some(p)),
             Err(why) => return Ok(Err(why)),

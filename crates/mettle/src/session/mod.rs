@@ -1,8 +1,8 @@
 //! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
-mod host;
 mod checkpoint;
+mod host;
 mod log;
 mod ops;
 mod plan;
@@ -11,8 +11,8 @@ mod run;
 mod save;
 mod show;
 
-pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use checkpoint::Checkpoint;
+pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};

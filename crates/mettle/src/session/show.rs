@@ -5,13 +5,12 @@ use super::{LogEntry, LogLine};
 use crate::ast::Span;
 use std::fmt::Write;
 
-/// Line number (from 1) of a byte offset.
-fn line_of(text: &str, span: Span) -> Option<usize> {
+/// Line number (from 1) of a span's start, given the offsets of the text's line breaks.
+fn line_of(breaks: &[usize], span: Span) -> Option<usize> {
     if span.is_empty() && span.start == 0 {
         return None;
     }
-    let end = span.start.min(text.len());
-    Some(text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1)
+    Some(breaks.partition_point(|&b| b < span.start) + 1)
 }
 
 /// Renders a log; `text` is the ruleset's source, used to give line numbers.
@@ -37,7 +36,9 @@ pub fn render_log_verbose(log: &[LogLine], text: &str) -> String {
 
 fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
     let mut out = String::new();
-    let at = |span: Span| line_of(text, span).map(|l| format!("  (line {l})")).unwrap_or_default();
+    // Found once, so that each line's number is a binary search: a long log renders in linear time.
+    let breaks: Vec<usize> = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
+    let at = |span: Span| line_of(&breaks, span).map(|l| format!("  (line {l})")).unwrap_or_default();
     for line in log {
         let e = &line.entry;
         let pad = "  ".repeat(line.depth as usize);

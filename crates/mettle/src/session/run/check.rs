@@ -239,7 +239,7 @@ impl Runner<'_> {
         for m in &check.modifiers {
             self.span = m.span;
             if let Some(w) = &m.when
-                && !self.eval(w, &mut f)?.truth()
+                && !self.truth(w, &mut f)?
             {
                 continue;
             }
@@ -316,7 +316,7 @@ impl Runner<'_> {
         for (i, o) in check.outcomes.iter().enumerate() {
             self.span = o.span;
             let hit = match &o.when {
-                Some(w) => self.eval(w, f)?.truth(),
+                Some(w) => self.truth(w, f)?,
                 None => true,
             };
             if hit {

@@ -28,16 +28,15 @@ impl Runner<'_> {
                 None => Value::None,
             },
             Expr::Field(base, i) => {
-                let b = self.eval(base, f)?;
-                let id = self.entity_id(&b, "the entity")?;
+                let id = self.entity(base, f)?;
                 self.st.entities[id as usize].fields[*i as usize].clone()
             }
             Expr::Script(func, args, span, flag) => self.script_value(*func, args, *span, *flag, f)?,
             Expr::Neg(x) => Value::Int(self.int(x, f)?.checked_neg().ok_or_else(|| self.overflow())?),
-            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truth()),
+            Expr::Not(x) => Value::Bool(!self.truth(x, f)?),
             Expr::Bin(op, a, b) => self.binary(*op, a, b, f)?,
             Expr::If(c, a, b) => {
-                if self.eval(c, f)?.truth() {
+                if self.truth(c, f)? {
                     self.eval(a, f)?
                 } else {
                     self.eval(b, f)?
@@ -58,7 +57,7 @@ impl Runner<'_> {
             Expr::Builtin(b, args) => self.builtin(*b, args, f)?,
             Expr::Define(d, args) => {
                 let def = &self.p.defines[*d as usize];
-                let mut frame = vec![Value::None; def.slots.max(args.len() as u32) as usize];
+                let mut frame = self.frame(def.slots.max(args.len() as u32) as usize);
                 for (i, a) in args.iter().enumerate() {
                     frame[i] = self.eval(a, f)?;
                 }
@@ -66,6 +65,7 @@ impl Runner<'_> {
                 self.deeper()?;
                 let v = self.eval(&def.body, &mut frame);
                 self.depth -= 1;
+                self.recycle(frame);
                 v?
             }
             Expr::Table(t, args) => {
@@ -136,7 +136,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id as u32);
                     if match filter {
-                        Some(c) => self.eval(c, f)?.truth(),
+                        Some(c) => self.truth(c, f)?,
                         None => true,
                     } {
                         n += 1;
@@ -149,17 +149,12 @@ impl Runner<'_> {
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, f: &mut Vec<Value>) -> R<Value> {
         Ok(match op {
-            BinOp::And => Value::Bool(self.eval(a, f)?.truth() && self.eval(b, f)?.truth()),
-            BinOp::Or => Value::Bool(self.eval(a, f)?.truth() || self.eval(b, f)?.truth()),
+            BinOp::And => Value::Bool(self.truth(a, f)? && self.truth(b, f)?),
+            BinOp::Or => Value::Bool(self.truth(a, f)? || self.truth(b, f)?),
             BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
-                let x = self.eval(a, f)?;
-                let y = self.eval(b, f)?;
-                let same = match (&x, &y) {
-                    (Value::Int(_) | Value::Pool(_), Value::Int(_) | Value::Pool(_)) => x.int() == y.int(),
-                    (Value::Name { index: i, .. }, Value::Name { index: j, .. }) => i == j,
-                    _ => x == y,
-                };
-                Value::Bool(if matches!(op, BinOp::Eq | BinOp::Is) { same } else { !same })
+                let x = self.value(a, f)?;
+                let y = self.value(b, f)?;
+                Value::Bool(super::fast::same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
             }
             _ => {
                 let x = self.int(a, f)?;
@@ -301,25 +296,7 @@ impl Runner<'_> {
         };
         let rolled = dice::roll(count as usize, faces, &d.mods, &mut src);
         drop(guard);
-        let mut pool = rolled.map_err(|m| {
-            if m == dice::OVERFLOW {
-                self.overflow()
-            } else if m == dice::HOST_FAILED
-                && let Some(e) = self.host.dice_error.take()
-            {
-                let mut e = e;
-                if e.labels.is_empty() {
-                    e.labels.push(crate::diagnostics::Label {
-                        span: d.span,
-                        text: "rolling this".into(),
-                        primary: true,
-                    });
-                }
-                e
-            } else {
-                fail("forced_dice", m, d.span, "force faces the die can show")
-            }
-        })?;
+        let mut pool = rolled.map_err(|m| self.draw_error(m, d))?;
         let drawn = pool.dice.iter().map(|d| 1 + d.rerolled.len() as u64).sum::<u64>();
         self.tick(drawn.saturating_sub(count as u64))?;
         pool.notation = d.text.clone();

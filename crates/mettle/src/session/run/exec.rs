@@ -61,31 +61,39 @@ impl Runner<'_> {
     fn run_triggers(&mut self, event: EventId, facts: &[Value]) -> R<()> {
         let p = self.p;
         for &t in &p.events[event as usize].triggers {
-            let trig = &p.triggers[t as usize];
-            let mut f = vec![Value::None; trig.slots.max(facts.len() as u32) as usize];
+            let mut f = self.frame(p.triggers[t as usize].slots.max(facts.len() as u32) as usize);
             f[..facts.len()].clone_from_slice(facts);
-            self.span = trig.head;
-            self.tick(1)?;
-            if let Some(w) = &trig.when
-                && !self.eval(w, &mut f)?.truth()
-            {
-                if self.logging {
-                    self.log_skipped(t, event, &mut f);
-                }
-                continue;
-            }
-            if self.logging {
-                self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
-            }
-            let outer = self.rule.replace((trig.head, trig.text.as_str()));
-            let r = self.exec_block(&trig.body, &mut f);
-            self.rule = outer;
+            let r = self.run_trigger(t, event, &mut f);
+            self.recycle(f);
             r?;
             if self.st.over.is_some() {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// Applies trigger `t` if its condition holds, in frame `f` (its facts filled in).
+    fn run_trigger(&mut self, t: u32, event: EventId, f: &mut Vec<Value>) -> R<()> {
+        let p = self.p;
+        let trig = &p.triggers[t as usize];
+        self.span = trig.head;
+        self.tick(1)?;
+        if let Some(w) = &trig.when
+            && !self.truth(w, f)?
+        {
+            if self.logging {
+                self.log_skipped(t, event, f);
+            }
+            return Ok(());
+        }
+        if self.logging {
+            self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
+        }
+        let outer = self.rule.replace((trig.head, trig.text.as_str()));
+        let r = self.exec_block(&trig.body, f);
+        self.rule = outer;
+        r
     }
 
     /// Undoes timed changes that are due. For numbers only the timed change itself is undone: what
@@ -231,8 +239,7 @@ impl Runner<'_> {
         match s {
             Stmt::Set { place, value, until, span } => {
                 self.span = *span;
-                let ent = self.eval(&place.entity, f)?;
-                let id = self.entity_id(&ent, "the entity")?;
+                let id = self.entity(&place.entity, f)?;
                 let v = self.eval(value, f)?;
                 if let Some(u) = until {
                     let expiry = match u {
@@ -276,8 +283,7 @@ impl Runner<'_> {
             }
             Stmt::Add { place, amount, negate, span } => {
                 self.span = *span;
-                let ent = self.eval(&place.entity, f)?;
-                let id = self.entity_id(&ent, "the entity")?;
+                let id = self.entity(&place.entity, f)?;
                 let n = self.int(amount, f)?;
                 let cur = self.st.entities[id as usize].fields[place.field as usize].int();
                 let new = if *negate { cur.checked_sub(n) } else { cur.checked_add(n) };
@@ -308,7 +314,7 @@ impl Runner<'_> {
                 r.map(|_| ())
             }
             Stmt::If(c, a, b) => {
-                if self.eval(c, f)?.truth() {
+                if self.truth(c, f)? {
                     self.exec_block(a, f)
                 } else {
                     self.exec_block(b, f)
@@ -322,7 +328,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id);
                     if let Some(c) = filter
-                        && !self.eval(c, f)?.truth()
+                        && !self.truth(c, f)?
                     {
                         continue;
                     }
@@ -357,7 +363,7 @@ impl Runner<'_> {
                             self.tick(1)?;
                             f[*cs as usize] = Value::Entity(id);
                             if match filter {
-                                Some(c) => self.eval(c, f)?.truth(),
+                                Some(c) => self.truth(c, f)?,
                                 None => true,
                             } {
                                 out.push(Value::Entity(id));
@@ -478,7 +484,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     self.exec_block(body, f)?;
                     self.span = *span;
-                    if self.eval(until, f)?.truth() || self.st.over.is_some() {
+                    if self.truth(until, f)? || self.st.over.is_some() {
                         return Ok(());
                     }
                 }

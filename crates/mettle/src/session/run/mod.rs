@@ -6,6 +6,7 @@ mod eval;
 mod exec;
 mod host;
 pub(super) use host::shown_options;
+mod fast;
 mod parts;
 mod script;
 
@@ -110,6 +111,8 @@ pub(super) struct Runner<'a> {
     pub(super) hooks: Option<&'a Hooks>,
     /// What the run did with the host's hooks, for the session to act on when it ends.
     pub(super) host: HostRun,
+    /// Frames of finished rules and formulas, kept to be used again instead of allocating new ones.
+    spare: Vec<Vec<Value>>,
 }
 
 /// What one run did with the host's hooks.
@@ -172,6 +175,7 @@ impl<'a> Runner<'a> {
             script_given: None,
             hooks: None,
             host: HostRun::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -319,8 +323,17 @@ impl<'a> Runner<'a> {
         fail("overflow", "a number grew too large", self.span, "check the arithmetic of this rule")
     }
 
-    fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
-        Ok(self.eval(e, f)?.int())
+    /// A frame of `n` empty slots, reusing a spare one when there is one.
+    fn frame(&mut self, n: usize) -> Vec<Value> {
+        let mut f = self.spare.pop().unwrap_or_default();
+        f.resize(n, Value::None);
+        f
+    }
+
+    /// Keeps a finished frame for [`Runner::frame`], emptied (what it held is let go now).
+    fn recycle(&mut self, mut f: Vec<Value>) {
+        f.clear();
+        self.spare.push(f);
     }
 
     /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
