@@ -115,5 +115,5 @@ pub use diagnostics::Diagnostic;
 pub use dice::{DiceSource, QueuedDice};
 pub use program::{AppliedModifier, CheckId, CheckResult, Die, Pool, Value};
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
-pub use script::ScriptLimits;
+pub use script::{Clock, ScriptLimits};
 pub use session::{Change, Chooser, LogEntry, ObserverId, Question, Reply, Session};

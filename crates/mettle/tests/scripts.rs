@@ -69,6 +69,47 @@ fn endless_loop_is_stopped_by_the_clock_when_steps_allow_it() {
     stopped(&rules_with_opts("fn f(u) { let n = 0; loop { n += 1; } }", &opts), "mettle::script::too_slow");
 }
 
+/// A host's clock that jumps a second every time it is read.
+fn jumping_clock() -> Duration {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static READS: AtomicU64 = AtomicU64::new(0);
+    Duration::from_secs(READS.fetch_add(1, Ordering::Relaxed))
+}
+
+#[test]
+fn a_hosts_clock_is_the_one_a_script_is_timed_by() {
+    // An hour to run, on a clock that moves a second a read: a long loop is out of time after an
+    // hour of the host's seconds, however little real time has passed.
+    let opts = LoadOptions {
+        limits: mettle::ScriptLimits {
+            operations: u64::MAX,
+            time: Duration::from_secs(3_600),
+            clock: mettle::Clock::Host(jumping_clock),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    stopped(&rules_with_opts("fn f(u) { let n = 0; loop { n += 1; } }", &opts), "mettle::script::too_slow");
+}
+
+#[test]
+fn with_the_clock_off_the_operation_limit_still_holds() {
+    // No clock at all (a target without one): a tiny time limit is not read, the steps stop it.
+    let opts = LoadOptions {
+        limits: mettle::ScriptLimits {
+            operations: 100_000,
+            time: Duration::from_millis(1),
+            clock: mettle::Clock::Off,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    stopped(
+        &rules_with_opts("fn f(u) { let n = 0; loop { n += 1; } }", &opts),
+        "mettle::script::too_many_steps",
+    );
+}
+
 #[test]
 fn a_limit_of_zero_is_not_unlimited() {
     let opts = LoadOptions {

@@ -44,7 +44,8 @@ pub fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Failur
             Json::String(name) => entity(s, name, Some(*k)).map(Value::Entity),
             _ => Err(wrong(&format!("the name of a {}", p.kinds[*k as usize].name))),
         },
-        Ty::Data => Ok(Value::Data(std::sync::Arc::new(v.clone()))),
+        // A shape is checked by the library when the event is applied, with the field path in its error.
+        Ty::Data | Ty::Shape(_) => Ok(Value::Data(std::sync::Arc::new(v.clone()))),
         Ty::None if v.is_null() => Ok(Value::None),
         _ => Err(wrong("a value the host cannot give")),
     }

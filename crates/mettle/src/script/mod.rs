@@ -11,7 +11,7 @@ mod sources;
 pub(crate) use actions::Action;
 pub use actions::Order;
 pub(crate) use actions::{HANDLE_KEY, Handle, Named, named};
-pub use sandbox::ScriptLimits;
+pub use sandbox::{Clock, ScriptLimits};
 pub(crate) use sandbox::{action_left, begin_action};
 
 use crate::ast::{ScriptDef, Span};
@@ -316,7 +316,7 @@ impl Scripts {
     pub(crate) fn call(&self, f: usize, args: Vec<Dynamic>, call: Span) -> Result<Called, Diagnostic> {
         let name = self.functions[f].name.as_str();
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        sandbox::start(self.limits.time);
+        sandbox::start(self.limits.time, self.limits.clock);
         // A deep script on a small thread stack must not overflow it: make sure there is room.
         let result = stacker::maybe_grow(256 * 1024, 16 * 1024 * 1024, || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

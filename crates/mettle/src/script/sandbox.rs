@@ -9,7 +9,55 @@ use rhai::{Dynamic, Engine};
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+/// The clock that scripts' time limits read. The library reads no clock of its own unless told to:
+/// [`Clock::System`] (the default) is the operating system's monotonic clock; a host on a target
+/// without one (a browser build) passes its own with [`Clock::Host`], or [`Clock::Off`] to rely on
+/// the operation limits alone.
+///
+/// ```
+/// use std::time::Duration;
+/// fn ticks() -> Duration { Duration::ZERO } // a host's own clock: time since some fixed moment
+/// let limits = mettle::ScriptLimits { clock: mettle::Clock::Host(ticks), ..Default::default() };
+/// assert_eq!(limits.clock, mettle::Clock::Host(ticks));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Clock {
+    /// The operating system's monotonic clock (`std::time::Instant`).
+    #[default]
+    System,
+    /// The host's clock: the time since a fixed moment of the host's choosing, never going back.
+    Host(fn() -> Duration),
+    /// No clock: scripts are held by their operation limits only, and `time` is not read.
+    Off,
+}
+
+impl PartialEq for Clock {
+    fn eq(&self, other: &Clock) -> bool {
+        match (self, other) {
+            (Clock::System, Clock::System) | (Clock::Off, Clock::Off) => true,
+            (Clock::Host(a), Clock::Host(b)) => std::ptr::fn_addr_eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Clock {}
+
+impl Clock {
+    /// The time since this clock's fixed moment, or `None` for [`Clock::Off`].
+    pub fn now(self) -> Option<Duration> {
+        match self {
+            Clock::System => {
+                static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+                Some(START.get_or_init(std::time::Instant::now).elapsed())
+            }
+            Clock::Host(f) => Some(f()),
+            Clock::Off => None,
+        }
+    }
+}
 
 /// Limits on what one script call may do. Every limit is always on: a zero is read as one.
 ///
@@ -31,8 +79,10 @@ pub struct ScriptLimits {
     pub array_len: usize,
     /// Most entries in a map. Default 500.
     pub map_len: usize,
-    /// Wall-clock time one call may take. Default 50 ms.
+    /// Wall-clock time one call may take, as `clock` reads it. Default 50 ms.
     pub time: Duration,
+    /// The clock `time` is read on. Default: the system's ([`Clock::System`]).
+    pub clock: Clock,
 }
 
 impl Default for ScriptLimits {
@@ -45,6 +95,7 @@ impl Default for ScriptLimits {
             array_len: 1_000,
             map_len: 500,
             time: Duration::from_millis(50),
+            clock: Clock::System,
         }
     }
 }
@@ -60,6 +111,7 @@ impl ScriptLimits {
             array_len: self.array_len.max(1),
             map_len: self.map_len.max(1),
             time: self.time.max(Duration::from_millis(1)),
+            clock: self.clock,
         }
     }
 }
@@ -68,7 +120,8 @@ impl ScriptLimits {
 // sessions on many threads, so this state lives with the thread, not the engine.
 thread_local! {
     static IN_CALL: Cell<bool> = const { Cell::new(false) };
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static DEADLINE: Cell<Option<Duration>> = const { Cell::new(None) };
+    static CLOCK: Cell<Clock> = const { Cell::new(Clock::Off) };
     static PRINTED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     // The action in progress on this thread (an event, a roll, a scenario, one run of a simulation):
     // how many script operations it has left across all its calls, what the current call had left
@@ -118,11 +171,12 @@ fn quiet_panics_in_calls() {
     });
 }
 
-/// Marks the start of a call that may run for `time`.
-pub(super) fn start(time: Duration) {
+/// Marks the start of a call that may run for `time` on `clock`.
+pub(super) fn start(time: Duration, clock: Clock) {
     quiet_panics_in_calls();
     IN_CALL.with(|c| c.set(true));
-    DEADLINE.with(|d| d.set(Some(Instant::now() + time)));
+    CLOCK.with(|c| c.set(clock));
+    DEADLINE.with(|d| d.set(clock.now().map(|now| now.saturating_add(time))));
     PRINTED.with(|p| p.borrow_mut().clear());
     CALL_LEFT.with(|c| c.set(ACTION_LEFT.with(Cell::get)));
     CALL_OPS.with(|c| c.set(0));
@@ -196,7 +250,9 @@ pub(super) fn engine(limits: &ScriptLimits) -> Engine {
         if cancelled() {
             return Some(Dynamic::from(CANCELLED));
         }
-        let late = DEADLINE.with(|d| d.get()).is_some_and(|end| Instant::now() > end);
+        let late = DEADLINE
+            .with(|d| d.get())
+            .is_some_and(|end| CLOCK.with(Cell::get).now().is_some_and(|now| now > end));
         late.then(|| Dynamic::from(OUT_OF_TIME))
     });
     e
