@@ -344,6 +344,16 @@ fn wants_json() -> bool {
     std::env::args().any(|a| a == "--json") || std::env::args().nth(1).is_some_and(|a| a == "serve")
 }
 
+/// Reports a bad global option (`--budget`, `--option`) as text or JSON; exit status 2.
+fn global_option_error(code: &str, message: &str) -> ExitCode {
+    if wants_json() {
+        json::print_errors(vec![json::plain_error(code, message, None)]);
+    } else {
+        eprintln!("{code}\n\n  × {message}");
+    }
+    ExitCode::from(2)
+}
+
 /// Runs the command line.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -351,27 +361,13 @@ pub fn main() -> ExitCode {
         Ok(b) => {
             let _ = BUDGET.set(b);
         }
-        Err(message) => {
-            if wants_json() {
-                json::print_errors(vec![json::plain_error("mettle::cli::budget", &message, None)]);
-            } else {
-                eprintln!("mettle::cli::budget\n\n  × {message}");
-            }
-            return ExitCode::from(2);
-        }
+        Err(message) => return global_option_error("mettle::cli::budget", &message),
     }
     match parse_options(&cli.option) {
         Ok(o) => {
             let _ = OPTIONS.set(o);
         }
-        Err(message) => {
-            if wants_json() {
-                json::print_errors(vec![json::plain_error("mettle::cli::option", &message, None)]);
-            } else {
-                eprintln!("mettle::cli::option\n\n  × {message}");
-            }
-            return ExitCode::from(2);
-        }
+        Err(message) => return global_option_error("mettle::cli::option", &message),
     }
     let json = match &cli.command {
         Command::Check { json, .. }
