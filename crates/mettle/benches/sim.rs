@@ -2,6 +2,9 @@
 //! run, and of the same game written by hand in Rust (`hand/`); after the criterion groups, a direct
 //! timing prints the speed-up of two threads over one and how many times slower than by hand.
 
+#[path = "hand/firefight.rs"]
+#[allow(dead_code, reason = "the test of the baseline uses more of it than the benchmark")]
+mod firefight;
 #[path = "hand/morale_race.rs"]
 #[allow(dead_code, reason = "the test of the baseline uses more of it than the benchmark")]
 mod morale_race;
@@ -47,6 +50,18 @@ fn by_hand(scenario: &str) -> Option<fn(u64) -> u64> {
                     morale_race::End::Draw => 0,
                     morale_race::End::Major(w) => 1 + w,
                     morale_race::End::Minor(w) => 3 + w,
+                }] += 1;
+            }
+            ends.iter().sum()
+        }),
+        "firefight" => Some(|runs| {
+            let mut ends = [0u64; 3];
+            for i in 0..runs {
+                let chunk = sim::mix(1, i / sim::CHUNK);
+                let g = firefight::play(sim::mix(chunk, i % sim::CHUNK));
+                ends[match g.end {
+                    firefight::End::Drawn => 0,
+                    firefight::End::Won(w) => 1 + w,
                 }] += 1;
             }
             ends.iter().sum()
