@@ -1,5 +1,6 @@
 //! Rolling a check: inputs, modifiers, the roll, the outcome it lands on and that outcome's rules.
 
+use super::fold::Cond;
 use super::{R, Runner, fail};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
@@ -66,15 +67,14 @@ impl Runner<'_> {
         let check = &self.p.checks[c as usize];
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
-        let (mut f, setup) = self.prepare_check(c, subject, args, span)?;
+        let (mut f, setup) = self.prepare_check(c, subject, args, span, true)?;
         let pool = match &check.roll {
             Some(r) => {
                 self.span = r.span;
-                Some(self.roll_dice(&r.dice, setup.extra, &setup.labels, &mut f)?)
+                Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, &mut f)?)
             }
             None => None,
         };
-        let pool = pool.map(Arc::new);
         let (total, target, oi) = self.settle_check(c, &setup, pool.clone(), &mut f)?;
         let applied = setup.applied;
         let target_parts = match &check.target {
@@ -142,25 +142,37 @@ impl Runner<'_> {
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;
         }
+        self.recycle_check(c, f);
         Ok(result)
+    }
+
+    /// Keeps a check's finished frame, and its dice, to be used again.
+    pub fn recycle_check(&mut self, c: CheckId, mut f: Vec<Value>) {
+        let dice = self.p.checks[c as usize].slots.dice as usize;
+        if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None)) {
+            self.spare_pool = Some(p);
+        }
+        self.recycle(f);
     }
 
     /// Everything of a roll that comes before the dice: inputs (given or default), the `let`s written
     /// before the roll line, and the modifiers. Returns the check's slots so far and the setup of the
-    /// roll. Draws no dice unless a rule before the roll does.
+    /// roll. Draws no dice unless a rule before the roll does. Without `labels`, the setup keeps
+    /// no modifiers' labels (nor `applied`): a quiet roll that nobody reads them from.
     pub fn prepare_check(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        args: Vec<(u32, Value)>,
+        args: impl IntoIterator<Item = (u32, Value)>,
         span: Span,
+        labels: bool,
     ) -> R<(Vec<Value>, Setup)> {
         let check = &self.p.checks[c as usize];
         // Until a rule with a place of its own runs, errors point at the check.
         self.span = check.span;
-        let mut f = vec![Value::None; check.nslots as usize];
+        let mut f = self.frame(check.nslots as usize);
         f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
-        let mut given = vec![false; check.inputs.len()];
+        let mut given = Given::new(check.inputs.len());
         for (i, v) in args {
             let input = &check.inputs[i as usize].field;
             if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &v)
@@ -175,10 +187,10 @@ impl Runner<'_> {
                 .with_label(input.span, "declared here"));
             }
             f[i as usize] = v;
-            given[i as usize] = true;
+            given.set(i as usize);
         }
         for (i, input) in check.inputs.iter().enumerate() {
-            if given[i] {
+            if given.get(i) {
                 continue;
             }
             if let Some(v) = &input.field.default {
@@ -236,11 +248,16 @@ impl Runner<'_> {
                 }
             }
         }
-        for m in &check.modifiers {
+        let conds = self.folded(c);
+        for (m, cond) in check.modifiers.iter().zip(conds.iter()) {
             self.span = m.span;
-            if let Some(w) = &m.when
-                && !self.truth(w, &mut f)?
-            {
+            let holds = match (*cond, &m.when) {
+                (Cond::Always, _) | (Cond::Rule, None) => true,
+                (Cond::Never, _) => false,
+                (Cond::Flag(slot, not), _) => f.get(slot as usize).is_some_and(Value::truth) != not,
+                (Cond::Rule, Some(w)) => self.truth(w, &mut f)?,
+            };
+            if !holds {
                 continue;
             }
             let mut amount = self.int(&m.amount, &mut f)?;
@@ -254,11 +271,14 @@ impl Runner<'_> {
             }
             if m.dice {
                 setup.extra = setup.extra.checked_add(amount).ok_or_else(|| self.overflow())?;
-                if amount > 0 {
+                if amount > 0 && labels {
                     setup.labels.push((m.label.clone(), amount));
                 }
             } else {
                 setup.flat = setup.flat.checked_add(amount).ok_or_else(|| self.overflow())?;
+            }
+            if !labels {
+                continue;
             }
             setup.applied.push(AppliedModifier {
                 label: m.label.clone(),
@@ -349,4 +369,30 @@ pub struct Setup {
     pub labels: Vec<(String, i64)>,
     /// Index of the first step after the roll.
     pub after: usize,
+}
+
+/// Which inputs of a check were given: bits for the usual few, a list past 64.
+enum Given {
+    Bits(u64),
+    List(Vec<bool>),
+}
+
+impl Given {
+    fn new(n: usize) -> Given {
+        if n <= 64 { Given::Bits(0) } else { Given::List(vec![false; n]) }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Given::Bits(b) => *b |= 1 << i,
+            Given::List(l) => l[i] = true,
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Given::Bits(b) => b & (1 << i) != 0,
+            Given::List(l) => l[i],
+        }
+    }
 }

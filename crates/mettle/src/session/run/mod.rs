@@ -7,6 +7,7 @@ mod exec;
 mod host;
 pub(super) use host::shown_options;
 mod fast;
+mod fold;
 mod parts;
 mod script;
 
@@ -113,6 +114,26 @@ pub(super) struct Runner<'a> {
     pub(super) host: HostRun,
     /// Frames of finished rules and formulas, kept to be used again instead of allocating new ones.
     spare: Vec<Vec<Value>>,
+    /// The dice of a finished check, kept to be rolled again when nothing else holds them.
+    spare_pool: Option<Arc<Pool>>,
+    /// Modifiers' conditions folded under the options.
+    folds: fold::Folds,
+}
+
+/// What runners keep to use again (frames, a pool of dice), handed by a session from one action
+/// to the next so that quiet rolls allocate nothing. A copy starts empty: two sessions never share
+/// it.
+#[derive(Debug, Default)]
+pub(in crate::session) struct Spare {
+    frames: Vec<Vec<Value>>,
+    pool: Option<Arc<Pool>>,
+    folds: fold::Folds,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
 }
 
 /// What one run did with the host's hooks.
@@ -176,6 +197,25 @@ impl<'a> Runner<'a> {
             hooks: None,
             host: HostRun::default(),
             spare: Vec::new(),
+            spare_pool: None,
+            folds: Default::default(),
+        }
+    }
+
+    /// The same runner using what an earlier one kept to use again.
+    pub(super) fn with_spare(mut self, spare: Spare) -> Self {
+        self.spare = spare.frames;
+        self.spare_pool = spare.pool;
+        self.folds = spare.folds;
+        self
+    }
+
+    /// What this runner keeps to use again, for the next.
+    pub(super) fn take_spare(&mut self) -> Spare {
+        Spare {
+            frames: std::mem::take(&mut self.spare),
+            pool: self.spare_pool.take(),
+            folds: std::mem::take(&mut self.folds),
         }
     }
 
