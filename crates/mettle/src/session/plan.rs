@@ -270,9 +270,9 @@ impl Session {
         inputs: impl AsRef<[(u32, Value)]>,
     ) -> Result<QuietRoll, Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false)
-            .limited(self.rules.budget(), &self.cancel)
-            .with_spare(std::mem::take(&mut self.spare));
+        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false);
+        r.limit(self.rules.budget(), &self.cancel);
+        r.trade_spare(&mut self.spare);
         let rolled = (|| {
             let inputs = inputs.as_ref().iter().cloned();
             let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default(), false)?;
@@ -284,7 +284,7 @@ impl Session {
             r.recycle_check(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
-        self.spare = r.take_spare();
+        r.trade_spare(&mut self.spare);
         drop(r);
         // A walk is for one action.
         self.end_walk();

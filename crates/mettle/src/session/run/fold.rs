@@ -5,15 +5,12 @@ use super::Runner;
 use super::fast::same;
 use crate::ast::BinOp;
 use crate::program::*;
-use std::sync::Arc;
 
 /// What a modifier's condition comes to under the options it was folded with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Cond {
     /// It holds (or there is none).
     Always,
-    /// It never holds.
-    Never,
     /// It holds when slot `.0` is `yes` (when it is not, with `.1` set).
     Flag(u32, bool),
     /// Worked out from the rule, as written.
@@ -24,37 +21,50 @@ pub(super) enum Cond {
 #[derive(Debug, Default)]
 pub(super) struct Folds {
     options: Vec<Value>,
-    checks: Vec<Option<Arc<[Cond]>>>,
+    /// By check: whether it was folded, and its modifiers that may apply (index and condition).
+    checks: Vec<Option<Vec<(u32, Cond)>>>,
+}
+
+impl Folds {
+    /// Modifier `k` of check `c` that may apply under the options, and its condition (once
+    /// [`Runner::fold_check`] has run); `None` past the last.
+    pub(super) fn live(&self, c: CheckId, k: usize) -> Option<(u32, Cond)> {
+        self.checks.get(c as usize)?.as_ref()?.get(k).copied()
+    }
 }
 
 impl Runner<'_> {
-    /// The conditions of check `c`'s modifiers, in order, folded under the session's options as
-    /// they are now (folded again whenever they differ from the ones of the last fold).
-    pub(super) fn folded(&mut self, c: CheckId) -> Arc<[Cond]> {
+    /// Folds the conditions of check `c`'s modifiers under the session's options as they are now,
+    /// unless they were already (all are folded again whenever the options differ from those of the
+    /// last fold).
+    pub(super) fn fold_check(&mut self, c: CheckId) {
         let folds = &mut self.folds;
         if folds.options != self.st.options {
             folds.options.clone_from(&self.st.options);
             folds.checks.clear();
         }
-        if let Some(Some(conds)) = folds.checks.get(c as usize) {
-            return conds.clone();
+        if let Some(Some(_)) = folds.checks.get(c as usize) {
+            return;
         }
         let options = &self.st.options;
-        let conds: Arc<[Cond]> = self.p.checks[c as usize]
+        let live = self.p.checks[c as usize]
             .modifiers
             .iter()
-            .map(|m| match m.when.as_ref().map(|w| fold(w, options)) {
-                None | Some(Folded::Known(true)) => Cond::Always,
-                Some(Folded::Known(false)) => Cond::Never,
-                Some(Folded::Flag(slot, not)) => Cond::Flag(slot, not),
-                Some(Folded::Other) => Cond::Rule,
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let cond = match m.when.as_ref().map(|w| fold(w, options)) {
+                    None | Some(Folded::Known(true)) => Cond::Always,
+                    Some(Folded::Known(false)) => return None,
+                    Some(Folded::Flag(slot, not)) => Cond::Flag(slot, not),
+                    Some(Folded::Other) => Cond::Rule,
+                };
+                Some((i as u32, cond))
             })
             .collect();
         if folds.checks.len() <= c as usize {
-            folds.checks.resize(c as usize + 1, None);
+            folds.checks.resize_with(c as usize + 1, || None);
         }
-        folds.checks[c as usize] = Some(conds.clone());
-        conds
+        folds.checks[c as usize] = Some(live);
     }
 }
 

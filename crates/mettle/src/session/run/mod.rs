@@ -210,6 +210,14 @@ impl<'a> Runner<'a> {
         self
     }
 
+    /// Trades what this runner keeps to use again with `spare`: before a run, to use what an
+    /// earlier one kept; after it, to keep what this one did.
+    pub(super) fn trade_spare(&mut self, spare: &mut Spare) {
+        std::mem::swap(&mut self.spare, &mut spare.frames);
+        std::mem::swap(&mut self.spare_pool, &mut spare.pool);
+        std::mem::swap(&mut self.folds, &mut spare.folds);
+    }
+
     /// What this runner keeps to use again, for the next.
     pub(super) fn take_spare(&mut self) -> Spare {
         Spare {
@@ -239,6 +247,12 @@ impl<'a> Runner<'a> {
 
     /// The same runner under `budget`'s step and log limits, stopped by `cancel`.
     pub fn limited(mut self, budget: &crate::Budget, cancel: &'a Arc<AtomicBool>) -> Self {
+        self.limit(budget, cancel);
+        self
+    }
+
+    /// Puts this runner under `budget`'s step and log limits, stopped by `cancel`.
+    pub fn limit(&mut self, budget: &crate::Budget, cancel: &'a Arc<AtomicBool>) {
         self.step_limit = budget.steps.max(1);
         self.log_limit = budget.log_entries.max(1);
         self.cancel = cancel;
@@ -253,7 +267,6 @@ impl<'a> Runner<'a> {
         // The action's scripts share one budget of operations and stop on the same flag.
         crate::script::begin_action(scripts, cancel);
         self.script_given = Some(scripts.max(1));
-        self
     }
 
     /// Counts `n` steps against the action's budget, and stops the action if it was cancelled or its
@@ -366,7 +379,9 @@ impl<'a> Runner<'a> {
     /// A frame of `n` empty slots, reusing a spare one when there is one.
     fn frame(&mut self, n: usize) -> Vec<Value> {
         let mut f = self.spare.pop().unwrap_or_default();
-        f.resize(n, Value::None);
+        // Spare frames are empty: each slot is written, not cloned from a `None`.
+        f.truncate(n);
+        f.extend((f.len()..n).map(|_| Value::None));
         f
     }
 
