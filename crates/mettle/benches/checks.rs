@@ -47,7 +47,7 @@ fn sampling(c: &mut Criterion) {
     g.bench_function("baseline: hand-written Rust", |b| b.iter(|| black_box(by_hand(&mut rng, 2, 1))));
     g.bench_function("session sampler", |b| b.iter(|| black_box(s.sample(&sampler))));
     g.bench_function("session: full quiet roll of the rules", |b| {
-        b.iter(|| black_box(s.roll_quietly(id, Some(unit), args.clone()).unwrap().outcome))
+        b.iter(|| black_box(s.roll_quietly(id, Some(unit), &args).unwrap().outcome))
     });
     g.finish();
 }
@@ -101,7 +101,7 @@ fn exact(c: &mut Criterion) {
         if check == "morale" && file == "infinite_frontiers" {
             let (id, args) = s.resolve(check, &inputs).unwrap();
             g.bench_function(format!("baseline: one quiet roll of {file} {check}"), |b| {
-                b.iter(|| black_box(s.roll_quietly(id, who, args.clone()).unwrap().outcome))
+                b.iter(|| black_box(s.roll_quietly(id, who, &args).unwrap().outcome))
             });
         }
     }

@@ -323,7 +323,23 @@ impl Source<'_> {
 /// Rolls `count` dice with `faces` and applies `mods` in order. `labels` names, for each die past the
 /// first `count - labels.len()`, the modifier that added it.
 pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'_>) -> Result<Pool, String> {
-    let mut dice: Vec<Die> = Vec::with_capacity(count);
+    let mut pool = Pool { notation: String::new(), sides: 0, dice: Vec::with_capacity(count), value: 0 };
+    roll_into(&mut pool, count, faces, mods, src)?;
+    Ok(pool)
+}
+
+/// Rolls as [`roll`] does into `pool`, whose dice vector is emptied and filled again (its
+/// allocation kept); the notation is left as it is.
+pub fn roll_into(
+    pool: &mut Pool,
+    count: usize,
+    faces: Faces<'_>,
+    mods: &[DiceMod],
+    src: &mut Source<'_>,
+) -> Result<(), String> {
+    let mut dice = std::mem::take(&mut pool.dice);
+    dice.clear();
+    dice.reserve(count);
     for _ in 0..count {
         dice.push(Die { face: src.face(faces)?, kept: true, rerolled: vec![], exploded: false, from: None });
     }
@@ -393,7 +409,10 @@ pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'
         Some((cmp, n)) => dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64,
         None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(OVERFLOW)?,
     };
-    Ok(Pool { notation: String::new(), sides: faces.max(), dice, value })
+    pool.sides = faces.max();
+    pool.dice = dice;
+    pool.value = value;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ mod show;
 pub use checkpoint::Checkpoint;
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
-pub use plan::{DiceSpec, FaceSpec, Prepared, Settled};
+pub use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
 pub use save::{SAVE_FORMAT, fingerprint};
 pub use show::{render_log, render_log_verbose};
 
@@ -166,6 +166,8 @@ pub struct Session {
     hooks: host::Hooks,
     /// The question the last action stopped on, and that action, to resume.
     waiting: Option<ops::Waiting>,
+    /// Frames and dice a quiet roll keeps for the next.
+    spare: run::Spare,
 }
 
 impl Session {
@@ -196,6 +198,7 @@ impl Session {
             undone: vec![],
             hooks: host::Hooks::default(),
             waiting: None,
+            spare: Default::default(),
         }
     }
 
@@ -256,10 +259,14 @@ impl Session {
         self.state.forced.extend(faces);
     }
 
+    /// A runner for one action, with what the last one kept to use again (give it back with
+    /// `take_spare`).
     fn runner(&mut self) -> Runner<'_> {
+        let spare = std::mem::take(&mut self.spare);
         Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging)
             .limited(self.rules.budget(), &self.cancel)
             .hooked(&self.hooks)
+            .with_spare(spare)
     }
 
     /// Runs `f` as one action, within the ruleset's budget (steps, log entries) and stopped by the
@@ -276,7 +283,11 @@ impl Session {
         let (r, host) = {
             let mut runner = self.runner();
             let r = f(&mut runner).and_then(|v| runner.finish().map(|()| v));
-            (r, std::mem::take(&mut runner.host))
+            let spare = runner.take_spare();
+            let host = std::mem::take(&mut runner.host);
+            drop(runner);
+            self.spare = spare;
+            (r, host)
         };
         self.waiting = None;
         self.end_walk();
@@ -349,6 +360,7 @@ impl Session {
             undone: vec![],
             hooks: self.hooks.clone(),
             waiting: None,
+            spare: Default::default(),
         }
     }
 
@@ -629,7 +641,11 @@ impl Session {
         check: CheckId,
         inputs: Vec<(u32, Value)>,
     ) -> Result<Arc<CheckResult>, Diagnostic> {
-        let r = self.runner().roll_check(check, None, inputs, Span::default());
+        let mut runner = self.runner();
+        let r = runner.roll_check(check, None, inputs, Span::default());
+        let spare = runner.take_spare();
+        drop(runner);
+        self.spare = spare;
         self.end_walk();
         r
     }

@@ -66,6 +66,17 @@ pub struct Prepared {
     setup: Setup,
 }
 
+/// What a quiet roll of a check comes to, by [`Session::roll_quietly`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuietRoll {
+    /// Dice plus flat modifiers.
+    pub total: i64,
+    /// The target, if the check has one.
+    pub target: Option<i64>,
+    /// Index of the outcome in the check's outcomes.
+    pub outcome: usize,
+}
+
 /// What one roll of a prepared check comes to, by [`Session::settle`].
 #[derive(Debug, Clone)]
 pub struct Settled {
@@ -98,7 +109,7 @@ impl Session {
         inputs: Vec<(u32, Value)>,
     ) -> Result<Prepared, Diagnostic> {
         self.untouched(|r| {
-            let (mut frame, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
+            let (mut frame, setup) = r.prepare_check(check, subject, inputs, Span::default(), true)?;
             let dice = match &r.program().checks[check as usize].roll {
                 Some(roll) => {
                     let (count, sides) = r.dice_spec(&roll.dice, setup.extra, &mut frame)?;
@@ -181,6 +192,7 @@ impl Session {
             // A simulation rolls with the generator, and tells nobody.
             hooks: Default::default(),
             waiting: None,
+            spare: Default::default(),
         };
         s.state.rng = rand::SeedableRng::seed_from_u64(seed);
         s.state.forced.clear();
@@ -236,31 +248,46 @@ impl Session {
     }
 
     /// Rolls check `check` for `subject` with the session's generator and settles it, applying no
-    /// effects and writing no log: one run of a simulation.
+    /// effects and writing no log: one run of a simulation. `inputs` are `(input index, value)`
+    /// pairs, as [`Session::resolve`] gives them (a slice or a vector).
+    ///
+    /// Nothing of the roll is kept but its total, target and outcome, so a quiet roll allocates
+    /// nothing once the session has rolled the check before: its frame and its dice are used again.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("q.mettle", "check c { roll 2d6  target 7  outcome hit when total >= target  otherwise miss }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let (id, args) = s.resolve("c", &[]).unwrap();
+    /// let r = s.roll_quietly(id, None, &args).unwrap();
+    /// assert_eq!(r.target, Some(7));
+    /// assert_eq!(r.outcome, if r.total >= 7 { 0 } else { 1 });
+    /// ```
     #[doc(hidden)]
     pub fn roll_quietly(
         &mut self,
         check: CheckId,
         subject: Option<u32>,
-        inputs: Vec<(u32, Value)>,
-    ) -> Result<Settled, Diagnostic> {
+        inputs: impl AsRef<[(u32, Value)]>,
+    ) -> Result<QuietRoll, Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false)
-            .limited(self.rules.budget(), &self.cancel);
-        let settled = (|| {
-            let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default())?;
+        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false);
+        r.limit(self.rules.budget(), &self.cancel);
+        r.trade_spare(&mut self.spare);
+        let rolled = (|| {
+            let inputs = inputs.as_ref().iter().cloned();
+            let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default(), false)?;
             let pool = match &r.program().checks[check as usize].roll {
-                Some(roll) => {
-                    Some(Arc::new(r.roll_dice(&roll.dice, setup.extra, &setup.labels, &mut slots)?))
-                }
+                Some(roll) => Some(r.roll_pool(&roll.dice, setup.extra, &setup.labels, &mut slots)?),
                 None => None,
             };
             let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
-            Ok(Settled { total, target, outcome, slots })
+            r.recycle_check(check, slots);
+            Ok(QuietRoll { total, target, outcome })
         })();
+        r.trade_spare(&mut self.spare);
         drop(r);
         // A walk is for one action.
         self.end_walk();
-        settled
+        rolled
     }
 }

@@ -29,6 +29,7 @@ impl Session {
             undone: vec![],
             hooks: Default::default(),
             waiting: None,
+            spare: Default::default(),
         })
     }
 

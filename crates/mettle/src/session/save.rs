@@ -168,6 +168,7 @@ impl Session {
             undone: vec![],
             hooks: Default::default(),
             waiting: None,
+            spare: Default::default(),
         };
         Ok((session, warnings))
     }

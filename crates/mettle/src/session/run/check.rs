@@ -1,5 +1,6 @@
 //! Rolling a check: inputs, modifiers, the roll, the outcome it lands on and that outcome's rules.
 
+use super::fold::Cond;
 use super::{R, Runner, fail};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
@@ -66,15 +67,14 @@ impl Runner<'_> {
         let check = &self.p.checks[c as usize];
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
-        let (mut f, setup) = self.prepare_check(c, subject, args, span)?;
+        let (mut f, setup) = self.prepare_check(c, subject, args, span, true)?;
         let pool = match &check.roll {
             Some(r) => {
                 self.span = r.span;
-                Some(self.roll_dice(&r.dice, setup.extra, &setup.labels, &mut f)?)
+                Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, &mut f)?)
             }
             None => None,
         };
-        let pool = pool.map(Arc::new);
         let (total, target, oi) = self.settle_check(c, &setup, pool.clone(), &mut f)?;
         let applied = setup.applied;
         let target_parts = match &check.target {
@@ -83,55 +83,73 @@ impl Runner<'_> {
         };
         let outcome = &check.outcomes[oi];
         let set = &self.p.sets[check.outcome_set as usize];
-        let result = CheckResult {
-            check: check.name.clone(),
+        let margin = match target {
+            Some(t) if check.under => Some(t.checked_sub(total).ok_or_else(|| self.overflow())?),
+            Some(t) => Some(total.checked_sub(t).ok_or_else(|| self.overflow())?),
+            None => None,
+        };
+        let inputs = if self.logging {
+            check
+                .inputs
+                .iter()
+                .enumerate()
+                .map(|(i, inp)| (inp.field.name.clone(), self.show(&f[i])))
+                .collect()
+        } else {
+            vec![]
+        };
+        let values = if self.logging {
+            // A value worked out for some outcomes' effects only is not shown under the others.
+            let shown = |i: usize| match check.lets_for.get(i) {
+                Some(Some(only)) => only.contains(&(oi as u32)),
+                _ => true,
+            };
+            check
+                .lets
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| shown(*i))
+                .map(|(_, (n, s))| (n.clone(), self.show(&f[*s as usize])))
+                .collect()
+        } else {
+            vec![]
+        };
+        let fresh = Fresh {
+            check: &check.name,
             check_id: c,
-            subject: subject.map(|s| self.st.entities[s as usize].name.clone()),
-            inputs: if self.logging {
-                check
-                    .inputs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, inp)| (inp.field.name.clone(), self.show(&f[i])))
-                    .collect()
-            } else {
-                vec![]
-            },
-            pool: pool.map(|p| (*p).clone()),
+            pool: pool.as_deref(),
             modifiers: applied,
             total,
             target,
-            margin: match target {
-                Some(t) if check.under => Some(t.checked_sub(total).ok_or_else(|| self.overflow())?),
-                Some(t) => Some(total.checked_sub(t).ok_or_else(|| self.overflow())?),
-                None => None,
-            },
+            margin,
             under: check.under,
             target_parts,
-            values: if self.logging {
-                // A value worked out for some outcomes' effects only is not shown under the others.
-                let shown = |i: usize| match check.lets_for.get(i) {
-                    Some(Some(only)) => only.contains(&(oi as u32)),
-                    _ => true,
-                };
-                check
-                    .lets
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| shown(*i))
-                    .map(|(_, (n, s))| (n.clone(), self.show(&f[*s as usize])))
-                    .collect()
-            } else {
-                vec![]
-            },
-            outcome: set.names[outcome.index as usize].clone(),
+            inputs,
+            values,
+            outcome: &set.names[outcome.index as usize],
             outcome_index: outcome.index,
             outcome_span: outcome.span,
             span: check.span,
-            slots: f.clone(),
+            slots: &f,
+            dice_slot: check.slots.dice as usize,
         };
-        let result = Arc::new(result);
-        self.st.last[c as usize] = Some(result.clone());
+        let st = &mut *self.st;
+        let who = subject.map(|s| st.entities[s as usize].name.as_str());
+        // The check's last result is written over when nothing else holds it (its strings and
+        // vectors used again, its old dice kept for the next roll); else a new one is made.
+        let result = match st.last[c as usize].take() {
+            Some(mut last) => match Arc::get_mut(&mut last) {
+                Some(old) => {
+                    if let Some(Value::Pool(p)) = fresh.refill(old, who) {
+                        self.spare_pool = Some(p);
+                    }
+                    last
+                }
+                None => Arc::new(fresh.build(who)),
+            },
+            None => Arc::new(fresh.build(who)),
+        };
+        st.last[c as usize] = Some(result.clone());
         if self.logging {
             let during = self.log.split_off(mark.min(self.log.len()));
             self.push(LogEntry::Check(Box::new((*result).clone())));
@@ -142,25 +160,39 @@ impl Runner<'_> {
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;
         }
+        self.recycle_check(c, f);
         Ok(result)
+    }
+
+    /// Keeps a check's finished frame, and its dice, to be used again.
+    pub fn recycle_check(&mut self, c: CheckId, mut f: Vec<Value>) {
+        let dice = self.p.checks[c as usize].slots.dice as usize;
+        if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))
+            && (self.spare_pool.is_none() || Arc::strong_count(&p) == 1)
+        {
+            self.spare_pool = Some(p);
+        }
+        self.recycle(f);
     }
 
     /// Everything of a roll that comes before the dice: inputs (given or default), the `let`s written
     /// before the roll line, and the modifiers. Returns the check's slots so far and the setup of the
-    /// roll. Draws no dice unless a rule before the roll does.
+    /// roll. Draws no dice unless a rule before the roll does. Without `labels`, the setup keeps
+    /// no modifiers' labels (nor `applied`): a quiet roll that nobody reads them from.
     pub fn prepare_check(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        args: Vec<(u32, Value)>,
+        args: impl IntoIterator<Item = (u32, Value)>,
         span: Span,
+        labels: bool,
     ) -> R<(Vec<Value>, Setup)> {
         let check = &self.p.checks[c as usize];
         // Until a rule with a place of its own runs, errors point at the check.
         self.span = check.span;
-        let mut f = vec![Value::None; check.nslots as usize];
+        let mut f = self.frame(check.nslots as usize);
         f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
-        let mut given = vec![false; check.inputs.len()];
+        let mut given = Given::new(check.inputs.len());
         for (i, v) in args {
             let input = &check.inputs[i as usize].field;
             if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &v)
@@ -175,10 +207,10 @@ impl Runner<'_> {
                 .with_label(input.span, "declared here"));
             }
             f[i as usize] = v;
-            given[i as usize] = true;
+            given.set(i as usize);
         }
         for (i, input) in check.inputs.iter().enumerate() {
-            if given[i] {
+            if given.get(i) {
                 continue;
             }
             if let Some(v) = &input.field.default {
@@ -236,11 +268,20 @@ impl Runner<'_> {
                 }
             }
         }
-        for m in &check.modifiers {
+        // Only the modifiers that may apply under the options are looked at (the others' conditions
+        // are known to fail, and reading them has no effect).
+        self.fold_check(c);
+        let mut k = 0;
+        while let Some((i, cond)) = self.folds.live(c, k) {
+            k += 1;
+            let m = &check.modifiers[i as usize];
             self.span = m.span;
-            if let Some(w) = &m.when
-                && !self.truth(w, &mut f)?
-            {
+            let holds = match (cond, &m.when) {
+                (Cond::Always, _) | (Cond::Rule, None) => true,
+                (Cond::Flag(slot, not), _) => f.get(slot as usize).is_some_and(Value::truth) != not,
+                (Cond::Rule, Some(w)) => self.truth(w, &mut f)?,
+            };
+            if !holds {
                 continue;
             }
             let mut amount = self.int(&m.amount, &mut f)?;
@@ -254,11 +295,14 @@ impl Runner<'_> {
             }
             if m.dice {
                 setup.extra = setup.extra.checked_add(amount).ok_or_else(|| self.overflow())?;
-                if amount > 0 {
+                if amount > 0 && labels {
                     setup.labels.push((m.label.clone(), amount));
                 }
             } else {
                 setup.flat = setup.flat.checked_add(amount).ok_or_else(|| self.overflow())?;
+            }
+            if !labels {
+                continue;
             }
             setup.applied.push(AppliedModifier {
                 label: m.label.clone(),
@@ -266,6 +310,10 @@ impl Runner<'_> {
                 dice: m.dice,
                 span: m.span,
             });
+        }
+        // Where the last modifier would have left it.
+        if let Some(m) = check.modifiers.last() {
+            self.span = m.span;
         }
         Ok((f, setup))
     }
@@ -349,4 +397,118 @@ pub struct Setup {
     pub labels: Vec<(String, i64)>,
     /// Index of the first step after the roll.
     pub after: usize,
+}
+
+/// Which inputs of a check were given: bits for the usual few, a list past 64.
+enum Given {
+    Bits(u64),
+    List(Vec<bool>),
+}
+
+impl Given {
+    fn new(n: usize) -> Given {
+        if n <= 64 { Given::Bits(0) } else { Given::List(vec![false; n]) }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Given::Bits(b) => *b |= 1 << i,
+            Given::List(l) => l[i] = true,
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Given::Bits(b) => b & (1 << i) != 0,
+            Given::List(l) => l[i],
+        }
+    }
+}
+
+/// A check's result as just worked out, borrowing what it can, to be made into a [`CheckResult`]
+/// or written over an old one.
+struct Fresh<'a> {
+    check: &'a str,
+    check_id: CheckId,
+    pool: Option<&'a Pool>,
+    modifiers: Vec<AppliedModifier>,
+    total: i64,
+    target: Option<i64>,
+    margin: Option<i64>,
+    under: bool,
+    target_parts: Option<String>,
+    inputs: Vec<(String, String)>,
+    values: Vec<(String, String)>,
+    outcome: &'a str,
+    outcome_index: u32,
+    outcome_span: Span,
+    span: Span,
+    slots: &'a [Value],
+    dice_slot: usize,
+}
+
+impl Fresh<'_> {
+    fn build(self, subject: Option<&str>) -> CheckResult {
+        CheckResult {
+            check: self.check.to_owned(),
+            check_id: self.check_id,
+            subject: subject.map(str::to_owned),
+            inputs: self.inputs,
+            pool: self.pool.cloned(),
+            modifiers: self.modifiers,
+            total: self.total,
+            target: self.target,
+            margin: self.margin,
+            target_parts: self.target_parts,
+            under: self.under,
+            values: self.values,
+            outcome: self.outcome.to_owned(),
+            outcome_index: self.outcome_index,
+            outcome_span: self.outcome_span,
+            span: self.span,
+            slots: self.slots.to_vec(),
+        }
+    }
+
+    /// Writes this result over `old`, as [`Fresh::build`] would make it, keeping `old`'s allocations;
+    /// gives back what `old` held in the dice slot.
+    fn refill(self, old: &mut CheckResult, subject: Option<&str>) -> Option<Value> {
+        set_str(&mut old.check, self.check);
+        old.check_id = self.check_id;
+        match (&mut old.subject, subject) {
+            (Some(s), Some(who)) => set_str(s, who),
+            (slot, who) => *slot = who.map(str::to_owned),
+        }
+        old.inputs = self.inputs;
+        match (&mut old.pool, self.pool) {
+            (Some(p), Some(new)) => {
+                set_str(&mut p.notation, &new.notation);
+                p.sides = new.sides;
+                p.dice.clone_from(&new.dice);
+                p.value = new.value;
+            }
+            (slot, new) => *slot = new.cloned(),
+        }
+        old.modifiers = self.modifiers;
+        old.total = self.total;
+        old.target = self.target;
+        old.margin = self.margin;
+        old.target_parts = self.target_parts;
+        old.under = self.under;
+        old.values = self.values;
+        set_str(&mut old.outcome, self.outcome);
+        old.outcome_index = self.outcome_index;
+        old.outcome_span = self.outcome_span;
+        old.span = self.span;
+        let dice = old.slots.get_mut(self.dice_slot).map(|v| std::mem::replace(v, Value::None));
+        old.slots.clear();
+        old.slots.extend_from_slice(self.slots);
+        dice
+    }
+}
+
+/// Makes `s` read `text`, in its own allocation when that is large enough.
+fn set_str(s: &mut String, text: &str) {
+    s.clear();
+    s.push_str(text);
 }

@@ -270,6 +270,37 @@ impl Runner<'_> {
         labels: &[(String, i64)],
         f: &mut Vec<Value>,
     ) -> R<Pool> {
+        let mut pool = Pool { notation: String::new(), sides: 0, dice: vec![], value: 0 };
+        self.roll_dice_into(&mut pool, d, extra, labels, f)?;
+        Ok(pool)
+    }
+
+    /// Rolls as [`Runner::roll_dice`] does, into a shared pool: the spare one of an earlier roll
+    /// when nothing else holds it (its allocations used again), else a new one.
+    pub(crate) fn roll_pool(
+        &mut self,
+        d: &DiceExpr,
+        extra: i64,
+        labels: &[(String, i64)],
+        f: &mut Vec<Value>,
+    ) -> R<Arc<Pool>> {
+        let mut shared = match self.spare_pool.take() {
+            Some(p) if Arc::strong_count(&p) == 1 && Arc::weak_count(&p) == 0 => p,
+            _ => Arc::new(Pool { notation: String::new(), sides: 0, dice: vec![], value: 0 }),
+        };
+        // Unique by now, so this copies nothing.
+        self.roll_dice_into(Arc::make_mut(&mut shared), d, extra, labels, f)?;
+        Ok(shared)
+    }
+
+    fn roll_dice_into(
+        &mut self,
+        pool: &mut Pool,
+        d: &DiceExpr,
+        extra: i64,
+        labels: &[(String, i64)],
+        f: &mut Vec<Value>,
+    ) -> R<()> {
         let (count, sides) = self.dice_spec(d, extra, f)?;
         let faces = match (&d.sides, sides) {
             (SidesExpr::Faces(l), _) => Faces::List(l),
@@ -294,12 +325,12 @@ impl Runner<'_> {
             host,
             notation: &d.text,
         };
-        let rolled = dice::roll(count as usize, faces, &d.mods, &mut src);
+        let rolled = dice::roll_into(pool, count as usize, faces, &d.mods, &mut src);
         drop(guard);
-        let mut pool = rolled.map_err(|m| self.draw_error(m, d))?;
+        rolled.map_err(|m| self.draw_error(m, d))?;
         let drawn = pool.dice.iter().map(|d| 1 + d.rerolled.len() as u64).sum::<u64>();
         self.tick(drawn.saturating_sub(count as u64))?;
-        pool.notation = d.text.clone();
+        pool.notation.clone_from(&d.text);
         // Label dice added by modifiers, after the roll's own dice.
         let own =
             count.saturating_sub(labels.iter().fold(0i64, |a, l| a.saturating_add(l.1))).max(0) as usize;
@@ -312,7 +343,7 @@ impl Runner<'_> {
                 i += 1;
             }
         }
-        Ok(pool)
+        Ok(())
     }
 
     /// How many dice a roll throws (with `extra` from modifiers) and, for `dN`, how many sides (0

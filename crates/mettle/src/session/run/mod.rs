@@ -7,6 +7,7 @@ mod exec;
 mod host;
 pub(super) use host::shown_options;
 mod fast;
+mod fold;
 mod parts;
 mod script;
 
@@ -113,6 +114,26 @@ pub(super) struct Runner<'a> {
     pub(super) host: HostRun,
     /// Frames of finished rules and formulas, kept to be used again instead of allocating new ones.
     spare: Vec<Vec<Value>>,
+    /// The dice of a finished check, kept to be rolled again when nothing else holds them.
+    spare_pool: Option<Arc<Pool>>,
+    /// Modifiers' conditions folded under the options.
+    folds: fold::Folds,
+}
+
+/// What runners keep to use again (frames, a pool of dice), handed by a session from one action
+/// to the next so that quiet rolls allocate nothing. A copy starts empty: two sessions never share
+/// it.
+#[derive(Debug, Default)]
+pub(in crate::session) struct Spare {
+    frames: Vec<Vec<Value>>,
+    pool: Option<Arc<Pool>>,
+    folds: fold::Folds,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
 }
 
 /// What one run did with the host's hooks.
@@ -176,6 +197,33 @@ impl<'a> Runner<'a> {
             hooks: None,
             host: HostRun::default(),
             spare: Vec::new(),
+            spare_pool: None,
+            folds: Default::default(),
+        }
+    }
+
+    /// The same runner using what an earlier one kept to use again.
+    pub(super) fn with_spare(mut self, spare: Spare) -> Self {
+        self.spare = spare.frames;
+        self.spare_pool = spare.pool;
+        self.folds = spare.folds;
+        self
+    }
+
+    /// Trades what this runner keeps to use again with `spare`: before a run, to use what an
+    /// earlier one kept; after it, to keep what this one did.
+    pub(super) fn trade_spare(&mut self, spare: &mut Spare) {
+        std::mem::swap(&mut self.spare, &mut spare.frames);
+        std::mem::swap(&mut self.spare_pool, &mut spare.pool);
+        std::mem::swap(&mut self.folds, &mut spare.folds);
+    }
+
+    /// What this runner keeps to use again, for the next.
+    pub(super) fn take_spare(&mut self) -> Spare {
+        Spare {
+            frames: std::mem::take(&mut self.spare),
+            pool: self.spare_pool.take(),
+            folds: std::mem::take(&mut self.folds),
         }
     }
 
@@ -199,6 +247,12 @@ impl<'a> Runner<'a> {
 
     /// The same runner under `budget`'s step and log limits, stopped by `cancel`.
     pub fn limited(mut self, budget: &crate::Budget, cancel: &'a Arc<AtomicBool>) -> Self {
+        self.limit(budget, cancel);
+        self
+    }
+
+    /// Puts this runner under `budget`'s step and log limits, stopped by `cancel`.
+    pub fn limit(&mut self, budget: &crate::Budget, cancel: &'a Arc<AtomicBool>) {
         self.step_limit = budget.steps.max(1);
         self.log_limit = budget.log_entries.max(1);
         self.cancel = cancel;
@@ -213,7 +267,6 @@ impl<'a> Runner<'a> {
         // The action's scripts share one budget of operations and stop on the same flag.
         crate::script::begin_action(scripts, cancel);
         self.script_given = Some(scripts.max(1));
-        self
     }
 
     /// Counts `n` steps against the action's budget, and stops the action if it was cancelled or its
@@ -326,7 +379,9 @@ impl<'a> Runner<'a> {
     /// A frame of `n` empty slots, reusing a spare one when there is one.
     fn frame(&mut self, n: usize) -> Vec<Value> {
         let mut f = self.spare.pop().unwrap_or_default();
-        f.resize(n, Value::None);
+        // Spare frames are empty: each slot is written, not cloned from a `None`.
+        f.truncate(n);
+        f.extend((f.len()..n).map(|_| Value::None));
         f
     }
 

@@ -1,0 +1,129 @@
+//! Modifiers' conditions folded under a session's house-rule options: `bonus_die is extra_d6` is
+//! known once the options are, so a roll checks what is left (a flag input, or nothing).
+
+use super::Runner;
+use super::fast::same;
+use crate::ast::BinOp;
+use crate::program::*;
+
+/// What a modifier's condition comes to under the options it was folded with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cond {
+    /// It holds (or there is none).
+    Always,
+    /// It holds when slot `.0` is `yes` (when it is not, with `.1` set).
+    Flag(u32, bool),
+    /// Worked out from the rule, as written.
+    Rule,
+}
+
+/// Conditions folded under one set of option values, by check.
+#[derive(Debug, Default)]
+pub(super) struct Folds {
+    options: Vec<Value>,
+    /// By check: whether it was folded, and its modifiers that may apply (index and condition).
+    checks: Vec<Option<Vec<(u32, Cond)>>>,
+}
+
+impl Folds {
+    /// Modifier `k` of check `c` that may apply under the options, and its condition (once
+    /// [`Runner::fold_check`] has run); `None` past the last.
+    pub(super) fn live(&self, c: CheckId, k: usize) -> Option<(u32, Cond)> {
+        self.checks.get(c as usize)?.as_ref()?.get(k).copied()
+    }
+}
+
+impl Runner<'_> {
+    /// Folds the conditions of check `c`'s modifiers under the session's options as they are now,
+    /// unless they were already (all are folded again whenever the options differ from those of the
+    /// last fold).
+    pub(super) fn fold_check(&mut self, c: CheckId) {
+        let folds = &mut self.folds;
+        if folds.options != self.st.options {
+            folds.options.clone_from(&self.st.options);
+            folds.checks.clear();
+        }
+        if let Some(Some(_)) = folds.checks.get(c as usize) {
+            return;
+        }
+        let options = &self.st.options;
+        let live = self.p.checks[c as usize]
+            .modifiers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let cond = match m.when.as_ref().map(|w| fold(w, options)) {
+                    None | Some(Folded::Known(true)) => Cond::Always,
+                    Some(Folded::Known(false)) => return None,
+                    Some(Folded::Flag(slot, not)) => Cond::Flag(slot, not),
+                    Some(Folded::Other) => Cond::Rule,
+                };
+                Some((i as u32, cond))
+            })
+            .collect();
+        if folds.checks.len() <= c as usize {
+            folds.checks.resize_with(c as usize + 1, || None);
+        }
+        folds.checks[c as usize] = Some(live);
+    }
+}
+
+/// A condition partly worked out: only what reading it cannot change or fail on is folded.
+enum Folded {
+    Known(bool),
+    /// A slot read as a flag (negated with `.1`): it cannot fail.
+    Flag(u32, bool),
+    Other,
+}
+
+fn fold(e: &Expr, options: &[Value]) -> Folded {
+    use Folded::*;
+    match e {
+        Expr::Const(v) => Known(v.truth()),
+        Expr::Local(s) => Flag(*s, false),
+        Expr::Not(x) => match fold(x, options) {
+            Known(b) => Known(!b),
+            Flag(s, not) => Flag(s, !not),
+            Other => Other,
+        },
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
+            match (fixed(a, options), fixed(b, options)) {
+                (Some(x), Some(y)) => Known(same(x, y) == matches!(op, BinOp::Eq | BinOp::Is)),
+                _ => Other,
+            }
+        }
+        // `and` and `or` stop at their left side as the rule does; a right side is dropped only
+        // where the left one is a flag read, which has no effect and no error.
+        Expr::Bin(BinOp::And, a, b) => match fold(a, options) {
+            Known(false) => Known(false),
+            Known(true) => fold(b, options),
+            Other => Other,
+            left @ Flag(..) => match fold(b, options) {
+                Known(true) => left,
+                Known(false) => Known(false),
+                _ => Other,
+            },
+        },
+        Expr::Bin(BinOp::Or, a, b) => match fold(a, options) {
+            Known(true) => Known(true),
+            Known(false) => fold(b, options),
+            Other => Other,
+            left @ Flag(..) => match fold(b, options) {
+                Known(false) => left,
+                Known(true) => Known(true),
+                _ => Other,
+            },
+        },
+        _ => Other,
+    }
+}
+
+/// A constant, or an option's value in this session.
+fn fixed<'a>(e: &'a Expr, options: &'a [Value]) -> Option<&'a Value> {
+    const NONE: &Value = &Value::None;
+    match e {
+        Expr::Const(v) => Some(v),
+        Expr::Global(Global::Option(o)) => Some(options.get(*o as usize).unwrap_or(NONE)),
+        _ => None,
+    }
+}

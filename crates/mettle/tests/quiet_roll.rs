@@ -1,0 +1,195 @@
+//! Quiet rolls (`Session::roll_quietly`, one run of a simulation) allocate nothing once a session has
+//! rolled the check before, and modifiers' conditions on house-rule options follow the options as a
+//! session changes them.
+//!
+//! This file counts the allocations of its whole test binary, so its tests run one at a time (a
+//! lock), each counting only between its own marks.
+
+use mettle::{Ruleset, Session, Value};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The system's allocator, counting allocations and reallocations.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is passed on unchanged to the system allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn frontiers() -> Ruleset {
+    Ruleset::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/infinite_frontiers.mettle"))
+        .unwrap()
+}
+
+/// Allocations made by `n` quiet rolls of `check` for a unit, after a first roll.
+fn allocations(s: &mut Session, check: &str, inputs: &[(&str, Value)], n: u64) -> u64 {
+    let unit = s.create("unit", "u", &[]).unwrap();
+    let (id, args) = s.resolve(check, inputs).unwrap();
+    s.roll_quietly(id, Some(unit), &args).unwrap();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..n {
+        std::hint::black_box(s.roll_quietly(id, Some(unit), &args).unwrap());
+    }
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn a_quiet_roll_of_the_morale_check_allocates_nothing() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = frontiers();
+    let mut s = Session::new(&rules, 1);
+    s.set_logging(false);
+    let inputs = [("spi", Value::Int(2)), ("leadership", Value::Int(1))];
+    assert_eq!(allocations(&mut s, "morale", &inputs, 1000), 0);
+}
+
+#[test]
+fn a_quiet_roll_with_dice_from_modifiers_allocates_nothing() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = frontiers();
+    let mut s = Session::new(&rules, 1);
+    s.set_logging(false);
+    s.set_option("bonus_die", rules.option_value("bonus_die", "extra_d6").unwrap()).unwrap();
+    let inputs = [("spi", Value::Int(2)), ("leadership", Value::Int(1)), ("comms", Value::Bool(true))];
+    assert_eq!(allocations(&mut s, "morale", &inputs, 1000), 0);
+}
+
+#[test]
+fn modifiers_follow_an_option_changed_between_rolls() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = frontiers();
+    let mut s = Session::new(&rules, 1);
+    let unit = s.create("unit", "u", &[]).unwrap();
+    // Flat bonuses: one die, 6 + SPI 2 + Leadership 1 + Comms 1.
+    let (id, args) = s
+        .resolve(
+            "morale",
+            &[("spi", Value::Int(2)), ("leadership", Value::Int(1)), ("comms", Value::Bool(true))],
+        )
+        .unwrap();
+    s.force_dice(&[6]);
+    assert_eq!(s.roll_quietly(id, Some(unit), &args).unwrap().total, 10);
+    // Extra dice: three dice, 6 + 6 + 6 + SPI 2.
+    s.set_option("bonus_die", rules.option_value("bonus_die", "extra_d6").unwrap()).unwrap();
+    s.force_dice(&[6, 6, 6]);
+    assert_eq!(s.roll_quietly(id, Some(unit), &args).unwrap().total, 20);
+    let r = s.roll_for("morale", Some(unit), &[("spi", Value::Int(2)), ("comms", Value::Bool(true))]);
+    assert_eq!(r.unwrap().pool.as_ref().unwrap().dice.len(), 2, "SPI and Comms Gear: a second die");
+    // And back.
+    s.set_option("bonus_die", rules.option_value("bonus_die", "flat_plus_one").unwrap()).unwrap();
+    s.force_dice(&[6]);
+    assert_eq!(s.roll_quietly(id, Some(unit), &args).unwrap().total, 10);
+}
+
+#[test]
+fn a_condition_that_reads_a_missing_subject_still_fails_under_any_option() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = Ruleset::from_str(
+        "f.mettle",
+        r#"
+option mode: calm | wild = calm
+kind unit { brave: flag = no }
+check rally for unit {
+  roll d6
+  modifier "Brave and wild" +1 when unit.brave and mode is wild
+  otherwise done
+}
+"#,
+    )
+    .unwrap();
+    let mut s = Session::new(&rules, 1);
+    let err = s.roll("rally", &[]).unwrap_err();
+    assert_eq!(err.code, "mettle::run::no_subject");
+    let (id, args) = s.resolve("rally", &[]).unwrap();
+    assert_eq!(s.roll_quietly(id, None, &args).unwrap_err().code, "mettle::run::no_entity");
+}
+
+const ASSAULT: &str = r#"
+option cover: none | light = light
+check assault {
+  input strength: 1..6 = 3
+  input charging: flag = no
+  roll (strength)d6kh2
+  modifier "Cover" -1 when cover is light
+  modifier "Charge" +1 die when charging
+  target 8
+  let sixes = count(dice, 6)
+  outcome rout when sixes >= 2
+  outcome win when total >= target
+  otherwise repulsed
+}
+"#;
+
+/// A check as `morale_race` rolls one: dice, a `let`, outcomes (no modifiers, no keep or drop).
+const DISPERSAL: &str = r#"
+check dispersal {
+  input mp: 0..20 = 6
+  roll d3 as loss
+  let excess = loss - mp
+  outcome to_opponent when mp == 0
+  outcome below_zero when excess > 0
+  otherwise lost
+}
+"#;
+
+#[test]
+fn rolling_a_check_again_with_the_log_off_allocates_nothing() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = Ruleset::from_str("d.mettle", DISPERSAL).unwrap();
+    let mut s = Session::new(&rules, 5);
+    s.set_logging(false);
+    let (id, _) = s.resolve("dispersal", &[]).unwrap();
+    // The first rolls make the result and the two pools of dice that later rolls take turns with.
+    for _ in 0..3 {
+        s.roll_id(id, vec![]).unwrap();
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..1000 {
+        std::hint::black_box(s.roll_id(id, vec![]).unwrap());
+    }
+    // Modifiers that apply still allocate their labels (`CheckResult::modifiers`), and keeping or
+    // dropping dice its order: this check has neither.
+    assert_eq!(ALLOCATIONS.load(Ordering::Relaxed) - before, 0);
+}
+
+#[test]
+fn a_result_written_over_the_last_one_equals_a_new_one() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = Ruleset::from_str("a.mettle", ASSAULT).unwrap();
+    for logging in [false, true] {
+        // One session lets go of each result (so the next is written over it), the other keeps
+        // them all (so each is new): the same seed gives equal results.
+        let mut reused = Session::new(&rules, 9);
+        let mut kept = Session::new(&rules, 9);
+        reused.set_logging(logging);
+        kept.set_logging(logging);
+        let mut all = vec![];
+        for strength in [1, 2, 6, 3, 6, 1, 4] {
+            let inputs = [("strength", Value::Int(strength)), ("charging", Value::Bool(strength > 3))];
+            let a = (*reused.roll("assault", &inputs).unwrap()).clone();
+            let b = kept.roll("assault", &inputs).unwrap();
+            assert_eq!(&a, &*b, "strength {strength}, logging {logging}");
+            all.push(b);
+        }
+        assert_eq!(reused.log(), kept.log());
+    }
+}
