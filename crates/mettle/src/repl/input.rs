@@ -34,8 +34,10 @@ impl Repl {
             return;
         }
         let base = self.base();
-        let mut typed = self.world.items.clone();
-        typed.push(input.to_string());
+        // The texts are shared with every step `:undo` keeps: the list copies pointers.
+        let mut typed = Vec::with_capacity(self.world.items.len() + 1);
+        typed.extend(self.world.items.iter().cloned());
+        typed.push(Arc::<str>::from(input));
         let w = &self.world;
         let (rules, ast) =
             match World::compile(w.file.as_ref(), &w.file_text, &typed, &self.budget, &self.options) {
@@ -59,7 +61,14 @@ impl Repl {
         let (session, lets, notes) = transfer::move_over(&w.session, &w.lets, &rules);
         // The new session carries the same log: the step is kept without it.
         let before = self.world.light();
-        self.world = World { items: typed, rules, ast: Arc::new(ast), session, lets, ..before.0.clone() };
+        self.world = World {
+            items: Arc::new(typed),
+            rules,
+            ast: Arc::new(ast),
+            session,
+            lets: Arc::new(lets),
+            ..before.0.clone()
+        };
         self.checkpoint_light(before);
         for item in items {
             reply.say(format!("defined {}", describe(item)));
@@ -79,7 +88,7 @@ impl Repl {
             frame.push(Value::Entity(i as u32));
         }
         let _ = p;
-        for l in &self.world.lets {
+        for l in self.world.lets.iter() {
             names.push(PromptName { name: l.name.clone(), ty: l.ty.clone() });
             frame.push(l.value.clone());
         }
@@ -122,11 +131,14 @@ impl Repl {
             {
                 continue;
             }
-            self.world.lets.retain(|l| l.name != name);
-            self.world.lets.push(Let { name, ty, value });
+            let lets = Arc::make_mut(&mut self.world.lets);
+            lets.retain(|l| l.name != name);
+            lets.push(Let { name, ty, value });
         }
         self.report_log(start, reply);
-        if self.world.session.state() != before.0.session.state() || self.world.lets != before.0.lets {
+        // Entities the line left alone are shared with `before`: comparing them reads no entity.
+        let lets_changed = !Arc::ptr_eq(&self.world.lets, &before.0.lets) && self.world.lets != before.0.lets;
+        if self.world.session.state() != before.0.session.state() || lets_changed {
             self.checkpoint_light(before);
         }
     }
