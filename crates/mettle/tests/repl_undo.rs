@@ -138,3 +138,35 @@ fn a_definition_typed_into_a_session_is_taken_back_with_its_text() {
     ok(&mut r, "define bonus29(x: 0..) = x * 2");
     assert_eq!(ok(&mut r, "bonus29(4)"), "8\n");
 }
+
+/// A line is parsed where it sits without reading the ruleset's length in padding: the same tree, the
+/// same spans and the same messages as parsing it padded.
+#[test]
+fn a_line_parsed_at_its_place_reads_as_when_padded() {
+    use mettle::syntax::{parse_repl, parse_repl_at};
+    let lines = [
+        "kind squad { nerve: 0..6 = 3 }",
+        "define bonus(x: 0..) = x + 2",
+        "on hit { add 1 to unit.hits }",
+        "new unit u with side = blue, spi = 2",
+        "set u.spi to 2\ntrigger wounded(unit: u, loss: 1)",
+        "roll morale for u with spi = 3",
+        "u.hp + 1",
+        "2d6 + (1",
+        "set u.spi to",
+        "kind { }",
+        "let x = \"text\"",
+        "\u{feff}2 + 2",
+        "1 +\r2",
+    ];
+    for base in [0, 1, 500] {
+        for line in lines {
+            let padded = format!("{}{line}", " ".repeat(base));
+            assert_eq!(
+                format!("{:?}", parse_repl_at(line, base)),
+                format!("{:?}", parse_repl(&padded)),
+                "{line:?} at {base}"
+            );
+        }
+    }
+}

@@ -5,7 +5,7 @@ use super::{Let, Repl, Reply, World, show, transfer};
 use crate::ast::{self, ItemKind};
 use crate::check::{PromptCode, PromptInput, PromptName, check_prompt};
 use crate::program::{Ty, Value};
-use crate::syntax::{ReplInput, parse_repl};
+use crate::syntax::{ReplInput, parse_repl_at};
 use std::sync::Arc;
 
 impl Repl {
@@ -20,7 +20,7 @@ impl Repl {
         // Parse the input where it would sit after the ruleset, so that its spans are told apart from
         // the ruleset's: a diagnostic can then point into the input, the file, or both.
         let placed = format!("{}{input}", " ".repeat(base));
-        match parse_repl(&placed) {
+        match parse_repl_at(input, base) {
             Err(diags) => reply.fail(self.render(&diags, input)),
             Ok(ReplInput::Items(items)) => self.define(input, &items, reply),
             Ok(ReplInput::Stmts(stmts)) => self.statements(input, &placed, &stmts, reply),
