@@ -1,7 +1,12 @@
 //! The REPL over many lines: a session of N lines of mixed input (units made, events fired, checks
 //! rolled, expressions shown, definitions typed) against one of 4N lines, whose time should be about
 //! four times as long; and one small event among 100 and among 10,000 units, which should cost the
-//! same (a step costs what it changes, not what is in play).
+//! same (a step costs what it changes, not what is in play). Last, a definition typed over 1 MB of
+//! rules against loading them once: the ruleset is compiled again whole, so about the same.
+
+#[path = "gen/mod.rs"]
+#[allow(dead_code, reason = "each benchmark uses part of the generator")]
+mod generate;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mettle::repl::Repl;
@@ -129,6 +134,33 @@ fn linear() {
         t.elapsed().as_secs_f64() / runs as f64
     };
     let (few, many) = (step(100), step(10_000));
+    let text = generate::rules(1 << 20);
+    let path = std::env::temp_dir().join(format!("mettle-bench-repl-{}.mettle", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let mut r = Repl::new(1, false, 80);
+    assert!(!r.handle(&format!(":load {}", path.display())).failed);
+    let load = best(&|| drop(black_box(mettle::Ruleset::from_str("big.mettle", &text).unwrap())));
+    let mut k = 0;
+    let define = (0..3)
+        .map(|_| {
+            k += 1;
+            let t = Instant::now();
+            let reply = r.handle(&format!("define typed{k}(x: 0..) = x + {k}"));
+            assert!(!reply.failed, "{}", reply.err);
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    let t = Instant::now();
+    black_box(r.handle("1 + 1"));
+    let line = t.elapsed().as_secs_f64();
+    let _ = std::fs::remove_file(&path);
+    println!(
+        "repl/1 MB: loading in {:.0} ms, a typed definition in {:.0} ms ({:.2}x), an expression line in {:.0} ms",
+        load * 1e3,
+        define * 1e3,
+        define / load,
+        line * 1e3
+    );
     println!(
         "repl/step: an event among 100 units in {:.1} µs, among 10,000 in {:.1} µs: {:.2}x the time",
         few * 1e6,

@@ -170,3 +170,19 @@ fn a_line_parsed_at_its_place_reads_as_when_padded() {
         }
     }
 }
+
+/// A line binds only the units it names, yet a misspelt unit is still told which one was meant.
+#[test]
+fn a_line_among_many_units_reads_the_ones_it_names_and_suggests_among_all() {
+    let mut r = loaded();
+    for i in 0..200 {
+        ok(&mut r, &format!("new unit u{i} with side = blue"));
+    }
+    ok(&mut r, "new unit alpha with side = blue, spi = 5");
+    assert_eq!(ok(&mut r, "alpha.spi + u7.spi"), "8\n");
+    let reply = r.handle("alpah.spi");
+    assert!(reply.failed);
+    assert!(reply.err.contains("did you mean `alpha`?"), "{}", reply.err);
+    ok(&mut r, "let best = alpha");
+    assert_eq!(ok(&mut r, "best.spi"), "5\n", "a let names a unit the line does not");
+}

@@ -78,21 +78,45 @@ impl Repl {
         }
     }
 
-    /// The names earlier lines left: entities in play, then `let` values (which shadow them).
-    fn prompt_names(&self) -> (Vec<PromptName>, Vec<Value>) {
-        let p = self.world.rules.program();
+    /// The names earlier lines left: entities in play, then `let` values (which shadow them). With
+    /// `only`, just the entities whose names are among its words (the rest cannot be read by the line).
+    fn prompt_names(&self, only: Option<&std::collections::HashSet<&str>>) -> (Vec<PromptName>, Vec<Value>) {
         let mut names = vec![];
         let mut frame = vec![];
         for (i, e) in self.world.session.state().entities.iter().enumerate() {
+            if only.is_some_and(|words| !words.contains(e.name.as_str())) {
+                continue;
+            }
             names.push(PromptName { name: e.name.clone(), ty: Ty::Entity(e.kind) });
             frame.push(Value::Entity(i as u32));
         }
-        let _ = p;
         for l in self.world.lets.iter() {
             names.push(PromptName { name: l.name.clone(), ty: l.ty.clone() });
             frame.push(l.value.clone());
         }
         (names, frame)
+    }
+
+    /// Checks a line with the prompt's names bound, and the frame of their values. Only the entities
+    /// the line names are bound, so a line costs the same among 10,000 units as among ten; a line
+    /// the checker says anything about is checked again with every name, for the same messages
+    /// (a "did you mean" among all the units).
+    fn check_with_names(
+        &self,
+        input: &str,
+        line: PromptInput<'_>,
+        placed: &str,
+    ) -> (Vec<Value>, Option<PromptCode>, Vec<crate::diagnostics::Diagnostic>) {
+        let words: std::collections::HashSet<&str> =
+            input.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        let (names, frame) = self.prompt_names(Some(&words));
+        let (code, diags) = self.check_line(&names, line, placed);
+        if code.is_some() && diags.is_empty() {
+            return (frame, code, diags);
+        }
+        let (names, frame) = self.prompt_names(None);
+        let (code, diags) = self.check_line(&names, line, placed);
+        (frame, code, diags)
     }
 
     /// Checks a line against the loaded rules (and their scripts), with the prompt's names bound.
@@ -107,8 +131,7 @@ impl Repl {
     }
 
     fn statements(&mut self, input: &str, placed: &str, stmts: &[ast::Stmt], reply: &mut Reply) {
-        let (names, mut frame) = self.prompt_names();
-        let (code, diags) = self.check_line(&names, PromptInput::Stmts(stmts), placed);
+        let (mut frame, code, diags) = self.check_with_names(input, PromptInput::Stmts(stmts), placed);
         let Some(PromptCode::Stmts { stmts, slots, bound }) = code else {
             reply.fail(self.render(&diags, input));
             return;
@@ -144,8 +167,7 @@ impl Repl {
     }
 
     fn expression(&mut self, input: &str, placed: &str, e: &ast::Expr, reply: &mut Reply) {
-        let (names, mut frame) = self.prompt_names();
-        let (code, diags) = self.check_line(&names, PromptInput::Expr(e), placed);
+        let (mut frame, code, diags) = self.check_with_names(input, PromptInput::Expr(e), placed);
         let Some(PromptCode::Expr { expr, ty, slots }) = code else {
             reply.fail(self.render(&diags, input));
             return;
