@@ -42,6 +42,10 @@ pub struct Budget {
     /// Most values (numbers, texts, list items, records…) in one piece of data a host passes with an
     /// event, a check's input or an entity. Default 100,000.
     pub data_values: u64,
+    /// Most steps the REPL's `:undo` and `mettle serve`'s `undo` keep to take back; older ones are
+    /// forgotten. A kept step costs what it changed (the entities it touched, a definition's
+    /// ruleset), not a copy of the game. Default 100.
+    pub undo_steps: u64,
 }
 
 impl Default for Budget {
@@ -56,13 +60,14 @@ impl Default for Budget {
             script_operations: 10_000_000,
             odds_work: 600_000_000,
             data_values: 100_000,
+            undo_steps: 100,
         }
     }
 }
 
 impl Budget {
     /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "ruleset_bytes",
         "script_bytes",
         "save_bytes",
@@ -72,6 +77,7 @@ impl Budget {
         "script_operations",
         "odds_work",
         "data_values",
+        "undo_steps",
     ];
 
     /// Sets the limit called `name` to `value` (zero is read as one: a limit is never off).
@@ -94,6 +100,7 @@ impl Budget {
             "script_operations" => &mut self.script_operations,
             "odds_work" => &mut self.odds_work,
             "data_values" => &mut self.data_values,
+            "undo_steps" => &mut self.undo_steps,
             _ => {
                 return Err(Diagnostic::plain(
                     "budget::unknown",

@@ -109,7 +109,7 @@ impl Server {
     }
 
     fn undo_step(&mut self) -> Result<Outcome, Failure> {
-        let Some(step) = self.undo.pop() else {
+        let Some(step) = self.undo.pop_back() else {
             return Err(Failure::plain(
                 code::NOTHING,
                 "mettle::serve::nothing_to_undo",

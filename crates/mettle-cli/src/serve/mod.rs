@@ -12,9 +12,6 @@ use protocol::{Id, Outcome, Reply, ReplyError};
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-/// Most steps `undo` can take back, as in the REPL.
-const UNDO_DEPTH: usize = 100;
-
 /// What a reply's error code says.
 pub mod code {
     /// The line is not JSON.
@@ -77,7 +74,8 @@ enum Step {
 #[derive(Debug)]
 pub struct Server {
     world: Option<World>,
-    undo: Vec<Step>,
+    /// Oldest first; at most the budget's `undo_steps`, as in the REPL.
+    undo: std::collections::VecDeque<Step>,
     seed: u64,
     budget: mettle::Budget,
 }
@@ -85,14 +83,14 @@ pub struct Server {
 impl Server {
     /// A server with no ruleset yet.
     pub fn new(seed: u64, budget: mettle::Budget) -> Server {
-        Server { world: None, undo: vec![], seed, budget }
+        Server { world: None, undo: Default::default(), seed, budget }
     }
 
     fn remember(&mut self, step: Step) {
-        if self.undo.len() == UNDO_DEPTH {
-            self.undo.remove(0);
+        self.undo.push_back(step);
+        while self.undo.len() as u64 > self.budget.undo_steps.max(1) {
+            self.undo.pop_front();
         }
-        self.undo.push(step);
     }
 
     /// Answers one line: always one reply, a line of JSON without its newline.

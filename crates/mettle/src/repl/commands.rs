@@ -97,7 +97,7 @@ impl Repl {
             }
             ":state" => {
                 reply.say(show::state(&self.world.session));
-                for l in &self.world.lets {
+                for l in self.world.lets.iter() {
                     reply.say(format!("let {} = {}", l.name, self.world.session.show(&l.value)));
                 }
                 reply.say(show::units(&self.world.session));
@@ -182,11 +182,11 @@ impl Repl {
                     World {
                         file: Some(file),
                         file_text: text.into(),
-                        items: vec![],
+                        items: Arc::default(),
                         rules,
                         ast: Arc::new(ast),
                         session,
-                        lets: vec![],
+                        lets: Arc::default(),
                     },
                 );
                 self.checkpoint(before);
@@ -258,7 +258,7 @@ impl Repl {
             rules,
             ast: Arc::new(ast),
             session,
-            lets,
+            lets: Arc::new(lets),
             ..self.world.clone()
         };
         let before = std::mem::replace(&mut self.world, w);
@@ -374,7 +374,7 @@ impl Repl {
     }
 
     fn undo_command(&mut self, reply: &mut Reply) -> Result<(), Diagnostic> {
-        match self.undo.pop() {
+        match self.undo.pop_back() {
             Some(super::Step { mut before, input, log_len }) => {
                 if let Some(n) = log_len {
                     // The log since the step is the current one's first `n` lines.
@@ -386,6 +386,14 @@ impl Repl {
                 reply.say(format!("took back `{input}`"));
                 Ok(())
             }
+            None if self.forgotten > 0 => Err(error(
+                "undo_budget",
+                format!(
+                    "no more steps are kept: the {} before them were forgotten (budget `undo_steps` is {})",
+                    self.forgotten, self.budget.undo_steps
+                ),
+                "raise it with `--budget undo_steps=N` to keep more steps",
+            )),
             None => Err(error(
                 "nothing_to_undo",
                 "there is nothing to undo",
@@ -403,8 +411,8 @@ impl Repl {
         let saved = Saved {
             mettle_repl: 1,
             file: self.world.file.as_ref().map(|f| f.display().to_string()),
-            items: self.world.items.clone(),
-            lets: self.world.lets.clone(),
+            items: self.world.items.iter().map(|i| i.to_string()).collect(),
+            lets: self.world.lets.to_vec(),
             session,
         };
         let text = serde_json::to_string_pretty(&saved).unwrap_or_default();
@@ -427,8 +435,9 @@ impl Repl {
             Saved { mettle_repl: 1, file: None, items: vec![], lets: vec![], session: value }
         };
         let w = &self.world;
+        let items: Vec<Arc<str>> = saved.items.iter().map(|i| Arc::from(i.as_str())).collect();
         let (rules, ast) =
-            match World::compile(w.file.as_ref(), &w.file_text, &saved.items, &self.budget, &self.options) {
+            match World::compile(w.file.as_ref(), &w.file_text, &items, &self.budget, &self.options) {
                 Ok(r) => r,
                 Err(e) => {
                     reply.fail(self.render_load_error(&e));
@@ -451,8 +460,14 @@ impl Repl {
         {
             reply.say(format!("(saved with {f}; restored over the ruleset loaded now)"));
         }
-        let world =
-            World { items: saved.items, rules, ast: Arc::new(ast), session, lets: saved.lets, ..w.clone() };
+        let world = World {
+            items: Arc::new(items),
+            rules,
+            ast: Arc::new(ast),
+            session,
+            lets: Arc::new(saved.lets),
+            ..w.clone()
+        };
         let before = std::mem::replace(&mut self.world, world);
         self.checkpoint(before);
         reply.say(format!(

@@ -17,11 +17,9 @@ pub use names::Names;
 use crate::program::{Ty, Value};
 use crate::{LoadError, Ruleset, Session, ast};
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Most steps `:undo` can take back.
-const UNDO_DEPTH: usize = 100;
 
 /// A value bound with `let` at the prompt, known to later lines.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,31 +30,35 @@ struct Let {
 }
 
 /// Everything `:undo` puts back: the ruleset (file and typed definitions), the session and the
-/// prompt's `let` values.
+/// prompt's `let` values. Every part is shared by the steps `:undo` keeps until one changes it:
+/// copying a world copies pointers (and one per chunk of entities, see [`crate::session::Entities`]).
 #[derive(Debug, Clone)]
 struct World {
     /// The ruleset file loaded, if any.
     file: Option<PathBuf>,
-    /// Its text as read (shared by every step `:undo` keeps).
+    /// Its text as read.
     file_text: Arc<str>,
     /// Definitions typed at the prompt, in order; the ruleset is the file's text followed by these.
-    items: Vec<String>,
+    items: Arc<Vec<Arc<str>>>,
     rules: Ruleset,
     ast: Arc<ast::File>,
     session: Session,
-    lets: Vec<Let>,
+    lets: Arc<Vec<Let>>,
 }
 
 impl World {
-    /// Compiles the file's text followed by the typed definitions.
+    /// Compiles the file's text followed by the typed definitions, parsing it once for both the
+    /// ruleset and the syntax tree the prompt's lines are checked against.
     fn compile(
         file: Option<&PathBuf>,
         file_text: &str,
-        items: &[String],
+        items: &[Arc<str>],
         budget: &crate::Budget,
         options: &[(String, String)],
     ) -> Result<(Ruleset, ast::File), LoadError> {
-        let mut text = file_text.to_string();
+        let mut text =
+            String::with_capacity(file_text.len() + items.iter().map(|i| i.len() + 1).sum::<usize>());
+        text.push_str(file_text);
         for i in items {
             text.push('\n');
             text.push_str(i);
@@ -69,8 +71,13 @@ impl World {
             options: options.to_vec(),
             ..Default::default()
         };
-        let rules = Ruleset::load(&name, &text, &opts)?;
-        let (ast, _) = crate::syntax::parse(&text);
+        if text.len() as u64 > budget.ruleset_bytes {
+            // Refused before it is read: the same error as loading it.
+            return Ruleset::load(&name, &text, &opts).map(|r| (r, ast::File::default()));
+        }
+        let text = crate::syntax::normalize(&text);
+        let (ast, diags) = crate::syntax::parse(&text);
+        let rules = Ruleset::load_parsed(&name, &text, &ast, diags, &opts)?;
         Ok((rules, ast))
     }
 }
@@ -138,8 +145,11 @@ impl Reply {
 #[derive(Debug)]
 pub struct Repl {
     world: World,
-    /// Worlds before each step, with the input that made the step.
-    undo: Vec<Step>,
+    /// Worlds before each step, with the input that made the step, oldest first: at most the
+    /// budget's `undo_steps`.
+    undo: VecDeque<Step>,
+    /// Steps forgotten because the budget was spent: `:undo` past the oldest kept says so.
+    forgotten: u64,
     /// The input being handled.
     current: String,
     /// The full explanation of the last input that rolled or fired anything.
@@ -176,15 +186,16 @@ impl Repl {
         let world = World {
             file: None,
             file_text: Arc::from(""),
-            items: vec![],
+            items: Arc::default(),
             rules,
             ast: Arc::new(ast),
             session,
-            lets: vec![],
+            lets: Arc::default(),
         };
         Repl {
             world,
-            undo: vec![],
+            undo: VecDeque::new(),
+            forgotten: 0,
             current: String::new(),
             explained: None,
             seed,
@@ -205,7 +216,8 @@ impl Repl {
         world.session.set_cancel_flag(cancel.clone());
         Repl {
             world,
-            undo: vec![],
+            undo: VecDeque::new(),
+            forgotten: 0,
             current: String::new(),
             explained: None,
             seed: self.seed,
@@ -269,10 +281,11 @@ impl Repl {
     }
 
     fn remember(&mut self, step: Step) {
-        if self.undo.len() == UNDO_DEPTH {
-            self.undo.remove(0);
+        self.undo.push_back(step);
+        while self.undo.len() as u64 > self.budget.undo_steps.max(1) {
+            self.undo.pop_front();
+            self.forgotten += 1;
         }
-        self.undo.push(step);
     }
 
     /// Names for completion: commands, checks, events, kinds, entities, attributes, states, lets.

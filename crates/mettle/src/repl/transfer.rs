@@ -230,7 +230,7 @@ pub(super) fn move_over(
         rng: st.rng.clone(),
         round: st.round,
         turn: st.turn,
-        entities,
+        entities: entities.into(),
         forced: st.forced.clone(),
         answers,
         host_answers: vec![],

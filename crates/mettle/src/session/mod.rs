@@ -2,6 +2,7 @@
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
 mod checkpoint;
+mod entities;
 mod host;
 mod log;
 mod ops;
@@ -12,6 +13,7 @@ mod save;
 mod show;
 
 pub use checkpoint::Checkpoint;
+pub use entities::Entities;
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
@@ -103,8 +105,8 @@ pub struct State {
     pub round: i64,
     /// Current turn.
     pub turn: i64,
-    /// Entities, by id.
-    pub entities: Vec<Entity>,
+    /// Entities, by id (copies of the state share the entities neither has changed).
+    pub entities: Entities,
     /// Faces the next dice must show.
     pub forced: VecDeque<i64>,
     /// Answers waiting for their choices.
@@ -181,7 +183,7 @@ impl Session {
                 rng: ChaCha8Rng::seed_from_u64(seed),
                 round: 0,
                 turn: 0,
-                entities: vec![],
+                entities: Entities::default(),
                 forced: VecDeque::new(),
                 answers: vec![],
                 host_answers: vec![],

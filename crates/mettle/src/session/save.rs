@@ -223,6 +223,7 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
     if st.last.len() != p.checks.len() {
         return Err(format!("it has results for {} checks, the ruleset {}", st.last.len(), p.checks.len()));
     }
+    let mut seen = std::collections::HashSet::new();
     for (i, e) in st.entities.iter().enumerate() {
         let Some(kind) = p.kinds.get(e.kind as usize) else {
             return Err(format!("entity #{i} is of a kind the ruleset does not have"));
@@ -236,7 +237,7 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
                 kind.fields.len()
             ));
         }
-        if st.entities[..i].iter().any(|o| o.name == e.name) {
+        if !seen.insert(e.name.as_str()) {
             return Err(format!("two entities are called `{}`", e.name));
         }
         for (def, v) in kind.fields.iter().zip(&e.fields) {

@@ -157,6 +157,46 @@ pub fn parse_repl(text: &str) -> Result<ReplInput, Vec<Diagnostic>> {
     Err(vec![err.to_diagnostic(text)])
 }
 
+/// Like [`parse_repl`] for a line that sits at byte `base` of a longer text (the REPL's lines sit
+/// after the ruleset): the spans are those of `parse_repl` on the line padded with `base` spaces,
+/// without reading the padding. A line that does not parse is parsed padded, for the same message.
+///
+/// ```
+/// use mettle::syntax::{ReplInput, parse_repl_at};
+/// let Ok(ReplInput::Stmts(s)) = parse_repl_at("set y.spi to 2", 100) else { panic!() };
+/// assert_eq!(s[0].span.start, 100);
+/// ```
+#[doc(hidden)]
+pub fn parse_repl_at(line: &str, base: usize) -> Result<ReplInput, Vec<Diagnostic>> {
+    // A byte order mark reads otherwise at the start of a text than after the padding.
+    let plain = !line.starts_with('\u{feff}')
+        && scan::too_deep(line, 0).is_none()
+        && super::chars::odd_characters(line, 0).is_empty();
+    if plain {
+        let text = &*super::chars::normalize(line);
+        for rule in [Rule::repl_items, Rule::repl_stmts, Rule::repl_expr] {
+            let Ok(pairs) = MettleParser::parse(rule, text) else { continue };
+            let builder = Builder::new(base);
+            let pair = single(pairs);
+            let input = match rule {
+                Rule::repl_items => ReplInput::Items(builder.file(pair).items),
+                Rule::repl_stmts => ReplInput::Stmts(
+                    pair.into_inner()
+                        .filter(|p| p.as_rule() == Rule::stmt)
+                        .map(|s| builder.stmt(s))
+                        .collect(),
+                ),
+                _ => ReplInput::Expr(builder.expr(super::build::Kids::of(pair).get(Rule::expr))),
+            };
+            if builder.finish().is_empty() {
+                return Ok(input);
+            }
+            break;
+        }
+    }
+    parse_repl(&format!("{}{line}", " ".repeat(base)))
+}
+
 /// Whether the text ends inside an open `{`, `(`, `[` or string, so that a REPL should read another
 /// line before parsing it.
 ///
