@@ -2,30 +2,43 @@
 //! rolled the check before, and modifiers' conditions on house-rule options follow the options as a
 //! session changes them.
 //!
-//! This file counts the allocations of its whole test binary, so its tests run one at a time (a
-//! lock), each counting only between its own marks.
+//! Allocations are counted per thread (the test harness allocates on its own threads while other
+//! tests finish), and the tests still run one at a time (a lock), each counting between its marks.
 
 use mettle::{Ruleset, Session, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The system's allocator, counting allocations and reallocations.
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Allocations and reallocations made by this thread.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many allocations this thread has made so far.
+fn allocated() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn count() {
+    // A thread being torn down has no counter left; its allocations are not the tests'.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
 
 // SAFETY: every call is passed on unchanged to the system allocator.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.realloc(ptr, layout, size) }
     }
 }
@@ -45,11 +58,11 @@ fn allocations(s: &mut Session, check: &str, inputs: &[(&str, Value)], n: u64) -
     let unit = s.create("unit", "u", &[]).unwrap();
     let (id, args) = s.resolve(check, inputs).unwrap();
     s.roll_quietly(id, Some(unit), &args).unwrap();
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocated();
     for _ in 0..n {
         std::hint::black_box(s.roll_quietly(id, Some(unit), &args).unwrap());
     }
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    allocated() - before
 }
 
 #[test]
@@ -162,13 +175,13 @@ fn rolling_a_check_again_with_the_log_off_allocates_nothing() {
     for _ in 0..3 {
         s.roll_id(id, vec![]).unwrap();
     }
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocated();
     for _ in 0..1000 {
         std::hint::black_box(s.roll_id(id, vec![]).unwrap());
     }
     // Modifiers that apply still allocate their labels (`CheckResult::modifiers`), and keeping or
     // dropping dice its order: this check has neither.
-    assert_eq!(ALLOCATIONS.load(Ordering::Relaxed) - before, 0);
+    assert_eq!(allocated() - before, 0);
 }
 
 #[test]
