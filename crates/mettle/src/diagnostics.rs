@@ -129,6 +129,12 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+impl From<Box<Diagnostic>> for Diagnostic {
+    fn from(d: Box<Diagnostic>) -> Self {
+        *d
+    }
+}
+
 /// Renders diagnostics as text without colour, `width` columns wide: the form used by the CLI when
 /// its output is not a terminal, and by the snapshot tests.
 ///

@@ -276,7 +276,7 @@ impl Session {
     /// half-applied event behind. What the failed action logged is kept aside ([`Session::undone_log`]).
     fn atomic<T>(
         &mut self,
-        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>,
+        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Box<Diagnostic>>,
     ) -> Result<T, Diagnostic> {
         // A Ctrl-C that came between actions does not stop the next one.
         self.cancel.store(false, Ordering::Relaxed);
@@ -309,7 +309,7 @@ impl Session {
             self.state.walk = walk;
             self.undone = self.log.split_off(log_len);
         }
-        r
+        r.map_err(|e| *e)
     }
 
     /// Plays on under another reading of a house rule: sets option `name` to `value` (of its type).
@@ -649,7 +649,7 @@ impl Session {
         drop(runner);
         self.spare = spare;
         self.end_walk();
-        r
+        r.map_err(|e| *e)
     }
 
     /// Runs scenario `name` from this session's state and reports its expectations. The scenario is one

@@ -154,7 +154,7 @@ impl Session {
     /// Runs `f` with the log off and puts the generator and forced dice back afterwards.
     fn untouched<T>(
         &mut self,
-        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Diagnostic>,
+        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Box<Diagnostic>>,
     ) -> Result<T, Diagnostic> {
         let rng = self.state.rng.clone();
         let forced = self.state.forced.clone();
@@ -165,7 +165,7 @@ impl Session {
         self.state.rng = rng;
         self.state.forced = forced;
         self.state.walk = walk;
-        r
+        r.map_err(|e| *e)
     }
 }
 

@@ -25,7 +25,7 @@ impl Runner<'_> {
         match (r, check.subject) {
             (Err(d), Some(k)) if subject.is_none() && d.code == "mettle::run::no_entity" => {
                 let kind = &self.p.kinds[k as usize].name;
-                Err(Diagnostic::error(
+                Err(Box::new(Diagnostic::error(
                     "run::no_subject",
                     format!("check `{}` is made by a {kind}, and this roll has none", check.name),
                     d.span(),
@@ -34,7 +34,7 @@ impl Runner<'_> {
                 .with_help(format!(
                     "roll it for a {kind}: `roll {} for …` in a rule or scenario, `Session::roll_for` from Rust, or `--with` on the command line",
                     check.name
-                )))
+                ))))
             }
             (r, _) => r,
         }
@@ -198,13 +198,15 @@ impl Runner<'_> {
             if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &v)
                 && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
             {
-                return Err(fail(
-                    "out_of_range",
-                    format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
-                    if span.is_empty() { input.span } else { span },
-                    &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-                )
-                .with_label(input.span, "declared here"));
+                return Err(Box::new(
+                    fail(
+                        "out_of_range",
+                        format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
+                        if span.is_empty() { input.span } else { span },
+                        &format!("give a value {}", crate::check::range_words(*lo, *hi)),
+                    )
+                    .with_label(input.span, "declared here"),
+                ));
             }
             f[i as usize] = v;
             given.set(i as usize);
@@ -227,24 +229,26 @@ impl Runner<'_> {
                 if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.field.ty, &v)
                     && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
                 {
-                    return Err(fail(
-                        "out_of_range",
-                        format!(
-                            "input `{}` of check `{}` is {x}, taken from {}'s {}, outside its range",
-                            input.field.name, check.name, who.name, input.field.name
-                        ),
-                        if span.is_empty() { input.field.span } else { span },
-                        &format!(
-                            "give `{}` a value {}",
-                            input.field.name,
-                            crate::check::range_words(*lo, *hi)
-                        ),
-                    )
-                    .with_label(input.field.span, "declared here"));
+                    return Err(Box::new(
+                        fail(
+                            "out_of_range",
+                            format!(
+                                "input `{}` of check `{}` is {x}, taken from {}'s {}, outside its range",
+                                input.field.name, check.name, who.name, input.field.name
+                            ),
+                            if span.is_empty() { input.field.span } else { span },
+                            &format!(
+                                "give `{}` a value {}",
+                                input.field.name,
+                                crate::check::range_words(*lo, *hi)
+                            ),
+                        )
+                        .with_label(input.field.span, "declared here"),
+                    ));
                 }
                 f[i] = v;
             } else {
-                return Err(fail(
+                return Err(Box::new(fail(
                     "missing_input",
                     format!("check `{}` needs input `{}`", check.name, input.field.name),
                     if span.is_empty() { input.field.span } else { span },
@@ -252,7 +256,7 @@ impl Runner<'_> {
                         "give `{}` a value (`--set {}=…` on the command line)",
                         input.field.name, input.field.name
                     ),
-                ));
+                )));
             }
         }
         let mut setup = Setup::default();
@@ -373,12 +377,12 @@ impl Runner<'_> {
             }
         }
         let Some(oi) = chosen else {
-            return Err(fail(
+            return Err(Box::new(fail(
                 "no_outcome",
                 format!("no outcome of check `{}` matched this roll", check.name),
                 check.span,
                 "end the outcomes with `otherwise NAME`",
-            ));
+            )));
         };
         Ok((total, target, oi))
     }

@@ -95,25 +95,27 @@ impl Runner<'_> {
                     }
                     None => {
                         let shown: Vec<String> = keys.iter().map(|k| self.show(k)).collect();
-                        return Err(fail(
-                            "no_row",
-                            format!("table `{}` has no row for {}", table.name, shown.join(", ")),
-                            self.span,
-                            "add a row for these keys, or an `otherwise:` row",
-                        )
-                        .with_label(table.span, "the table"));
+                        return Err(Box::new(
+                            fail(
+                                "no_row",
+                                format!("table `{}` has no row for {}", table.name, shown.join(", ")),
+                                self.span,
+                                "add a row for these keys, or an `otherwise:` row",
+                            )
+                            .with_label(table.span, "the table"),
+                        ));
                     }
                 }
             }
             Expr::Last(c) => match &self.st.last[*c as usize] {
                 Some(r) => Value::Result(r.clone()),
                 None => {
-                    return Err(fail(
+                    return Err(Box::new(fail(
                         "not_rolled",
                         format!("check `{}` has not been rolled yet", self.p.checks[*c as usize].name),
                         self.span,
                         "roll the check before reading `last`",
-                    ));
+                    )));
                 }
             },
             Expr::Outcome(r) => match self.eval(r, f)? {
@@ -165,12 +167,12 @@ impl Runner<'_> {
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| self.overflow())?),
                     BinOp::Div => {
                         if y == 0 {
-                            return Err(fail(
+                            return Err(Box::new(fail(
                                 "divide_by_zero",
                                 "division by zero",
                                 self.span,
                                 "divide by a number other than 0",
-                            ));
+                            )));
                         }
                         Value::Int(crate::check::div_floor(x, y).ok_or_else(|| self.overflow())?)
                     }
@@ -351,23 +353,23 @@ impl Runner<'_> {
     pub(crate) fn dice_spec(&mut self, d: &DiceExpr, extra: i64, f: &mut Vec<Value>) -> R<(usize, i64)> {
         let count = self.int(&d.count, f)?.saturating_add(extra).max(0);
         if count > 10_000 {
-            return Err(fail(
+            return Err(Box::new(fail(
                 "too_many_dice",
                 format!("{count} dice is too many for one roll"),
                 d.span,
                 "roll at most 10000 dice",
-            ));
+            )));
         }
         let sides = match &d.sides {
             SidesExpr::Count(e) => {
                 let n = self.int(e, f)?;
                 if n < 1 {
-                    return Err(fail(
+                    return Err(Box::new(fail(
                         "bad_dice",
                         format!("a die cannot have {n} sides"),
                         d.span,
                         "give dice 1 or more sides",
-                    ));
+                    )));
                 }
                 n
             }

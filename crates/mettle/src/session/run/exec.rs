@@ -13,12 +13,12 @@ impl Runner<'_> {
 
     pub fn fire(&mut self, event: EventId, facts: Vec<Value>, span: Span) -> R<()> {
         if let Some(over) = &self.st.over {
-            return Err(fail(
+            return Err(Box::new(fail(
                 "game_over",
                 format!("the game is over ({})", over.result),
                 span,
                 "start a new session to play again",
-            ));
+            )));
         }
         self.tick(1)?;
         self.deeper()?;
@@ -172,14 +172,14 @@ impl Runner<'_> {
             if clamped != *x {
                 if def.strict {
                     let bound = if Some(clamped) == *hi { "above its cap" } else { "below its floor" };
-                    return Err(Diagnostic::error(
+                    return Err(Box::new(Diagnostic::error(
                         "run::out_of_bounds",
                         format!("{}'s {} would become {x}, {bound} of {clamped}", e.name, def.name),
                         span,
                         "this rule pushes it past its bounds",
                     )
                     .with_label(def.span, format!("`{}` is strict: {}", def.name, crate::check::range_words(*lo, *hi)))
-                    .with_help("the rules forbid this; check the rule's condition, or drop `strict` to clamp instead"));
+                    .with_help("the rules forbid this; check the rule's condition, or drop `strict` to clamp instead")));
                 }
                 note = Some(format!("{x} kept within {}", crate::check::range_words(*lo, *hi)));
                 v = Value::Int(clamped);
@@ -213,12 +213,12 @@ impl Runner<'_> {
             if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, &v)
                 && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
             {
-                return Err(fail(
+                return Err(Box::new(fail(
                     "out_of_range",
                     format!("{name}'s {} cannot be {x}", def.name),
                     span,
                     &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-                ));
+                )));
             }
             fields[i as usize] = v;
         }
@@ -393,7 +393,7 @@ impl Runner<'_> {
                         }
                         let q = question(self);
                         if !q.takes(&v) {
-                            return Err(self.bad_answer(&q, &v));
+                            return Err(Box::new(self.bad_answer(&q, &v)));
                         }
                         (v, if by_host { "host" } else { "scenario" })
                     }
@@ -410,7 +410,7 @@ impl Runner<'_> {
                         match reply {
                             Some((q, Reply::Answer(v))) => {
                                 if !q.takes(&v) {
-                                    return Err(self.bad_answer(&q, &v));
+                                    return Err(Box::new(self.bad_answer(&q, &v)));
                                 }
                                 (v, "host")
                             }
@@ -426,7 +426,7 @@ impl Runner<'_> {
                                     ),
                                 );
                                 self.host.asked = Some(q);
-                                return Err(e);
+                                return Err(Box::new(e));
                             }
                             Some((_, Reply::Default)) | None => match default {
                                 Some(d) => (self.eval(d, f)?, "default"),
@@ -488,12 +488,12 @@ impl Runner<'_> {
                         return Ok(());
                     }
                 }
-                Err(fail(
+                Err(Box::new(fail(
                     "endless_repeat",
                     format!("`repeat` ran {MAX_REPEAT} times without its condition coming true"),
                     *span,
                     "make sure the condition after `until` can become true",
-                ))
+                )))
             }
             Stmt::New { kind, slot, name, with, span } => {
                 self.span = *span;
@@ -627,9 +627,9 @@ impl Runner<'_> {
                 r = Err(match step.span() {
                     // A forced face the die cannot show is the scenario's mistake: point at the step
                     // alone, not at a roll that may be many lines away.
-                    Some(s) if d.code == "mettle::run::forced_dice" => forced_at(d, s),
+                    Some(s) if d.code == "mettle::run::forced_dice" => Box::new(forced_at(*d, s)),
                     Some(s) if !d.labels.iter().any(|l| l.span == s) => {
-                        d.with_label(s, "during this scenario step")
+                        Box::new(d.with_label(s, "during this scenario step"))
                     }
                     _ => d,
                 });

@@ -28,7 +28,7 @@ impl Runner<'_> {
                     BinOp::Sub => x.checked_sub(y),
                     _ => x.checked_mul(y),
                 };
-                v.ok_or_else(|| self.overflow())
+                Ok(v.ok_or_else(|| self.overflow())?)
             }
             Expr::Dice(d) if !self.logging => match self.one_die(d)? {
                 Some(face) => Ok(face),

@@ -24,7 +24,9 @@ const MAX_DEPTH: u32 = 64;
 /// Most times a `repeat` runs.
 const MAX_REPEAT: usize = 1000;
 
-type R<T> = Result<T, Diagnostic>;
+// The error is boxed: a result that carries a whole diagnostic inline is returned through memory,
+// and every step of the evaluator returns one.
+type R<T> = Result<T, Box<Diagnostic>>;
 
 fn fail(code: &str, message: impl Into<String>, span: Span, help: &str) -> Diagnostic {
     Diagnostic::error(&format!("run::{code}"), message, span, "while applying this rule").with_help(help)
@@ -274,28 +276,30 @@ impl<'a> Runner<'a> {
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.step_limit && self.work_capped {
-            return Err(crate::odds::work::out_of_work(self.span));
+            return Err(Box::new(crate::odds::work::out_of_work(self.span)));
         }
         if self.steps > self.step_limit {
-            return Err(self.over_budget(
+            return Err(Box::new(self.over_budget(
                 "budget::steps",
                 format!(
                     "this took more than {} steps (statements, triggers, dice and loop turns)",
                     self.step_limit
                 ),
                 "steps",
-            ));
+            )));
         }
         if self.log_full {
-            return Err(self.over_budget(
+            return Err(Box::new(self.over_budget(
                 "budget::log_entries",
                 format!("this wrote more than {} lines to the log", self.log_limit),
                 "log_entries",
-            ));
+            )));
         }
         if self.cancel.load(Ordering::Relaxed) {
-            return Err(fail("cancelled", "stopped: cancelled by the user", self.span, "stopped here")
-                .with_help("nothing it did was kept; run it again to start over"));
+            return Err(Box::new(
+                fail("cancelled", "stopped: cancelled by the user", self.span, "stopped here")
+                    .with_help("nothing it did was kept; run it again to start over"),
+            ));
         }
         Ok(())
     }
@@ -349,12 +353,12 @@ impl<'a> Runner<'a> {
     fn entity_id(&self, v: &Value, what: &str) -> R<u32> {
         match v {
             Value::Entity(e) if (*e as usize) < self.st.entities.len() => Ok(*e),
-            _ => Err(fail(
+            _ => Err(Box::new(fail(
                 "no_entity",
                 format!("{what} is none, so it has no attributes"),
                 self.span,
                 "make sure the host or scenario supplies this entity (for example the event's fact)",
-            )),
+            ))),
         }
     }
 
@@ -362,12 +366,12 @@ impl<'a> Runner<'a> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            return Err(fail(
+            return Err(Box::new(fail(
                 "too_deep",
                 format!("rules called each other more than {MAX_DEPTH} deep"),
                 self.span,
                 "an event probably fires itself, directly or through other rules; add a condition that stops it",
-            ));
+            )));
         }
         Ok(())
     }

@@ -22,6 +22,7 @@ impl Runner<'_> {
                 "here",
             )
             .with_help("load the ruleset with its scripts")
+            .into()
         })
     }
 
@@ -133,7 +134,9 @@ impl Runner<'_> {
         value.map_err(|got| {
             let message =
                 format!("script function `{name}` gave {} where the rule needs {needs}", type_words(got));
-            Diagnostic::error(code, message, span, label).with_help(format!("make `{name}` end with {fix}"))
+            Diagnostic::error(code, message, span, label)
+                .with_help(format!("make `{name}` end with {fix}"))
+                .into()
         })
     }
 
@@ -175,11 +178,11 @@ impl Runner<'_> {
                 let kind = self.st.entities[id as usize].kind;
                 let def = &self.p.kinds[kind as usize].fields[field as usize];
                 if !matches!(def.ty, Ty::Int { .. }) {
-                    return Err(bad(
+                    return Err(Box::new(bad(
                         format!("`{attr}` is not a number, so nothing can be added to it"),
                         format!("use `set_to(…, \"{attr}\", …)` to change it"),
                         at,
-                    ));
+                    )));
                 }
                 let cur = self.st.entities[id as usize].fields[field as usize].int();
                 let new = cur.checked_add(amount).ok_or_else(|| self.overflow())?;
@@ -217,35 +220,35 @@ impl Runner<'_> {
         let id = match named(who) {
             Named::Entity(id) if (id as usize) < self.st.entities.len() => id as usize,
             Named::Text(name) => {
-                return Err(bad(
+                return Err(Box::new(bad(
                     format!("the action names `{name}` by its name; a reaction may only change entities it was given"),
                     "pass the entity itself (a parameter of the reaction, or an attribute of one that names another entity)".into(),
                     at,
-                ));
+                )));
             }
             Named::Forged => {
-                return Err(bad(
+                return Err(Box::new(bad(
                     "the action names an entity with a map that mettle did not give this reaction (or whose `name` was changed)".into(),
                     "pass the entity the reaction was given, as it was given".into(),
                     at,
-                ));
+                )));
             }
             _ => {
-                return Err(bad(
+                return Err(Box::new(bad(
                     "the action does not say whose attribute to change".into(),
                     "pass the entity the reaction was given".into(),
                     at,
-                ));
+                )));
             }
         };
         let kind = &self.p.kinds[self.st.entities[id].kind as usize];
         let Some(field) = kind.fields.iter().position(|d| d.name == attr) else {
             let known: Vec<&str> = kind.fields.iter().map(|d| d.name.as_str()).collect();
-            return Err(bad(
+            return Err(Box::new(bad(
                 format!("a {} has no attribute `{attr}`", kind.name),
                 suggest(attr, "attribute", &known),
                 at,
-            ));
+            )));
         };
         Ok((id as u32, field as u32))
     }
@@ -279,11 +282,11 @@ impl Runner<'_> {
                     Some(i) => Value::Name { set: *set, index: i as u32 },
                     None => {
                         let known: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-                        return Err(bad(
+                        return Err(Box::new(bad(
                             format!("`{text}` is not one of the names `{}` can take", def.name),
                             suggest(&text, "name", &known),
                             at,
-                        ));
+                        )));
                     }
                 }
             }
@@ -293,7 +296,7 @@ impl Runner<'_> {
                     Value::Entity(i)
                 }
                 Named::Entity(_) => {
-                    return Err(bad(
+                    return Err(Box::new(bad(
                         format!(
                             "`{}` must name a {}, and this entity is not one",
                             def.name, self.p.kinds[*k as usize].name
@@ -303,26 +306,26 @@ impl Runner<'_> {
                             self.p.kinds[*k as usize].name
                         ),
                         at,
-                    ));
+                    )));
                 }
                 Named::Text(n) => {
-                    return Err(bad(
+                    return Err(Box::new(bad(
                         format!("`{}` is given the name `{n}`; a reaction may only hand on entities it was given", def.name),
                         "pass the entity itself (a parameter of the reaction, or an attribute of one), or `()` for none".into(),
                         at,
-                    ));
+                    )));
                 }
                 Named::Forged => {
-                    return Err(bad(
+                    return Err(Box::new(bad(
                         format!("`{}` is given a map that mettle did not give this reaction", def.name),
                         "pass the entity as it was given, or `()` for none".into(),
                         at,
-                    ));
+                    )));
                 }
-                Named::Other => return Err(wrong()),
+                Named::Other => return Err(Box::new(wrong())),
             },
             Ty::Data => Value::Data(Arc::new(rhai::serde::from_dynamic(&value).map_err(|_| wrong())?)),
-            _ => return Err(wrong()),
+            _ => return Err(Box::new(wrong())),
         })
     }
 }
