@@ -804,8 +804,8 @@ pub enum Stmt {
     },
     /// `record "label" = value`: a value a simulation reports.
     Record {
-        /// The label.
-        label: String,
+        /// The label (shared: a simulation counts it in every run without copying it).
+        label: Arc<str>,
         /// A number or yes/no.
         value: Expr,
         /// Where.

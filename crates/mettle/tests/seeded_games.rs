@@ -3,12 +3,14 @@
 //! random scenarios report the same counts. The snapshots were taken before the evaluator was made
 //! faster; a change to the random stream or to what a rule does shows up here for review.
 //!
-//! With the log off a game must end the same way and record the same values as with it on.
+//! With the log off a game must end the same way and record the same values as with it on, and so
+//! must a game played as a simulation plays it (`Session::play_quietly`, in one session used again
+//! for every game of the ruleset).
 //!
 //! To accept intended changes: `INSTA_UPDATE=always cargo test -p mettle --test seeded_games`, then
 //! read the diff.
 
-use mettle::session::{LogEntry, render_log};
+use mettle::session::{LogEntry, QuietGame, render_log};
 use mettle::sim::{self, Options, Target};
 use mettle::{Ruleset, Session};
 use std::fmt::Write;
@@ -40,7 +42,9 @@ fn ending(s: &Session) -> String {
 fn games(file: &str) -> String {
     let r = rules(file);
     let mut out = String::new();
-    for sc in &r.program().scenarios {
+    let mut reused = Session::new(&r, 0);
+    let mut game = QuietGame::default();
+    for (index, sc) in r.program().scenarios.iter().enumerate() {
         for seed in SEEDS {
             let mut s = Session::new(&r, seed);
             let played = s.run_scenario(&sc.name);
@@ -64,6 +68,16 @@ fn games(file: &str) -> String {
             assert_eq!(played.is_ok(), quiet_played.is_ok(), "{file} {} seed {seed}", sc.name);
             if played.is_ok() {
                 assert_eq!(on, ending(&quiet), "{file} {} seed {seed}: the log changed the game", sc.name);
+            }
+            // The same game as a simulation plays it.
+            let sim_played = reused.play_quietly(index, seed, &mut game);
+            assert_eq!(played.is_ok(), sim_played.is_ok(), "{file} {} seed {seed}", sc.name);
+            if let Ok(report) = &played {
+                let records: Vec<String> = game.records.iter().map(|(l, v)| format!("{l}={v}")).collect();
+                let ended =
+                    ending(&reused).replace("; recorded ", &format!("; recorded {}", records.join(", ")));
+                assert_eq!(on, ended, "{file} {} seed {seed}: played as a simulation", sc.name);
+                assert_eq!(report.failures.is_empty(), !game.failed, "{file} {} seed {seed}", sc.name);
             }
         }
     }

@@ -132,7 +132,7 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        Some(Stmt::Record { label: label.0.clone(), value: t.e, span })
+        Some(Stmt::Record { label: label.0.as_str().into(), value: t.e, span })
     }
 }
 

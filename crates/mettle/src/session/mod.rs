@@ -26,6 +26,7 @@ use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+pub use run::QuietGame;
 use run::Runner;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -650,6 +651,96 @@ impl Session {
         self.spare = spare;
         self.end_walk();
         r.map_err(|e| *e)
+    }
+
+    /// Plays scenario number `scenario` from a fresh start seeded with `seed`, as
+    /// `Session::new(rules, seed)` then `run_scenario` would, for a simulation: the log stays off, and
+    /// the values recorded and whether an expectation failed go to `game` (emptied first) instead of
+    /// the log. The session's buffers are used again, and a failed game is not undone (the next game
+    /// starts fresh anyway). Afterwards [`Session::state`] shows how the game ended.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("t.mettle", r#"
+    ///     kind side { n: 0.. = 0 }
+    ///     scenario s { new side a  add d6 to a.n  record "n" = a.n  expect a.n > 6 }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 0);
+    /// let mut game = mettle::session::QuietGame::default();
+    /// s.play_quietly(0, 7, &mut game).unwrap();
+    /// let mut fresh = mettle::Session::new(&rules, 7);
+    /// fresh.run_scenario("s").unwrap();
+    /// assert_eq!(game.records[0].1, fresh.get("a", "n").unwrap().int());
+    /// assert!(game.failed);
+    /// ```
+    #[doc(hidden)]
+    pub fn play_quietly(
+        &mut self,
+        scenario: usize,
+        seed: u64,
+        game: &mut QuietGame,
+    ) -> Result<(), Diagnostic> {
+        if scenario >= self.rules.program().scenarios.len() {
+            return Err(Diagnostic::plain(
+                "run::no_scenario",
+                format!("the ruleset has no scenario number {scenario}"),
+            )
+            .with_help("number the scenarios from 0, in the order the ruleset writes them"));
+        }
+        self.restart(seed);
+        game.records.clear();
+        game.failed = false;
+        self.cancel.store(false, Ordering::Relaxed);
+        let mut runner = self.runner();
+        runner.game = Some(std::mem::take(game));
+        let r = runner.scenario(scenario).and_then(|()| runner.finish());
+        *game = runner.game.take().unwrap_or_default();
+        let spare = runner.take_spare();
+        drop(runner);
+        self.spare = spare;
+        self.end_walk();
+        r.map_err(|e| *e)
+    }
+
+    /// Puts the session back to where `Session::new(rules, seed)` starts, quiet, keeping the
+    /// buffers it can.
+    fn restart(&mut self, seed: u64) {
+        let p = self.rules.program();
+        // Every field is named, so that a new one cannot be forgotten here.
+        let State {
+            seed: s,
+            rng,
+            round,
+            turn,
+            entities,
+            forced,
+            answers,
+            host_answers,
+            timed,
+            last,
+            over,
+            orders,
+            options,
+            walk,
+        } = &mut self.state;
+        *s = seed;
+        *rng = ChaCha8Rng::seed_from_u64(seed);
+        (*round, *turn) = (0, 0);
+        *entities = Entities::default();
+        forced.clear();
+        answers.clear();
+        host_answers.clear();
+        timed.clear();
+        last.clear();
+        last.resize(p.checks.len(), None);
+        *over = None;
+        orders.clear();
+        options.clear();
+        options.extend(p.options.iter().map(|o| o.default.clone().unwrap_or(Value::None)));
+        *walk = None;
+        self.log.clear();
+        self.logging = false;
+        self.undone.clear();
+        self.waiting = None;
     }
 
     /// Runs scenario `name` from this session's state and reports its expectations. The scenario is one

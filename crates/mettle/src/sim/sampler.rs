@@ -3,7 +3,7 @@
 use super::tally::{End, Tally};
 use crate::diagnostics::Diagnostic;
 use crate::program::{CheckId, Value};
-use crate::session::{LogEntry, Session};
+use crate::session::{QuietGame, Session};
 use crate::{Ruleset, program::KindId};
 
 /// A batch of consecutive runs, with the seed of its generator.
@@ -42,26 +42,45 @@ pub struct ScenarioSampler {
 
 impl Sampler for ScenarioSampler {
     fn sample(&self, chunk: Chunk, tally: &mut Tally) {
-        let mut records = Vec::new();
+        // One session plays every game of the chunk, each from a fresh start with its own seed
+        // (`Session::play_quietly`); the chunk's ends are counted here, compared by name without
+        // copying them, and go to the tally at the end.
+        let Some(scenario) = self.rules.program().scenarios.iter().position(|s| s.name == self.name) else {
+            for i in 0..chunk.runs {
+                let d = Diagnostic::plain(
+                    "sim::unknown_scenario",
+                    format!("there is no scenario `{}`", self.name),
+                );
+                tally.add_error(chunk.first_run + i, d);
+            }
+            return;
+        };
+        let mut s = Session::new(&self.rules, chunk.seed);
+        let mut game = QuietGame::default();
+        let mut ends: Vec<(End, u64)> = Vec::new();
         for i in 0..chunk.runs {
-            let mut s = Session::new(&self.rules, chunk.run_seed(i));
-            s.set_logging(false);
-            match s.run_scenario(&self.name) {
-                Ok(report) => {
-                    records.clear();
-                    // With the log off, only expectations and recorded values are in it.
-                    records.extend(s.take_log().into_iter().filter_map(|l| match l.entry {
-                        LogEntry::Record { label, value, .. } => Some((label, value)),
-                        _ => None,
-                    }));
-                    let end = match &s.state().over {
-                        Some(o) => End { result: Some(o.result.clone()), winner: o.winner.clone() },
-                        None => End { result: None, winner: None },
-                    };
-                    tally.add(end, &records, !report.failures.is_empty());
+            match s.play_quietly(scenario, chunk.run_seed(i), &mut game) {
+                Ok(()) => {
+                    let over = s.state().over.as_ref();
+                    let result = over.map(|o| o.result.as_str());
+                    let winner = over.and_then(|o| o.winner.as_deref());
+                    match ends
+                        .iter_mut()
+                        .find(|(e, _)| e.result.as_deref() == result && e.winner.as_deref() == winner)
+                    {
+                        Some((_, n)) => *n += 1,
+                        None => ends.push((
+                            End { result: result.map(str::to_string), winner: winner.map(str::to_string) },
+                            1,
+                        )),
+                    }
+                    tally.add_run(&game.records, game.failed);
                 }
                 Err(d) => tally.add_error(chunk.first_run + i, d),
             }
+        }
+        for (end, n) in ends {
+            tally.add_ends(end, n);
         }
     }
 }

@@ -81,12 +81,19 @@ pub struct Tally {
 impl Tally {
     /// Counts a run that ended with `end` and recorded `records` (the last value of each label counts;
     /// earlier ones in the same run are overwritten).
-    pub fn add(&mut self, end: End, records: &[(String, i64)], failed_expectation: bool) {
-        self.runs += 1;
+    pub fn add<L: AsRef<str>>(&mut self, end: End, records: &[(L, i64)], failed_expectation: bool) {
         *self.ends.entry(end).or_default() += 1;
+        self.add_run(records, failed_expectation);
+    }
+
+    /// Counts a run as [`Tally::add`] does, but for its end, which the caller counts itself
+    /// ([`Tally::add_ends`]).
+    pub(crate) fn add_run<L: AsRef<str>>(&mut self, records: &[(L, i64)], failed_expectation: bool) {
+        self.runs += 1;
         self.failed_expectations += u64::from(failed_expectation);
         for (i, (label, v)) in records.iter().enumerate() {
-            if records[i + 1..].iter().any(|(l, _)| l == label) {
+            let label = label.as_ref();
+            if records[i + 1..].iter().any(|(l, _)| l.as_ref() == label) {
                 continue;
             }
             match self.records.get_mut(label) {
@@ -94,10 +101,15 @@ impl Tally {
                 None => {
                     let mut r = Recorded::default();
                     r.add(*v);
-                    self.records.insert(label.clone(), r);
+                    self.records.insert(label.to_string(), r);
                 }
             }
         }
+    }
+
+    /// Counts `n` more runs as having ended with `end` (their other counts: [`Tally::add_run`]).
+    pub(crate) fn add_ends(&mut self, end: End, n: u64) {
+        *self.ends.entry(end).or_default() += n;
     }
 
     /// Counts run number `run`, which stopped with error `d`.

@@ -181,9 +181,16 @@ impl Runner<'_> {
                     .with_label(def.span, format!("`{}` is strict: {}", def.name, crate::check::range_words(*lo, *hi)))
                     .with_help("the rules forbid this; check the rule's condition, or drop `strict` to clamp instead")));
                 }
-                note = Some(format!("{x} kept within {}", crate::check::range_words(*lo, *hi)));
+                if self.logging {
+                    note = Some(format!("{x} kept within {}", crate::check::range_words(*lo, *hi)));
+                }
                 v = Value::Int(clamped);
             }
+        }
+        // Quiet and unobserved, nobody reads the old value: it is written over in place.
+        if !self.logging && !self.observed() {
+            self.st.entities[entity as usize].fields[field as usize] = v;
+            return Ok(());
         }
         let old = std::mem::replace(&mut self.st.entities[entity as usize].fields[field as usize], v.clone());
         if old != v && self.observed() {
@@ -321,10 +328,13 @@ impl Runner<'_> {
                 }
             }
             Stmt::ForEach { kind, slot, filter, body } => {
-                let ids: Vec<u32> = (0..self.st.entities.len() as u32)
-                    .filter(|&i| self.st.entities[i as usize].kind == *kind)
-                    .collect();
-                for id in ids {
+                // Rules only ever add entities, at the end: the ones in play now keep their ids and
+                // kinds while the body runs, so they are visited without listing them first.
+                let n = self.st.entities.len() as u32;
+                for id in 0..n {
+                    if self.st.entities.get(id as usize).is_none_or(|e| e.kind != *kind) {
+                        continue;
+                    }
                     self.tick(1)?;
                     f[*slot as usize] = Value::Entity(id);
                     if let Some(c) = filter
@@ -535,8 +545,17 @@ impl Runner<'_> {
                 self.span = *span;
                 let v = self.eval(value, f)?;
                 let value = v.int();
+                if let Some(game) = &mut self.game {
+                    // Counted against the log's budget all the same.
+                    if game.records.len() as u64 >= self.log_limit {
+                        self.log_full = true;
+                    } else {
+                        game.records.push((label.clone(), value));
+                    }
+                    return Ok(());
+                }
                 let shown = self.show(&v);
-                self.push(LogEntry::Record { label: label.clone(), value, shown, span: *span });
+                self.push(LogEntry::Record { label: label.to_string(), value, shown, span: *span });
                 Ok(())
             }
             Stmt::ExpectOrder { text, absent, message, span } => {
@@ -584,6 +603,10 @@ impl Runner<'_> {
             Stmt::Expect { cond, message, text, span } => {
                 self.span = *span;
                 let passed = self.eval(cond, f)?.truth();
+                if let Some(game) = &mut self.game {
+                    game.failed |= !passed;
+                    return Ok(());
+                }
                 let found = if passed { None } else { self.explain_failure(cond, f) };
                 self.push(LogEntry::Expect {
                     passed,
@@ -616,7 +639,7 @@ impl Runner<'_> {
     pub fn scenario(&mut self, s: usize) -> R<()> {
         let sc = &self.p.scenarios[s];
         self.rule = Some((sc.span, sc.name.as_str()));
-        let mut f = vec![Value::None; sc.slots as usize];
+        let mut f = self.frame(sc.slots as usize);
         // Scenario steps that fail stop the scenario; expectations do not.
         // Unlike a rule, a scenario goes on after the game ends, so it can test how it ended.
         let mut r = Ok(());
@@ -636,6 +659,7 @@ impl Runner<'_> {
                 break;
             }
         }
+        self.recycle(f);
         r
     }
 }

@@ -56,9 +56,14 @@ impl Runner<'_> {
                 })
             }
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
+                let eq = matches!(op, BinOp::Eq | BinOp::Is);
+                // Constants, locals and attributes are compared where they are, without copies.
+                if let (Some(x), Some(y)) = (self.peek(a, f), self.peek(b, f)) {
+                    return Ok(same(x, y) == eq);
+                }
                 let x = self.value(a, f)?;
                 let y = self.value(b, f)?;
-                Ok(same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
+                Ok(same(&x, &y) == eq)
             }
             _ => Ok(self.eval(e, f)?.truth()),
         }
@@ -75,6 +80,23 @@ impl Runner<'_> {
                 Ok(self.st.entities[id as usize].fields[*i as usize].clone())
             }
             _ => self.eval(e, f),
+        }
+    }
+
+    /// Where the value of a constant, a local or an attribute of a local's entity already is; `None`
+    /// for anything else (and for an attribute of no entity, which `value` reports).
+    fn peek<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<&'e Value> {
+        match e {
+            Expr::Const(v) => Some(v),
+            Expr::Local(s) => f.get(*s as usize),
+            Expr::Field(base, i) => match &**base {
+                Expr::Local(s) => match f.get(*s as usize)? {
+                    Value::Entity(id) => self.st.entities.get(*id as usize)?.fields.get(*i as usize),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
         }
     }
 

@@ -120,6 +120,18 @@ pub(super) struct Runner<'a> {
     spare_pool: Option<Arc<Pool>>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
+    /// Where a simulated game's recorded values and failed expectations go instead of the log.
+    pub(super) game: Option<QuietGame>,
+}
+
+/// What a simulation reads of one game played quietly: the values it recorded, in order, and whether
+/// an expectation failed.
+#[derive(Debug, Default)]
+pub struct QuietGame {
+    /// Recorded values with their labels.
+    pub records: Vec<(Arc<str>, i64)>,
+    /// Whether an expectation failed.
+    pub failed: bool,
 }
 
 /// What runners keep to use again (frames, a pool of dice), handed by a session from one action
@@ -201,6 +213,7 @@ impl<'a> Runner<'a> {
             spare: Vec::new(),
             spare_pool: None,
             folds: Default::default(),
+            game: None,
         }
     }
 
@@ -327,6 +340,10 @@ impl<'a> Runner<'a> {
     }
 
     fn push(&mut self, entry: LogEntry) {
+        if let (Some(game), LogEntry::Expect { passed, .. }) = (&mut self.game, &entry) {
+            game.failed |= !passed;
+            return;
+        }
         if (self.log.len() - self.log_start) as u64 >= self.log_limit {
             self.log_full = true;
             return;
