@@ -730,7 +730,7 @@ impl Session {
         answers.clear();
         host_answers.clear();
         timed.clear();
-        last.clear();
+        self.spare.keep_results(last);
         last.resize(p.checks.len(), None);
         *over = None;
         orders.clear();

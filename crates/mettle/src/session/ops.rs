@@ -190,10 +190,7 @@ impl Session {
     /// Runs `action` as one action; if it stops on a question, keeps it to resume.
     pub(super) fn act(&mut self, action: Replay) -> Result<Option<Arc<CheckResult>>, Diagnostic> {
         let r = match &action {
-            Replay::Apply(e, facts) => {
-                let facts = facts.clone();
-                self.atomic(|r| r.fire(*e, facts, Span::default())).map(|()| None)
-            }
+            Replay::Apply(e, facts) => self.atomic(|r| r.fire(*e, facts, Span::default())).map(|()| None),
             Replay::Roll(c, subject, args) => {
                 let args = args.clone();
                 self.atomic(|r| r.roll_check(*c, *subject, args, Span::default())).map(Some)

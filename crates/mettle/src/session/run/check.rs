@@ -67,7 +67,9 @@ impl Runner<'_> {
         let check = &self.p.checks[c as usize];
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
-        let (mut f, setup) = self.prepare_check(c, subject, args, span, true)?;
+        // A simulated game's results are never shown: their modifiers' labels are not kept.
+        let labels = self.game.is_none();
+        let (mut f, setup) = self.prepare_check(c, subject, args, span, labels)?;
         let pool = match &check.roll {
             Some(r) => {
                 self.span = r.span;
@@ -137,7 +139,8 @@ impl Runner<'_> {
         let who = subject.map(|s| st.entities[s as usize].name.as_str());
         // The check's last result is written over when nothing else holds it (its strings and
         // vectors used again, its old dice kept for the next roll); else a new one is made.
-        let result = match st.last[c as usize].take() {
+        let last = st.last[c as usize].take().or_else(|| self.spare_results.get_mut(c as usize)?.take());
+        let result = match last {
             Some(mut last) => match Arc::get_mut(&mut last) {
                 Some(old) => {
                     if let Some(Value::Pool(p)) = fresh.refill(old, who) {

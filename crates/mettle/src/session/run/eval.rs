@@ -130,21 +130,7 @@ impl Runner<'_> {
                 _ => Value::None,
             },
             Expr::NumberOf { kind, slot, filter } => {
-                let mut n = 0;
-                for id in 0..self.st.entities.len() {
-                    if self.st.entities[id].kind != *kind {
-                        continue;
-                    }
-                    self.tick(1)?;
-                    f[*slot as usize] = Value::Entity(id as u32);
-                    if match filter {
-                        Some(c) => self.truth(c, f)?,
-                        None => true,
-                    } {
-                        n += 1;
-                    }
-                }
-                Value::Int(n)
+                Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?)
             }
         })
     }

@@ -11,7 +11,7 @@ use crate::session::{Entity, Expiry, GameOver, LogEntry, Timed};
 impl Runner<'_> {
     // ---------------------------------------------------------------- events
 
-    pub fn fire(&mut self, event: EventId, facts: Vec<Value>, span: Span) -> R<()> {
+    pub fn fire(&mut self, event: EventId, facts: &[Value], span: Span) -> R<()> {
         if let Some(over) = &self.st.over {
             return Err(Box::new(fail(
                 "game_over",
@@ -27,7 +27,7 @@ impl Runner<'_> {
             let shown = decl
                 .facts
                 .iter()
-                .zip(&facts)
+                .zip(facts)
                 .map(|(f, v)| (f.name.clone(), self.show_fact(&f.ty, v)))
                 .collect();
             self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
@@ -42,7 +42,7 @@ impl Runner<'_> {
             _ => {}
         }
         self.nest += 1;
-        let r = self.run_triggers(event, &facts);
+        let r = self.run_triggers(event, facts);
         if r.is_ok() {
             match event {
                 2 => self.expire(|e| e == Expiry::TurnEnd),
@@ -348,11 +348,20 @@ impl Runner<'_> {
             }
             Stmt::Trigger { event, args, span } => {
                 self.span = *span;
-                let mut values = Vec::with_capacity(args.len());
+                // The facts go in a spare frame, given back once the event is over.
+                let mut values = self.frame(0);
                 for a in args {
-                    values.push(self.eval(a, f)?);
+                    match self.eval(a, f) {
+                        Ok(v) => values.push(v),
+                        Err(e) => {
+                            self.recycle(values);
+                            return Err(e);
+                        }
+                    }
                 }
-                self.fire(*event, values, *span)
+                let r = self.fire(*event, &values, *span);
+                self.recycle(values);
+                r
             }
             Stmt::Choose { choice, slot, options, default, span } => {
                 self.span = *span;

@@ -7,6 +7,7 @@ use super::{R, Runner, fail};
 use crate::ast::BinOp;
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
+use std::borrow::Cow;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
@@ -30,6 +31,14 @@ impl Runner<'_> {
                 };
                 Ok(v.ok_or_else(|| self.overflow())?)
             }
+            Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
+            Expr::If(c, a, b) => {
+                if self.truth(c, f)? {
+                    self.int(a, f)
+                } else {
+                    self.int(b, f)
+                }
+            }
             Expr::Dice(d) if !self.logging => match self.one_die(d)? {
                 Some(face) => Ok(face),
                 None => Ok(self.eval(e, f)?.int()),
@@ -42,6 +51,10 @@ impl Runner<'_> {
     pub(super) fn truth(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
         match e {
             Expr::Const(Value::Bool(b)) => Ok(*b),
+            Expr::Local(_) | Expr::Field(..) => match self.peek(e, f) {
+                Some(v) => Ok(v.truth()),
+                None => Ok(self.eval(e, f)?.truth()),
+            },
             Expr::Not(x) => Ok(!self.truth(x, f)?),
             Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
             Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
@@ -58,8 +71,8 @@ impl Runner<'_> {
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
                 let eq = matches!(op, BinOp::Eq | BinOp::Is);
                 // Constants, locals and attributes are compared where they are, without copies.
-                if let (Some(x), Some(y)) = (self.peek(a, f), self.peek(b, f)) {
-                    return Ok(same(x, y) == eq);
+                if let (Some(x), Some(y)) = (self.quick(a, f), self.quick(b, f)) {
+                    return Ok(same(&x, &y) == eq);
                 }
                 let x = self.value(a, f)?;
                 let y = self.value(b, f)?;
@@ -98,6 +111,52 @@ impl Runner<'_> {
             },
             _ => None,
         }
+    }
+
+    /// The value of what `peek` finds, and of the game's result and a check's last outcome, worked
+    /// out without copying a check's result; `None` for anything else, and where `eval` would
+    /// report an error.
+    fn quick<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<Cow<'e, Value>> {
+        match e {
+            Expr::Outcome(r) => match &**r {
+                Expr::Last(c) => {
+                    let r = self.st.last.get(*c as usize)?.as_ref()?;
+                    let set = self.p.checks.get(r.check_id as usize)?.outcome_set;
+                    Some(Cow::Owned(Value::Name { set, index: r.outcome_index }))
+                }
+                _ => None,
+            },
+            Expr::Global(Global::Game) => Some(Cow::Owned(match &self.st.over {
+                Some(o) => Value::Name { set: self.p.results, index: o.index },
+                None => Value::None,
+            })),
+            _ => self.peek(e, f).map(Cow::Borrowed),
+        }
+    }
+
+    /// How many entities of `kind` pass `filter` (each put in `slot` to be tested).
+    pub(super) fn number_of(
+        &mut self,
+        kind: KindId,
+        slot: u32,
+        filter: Option<&Expr>,
+        f: &mut Vec<Value>,
+    ) -> R<i64> {
+        let mut n = 0;
+        for id in 0..self.st.entities.len() {
+            if self.st.entities[id].kind != kind {
+                continue;
+            }
+            self.tick(1)?;
+            f[slot as usize] = Value::Entity(id as u32);
+            if match filter {
+                Some(c) => self.truth(c, f)?,
+                None => true,
+            } {
+                n += 1;
+            }
+        }
+        Ok(n)
     }
 
     /// The entity an expression of entity type names; an error if it names none.

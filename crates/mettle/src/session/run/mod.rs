@@ -118,6 +118,8 @@ pub(super) struct Runner<'a> {
     spare: Vec<Vec<Value>>,
     /// The dice of a finished check, kept to be rolled again when nothing else holds them.
     spare_pool: Option<Arc<Pool>>,
+    /// Results of an earlier game's checks, by check, to be written over by this game's first rolls.
+    spare_results: Vec<Option<Arc<CheckResult>>>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
@@ -142,6 +144,20 @@ pub(in crate::session) struct Spare {
     frames: Vec<Vec<Value>>,
     pool: Option<Arc<Pool>>,
     folds: fold::Folds,
+    results: Vec<Option<Arc<CheckResult>>>,
+}
+
+impl Spare {
+    /// Keeps the checks' last results of a game that is over, to be written over by the next game's
+    /// rolls instead of made anew; `last` is left with none.
+    pub(in crate::session) fn keep_results(&mut self, last: &mut [Option<Arc<CheckResult>>]) {
+        self.results.resize(last.len(), None);
+        for (kept, r) in self.results.iter_mut().zip(last) {
+            if let Some(r) = r.take() {
+                *kept = Some(r);
+            }
+        }
+    }
 }
 
 impl Clone for Spare {
@@ -212,6 +228,7 @@ impl<'a> Runner<'a> {
             host: HostRun::default(),
             spare: Vec::new(),
             spare_pool: None,
+            spare_results: Vec::new(),
             folds: Default::default(),
             game: None,
         }
@@ -221,6 +238,7 @@ impl<'a> Runner<'a> {
     pub(super) fn with_spare(mut self, spare: Spare) -> Self {
         self.spare = spare.frames;
         self.spare_pool = spare.pool;
+        self.spare_results = spare.results;
         self.folds = spare.folds;
         self
     }
@@ -230,6 +248,7 @@ impl<'a> Runner<'a> {
     pub(super) fn trade_spare(&mut self, spare: &mut Spare) {
         std::mem::swap(&mut self.spare, &mut spare.frames);
         std::mem::swap(&mut self.spare_pool, &mut spare.pool);
+        std::mem::swap(&mut self.spare_results, &mut spare.results);
         std::mem::swap(&mut self.folds, &mut spare.folds);
     }
 
@@ -238,6 +257,7 @@ impl<'a> Runner<'a> {
         Spare {
             frames: std::mem::take(&mut self.spare),
             pool: self.spare_pool.take(),
+            results: std::mem::take(&mut self.spare_results),
             folds: std::mem::take(&mut self.folds),
         }
     }
@@ -286,8 +306,19 @@ impl<'a> Runner<'a> {
 
     /// Counts `n` steps against the action's budget, and stops the action if it was cancelled or its
     /// log is full. Every statement, trigger, die, reroll, explosion and loop turn comes through here.
+    #[inline]
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
         self.steps = self.steps.saturating_add(n);
+        if self.steps <= self.step_limit && !self.log_full && !self.cancel.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.stop()
+    }
+
+    /// Why `tick` stops the action.
+    #[cold]
+    #[inline(never)]
+    fn stop(&mut self) -> R<()> {
         if self.steps > self.step_limit && self.work_capped {
             return Err(Box::new(crate::odds::work::out_of_work(self.span)));
         }
