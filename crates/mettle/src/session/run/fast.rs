@@ -7,14 +7,23 @@ use super::{R, Runner, fail};
 use crate::ast::BinOp;
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
-use std::borrow::Cow;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
+    // Constants and locals, the most common leaves, are read here, inlined where they are asked for;
+    // the rest in `int_node`, so that reading a leaf does not pay for the set-up of the big function.
+    #[inline]
     pub(super) fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
         match e {
             Expr::Const(Value::Int(i)) => Ok(*i),
             Expr::Local(s) => Ok(f.get(*s as usize).map_or(0, Value::int)),
+            _ => self.int_node(e, f),
+        }
+    }
+
+    #[inline(never)]
+    fn int_node(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
+        match e {
             Expr::Field(base, i) => {
                 let id = self.entity(base, f)?;
                 Ok(self.st.entities[id as usize].fields[*i as usize].int())
@@ -48,7 +57,17 @@ impl Runner<'_> {
     }
 
     /// Whether a condition (an expression of flag type) holds.
+    #[inline]
     pub(super) fn truth(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
+        match e {
+            Expr::Const(Value::Bool(b)) => Ok(*b),
+            Expr::Local(s) => Ok(f.get(*s as usize).is_some_and(Value::truth)),
+            _ => self.truth_node(e, f),
+        }
+    }
+
+    #[inline(never)]
+    fn truth_node(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
         match e {
             Expr::Const(Value::Bool(b)) => Ok(*b),
             Expr::Local(_) | Expr::Field(..) => match self.peek(e, f) {
@@ -71,8 +90,8 @@ impl Runner<'_> {
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
                 let eq = matches!(op, BinOp::Eq | BinOp::Is);
                 // Constants, locals and attributes are compared where they are, without copies.
-                if let (Some(x), Some(y)) = (self.quick(a, f), self.quick(b, f)) {
-                    return Ok(same(&x, &y) == eq);
+                if let (Some(x), Some(y)) = (self.key(a, f), self.key(b, f)) {
+                    return Ok((x == y) == eq);
                 }
                 let x = self.value(a, f)?;
                 let y = self.value(b, f)?;
@@ -113,24 +132,19 @@ impl Runner<'_> {
         }
     }
 
-    /// The value of what `peek` finds, and of the game's result and a check's last outcome, worked
-    /// out without copying a check's result; `None` for anything else, and where `eval` would
-    /// report an error.
-    fn quick<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<Cow<'e, Value>> {
+    /// What `==` and `is` compare of a constant, a local, an attribute of a local's entity, the
+    /// game's result or a check's last outcome, read where it is; `None` for anything else, and
+    /// where `eval` would report an error.
+    fn key(&self, e: &Expr, f: &[Value]) -> Option<Key> {
         match e {
             Expr::Outcome(r) => match &**r {
-                Expr::Last(c) => {
-                    let r = self.st.last.get(*c as usize)?.as_ref()?;
-                    let set = self.p.checks.get(r.check_id as usize)?.outcome_set;
-                    Some(Cow::Owned(Value::Name { set, index: r.outcome_index }))
-                }
+                Expr::Last(c) => Some(Key::Name(self.st.last.get(*c as usize)?.as_ref()?.outcome_index)),
                 _ => None,
             },
-            Expr::Global(Global::Game) => Some(Cow::Owned(match &self.st.over {
-                Some(o) => Value::Name { set: self.p.results, index: o.index },
-                None => Value::None,
-            })),
-            _ => self.peek(e, f).map(Cow::Borrowed),
+            Expr::Global(Global::Game) => {
+                Some(self.st.over.as_ref().map_or(Key::None, |o| Key::Name(o.index)))
+            }
+            _ => Key::of(self.peek(e, f)?),
         }
     }
 
@@ -218,6 +232,31 @@ impl Runner<'_> {
     }
 }
 
+/// What `==` and `is` compare of a value that is not a check's result nor host data: two values
+/// are equal exactly when their keys are (`same` on them).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Int(i64),
+    Bool(bool),
+    Name(u32),
+    Entity(u32),
+    None,
+}
+
+impl Key {
+    fn of(v: &Value) -> Option<Key> {
+        Some(match v {
+            Value::Int(i) => Key::Int(*i),
+            Value::Pool(p) => Key::Int(p.value),
+            Value::Bool(b) => Key::Bool(*b),
+            Value::Name { index, .. } => Key::Name(*index),
+            Value::Entity(e) => Key::Entity(*e),
+            Value::None => Key::None,
+            Value::Result(_) | Value::Data(_) => return None,
+        })
+    }
+}
+
 /// Whether two values are equal as `==` and `is` compare them: numbers by value (a pool by its
 /// value), names by their place in their set.
 pub(super) fn same(x: &Value, y: &Value) -> bool {
@@ -225,5 +264,37 @@ pub(super) fn same(x: &Value, y: &Value) -> bool {
         (Value::Int(_) | Value::Pool(_), Value::Int(_) | Value::Pool(_)) => x.int() == y.int(),
         (Value::Name { index: i, .. }, Value::Name { index: j, .. }) => i == j,
         _ => x == y,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn keys_are_equal_exactly_when_values_are_the_same() {
+        let pool =
+            |value| Value::Pool(Arc::new(Pool { notation: "d6".into(), sides: 6, dice: vec![], value }));
+        let values = [
+            Value::Int(0),
+            Value::Int(1),
+            pool(1),
+            pool(2),
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Name { set: 0, index: 1 },
+            Value::Name { set: 3, index: 1 },
+            Value::Name { set: 0, index: 2 },
+            Value::Entity(0),
+            Value::Entity(1),
+            Value::None,
+        ];
+        for x in &values {
+            for y in &values {
+                let (kx, ky) = (Key::of(x).unwrap(), Key::of(y).unwrap());
+                assert_eq!(kx == ky, same(x, y), "{x:?} and {y:?}");
+            }
+        }
     }
 }
