@@ -194,7 +194,7 @@ pub(crate) type SharedSource = Arc<Mutex<dyn DiceSource>>;
 pub struct Host<'a> {
     pub(crate) source: &'a mut dyn DiceSource,
     pub(crate) drawn: &'a mut Vec<i64>,
-    pub(crate) error: &'a mut Option<Diagnostic>,
+    pub(crate) error: &'a mut Option<Box<Diagnostic>>,
 }
 
 /// Where faces come from: forced values first (scenarios' `dice 4, 3`), then a walk's faces when
@@ -295,17 +295,17 @@ impl Source<'_> {
             let face = match host.source.face(die) {
                 Ok(f) if die.can_show(f) => f,
                 Ok(f) => {
-                    *host.error = Some(
+                    *host.error = Some(Box::new(
                         Diagnostic::plain(
                             "dice::bad_face",
                             format!("the dice source gave {f}, which a die of {} cannot show", self.notation),
                         )
                         .with_help("give a face the die has"),
-                    );
+                    ));
                     return Err(HOST_FAILED.into());
                 }
                 Err(e) => {
-                    *host.error = Some(e);
+                    *host.error = Some(Box::new(e));
                     return Err(HOST_FAILED.into());
                 }
             };

@@ -303,7 +303,7 @@ impl Session {
             {
                 source.lock().unwrap_or_else(|e| e.into_inner()).give_back(&host.drawn);
             }
-            self.waiting = host.asked.map(|question| ops::Waiting { question, action: None });
+            self.waiting = host.asked.map(|question| ops::Waiting { question: *question, action: None });
             // A walk through every roll learns from the run that stopped which die it needs next.
             let walk = self.state.walk.take();
             self.state = saved;

@@ -444,7 +444,7 @@ impl Runner<'_> {
                                         shown_options(&q)
                                     ),
                                 );
-                                self.host.asked = Some(q);
+                                self.host.asked = Some(Box::new(q));
                                 return Err(Box::new(e));
                             }
                             Some((_, Reply::Default)) | None => match default {

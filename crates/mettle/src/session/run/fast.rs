@@ -225,7 +225,7 @@ impl Runner<'_> {
                     primary: true,
                 });
             }
-            e
+            *e
         } else {
             fail("forced_dice", m, d.span, "force faces the die can show")
         }

@@ -39,7 +39,16 @@ impl Runner<'_> {
     /// last fold).
     pub(super) fn fold_check(&mut self, c: CheckId) {
         let folds = &mut self.folds;
-        if folds.options != self.st.options {
+        // Options are names or yes/no, nearly always: compared as such before the general equality.
+        let scalar_eq = |a: &Value, b: &Value| match (a, b) {
+            (Value::Name { set: s, index: i }, Value::Name { set: t, index: j }) => s == t && i == j,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Int(x), Value::Int(y)) => x == y,
+            _ => a == b,
+        };
+        let same = folds.options.len() == self.st.options.len()
+            && folds.options.iter().zip(&self.st.options).all(|(a, b)| scalar_eq(a, b));
+        if !same {
             folds.options.clone_from(&self.st.options);
             folds.checks.clear();
         }

@@ -171,10 +171,11 @@ impl Clone for Spare {
 pub(in crate::session) struct HostRun {
     /// Faces drawn from the host's dice source, to give back if the action fails.
     pub drawn: Vec<i64>,
-    /// The dice source's error, while it is turned into the roll's.
-    pub dice_error: Option<Diagnostic>,
+    /// The dice source's error, while it is turned into the roll's (boxed, as the question: a
+    /// runner is made for every quiet roll, and stays small).
+    pub dice_error: Option<Box<Diagnostic>>,
     /// The question a chooser said to wait on.
-    pub asked: Option<Question>,
+    pub asked: Option<Box<Question>>,
     /// Changes made, for the observers (collected only when there are observers).
     pub changes: Vec<Change>,
 }
