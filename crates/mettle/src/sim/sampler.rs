@@ -32,7 +32,8 @@ pub trait Sampler: Sync {
     fn sample(&self, chunk: Chunk, tally: &mut Tally);
 }
 
-/// Plays a scenario in a fresh session per run, with the log off.
+/// Plays a scenario once per run, each run from a fresh start seeded with its own seed, with the log
+/// off ([`Session::play_quietly`]).
 pub struct ScenarioSampler {
     /// The rules.
     pub rules: Ruleset,
