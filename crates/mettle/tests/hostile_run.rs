@@ -309,3 +309,31 @@ fn a_budget_of_zero_is_read_as_one() {
     b.set("steps", 0).unwrap();
     assert_eq!(b.steps, 1);
 }
+
+#[test]
+fn a_simulated_game_counts_its_expectations_and_records_against_the_log_budget() {
+    // 60 expectations and 60 records against a budget of 100 entries (the records alone fit): the game
+    // stops with the same error whether it is played with a session of its own or as a simulation
+    // plays it.
+    let r = rules_with(
+        "scenario flood { new unit w  repeat { expect w.tally >= 0  record \"t\" = w.tally  add 1 to w.tally } until w.tally >= 60 }",
+        small(1_000_000, 100),
+    );
+    let mut own = Session::new(&r, 1);
+    own.set_logging(false);
+    assert_eq!(own.run_scenario("flood").unwrap_err().code, "mettle::budget::log_entries");
+    let mut game = mettle::session::QuietGame::default();
+    let err = Session::new(&r, 0).play_quietly(0, 1, &mut game).unwrap_err();
+    assert_eq!(err.code, "mettle::budget::log_entries");
+    // Under the budget, both count the same expectations as passed and keep the same records.
+    let r = rules_with(
+        "scenario few { new unit w  repeat { expect w.tally >= 0  record \"t\" = w.tally  add 1 to w.tally } until w.tally >= 40 }",
+        small(1_000_000, 100),
+    );
+    let mut own = Session::new(&r, 1);
+    own.set_logging(false);
+    assert_eq!(own.run_scenario("few").unwrap().passed, 40);
+    Session::new(&r, 0).play_quietly(0, 1, &mut game).unwrap();
+    assert_eq!((game.entries, game.failed, game.records.len()), (80, false, 40));
+    assert_eq!(game.records.last().map(|(l, v)| (&**l, *v)), Some(("t", 39)));
+}

@@ -656,8 +656,10 @@ impl Session {
     /// Plays scenario number `scenario` from a fresh start seeded with `seed`, as
     /// `Session::new(rules, seed)` then `run_scenario` would, for a simulation: the log stays off, and
     /// the values recorded and whether an expectation failed go to `game` (emptied first) instead of
-    /// the log. The session's buffers are used again, and a failed game is not undone (the next game
-    /// starts fresh anyway). Afterwards [`Session::state`] shows how the game ended.
+    /// the log, counted against the log's budget as entries all the same. The session's buffers are
+    /// used again, and a failed game is not undone (the next game starts fresh anyway); a host's dice
+    /// source and chooser are asked as in any action, but observers are not told of a game's changes.
+    /// Afterwards [`Session::state`] shows how the game ended.
     ///
     /// ```
     /// let rules = mettle::Ruleset::from_str("t.mettle", r#"
@@ -689,6 +691,7 @@ impl Session {
         self.restart(seed);
         game.records.clear();
         game.failed = false;
+        game.entries = 0;
         self.cancel.store(false, Ordering::Relaxed);
         let mut runner = self.runner();
         runner.game = Some(std::mem::take(game));

@@ -554,13 +554,8 @@ impl Runner<'_> {
                 self.span = *span;
                 let v = self.eval(value, f)?;
                 let value = v.int();
-                if let Some(game) = &mut self.game {
-                    // Counted against the log's budget all the same.
-                    if game.records.len() as u64 >= self.log_limit {
-                        self.log_full = true;
-                    } else {
-                        game.records.push((label.clone(), value));
-                    }
+                if self.game.is_some() {
+                    self.game_record(label, value);
                     return Ok(());
                 }
                 let shown = self.show(&v);
@@ -612,8 +607,8 @@ impl Runner<'_> {
             Stmt::Expect { cond, message, text, span } => {
                 self.span = *span;
                 let passed = self.eval(cond, f)?.truth();
-                if let Some(game) = &mut self.game {
-                    game.failed |= !passed;
+                if self.game.is_some() {
+                    self.game_expect(passed);
                     return Ok(());
                 }
                 let found = if passed { None } else { self.explain_failure(cond, f) };

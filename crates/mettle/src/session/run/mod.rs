@@ -134,6 +134,8 @@ pub struct QuietGame {
     pub records: Vec<(Arc<str>, i64)>,
     /// Whether an expectation failed.
     pub failed: bool,
+    /// Expectations and records counted, as the log's budget counts its entries.
+    pub entries: u64,
 }
 
 /// What runners keep to use again (frames, a pool of dice), handed by a session from one action
@@ -372,15 +374,43 @@ impl<'a> Runner<'a> {
     }
 
     fn push(&mut self, entry: LogEntry) {
-        if let (Some(game), LogEntry::Expect { passed, .. }) = (&mut self.game, &entry) {
-            game.failed |= !passed;
+        if let LogEntry::Expect { passed, .. } = &entry
+            && self.game.is_some()
+        {
+            self.game_expect(*passed);
             return;
         }
-        if (self.log.len() - self.log_start) as u64 >= self.log_limit {
+        if self.logged() >= self.log_limit {
             self.log_full = true;
             return;
         }
         self.log.push(LogLine { depth: self.nest, entry });
+    }
+
+    /// Entries this action has logged, with those a simulated game counted instead.
+    fn logged(&self) -> u64 {
+        (self.log.len() - self.log_start) as u64 + self.game.as_ref().map_or(0, |g| g.entries)
+    }
+
+    /// Counts an expectation of a simulated game: as an entry of the log for its budget, and as failed
+    /// unless it `passed`.
+    pub(super) fn game_expect(&mut self, passed: bool) {
+        if self.logged() >= self.log_limit {
+            self.log_full = true;
+        } else if let Some(game) = &mut self.game {
+            game.entries += 1;
+            game.failed |= !passed;
+        }
+    }
+
+    /// Keeps a value a simulated game recorded, counted as an entry of the log for its budget.
+    pub(super) fn game_record(&mut self, label: &Arc<str>, value: i64) {
+        if self.logged() >= self.log_limit {
+            self.log_full = true;
+        } else if let Some(game) = &mut self.game {
+            game.entries += 1;
+            game.records.push((label.clone(), value));
+        }
     }
 
     fn show(&self, v: &Value) -> String {
