@@ -175,7 +175,7 @@ impl Runner<'_> {
     fn pool(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Arc<Pool>> {
         match self.eval(e, f)? {
             Value::Pool(p) => Ok(p),
-            v => Ok(Arc::new(Pool { notation: String::new(), sides: 0, dice: vec![], value: v.int() })),
+            v => Ok(Arc::new(lone(v.int()))),
         }
     }
 
@@ -211,14 +211,28 @@ impl Runner<'_> {
             }
             Builtin::Size => Value::Int(self.pool(&args[0], f)?.kept().count() as i64),
             Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c) => {
+                let tally = |p: &Pool, n: i64| {
+                    let hits = p.kept().filter(|x| c.test(*x, n)).count();
+                    match b {
+                        Builtin::Count(_) => Value::Int(hits as i64),
+                        Builtin::Any(_) => Value::Bool(hits > 0),
+                        _ => Value::Bool(hits == p.kept().count()),
+                    }
+                };
+                // The check's own dice (`count(dice, 6)`) are read where they are, not shared again;
+                // reading a local draws nothing, so working out the face first changes no roll.
+                if let Expr::Local(s) = &args[0]
+                    && matches!(f.get(*s as usize), Some(Value::Pool(_)))
+                {
+                    let n = self.int(&args[1], f)?;
+                    return Ok(match f.get(*s as usize) {
+                        Some(Value::Pool(p)) => tally(p, n),
+                        v => tally(&lone(v.map_or(0, Value::int)), n),
+                    });
+                }
                 let p = self.pool(&args[0], f)?;
                 let n = self.int(&args[1], f)?;
-                let hits = p.kept().filter(|x| c.test(*x, n)).count();
-                match b {
-                    Builtin::Count(_) => Value::Int(hits as i64),
-                    Builtin::Any(_) => Value::Bool(hits > 0),
-                    _ => Value::Bool(hits == p.kept().count()),
-                }
+                tally(&p, n)
             }
             Builtin::Highest | Builtin::Lowest => {
                 let p = self.pool(&args[0], f)?;
@@ -373,4 +387,9 @@ impl Runner<'_> {
         };
         Ok((count as usize, sides))
     }
+}
+
+/// A number read where dice were expected: a pool of no dice with that value.
+fn lone(value: i64) -> Pool {
+    Pool { notation: String::new(), sides: 0, dice: vec![], value }
 }

@@ -57,11 +57,29 @@ impl Runner<'_> {
     }
 
     /// Whether a condition (an expression of flag type) holds.
+    // So are comparisons of two constants or locals (a check's `total >= target`, `base == 1`).
     #[inline]
     pub(super) fn truth(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
         match e {
             Expr::Const(Value::Bool(b)) => Ok(*b),
             Expr::Local(s) => Ok(f.get(*s as usize).is_some_and(Value::truth)),
+            Expr::Bin(op, a, b) if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
+                match (leaf_int(a, f), leaf_int(b, f)) {
+                    (Some(x), Some(y)) => Ok(match op {
+                        BinOp::Lt => x < y,
+                        BinOp::Le => x <= y,
+                        BinOp::Gt => x > y,
+                        _ => x >= y,
+                    }),
+                    _ => self.truth_node(e, f),
+                }
+            }
+            Expr::Bin(op, a, b) if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot) => {
+                match (leaf_key(a, f), leaf_key(b, f)) {
+                    (Some(x), Some(y)) => Ok((x == y) == matches!(op, BinOp::Eq | BinOp::Is)),
+                    _ => self.truth_node(e, f),
+                }
+            }
             _ => self.truth_node(e, f),
         }
     }
@@ -254,6 +272,27 @@ impl Key {
             Value::None => Key::None,
             Value::Result(_) | Value::Data(_) => return None,
         })
+    }
+}
+
+/// The number a constant or a local gives, as `int` reads it; `None` for anything else.
+#[inline]
+fn leaf_int(e: &Expr, f: &[Value]) -> Option<i64> {
+    match e {
+        Expr::Const(Value::Int(i)) => Some(*i),
+        Expr::Local(s) => Some(f.get(*s as usize).map_or(0, Value::int)),
+        _ => None,
+    }
+}
+
+/// What `==` compares of a constant or a local; `None` for anything else (and for a check's result
+/// or host data, compared the long way).
+#[inline]
+fn leaf_key(e: &Expr, f: &[Value]) -> Option<Key> {
+    match e {
+        Expr::Const(v) => Key::of(v),
+        Expr::Local(s) => Key::of(f.get(*s as usize)?),
+        _ => None,
     }
 }
 

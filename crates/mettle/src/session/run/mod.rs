@@ -300,6 +300,10 @@ impl<'a> Runner<'a> {
             self.step_limit = (left / STEP_WORK).max(1);
             self.work_capped = true;
         }
+        // Without scripts there is no budget of operations to hand out (nor any spent to charge).
+        if self.p.scripts.is_none() {
+            return;
+        }
         let scripts = budget.script_operations.min((left / SCRIPT_WORK).max(1));
         self.scripts_capped = scripts < budget.script_operations;
         // The action's scripts share one budget of operations and stop on the same flag.
