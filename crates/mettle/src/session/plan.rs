@@ -274,8 +274,8 @@ impl Session {
         r.limit(self.rules.budget(), &self.cancel);
         r.trade_spare(&mut self.spare);
         let rolled = (|| {
-            let inputs = inputs.as_ref().iter().cloned();
-            let (mut slots, setup) = r.prepare_check(check, subject, inputs, Span::default(), false)?;
+            let (mut slots, setup) =
+                r.prepare_check(check, subject, inputs.as_ref(), Span::default(), false)?;
             let pool = match &r.program().checks[check as usize].roll {
                 Some(roll) => Some(r.roll_pool(&roll.dice, setup.extra, &setup.labels, &mut slots)?),
                 None => None,

@@ -186,7 +186,7 @@ impl Runner<'_> {
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        args: impl IntoIterator<Item = (u32, Value)>,
+        args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
         span: Span,
         labels: bool,
     ) -> R<(Vec<Value>, Setup)> {
@@ -196,9 +196,12 @@ impl Runner<'_> {
         let mut f = self.frame(check.nslots as usize);
         f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
         let mut given = Given::new(check.inputs.len());
-        for (i, v) in args {
+        for arg in args {
+            // Each value is written straight from where the caller keeps it into its slot.
+            let (i, v) = arg.borrow();
+            let i = *i;
             let input = &check.inputs[i as usize].field;
-            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &v)
+            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, v)
                 && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
             {
                 return Err(Box::new(
@@ -211,7 +214,7 @@ impl Runner<'_> {
                     .with_label(input.span, "declared here"),
                 ));
             }
-            f[i as usize] = v;
+            f[i as usize].clone_from(v);
             given.set(i as usize);
         }
         for (i, input) in check.inputs.iter().enumerate() {
@@ -327,6 +330,9 @@ impl Runner<'_> {
 
     /// Everything of a roll that comes after the dice: the total, target and margin, the `let`s after
     /// the roll line, and the outcome (its index in `check.outcomes`). Applies no effects.
+    // Inlined where it is called: its result, returned through memory and read back in wider pieces
+    // than it was written, stalled the quiet roll.
+    #[inline]
     pub fn settle_check(
         &mut self,
         c: CheckId,

@@ -290,6 +290,7 @@ impl<'a> Runner<'a> {
     }
 
     /// Puts this runner under `budget`'s step and log limits, stopped by `cancel`.
+    #[inline]
     pub fn limit(&mut self, budget: &crate::Budget, cancel: &'a Arc<AtomicBool>) {
         self.step_limit = budget.steps.max(1);
         self.log_limit = budget.log_entries.max(1);
