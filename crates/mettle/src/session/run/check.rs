@@ -1,7 +1,7 @@
 //! Rolling a check: inputs, modifiers, the roll, the outcome it lands on and that outcome's rules.
 
 use super::fold::Cond;
-use super::{R, Runner, fail};
+use super::{R, Runner, fail, set};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -194,7 +194,7 @@ impl Runner<'_> {
         // Until a rule with a place of its own runs, errors point at the check.
         self.span = check.span;
         let mut f = self.frame(check.nslots as usize);
-        f[check.slots.subject as usize] = subject.map(Value::Entity).unwrap_or(Value::None);
+        set(&mut f[check.slots.subject as usize], subject.map(Value::Entity).unwrap_or(Value::None));
         let mut given = Given::new(check.inputs.len());
         for arg in args {
             // Each value is written straight from where the caller keeps it into its slot.
@@ -214,7 +214,7 @@ impl Runner<'_> {
                     .with_label(input.span, "declared here"),
                 ));
             }
-            f[i as usize].clone_from(v);
+            put(&mut f[i as usize], v);
             given.set(i as usize);
         }
         for (i, input) in check.inputs.iter().enumerate() {
@@ -222,7 +222,7 @@ impl Runner<'_> {
                 continue;
             }
             if let Some(v) = &input.field.default {
-                f[i] = v.clone();
+                put(&mut f[i], v);
             } else if let Some(e) = &input.default {
                 self.span = input.field.span;
                 f[i] = self.eval(e, &mut f)?;
@@ -344,33 +344,36 @@ impl Runner<'_> {
         let mut total = 0;
         match pool {
             Some(p) => {
-                f[check.slots.natural as usize] = Value::Int(p.dice.first().map(|d| d.face).unwrap_or(0));
+                set(
+                    &mut f[check.slots.natural as usize],
+                    Value::Int(p.dice.first().map(|d| d.face).unwrap_or(0)),
+                );
                 total = p.value;
-                f[check.slots.dice as usize] = Value::Pool(p);
+                set(&mut f[check.slots.dice as usize], Value::Pool(p));
             }
             None => {
-                f[check.slots.natural as usize] = Value::Int(0);
-                f[check.slots.dice as usize] = Value::Int(0);
+                set(&mut f[check.slots.natural as usize], Value::Int(0));
+                set(&mut f[check.slots.dice as usize], Value::Int(0));
             }
         }
         total = total.checked_add(setup.flat).ok_or_else(|| self.overflow())?;
-        f[check.slots.total as usize] = Value::Int(total);
+        set(&mut f[check.slots.total as usize], Value::Int(total));
         let mut target = None;
         if let Some(t) = &check.target {
             self.span = check.roll.as_ref().map(|r| r.span).unwrap_or(check.span);
             let t = self.int(t, f)?;
             target = Some(t);
-            f[check.slots.target as usize] = Value::Int(t);
+            set(&mut f[check.slots.target as usize], Value::Int(t));
             let margin = if check.under { t.checked_sub(total) } else { total.checked_sub(t) };
-            f[check.slots.margin as usize] = Value::Int(margin.ok_or_else(|| self.overflow())?);
+            set(&mut f[check.slots.margin as usize], Value::Int(margin.ok_or_else(|| self.overflow())?));
         } else {
-            f[check.slots.target as usize] = Value::Int(0);
-            f[check.slots.margin as usize] = Value::Int(total);
+            set(&mut f[check.slots.target as usize], Value::Int(0));
+            set(&mut f[check.slots.margin as usize], Value::Int(total));
         }
         for step in &check.steps[setup.after..] {
             if let CheckStep::Let(slot, e) = step {
                 let v = self.eval(e, f)?;
-                f[*slot as usize] = v;
+                set(&mut f[*slot as usize], v);
             }
         }
         let mut chosen = None;
@@ -524,4 +527,17 @@ impl Fresh<'_> {
 fn set_str(s: &mut String, text: &str) {
     s.clear();
     s.push_str(text);
+}
+
+/// Writes a copy of `v` into `slot`. Numbers, yes/no, names and entities are written field by field:
+/// a generic copy goes through the stack in overlapping pieces that stall the next read.
+#[inline]
+fn put(slot: &mut Value, v: &Value) {
+    match v {
+        Value::Int(i) => set(slot, Value::Int(*i)),
+        Value::Bool(b) => set(slot, Value::Bool(*b)),
+        Value::Name { set: s, index } => set(slot, Value::Name { set: *s, index: *index }),
+        Value::Entity(e) => set(slot, Value::Entity(*e)),
+        _ => slot.clone_from(v),
+    }
 }

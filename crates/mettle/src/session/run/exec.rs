@@ -1,7 +1,7 @@
 //! Firing events and applying statements: triggers, timed changes, attribute writes and scenarios.
 
 use super::host::shown_options;
-use super::{MAX_REPEAT, R, Runner, fail, show_value};
+use super::{MAX_REPEAT, R, Runner, fail, set, show_value};
 use crate::ast::{BinOp, Duration, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -189,7 +189,7 @@ impl Runner<'_> {
         }
         // Quiet and unobserved, nobody reads the old value: it is written over in place.
         if !self.logging && !self.observed() {
-            self.st.entities[entity as usize].fields[field as usize] = v;
+            set(&mut self.st.entities[entity as usize].fields[field as usize], v);
             return Ok(());
         }
         let old = std::mem::replace(&mut self.st.entities[entity as usize].fields[field as usize], v.clone());
@@ -299,7 +299,7 @@ impl Runner<'_> {
             }
             Stmt::Let(slot, e) => {
                 let v = self.eval(e, f)?;
-                f[*slot as usize] = v;
+                set(&mut f[*slot as usize], v);
                 Ok(())
             }
             Stmt::Roll { check, subject, args, span } => {
@@ -336,7 +336,7 @@ impl Runner<'_> {
                         continue;
                     }
                     self.tick(1)?;
-                    f[*slot as usize] = Value::Entity(id);
+                    set(&mut f[*slot as usize], Value::Entity(id));
                     if let Some(c) = filter
                         && !self.truth(c, f)?
                     {

@@ -180,7 +180,7 @@ impl Runner<'_> {
                 continue;
             }
             self.tick(1)?;
-            f[slot as usize] = Value::Entity(id as u32);
+            super::set(&mut f[slot as usize], Value::Entity(id as u32));
             if match filter {
                 Some(c) => self.truth(c, f)?,
                 None => true,

@@ -32,6 +32,19 @@ fn fail(code: &str, message: impl Into<String>, span: Span, help: &str) -> Diagn
     Diagnostic::error(&format!("run::{code}"), message, span, "while applying this rule").with_help(help)
 }
 
+/// Writes `v` into `slot`. A slot that holds a number, yes/no, a name, an entity or none is written
+/// over without going through the old value's drop: that made the new value wait on the stack and
+/// be read back in one wider piece than it was written in, which stalls the processor.
+#[inline]
+pub(super) fn set(slot: &mut Value, v: Value) {
+    if matches!(slot, Value::Pool(_) | Value::Result(_) | Value::Data(_)) {
+        *slot = v;
+    } else {
+        // The old value holds nothing: forgetting it lets nothing go.
+        std::mem::forget(std::mem::replace(slot, v));
+    }
+}
+
 /// A value as people read it.
 pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
     match v {
