@@ -16,7 +16,7 @@ pub type CheckId = u32;
 pub type EventId = u32;
 
 /// A value while rules run.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Value {
     /// An integer.
     Int(i64),
@@ -39,24 +39,6 @@ pub enum Value {
     Result(Arc<CheckResult>),
     /// Lists and records from the host, for scripts to read.
     Data(Arc<serde_json::Value>),
-}
-
-// Written out: the derived copy moved the small variants' fields as one run of seven bytes, in
-// overlapping pieces through the stack, which the processor could not forward to the next read.
-impl Clone for Value {
-    #[inline]
-    fn clone(&self) -> Value {
-        match self {
-            Value::Int(i) => Value::Int(*i),
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Name { set, index } => Value::Name { set: *set, index: *index },
-            Value::Entity(e) => Value::Entity(*e),
-            Value::None => Value::None,
-            Value::Pool(p) => Value::Pool(Arc::clone(p)),
-            Value::Result(r) => Value::Result(Arc::clone(r)),
-            Value::Data(d) => Value::Data(Arc::clone(d)),
-        }
-    }
 }
 
 impl Value {

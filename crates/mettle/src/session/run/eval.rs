@@ -221,9 +221,7 @@ impl Runner<'_> {
                 };
                 // The check's own dice (`count(dice, 6)`) are read where they are, not shared again;
                 // reading a local draws nothing, so working out the face first changes no roll.
-                if let Expr::Local(s) = &args[0]
-                    && matches!(f.get(*s as usize), Some(Value::Pool(_)))
-                {
+                if let Expr::Local(s) = &args[0] {
                     let n = self.int(&args[1], f)?;
                     return Ok(match f.get(*s as usize) {
                         Some(Value::Pool(p)) => tally(p, n),
