@@ -10,14 +10,13 @@ use crate::program::*;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
-    // Constants and locals, the most common leaves, are read here, inlined where they are asked for;
-    // the rest in `int_node`, so that reading a leaf does not pay for the set-up of the big function.
+    // Constants, locals and attributes of a local's entity, the most common leaves, are read here,
+    // inlined where they are asked for; the rest in `int_node`, so that reading a leaf does not pay for the set-up of the big function.
     #[inline]
     pub(super) fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
-        match e {
-            Expr::Const(Value::Int(i)) => Ok(*i),
-            Expr::Local(s) => Ok(f.get(*s as usize).map_or(0, Value::int)),
-            _ => self.int_node(e, f),
+        match self.leaf_int(e, f) {
+            Some(i) => Ok(i),
+            None => self.int_node(e, f),
         }
     }
 
@@ -57,14 +56,20 @@ impl Runner<'_> {
     }
 
     /// Whether a condition (an expression of flag type) holds.
-    // So are comparisons of two constants or locals (a check's `total >= target`, `base == 1`).
+    // So are `and`, and comparisons of two such leaves (a check's `total >= target`, `base == 1`,
+    // a filter's `u.side == s`).
     #[inline]
     pub(super) fn truth(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
         match e {
             Expr::Const(Value::Bool(b)) => Ok(*b),
             Expr::Local(s) => Ok(f.get(*s as usize).is_some_and(Value::truth)),
+            Expr::Field(base, i) => match self.attribute(base, *i, f) {
+                Some(v) => Ok(v.truth()),
+                None => self.truth_node(e, f),
+            },
+            Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
             Expr::Bin(op, a, b) if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
-                match (leaf_int(a, f), leaf_int(b, f)) {
+                match (self.leaf_int(a, f), self.leaf_int(b, f)) {
                     (Some(x), Some(y)) => Ok(match op {
                         BinOp::Lt => x < y,
                         BinOp::Le => x <= y,
@@ -75,7 +80,7 @@ impl Runner<'_> {
                 }
             }
             Expr::Bin(op, a, b) if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot) => {
-                match (leaf_key(a, f), leaf_key(b, f)) {
+                match (self.leaf_key(a, f), self.leaf_key(b, f)) {
                     (Some(x), Some(y)) => Ok((x == y) == matches!(op, BinOp::Eq | BinOp::Is)),
                     _ => self.truth_node(e, f),
                 }
@@ -94,6 +99,7 @@ impl Runner<'_> {
             },
             Expr::Not(x) => Ok(!self.truth(x, f)?),
             Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
+            Expr::Not(x) => Ok(!self.truth(x, f)?),
             Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
             Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.int(a, f)?;
@@ -135,19 +141,46 @@ impl Runner<'_> {
 
     /// Where the value of a constant, a local or an attribute of a local's entity already is; `None`
     /// for anything else (and for an attribute of no entity, which `value` reports).
+    #[inline]
     fn peek<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<&'e Value> {
         match e {
             Expr::Const(v) => Some(v),
             Expr::Local(s) => f.get(*s as usize),
-            Expr::Field(base, i) => match &**base {
-                Expr::Local(s) => match f.get(*s as usize)? {
-                    Value::Entity(id) => self.st.entities.get(*id as usize)?.fields.get(*i as usize),
-                    _ => None,
-                },
+            Expr::Field(base, i) => self.attribute(base, *i, f),
+            _ => None,
+        }
+    }
+
+    /// Attribute `i` of the entity a local holds, where it is; `None` if `base` is not a local or
+    /// holds no entity in play (which `eval` reports).
+    #[inline]
+    fn attribute<'e>(&'e self, base: &Expr, i: u32, f: &'e [Value]) -> Option<&'e Value> {
+        match (base, f) {
+            (Expr::Local(s), f) => match f.get(*s as usize)? {
+                Value::Entity(id) => self.st.entities.get(*id as usize)?.fields.get(i as usize),
                 _ => None,
             },
             _ => None,
         }
+    }
+
+    /// The number a constant, a local or an attribute of a local's entity gives, as `int` reads
+    /// it; `None` for anything else.
+    #[inline]
+    fn leaf_int(&self, e: &Expr, f: &[Value]) -> Option<i64> {
+        match e {
+            Expr::Const(Value::Int(i)) => Some(*i),
+            Expr::Local(s) => Some(f.get(*s as usize).map_or(0, Value::int)),
+            Expr::Field(base, i) => self.attribute(base, *i, f).map(Value::int),
+            _ => None,
+        }
+    }
+
+    /// What `==` compares of a constant, a local or an attribute of a local's entity; `None` for
+    /// anything else (and for a check's result or host data, compared the long way).
+    #[inline]
+    fn leaf_key(&self, e: &Expr, f: &[Value]) -> Option<Key> {
+        Key::of(self.peek(e, f)?)
     }
 
     /// What `==` and `is` compare of a constant, a local, an attribute of a local's entity, the
@@ -272,27 +305,6 @@ impl Key {
             Value::None => Key::None,
             Value::Result(_) | Value::Data(_) => return None,
         })
-    }
-}
-
-/// The number a constant or a local gives, as `int` reads it; `None` for anything else.
-#[inline]
-fn leaf_int(e: &Expr, f: &[Value]) -> Option<i64> {
-    match e {
-        Expr::Const(Value::Int(i)) => Some(*i),
-        Expr::Local(s) => Some(f.get(*s as usize).map_or(0, Value::int)),
-        _ => None,
-    }
-}
-
-/// What `==` compares of a constant or a local; `None` for anything else (and for a check's result
-/// or host data, compared the long way).
-#[inline]
-fn leaf_key(e: &Expr, f: &[Value]) -> Option<Key> {
-    match e {
-        Expr::Const(v) => Key::of(v),
-        Expr::Local(s) => Key::of(f.get(*s as usize)?),
-        _ => None,
     }
 }
 
