@@ -1,7 +1,7 @@
 //! Rolling a check: inputs, modifiers, the roll, the outcome it lands on and that outcome's rules.
 
 use super::fold::Cond;
-use super::{R, Runner, fail, set};
+use super::{R, Runner, fail, put, set};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -527,17 +527,4 @@ impl Fresh<'_> {
 fn set_str(s: &mut String, text: &str) {
     s.clear();
     s.push_str(text);
-}
-
-/// Writes a copy of `v` into `slot`. Numbers, yes/no, names and entities are written field by field:
-/// a generic copy goes through the stack in overlapping pieces that stall the next read.
-#[inline]
-fn put(slot: &mut Value, v: &Value) {
-    match v {
-        Value::Int(i) => set(slot, Value::Int(*i)),
-        Value::Bool(b) => set(slot, Value::Bool(*b)),
-        Value::Name { set: s, index } => set(slot, Value::Name { set: *s, index: *index }),
-        Value::Entity(e) => set(slot, Value::Entity(*e)),
-        _ => slot.clone_from(v),
-    }
 }

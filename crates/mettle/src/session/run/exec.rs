@@ -1,7 +1,7 @@
 //! Firing events and applying statements: triggers, timed changes, attribute writes and scenarios.
 
 use super::host::shown_options;
-use super::{MAX_REPEAT, R, Runner, fail, set, show_value};
+use super::{MAX_REPEAT, R, Runner, fail, put, set, show_value};
 use crate::ast::{BinOp, Duration, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -62,7 +62,9 @@ impl Runner<'_> {
         let p = self.p;
         for &t in &p.events[event as usize].triggers {
             let mut f = self.frame(p.triggers[t as usize].slots.max(facts.len() as u32) as usize);
-            f[..facts.len()].clone_from_slice(facts);
+            for (slot, v) in f.iter_mut().zip(facts) {
+                put(slot, v);
+            }
             let r = self.run_trigger(t, event, &mut f);
             self.recycle(f);
             r?;
@@ -349,10 +351,14 @@ impl Runner<'_> {
             Stmt::Trigger { event, args, span } => {
                 self.span = *span;
                 // The facts go in a spare frame, given back once the event is over.
-                let mut values = self.frame(0);
-                for a in args {
+                let mut values = self.frame(args.len());
+                for (slot, a) in values.iter_mut().zip(args) {
+                    if let Some(v) = self.peek(a, f) {
+                        put(slot, v);
+                        continue;
+                    }
                     match self.eval(a, f) {
-                        Ok(v) => values.push(v),
+                        Ok(v) => *slot = v,
                         Err(e) => {
                             self.recycle(values);
                             return Err(e);

@@ -142,7 +142,7 @@ impl Runner<'_> {
     /// Where the value of a constant, a local or an attribute of a local's entity already is; `None`
     /// for anything else (and for an attribute of no entity, which `value` reports).
     #[inline]
-    fn peek<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<&'e Value> {
+    pub(super) fn peek<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<&'e Value> {
         match e {
             Expr::Const(v) => Some(v),
             Expr::Local(s) => f.get(*s as usize),

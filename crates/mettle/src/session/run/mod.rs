@@ -45,6 +45,19 @@ pub(super) fn set(slot: &mut Value, v: Value) {
     }
 }
 
+/// Writes a copy of `v` into `slot`. Numbers, yes/no, names and entities are written field by field:
+/// a generic copy goes through the stack in overlapping pieces that stall the next read.
+#[inline]
+pub(super) fn put(slot: &mut Value, v: &Value) {
+    match v {
+        Value::Int(i) => set(slot, Value::Int(*i)),
+        Value::Bool(b) => set(slot, Value::Bool(*b)),
+        Value::Name { set: s, index } => set(slot, Value::Name { set: *s, index: *index }),
+        Value::Entity(e) => set(slot, Value::Entity(*e)),
+        _ => slot.clone_from(v),
+    }
+}
+
 /// A value as people read it.
 pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
     match v {
