@@ -99,7 +99,6 @@ impl Runner<'_> {
             },
             Expr::Not(x) => Ok(!self.truth(x, f)?),
             Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
-            Expr::Not(x) => Ok(!self.truth(x, f)?),
             Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
             Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.int(a, f)?;
