@@ -249,7 +249,10 @@ impl Runner<'_> {
             Stmt::Set { place, value, until, span } => {
                 self.span = *span;
                 let id = self.entity(&place.entity, f)?;
-                let v = self.eval(value, f)?;
+                let v = match self.peek(value, f) {
+                    Some(v) => v.clone(),
+                    None => self.eval(value, f)?,
+                };
                 if let Some(u) = until {
                     let expiry = match u {
                         Duration::EndOfTurn => Expiry::TurnEnd,
@@ -558,12 +561,13 @@ impl Runner<'_> {
             Stmt::Record { label, value, span } => {
                 // Logged even with the log off: a simulation reads the values recorded in each run.
                 self.span = *span;
-                let v = self.eval(value, f)?;
-                let value = v.int();
                 if self.game.is_some() {
+                    let value = self.int(value, f)?;
                     self.game_record(label, value);
                     return Ok(());
                 }
+                let v = self.eval(value, f)?;
+                let value = v.int();
                 let shown = self.show(&v);
                 self.push(LogEntry::Record { label: label.to_string(), value, shown, span: *span });
                 Ok(())
@@ -612,7 +616,7 @@ impl Runner<'_> {
             }
             Stmt::Expect { cond, message, text, span } => {
                 self.span = *span;
-                let passed = self.eval(cond, f)?.truth();
+                let passed = self.truth(cond, f)?;
                 if self.game.is_some() {
                     self.game_expect(passed);
                     return Ok(());
