@@ -165,7 +165,7 @@ impl Runner<'_> {
 
     /// The number a constant, a local or an attribute of a local's entity gives, as `int` reads
     /// it; `None` for anything else.
-    #[inline]
+    #[inline(always)]
     fn leaf_int(&self, e: &Expr, f: &[Value]) -> Option<i64> {
         match e {
             Expr::Const(Value::Int(i)) => Some(*i),

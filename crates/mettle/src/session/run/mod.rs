@@ -47,7 +47,7 @@ pub(super) fn set(slot: &mut Value, v: Value) {
 
 /// Writes a copy of `v` into `slot`. Numbers, yes/no, names and entities are written field by field:
 /// a generic copy goes through the stack in overlapping pieces that stall the next read.
-#[inline]
+#[inline(always)]
 pub(super) fn put(slot: &mut Value, v: &Value) {
     match v {
         Value::Int(i) => set(slot, Value::Int(*i)),
