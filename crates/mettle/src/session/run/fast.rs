@@ -11,7 +11,8 @@ use crate::program::*;
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
     // Constants, locals and attributes of a local's entity, the most common leaves, are read here,
-    // inlined where they are asked for; the rest in `int_node`, so that reading a leaf does not pay for the set-up of the big function.
+    // inlined where they are asked for; the rest in `int_node`, so that reading a leaf does not pay
+    // for the set-up of the big function.
     #[inline]
     pub(super) fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
         match self.leaf_int(e, f) {
@@ -154,11 +155,9 @@ impl Runner<'_> {
     /// holds no entity in play (which `eval` reports).
     #[inline]
     fn attribute<'e>(&'e self, base: &Expr, i: u32, f: &'e [Value]) -> Option<&'e Value> {
-        match (base, f) {
-            (Expr::Local(s), f) => match f.get(*s as usize)? {
-                Value::Entity(id) => self.st.entities.get(*id as usize)?.fields.get(i as usize),
-                _ => None,
-            },
+        let Expr::Local(s) = base else { return None };
+        match f.get(*s as usize)? {
+            Value::Entity(id) => self.st.entities.get(*id as usize)?.fields.get(i as usize),
             _ => None,
         }
     }
