@@ -60,6 +60,9 @@ impl Recorded {
     }
 }
 
+/// Records a run may make before [`Tally::add_run`] stops looking ahead for a label's later value.
+const FEW_RECORDS: usize = 16;
+
 /// Everything counted over some runs. Only counters are kept, never logs, so memory stays flat
 /// however many runs there are.
 #[derive(Debug, Clone, Default)]
@@ -91,18 +94,34 @@ impl Tally {
     pub(crate) fn add_run<L: AsRef<str>>(&mut self, records: &[(L, i64)], failed_expectation: bool) {
         self.runs += 1;
         self.failed_expectations += u64::from(failed_expectation);
-        for (i, (label, v)) in records.iter().enumerate() {
-            let label = label.as_ref();
-            if records[i + 1..].iter().any(|(l, _)| l.as_ref() == label) {
-                continue;
-            }
-            match self.records.get_mut(label) {
-                Some(r) => r.add(*v),
-                None => {
-                    let mut r = Recorded::default();
-                    r.add(*v);
-                    self.records.insert(label.to_string(), r);
+        // A game records a few values, found again by a look ahead; one that records many (up to the
+        // log's budget, under as many labels as its rules write) is read once from the end, so
+        // counting it stays linear.
+        if records.len() <= FEW_RECORDS {
+            for (i, (label, v)) in records.iter().enumerate() {
+                let label = label.as_ref();
+                if !records[i + 1..].iter().any(|(l, _)| l.as_ref() == label) {
+                    self.record(label, *v);
                 }
+            }
+        } else {
+            let mut seen = std::collections::HashSet::new();
+            for (label, v) in records.iter().rev() {
+                if seen.insert(label.as_ref()) {
+                    self.record(label.as_ref(), *v);
+                }
+            }
+        }
+    }
+
+    /// Counts `v` as the value a run recorded under `label`.
+    fn record(&mut self, label: &str, v: i64) {
+        match self.records.get_mut(label) {
+            Some(r) => r.add(v),
+            None => {
+                let mut r = Recorded::default();
+                r.add(v);
+                self.records.insert(label.to_string(), r);
             }
         }
     }
@@ -160,4 +179,28 @@ pub fn wilson(hits: u64, n: u64) -> (f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = Z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_counts_the_last_value_of_each_label_however_many_it_records() {
+        // Thirty records, three rounds of ten labels: more than a look ahead is used for.
+        let many: Vec<(String, i64)> =
+            (0..3).flat_map(|round| (0..10).map(move |l| (format!("l{l}"), round * 100 + l))).collect();
+        assert!(many.len() > FEW_RECORDS);
+        let mut t = Tally::default();
+        t.add_run(&many, false);
+        assert_eq!(t.records.len(), 10);
+        for l in 0..10 {
+            let r = &t.records[&format!("l{l}")];
+            assert_eq!((r.runs, r.sum), (1, i128::from(200 + l)));
+        }
+        // The same as counting only the last round, which the look ahead does.
+        let mut last = Tally::default();
+        last.add_run(&many[20..], false);
+        assert_eq!(format!("{:?}", t.records), format!("{:?}", last.records));
+    }
 }
