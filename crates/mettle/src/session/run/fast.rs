@@ -69,6 +69,7 @@ impl Runner<'_> {
                 None => self.truth_node(e, f),
             },
             Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
+            Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
             Expr::Bin(op, a, b) if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
                 match (self.leaf_int(a, f), self.leaf_int(b, f)) {
                     (Some(x), Some(y)) => Ok(match op {
@@ -170,6 +171,7 @@ impl Runner<'_> {
             Expr::Const(Value::Int(i)) => Some(*i),
             Expr::Local(s) => Some(f.get(*s as usize).map_or(0, Value::int)),
             Expr::Field(base, i) => self.attribute(base, *i, f).map(Value::int),
+            Expr::Global(Global::Turn) => Some(self.st.turn),
             _ => None,
         }
     }
@@ -229,6 +231,13 @@ impl Runner<'_> {
             && (*id as usize) < self.st.entities.len()
         {
             return Ok(*id);
+        }
+        // The winner of a game that is over, as scenarios' closing checks ask for it.
+        if let Expr::Global(Global::Winner) = e
+            && let Some(id) = self.st.over.as_ref().and_then(|o| o.winner_id)
+            && (id as usize) < self.st.entities.len()
+        {
+            return Ok(id);
         }
         let v = self.eval(e, f)?;
         self.entity_id(&v, "the entity")
