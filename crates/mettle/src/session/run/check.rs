@@ -20,7 +20,27 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<Arc<CheckResult>> {
-        let r = self.roll_check_inner(c, subject, args, span);
+        let r = self.roll_check_inner(c, subject, args, span, true);
+        // Asked for, the result is always there.
+        self.no_subject(c, subject, r)?
+            .ok_or_else(|| Box::new(fail("no_result", "the check gave no result", span, "roll it again")))
+    }
+
+    /// Rolls check `c` as [`Runner::roll_check`] does, for a rule: its result is only kept as the
+    /// check's last.
+    pub(super) fn roll_check_in_rule(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        args: Vec<(u32, Value)>,
+        span: Span,
+    ) -> R<()> {
+        let r = self.roll_check_inner(c, subject, args, span, false);
+        self.no_subject(c, subject, r).map(drop)
+    }
+
+    /// Says so when a check made by someone but rolled for nobody reads its subject.
+    fn no_subject<T>(&self, c: CheckId, subject: Option<u32>, r: R<T>) -> R<T> {
         let check = &self.p.checks[c as usize];
         match (r, check.subject) {
             (Err(d), Some(k)) if subject.is_none() && d.code == "mettle::run::no_entity" => {
@@ -46,13 +66,14 @@ impl Runner<'_> {
         subject: Option<u32>,
         args: Vec<(u32, Value)>,
         span: Span,
-    ) -> R<Arc<CheckResult>> {
+        want: bool,
+    ) -> R<Option<Arc<CheckResult>>> {
         let p = self.p;
         let check = &p.checks[c as usize];
         self.span = span;
         self.tick(1)?;
         let outer = self.rule.replace((check.span, check.name.as_str()));
-        let r = self.roll_check_body(c, subject, args, span);
+        let r = self.roll_check_body(c, subject, args, span, want);
         self.rule = outer;
         r
     }
@@ -63,7 +84,8 @@ impl Runner<'_> {
         subject: Option<u32>,
         args: Vec<(u32, Value)>,
         span: Span,
-    ) -> R<Arc<CheckResult>> {
+        want: bool,
+    ) -> R<Option<Arc<CheckResult>>> {
         let check = &self.p.checks[c as usize];
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
@@ -77,7 +99,7 @@ impl Runner<'_> {
             }
             None => None,
         };
-        let (total, target, oi) = self.settle_check(c, &setup, pool.clone(), &mut f)?;
+        let (total, target, oi) = self.settle_check(c, &setup, pool, &mut f)?;
         let applied = setup.applied;
         let target_parts = match &check.target {
             Some(t) if self.logging => self.parts(t, &mut f),
@@ -116,10 +138,15 @@ impl Runner<'_> {
         } else {
             vec![]
         };
+        // The dice are read where the check's frame keeps them.
+        let pool = match (&check.roll, &f[check.slots.dice as usize]) {
+            (Some(_), Value::Pool(p)) => Some(&**p),
+            _ => None,
+        };
         let fresh = Fresh {
             check: &check.name,
             check_id: c,
-            pool: pool.as_deref(),
+            pool,
             modifiers: applied,
             total,
             target,
@@ -152,7 +179,7 @@ impl Runner<'_> {
             },
             None => Arc::new(fresh.build(who)),
         };
-        st.last[c as usize] = Some(result.clone());
+        let wanted = want.then(|| result.clone());
         if self.logging {
             let during = self.log.split_off(mark.min(self.log.len()));
             self.push(LogEntry::Check(Box::new((*result).clone())));
@@ -160,11 +187,12 @@ impl Runner<'_> {
             self.log
                 .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
+        self.st.last[c as usize] = Some(result);
         if subject.is_some() {
             self.exec_block(&outcome.body, &mut f)?;
         }
         self.recycle_check(c, f);
-        Ok(result)
+        Ok(wanted)
     }
 
     /// Keeps a check's finished frame, and its dice, to be used again.

@@ -310,6 +310,13 @@ impl Runner<'_> {
             Stmt::Roll { check, subject, args, span } => {
                 self.span = *span;
                 let subject = match subject {
+                    // An entity in play held in a local, the usual `roll … for u`, is read in place.
+                    Some(Expr::Local(s))
+                        if let Some(Value::Entity(id)) = f.get(*s as usize)
+                            && (*id as usize) < self.st.entities.len() =>
+                    {
+                        Some(*id)
+                    }
                     Some(e) => {
                         let v = self.eval(e, f)?;
                         Some(self.entity_id(&v, "who makes the check")?)
@@ -321,9 +328,9 @@ impl Runner<'_> {
                     values.push((*i, self.eval(e, f)?));
                 }
                 self.deeper()?;
-                let r = self.roll_check(*check, subject, values, *span);
+                let r = self.roll_check_in_rule(*check, subject, values, *span);
                 self.depth -= 1;
-                r.map(|_| ())
+                r
             }
             Stmt::If(c, a, b) => {
                 if self.truth(c, f)? {
