@@ -22,26 +22,75 @@ const CHUNK: usize = 32;
 /// assert_eq!(names, ["a", "b"]);
 /// assert_eq!(s.state().entities[1].name, "b");
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Entities {
-    // Every chunk but the last is full; none is empty.
-    chunks: Vec<Arc<Vec<Entity>>>,
+    store: Store,
     len: usize,
 }
 
+#[derive(Clone)]
+enum Store {
+    // Every chunk but the last is full; none is empty.
+    Shared(Vec<Arc<Vec<Entity>>>),
+    // A simulated game's entities, in one list of their own: nothing keeps a copy of its state while
+    // it plays, so an entity is read with one step less and changed without asking whether a copy
+    // shares it (an atomic operation on every write). A copy of this list copies every entity.
+    Own(Vec<Entity>),
+}
+
+impl Default for Entities {
+    fn default() -> Entities {
+        Entities { store: Store::Shared(vec![]), len: 0 }
+    }
+}
+
 /// The entities in order.
-pub type Iter<'a> = std::iter::FlatMap<
-    std::slice::Iter<'a, Arc<Vec<Entity>>>,
-    std::slice::Iter<'a, Entity>,
-    fn(&'a Arc<Vec<Entity>>) -> std::slice::Iter<'a, Entity>,
->;
+pub struct Iter<'a>(IterIn<'a>);
+
+enum IterIn<'a> {
+    Shared(
+        std::iter::FlatMap<
+            std::slice::Iter<'a, Arc<Vec<Entity>>>,
+            std::slice::Iter<'a, Entity>,
+            fn(&'a Arc<Vec<Entity>>) -> std::slice::Iter<'a, Entity>,
+        >,
+    ),
+    Own(std::slice::Iter<'a, Entity>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a Entity;
+    fn next(&mut self) -> Option<&'a Entity> {
+        match &mut self.0 {
+            IterIn::Shared(i) => i.next(),
+            IterIn::Own(i) => i.next(),
+        }
+    }
+}
 
 /// The entities in order, to change (each chunk is copied first if another state shares it).
-pub type IterMut<'a> = std::iter::FlatMap<
-    std::slice::IterMut<'a, Arc<Vec<Entity>>>,
-    std::slice::IterMut<'a, Entity>,
-    fn(&'a mut Arc<Vec<Entity>>) -> std::slice::IterMut<'a, Entity>,
->;
+pub struct IterMut<'a>(IterMutIn<'a>);
+
+enum IterMutIn<'a> {
+    Shared(
+        std::iter::FlatMap<
+            std::slice::IterMut<'a, Arc<Vec<Entity>>>,
+            std::slice::IterMut<'a, Entity>,
+            fn(&'a mut Arc<Vec<Entity>>) -> std::slice::IterMut<'a, Entity>,
+        >,
+    ),
+    Own(std::slice::IterMut<'a, Entity>),
+}
+
+impl<'a> Iterator for IterMut<'a> {
+    type Item = &'a mut Entity;
+    fn next(&mut self) -> Option<&'a mut Entity> {
+        match &mut self.0 {
+            IterMutIn::Shared(i) => i.next(),
+            IterMutIn::Own(i) => i.next(),
+        }
+    }
+}
 
 fn read(chunk: &Arc<Vec<Entity>>) -> std::slice::Iter<'_, Entity> {
     chunk.iter()
@@ -52,6 +101,15 @@ fn own(chunk: &mut Arc<Vec<Entity>>) -> std::slice::IterMut<'_, Entity> {
 }
 
 impl Entities {
+    /// None in play, kept in one list of their own, for a state that nothing copies while it plays.
+    pub(super) fn clear_own(&mut self) {
+        match &mut self.store {
+            Store::Own(v) => v.clear(),
+            store => *store = Store::Own(vec![]),
+        }
+        self.len = 0;
+    }
+
     /// How many entities are in play.
     pub fn len(&self) -> usize {
         self.len
@@ -63,38 +121,62 @@ impl Entities {
     }
 
     /// The entity with id `id`.
+    #[inline]
     pub fn get(&self, id: usize) -> Option<&Entity> {
-        self.chunks.get(id / CHUNK)?.get(id % CHUNK)
+        match &self.store {
+            Store::Own(v) => v.get(id),
+            Store::Shared(chunks) => chunks.get(id / CHUNK)?.get(id % CHUNK),
+        }
     }
 
     /// The entity with id `id`, to change.
     pub fn get_mut(&mut self, id: usize) -> Option<&mut Entity> {
-        let chunk = self.chunks.get_mut(id / CHUNK)?;
-        if id % CHUNK >= chunk.len() {
-            return None;
+        match &mut self.store {
+            Store::Own(v) => v.get_mut(id),
+            Store::Shared(chunks) => {
+                let chunk = chunks.get_mut(id / CHUNK)?;
+                if id % CHUNK >= chunk.len() {
+                    return None;
+                }
+                Arc::make_mut(chunk).get_mut(id % CHUNK)
+            }
         }
-        Arc::make_mut(chunk).get_mut(id % CHUNK)
     }
 
     /// The entities in order.
     pub fn iter(&self) -> Iter<'_> {
-        self.chunks.iter().flat_map(read as fn(&Arc<Vec<Entity>>) -> std::slice::Iter<'_, Entity>)
+        Iter(match &self.store {
+            Store::Own(v) => IterIn::Own(v.iter()),
+            Store::Shared(chunks) => IterIn::Shared(
+                chunks.iter().flat_map(read as fn(&Arc<Vec<Entity>>) -> std::slice::Iter<'_, Entity>),
+            ),
+        })
     }
 
     /// The entities in order, to change.
     pub fn iter_mut(&mut self) -> IterMut<'_> {
-        self.chunks.iter_mut().flat_map(own as fn(&mut Arc<Vec<Entity>>) -> std::slice::IterMut<'_, Entity>)
+        IterMut(match &mut self.store {
+            Store::Own(v) => IterMutIn::Own(v.iter_mut()),
+            Store::Shared(chunks) => IterMutIn::Shared(
+                chunks
+                    .iter_mut()
+                    .flat_map(own as fn(&mut Arc<Vec<Entity>>) -> std::slice::IterMut<'_, Entity>),
+            ),
+        })
     }
 
     /// Puts `entity` in play with the next id.
     pub fn push(&mut self, entity: Entity) {
-        match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(entity),
-            _ => {
-                let mut chunk = Vec::with_capacity(CHUNK);
-                chunk.push(entity);
-                self.chunks.push(Arc::new(chunk));
-            }
+        match &mut self.store {
+            Store::Own(v) => v.push(entity),
+            Store::Shared(chunks) => match chunks.last_mut() {
+                Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(entity),
+                _ => {
+                    let mut chunk = Vec::with_capacity(CHUNK);
+                    chunk.push(entity);
+                    chunks.push(Arc::new(chunk));
+                }
+            },
         }
         self.len += 1;
     }
@@ -104,6 +186,11 @@ impl Entities {
     /// # Panics
     /// If `id` is not in play, as `Vec::remove` does.
     pub fn remove(&mut self, id: usize) -> Entity {
+        if let Store::Own(v) = &mut self.store {
+            let gone = v.remove(id);
+            self.len -= 1;
+            return gone;
+        }
         // Every later id changes: the chunks are built again.
         let mut all: Vec<Entity> = std::mem::take(self).into_iter().collect();
         let gone = all.remove(id);
@@ -116,14 +203,19 @@ impl Entities {
         if len >= self.len {
             return;
         }
-        let chunks = len.div_ceil(CHUNK);
-        self.chunks.truncate(chunks);
-        // What the last chunk keeps (all of it when `len` ends a chunk).
-        let keep = len - chunks.saturating_sub(1) * CHUNK;
-        if let Some(last) = self.chunks.last_mut()
-            && last.len() > keep
-        {
-            Arc::make_mut(last).truncate(keep);
+        match &mut self.store {
+            Store::Own(v) => v.truncate(len),
+            Store::Shared(chunks) => {
+                let n = len.div_ceil(CHUNK);
+                chunks.truncate(n);
+                // What the last chunk keeps (all of it when `len` ends a chunk).
+                let keep = len - n.saturating_sub(1) * CHUNK;
+                if let Some(last) = chunks.last_mut()
+                    && last.len() > keep
+                {
+                    Arc::make_mut(last).truncate(keep);
+                }
+            }
         }
         self.len = len;
     }
@@ -131,27 +223,44 @@ impl Entities {
     /// Whether `self` and `other` share every chunk: the same entities, known without reading them.
     #[doc(hidden)]
     pub fn shares_all(&self, other: &Entities) -> bool {
-        self.len == other.len && self.chunks.iter().zip(&other.chunks).all(|(a, b)| Arc::ptr_eq(a, b))
+        match (&self.store, &other.store) {
+            (Store::Shared(a), Store::Shared(b)) => {
+                self.len == other.len && a.iter().zip(b).all(|(a, b)| Arc::ptr_eq(a, b))
+            }
+            _ => self.len == 0 && other.len == 0,
+        }
     }
 }
 
 impl std::ops::Index<usize> for Entities {
     type Output = Entity;
+    #[inline]
     fn index(&self, id: usize) -> &Entity {
-        &self.chunks[id / CHUNK][id % CHUNK]
+        match &self.store {
+            Store::Own(v) => &v[id],
+            Store::Shared(chunks) => &chunks[id / CHUNK][id % CHUNK],
+        }
     }
 }
 
 impl std::ops::IndexMut<usize> for Entities {
+    #[inline]
     fn index_mut(&mut self, id: usize) -> &mut Entity {
-        &mut Arc::make_mut(&mut self.chunks[id / CHUNK])[id % CHUNK]
+        match &mut self.store {
+            Store::Own(v) => &mut v[id],
+            Store::Shared(chunks) => &mut Arc::make_mut(&mut chunks[id / CHUNK])[id % CHUNK],
+        }
     }
 }
 
 impl PartialEq for Entities {
     fn eq(&self, other: &Entities) -> bool {
-        self.len == other.len
-            && self.chunks.iter().zip(&other.chunks).all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+        match (&self.store, &other.store) {
+            (Store::Shared(a), Store::Shared(b)) => {
+                self.len == other.len && a.iter().zip(b).all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+            }
+            _ => self.len == other.len && self.iter().eq(other.iter()),
+        }
     }
 }
 
@@ -181,8 +290,12 @@ impl IntoIterator for Entities {
     type Item = Entity;
     type IntoIter = std::vec::IntoIter<Entity>;
     fn into_iter(self) -> Self::IntoIter {
+        let chunks = match self.store {
+            Store::Own(v) => return v.into_iter(),
+            Store::Shared(chunks) => chunks,
+        };
         let mut all = Vec::with_capacity(self.len);
-        for chunk in self.chunks {
+        for chunk in chunks {
             match Arc::try_unwrap(chunk) {
                 Ok(v) => all.extend(v),
                 Err(shared) => all.extend(shared.iter().cloned()),
@@ -255,8 +368,9 @@ mod tests {
         b[CHUNK + 2].name = "changed".into();
         assert_eq!(a[CHUNK + 2].name, format!("u{}", CHUNK + 2), "the original kept its entity");
         assert_ne!(a, b);
-        assert!(Arc::ptr_eq(&a.chunks[0], &b.chunks[0]) && Arc::ptr_eq(&a.chunks[2], &b.chunks[2]));
-        assert!(!Arc::ptr_eq(&a.chunks[1], &b.chunks[1]));
+        let (Store::Shared(ac), Store::Shared(bc)) = (&a.store, &b.store) else { panic!("shared") };
+        assert!(Arc::ptr_eq(&ac[0], &bc[0]) && Arc::ptr_eq(&ac[2], &bc[2]));
+        assert!(!Arc::ptr_eq(&ac[1], &bc[1]));
         b[CHUNK + 2].name = format!("u{}", CHUNK + 2);
         assert_eq!(a, b, "equal again, compared entity by entity where not shared");
     }
@@ -276,12 +390,54 @@ mod tests {
         assert_eq!(e.iter().count(), CHUNK + 1);
         assert_eq!(copy.len(), CHUNK * 2 + 1, "the copy kept its entities");
         e.truncate(0);
-        assert!(e.is_empty() && e.chunks.is_empty());
+        assert!(e.is_empty() && matches!(&e.store, Store::Shared(c) if c.is_empty()));
         e.push(unit(7));
         assert_eq!(e[0].name, "u7");
         for x in &mut e {
             x.name.push('!');
         }
         assert_eq!(e[0].name, "u7!");
+    }
+
+    #[test]
+    fn a_games_own_list_reads_and_changes_as_the_shared_one_does() {
+        let mut own = Entities::default();
+        own.clear_own();
+        let mut shared = Entities::default();
+        for i in 0..CHUNK + 5 {
+            own.push(unit(i));
+            shared.push(unit(i));
+        }
+        assert!(matches!(own.store, Store::Own(_)) && matches!(shared.store, Store::Shared(_)));
+        assert_eq!(own, shared);
+        assert_eq!(own.len(), CHUNK + 5);
+        assert_eq!(own.get(CHUNK + 1).map(|e| e.name.as_str()), Some("u33"));
+        assert!(own.get(CHUNK + 5).is_none() && own.get_mut(CHUNK + 5).is_none());
+        own[2].name = "two".into();
+        own.get_mut(3).unwrap().name = "three".into();
+        assert_ne!(own, shared, "a change shows in the comparison");
+        shared[2].name = "two".into();
+        shared[3].name = "three".into();
+        assert_eq!(own, shared);
+        assert_eq!(own.remove(1).name, "u1");
+        assert_eq!(shared.remove(1).name, "u1");
+        own.truncate(CHUNK);
+        shared.truncate(CHUNK);
+        for e in &mut own {
+            e.name.push('!');
+        }
+        for e in &mut shared {
+            e.name.push('!');
+        }
+        assert_eq!(own, shared);
+        assert_eq!(serde_json::to_string(&own).unwrap(), serde_json::to_string(&shared).unwrap());
+        let copy = own.clone();
+        own[0].name = "changed".into();
+        assert_eq!(copy[0].name, "u0!", "a copy of the own list is a copy of every entity");
+        assert!(!own.shares_all(&copy));
+        let names: Vec<String> = copy.into_iter().map(|e| e.name).collect();
+        assert_eq!(names.len(), CHUNK);
+        own.clear_own();
+        assert!(own.is_empty() && own.iter().next().is_none());
     }
 }

@@ -728,7 +728,8 @@ impl Session {
         *s = seed;
         *rng = ChaCha8Rng::seed_from_u64(seed);
         (*round, *turn) = (0, 0);
-        *entities = Entities::default();
+        // Nothing copies the state while a quiet game plays.
+        entities.clear_own();
         forced.clear();
         answers.clear();
         host_answers.clear();
