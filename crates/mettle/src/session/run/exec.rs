@@ -101,6 +101,9 @@ impl Runner<'_> {
     /// Undoes timed changes that are due. For numbers only the timed change itself is undone: what
     /// other rules added or removed meanwhile stays.
     fn expire(&mut self, due: impl Fn(Expiry) -> bool) {
+        if self.st.timed.is_empty() {
+            return;
+        }
         let mut keep = vec![];
         for t in std::mem::take(&mut self.st.timed) {
             if due(t.expiry) {
