@@ -302,16 +302,29 @@ enum Key {
 }
 
 impl Key {
+    // Tested one kind after another, most common first: a `match` here became one indirect jump,
+    // whose target changes with every comparison a program makes, and was mispredicted often.
+    #[inline(always)]
     fn of(v: &Value) -> Option<Key> {
-        Some(match v {
-            Value::Int(i) => Key::Int(*i),
-            Value::Pool(p) => Key::Int(p.value),
-            Value::Bool(b) => Key::Bool(*b),
-            Value::Name { index, .. } => Key::Name(*index),
-            Value::Entity(e) => Key::Entity(*e),
-            Value::None => Key::None,
-            Value::Result(_) | Value::Data(_) => return None,
-        })
+        if let Value::Int(i) = v {
+            return Some(Key::Int(*i));
+        }
+        if let Value::Name { index, .. } = v {
+            return Some(Key::Name(*index));
+        }
+        if let Value::Entity(e) = v {
+            return Some(Key::Entity(*e));
+        }
+        if let Value::Bool(b) = v {
+            return Some(Key::Bool(*b));
+        }
+        if let Value::None = v {
+            return Some(Key::None);
+        }
+        if let Value::Pool(p) = v {
+            return Some(Key::Int(p.value));
+        }
+        None
     }
 }
 
