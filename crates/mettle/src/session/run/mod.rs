@@ -493,15 +493,23 @@ impl<'a> Runner<'a> {
     /// A frame of `n` empty slots, reusing a spare one when there is one.
     fn frame(&mut self, n: usize) -> Vec<Value> {
         let mut f = self.spare.pop().unwrap_or_default();
-        // Spare frames are empty: each slot is written, not cloned from a `None`.
-        f.truncate(n);
-        f.extend((f.len()..n).map(|_| Value::None));
+        // Spare frames hold nothing but `None`s: they are only cut or lengthened to size.
+        if f.len() > n {
+            f.truncate(n);
+        } else {
+            f.extend((f.len()..n).map(|_| Value::None));
+        }
         f
     }
 
-    /// Keeps a finished frame for [`Runner::frame`], emptied (what it held is let go now).
+    /// Keeps a finished frame for [`Runner::frame`], every slot back to `None` (what it held is let
+    /// go now).
     fn recycle(&mut self, mut f: Vec<Value>) {
-        f.clear();
+        // Numbers, names and entities hold nothing to let go: they are written over, which costs a
+        // test of each slot's kind, where emptying the frame dropped each value through a jump.
+        for v in &mut f {
+            set(v, Value::None);
+        }
         self.spare.push(f);
     }
 
