@@ -47,14 +47,15 @@ impl Default for Entities {
 /// The entities in order.
 pub struct Iter<'a>(IterIn<'a>);
 
+// The chunks' entities one after another.
+type Chunks<'a> = std::iter::FlatMap<
+    std::slice::Iter<'a, Arc<Vec<Entity>>>,
+    std::slice::Iter<'a, Entity>,
+    fn(&'a Arc<Vec<Entity>>) -> std::slice::Iter<'a, Entity>,
+>;
+
 enum IterIn<'a> {
-    Shared(
-        std::iter::FlatMap<
-            std::slice::Iter<'a, Arc<Vec<Entity>>>,
-            std::slice::Iter<'a, Entity>,
-            fn(&'a Arc<Vec<Entity>>) -> std::slice::Iter<'a, Entity>,
-        >,
-    ),
+    Shared(Chunks<'a>),
     Own(std::slice::Iter<'a, Entity>),
 }
 
@@ -71,14 +72,15 @@ impl<'a> Iterator for Iter<'a> {
 /// The entities in order, to change (each chunk is copied first if another state shares it).
 pub struct IterMut<'a>(IterMutIn<'a>);
 
+// The chunks' entities one after another, each chunk copied first if another state shares it.
+type ChunksMut<'a> = std::iter::FlatMap<
+    std::slice::IterMut<'a, Arc<Vec<Entity>>>,
+    std::slice::IterMut<'a, Entity>,
+    fn(&'a mut Arc<Vec<Entity>>) -> std::slice::IterMut<'a, Entity>,
+>;
+
 enum IterMutIn<'a> {
-    Shared(
-        std::iter::FlatMap<
-            std::slice::IterMut<'a, Arc<Vec<Entity>>>,
-            std::slice::IterMut<'a, Entity>,
-            fn(&'a mut Arc<Vec<Entity>>) -> std::slice::IterMut<'a, Entity>,
-        >,
-    ),
+    Shared(ChunksMut<'a>),
     Own(std::slice::IterMut<'a, Entity>),
 }
 
