@@ -276,7 +276,7 @@ pub struct Trigger {
     pub doc: Option<String>,
     /// Condition.
     #[serde(skip)]
-    pub when: Option<Expr>,
+    pub when: Option<Test>,
     /// Effects.
     #[serde(skip)]
     pub body: Vec<Stmt>,
@@ -582,11 +582,28 @@ pub enum Expr {
         /// Slot of the candidate.
         slot: u32,
         /// Filter.
-        filter: Option<Box<Expr>>,
+        filter: Option<Box<Test>>,
     },
     /// A script function (index in the scripts' functions): it gives a number, or yes/no when the
     /// last field is set (the function is used as a condition).
     Script(u32, Vec<Expr>, Span, bool),
+}
+
+/// A condition as the rules wrote it, with the closure the runner tests it with (compiled once,
+/// when the rules are checked).
+#[derive(Debug, Clone)]
+pub struct Test {
+    /// The condition.
+    pub expr: Expr,
+    pub(crate) run: crate::session::Compiled,
+}
+
+impl Test {
+    /// Compiles condition `expr`.
+    pub(crate) fn new(expr: Expr) -> Test {
+        let run = crate::session::compile(&expr);
+        Test { expr, run }
+    }
 }
 
 /// How many sides a die has.
@@ -688,7 +705,7 @@ pub enum Stmt {
         span: Span,
     },
     /// `if`
-    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    If(Test, Vec<Stmt>, Vec<Stmt>),
     /// `for each`
     ForEach {
         /// Kind.
@@ -696,7 +713,7 @@ pub enum Stmt {
         /// Slot of the loop variable.
         slot: u32,
         /// Filter.
-        filter: Option<Expr>,
+        filter: Option<Test>,
         /// Body.
         body: Vec<Stmt>,
     },

@@ -666,7 +666,7 @@ impl<'a> Checker<'a> {
             text,
             event,
             doc: item.doc.clone(),
-            when,
+            when: when.map(Test::new),
             body,
             slots: self.scope.next,
             span: item.span,

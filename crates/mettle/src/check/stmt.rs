@@ -155,13 +155,14 @@ impl<'a> Checker<'a> {
                 }
                 let then = self.block(then);
                 let otherwise = self.block(otherwise);
-                Stmt::If(c.e, then, otherwise)
+                Stmt::If(Test::new(c.e), then, otherwise)
             }
             StmtKind::ForEach { kind, var, filter, body } => {
                 let kind = self.kind(kind)?;
                 self.scope.push();
                 let slot = self.scope.bind(&var.name, Ty::Entity(kind), var.span, false);
-                let filter = filter.as_ref().map(|f| self.cond(f, "the condition after `where`").e);
+                let filter =
+                    filter.as_ref().map(|f| Test::new(self.cond(f, "the condition after `where`").e));
                 let body = self.block(body);
                 self.scope.pop();
                 Stmt::ForEach { kind, slot, filter, body }

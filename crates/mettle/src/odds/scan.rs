@@ -215,7 +215,7 @@ pub fn each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
         | Expr::Script(_, args, _, _) => args.iter().for_each(f),
         Expr::NumberOf { filter, .. } => {
             if let Some(x) = filter {
-                f(x);
+                f(&x.expr);
             }
         }
     }

@@ -28,6 +28,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 pub use run::QuietGame;
 use run::Runner;
+pub(crate) use run::{Compiled, compile};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;

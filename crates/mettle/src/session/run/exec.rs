@@ -82,7 +82,7 @@ impl Runner<'_> {
         self.span = trig.head;
         self.tick(1)?;
         if let Some(w) = &trig.when
-            && !self.truth(w, f)?
+            && !self.test(&w.run, f)?
         {
             if self.logging {
                 self.log_skipped(t, event, f);
@@ -336,7 +336,7 @@ impl Runner<'_> {
                 r
             }
             Stmt::If(c, a, b) => {
-                if self.truth(c, f)? {
+                if self.test(&c.run, f)? {
                     self.exec_block(a, f)
                 } else {
                     self.exec_block(b, f)
@@ -353,7 +353,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     set(&mut f[*slot as usize], Value::Entity(id));
                     if let Some(c) = filter
-                        && !self.truth(c, f)?
+                        && !self.test(&c.run, f)?
                     {
                         continue;
                     }

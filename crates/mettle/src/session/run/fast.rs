@@ -204,7 +204,7 @@ impl Runner<'_> {
         &mut self,
         kind: KindId,
         slot: u32,
-        filter: Option<&Expr>,
+        filter: Option<&Test>,
         f: &mut Vec<Value>,
     ) -> R<i64> {
         let mut n = 0;
@@ -215,7 +215,7 @@ impl Runner<'_> {
             self.tick(1)?;
             super::set(&mut f[slot as usize], Value::Entity(id as u32));
             if match filter {
-                Some(c) => self.truth(c, f)?,
+                Some(c) => self.test(&c.run, f)?,
                 None => true,
             } {
                 n += 1;

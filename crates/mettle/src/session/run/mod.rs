@@ -1,7 +1,9 @@
 //! Running compiled rules: evaluating expressions, applying statements, firing triggers, rolling checks.
 
 mod check;
+mod compile;
 pub(super) use check::Setup;
+pub(crate) use compile::{Compiled, compile};
 mod eval;
 mod exec;
 mod host;

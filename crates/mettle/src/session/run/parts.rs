@@ -16,7 +16,7 @@ impl Runner<'_> {
         let facts = &p.events[event as usize].facts;
         let mut read: Vec<(String, String)> = vec![];
         if let Some(w) = &trig.when {
-            self.reads(w, facts, f, &mut read);
+            self.reads(&w.expr, facts, f, &mut read);
         }
         let why: Vec<String> = read.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
         let why = if why.is_empty() { "it reads no fact".to_string() } else { why.join(", ") };
