@@ -368,7 +368,7 @@ pub struct Outcome {
     /// Doc comment.
     pub doc: Option<String>,
     /// Condition; `None` for otherwise.
-    pub when: Option<Expr>,
+    pub when: Option<Test>,
     /// Effects applied to the subject.
     pub body: Vec<Stmt>,
     /// Where.
@@ -755,7 +755,7 @@ pub enum Stmt {
         /// Body.
         body: Vec<Stmt>,
         /// Condition.
-        until: Expr,
+        until: Test,
         /// Where.
         span: Span,
     },
@@ -831,7 +831,7 @@ pub enum Stmt {
     /// `expect`
     Expect {
         /// Condition.
-        cond: Expr,
+        cond: Test,
         /// Message.
         message: Option<String>,
         /// Source text of the condition.

@@ -538,7 +538,7 @@ impl<'a> Checker<'a> {
             out.push(Outcome {
                 index: this_index,
                 doc: line.doc.clone(),
-                when: when.map(|w| w.e),
+                when: when.map(|w| Test::new(w.e)),
                 body,
                 span: line.span,
             });

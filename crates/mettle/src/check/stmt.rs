@@ -231,7 +231,7 @@ impl<'a> Checker<'a> {
                 let body = body.iter().filter_map(|s| self.stmt(s)).collect();
                 let until = self.cond(until, "the condition after `until`").e;
                 self.scope.pop();
-                Stmt::Repeat { body, until, span }
+                Stmt::Repeat { body, until: Test::new(until), span }
             }
             StmtKind::New { kind, name, with } => {
                 if !self.scenario_only(span, "new") {
@@ -427,7 +427,7 @@ impl<'a> Checker<'a> {
                 }
                 let c = self.cond(cond, "an expectation");
                 Stmt::Expect {
-                    cond: c.e,
+                    cond: Test::new(c.e),
                     message: message.clone(),
                     text: self.src(cond.span).to_string(),
                     span,

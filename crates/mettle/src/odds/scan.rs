@@ -57,7 +57,7 @@ pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
         }
     }
     after.extend(c.target.as_ref());
-    after.extend(c.outcomes.iter().filter_map(|o| o.when.as_ref()));
+    after.extend(c.outcomes.iter().filter_map(|o| o.when.as_ref().map(|w| &w.expr)));
     (before, after)
 }
 

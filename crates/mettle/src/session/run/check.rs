@@ -408,7 +408,7 @@ impl Runner<'_> {
         for (i, o) in check.outcomes.iter().enumerate() {
             self.span = o.span;
             let hit = match &o.when {
-                Some(w) => self.truth(w, f)?,
+                Some(w) => self.test(&w.run, f)?,
                 None => true,
             };
             if hit {

@@ -114,6 +114,20 @@ fn closure(e: &Expr) -> Arc<TestFn> {
 /// leaves.
 fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
     let whole = e.clone();
+    // How the game ended (`game is none`, `game is draw`): its result's place, or none.
+    if let Expr::Global(Global::Game) = a {
+        let want = match b {
+            Expr::Const(Value::None) => None,
+            Expr::Const(Value::Name { index, .. }) => Some(*index),
+            _ => return slow(e),
+        };
+        return Arc::new(move |r, _| Ok((r.st.over.as_ref().map(|o| o.index) == want) == eq));
+    }
+    // A count against a number (`(number of unit u where …) == 0`).
+    if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
+        let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
+        return Arc::new(move |r, f| Ok((r.number_of(kind, slot, filter.as_deref(), f)? == k) == eq));
+    }
     match (Leaf::of(a), b, Leaf::of(b)) {
         // A name constant: the attribute's name is compared by its place, as `same` does.
         (Some(leaf), Expr::Const(Value::Name { index, .. }), _) => {
@@ -178,6 +192,18 @@ impl Num {
 }
 
 fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
+    // A count against a number (`at_zero >= 2` reads a local; this is `number of … > 0`).
+    if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
+        let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
+        let count =
+            move |r: &mut Runner<'_>, f: &mut Vec<Value>| r.number_of(kind, slot, filter.as_deref(), f);
+        return match op {
+            BinOp::Lt => Arc::new(move |r, f| Ok(count(r, f)? < k)),
+            BinOp::Le => Arc::new(move |r, f| Ok(count(r, f)? <= k)),
+            BinOp::Gt => Arc::new(move |r, f| Ok(count(r, f)? > k)),
+            _ => Arc::new(move |r, f| Ok(count(r, f)? >= k)),
+        };
+    }
     let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else { return slow(e) };
     match op {
         BinOp::Lt => ordered(e, x, y, |p, q| p < q),
@@ -193,4 +219,123 @@ fn ordered(e: &Expr, x: Num, y: Num, cmp: impl Fn(i64, i64) -> bool + Send + Syn
         (Some(p), Some(q)) => Ok(cmp(p, q)),
         _ => r.truth(&whole, f),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Ruleset;
+    use crate::program::Test;
+    use crate::session::Session;
+
+    fn field(slot: u32, i: u32) -> Expr {
+        Expr::Field(Box::new(Expr::Local(slot)), i)
+    }
+
+    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Bin(op, Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn compiled_conditions_agree_with_the_evaluator() {
+        let rules = Ruleset::from_str(
+            "t.mettle",
+            "kind side { }\n\
+             kind unit { side: side\n hp: 0..9 = 3\n on_field: flag = yes\n morale: steady | shaken | broken = steady }",
+        )
+        .unwrap();
+        let p = rules.program();
+        let kind = |n: &str| p.kinds.iter().position(|k| k.name == n).unwrap();
+        let unit = &p.kinds[kind("unit")];
+        let at = |n: &str| unit.fields.iter().position(|f| f.name == n).unwrap() as u32;
+        let (side, hp, on_field, morale) = (at("side"), at("hp"), at("on_field"), at("morale"));
+        let Some(Value::Name { set, .. }) = unit.fields[morale as usize].default.clone() else {
+            panic!("morale has a default name")
+        };
+        let shaken = Expr::Const(Value::Name { set, index: 1 });
+        let mut s = Session::new(&rules, 1);
+        let a = s.create("side", "a", &[]).unwrap();
+        let b = s.create("side", "b", &[]).unwrap();
+        let u = s.create("unit", "u", &[("side", Value::Entity(a)), ("hp", Value::Int(2))]).unwrap();
+        let v =
+            s.create("unit", "v", &[("side", Value::Entity(b)), ("on_field", Value::Bool(false))]).unwrap();
+        // Slots: 0 and 1 two units, 2 a side, 3 a number, 4 none, 5 a flag, 6 nothing at all.
+        let frames = [
+            vec![
+                Value::Entity(u),
+                Value::Entity(v),
+                Value::Entity(a),
+                Value::Int(2),
+                Value::None,
+                Value::Bool(true),
+            ],
+            vec![
+                Value::Entity(v),
+                Value::Entity(u),
+                Value::Entity(b),
+                Value::Int(3),
+                Value::Entity(a),
+                Value::Bool(false),
+            ],
+            // An attribute of none: both report the same error.
+            vec![
+                Value::None,
+                Value::Entity(u),
+                Value::Entity(b),
+                Value::Int(0),
+                Value::None,
+                Value::Bool(false),
+            ],
+        ];
+        let conds = [
+            bin(BinOp::Eq, field(0, side), Expr::Local(2)),
+            bin(BinOp::Ne, field(0, side), field(1, side)),
+            bin(BinOp::Is, field(0, morale), Expr::Const(Value::Name { set, index: 0 })),
+            bin(BinOp::IsNot, field(0, morale), shaken.clone()),
+            bin(BinOp::Eq, field(0, hp), Expr::Const(Value::Int(2))),
+            bin(BinOp::Ne, field(0, hp), Expr::Local(3)),
+            bin(BinOp::Eq, Expr::Local(4), Expr::Const(Value::None)),
+            bin(BinOp::IsNot, Expr::Local(4), Expr::Const(Value::None)),
+            bin(BinOp::Ge, field(0, hp), Expr::Local(3)),
+            bin(BinOp::Lt, Expr::Global(Global::Turn), Expr::Const(Value::Int(1))),
+            bin(BinOp::Gt, field(1, hp), field(0, hp)),
+            field(0, on_field),
+            Expr::Local(5),
+            Expr::Not(Box::new(field(1, on_field))),
+            bin(
+                BinOp::And,
+                bin(BinOp::Eq, field(0, side), Expr::Local(2)),
+                bin(BinOp::Or, field(0, on_field), bin(BinOp::Is, field(0, morale), shaken)),
+            ),
+            bin(BinOp::Is, Expr::Global(Global::Game), Expr::Const(Value::None)),
+            bin(
+                BinOp::Eq,
+                Expr::NumberOf {
+                    kind: kind("unit") as u32,
+                    slot: 6,
+                    filter: Some(Box::new(Test::new(field(6, on_field)))),
+                },
+                Expr::Const(Value::Int(1)),
+            ),
+            bin(
+                BinOp::Gt,
+                Expr::NumberOf { kind: kind("unit") as u32, slot: 6, filter: None },
+                Expr::Const(Value::Int(1)),
+            ),
+        ];
+        let mut r = s.runner();
+        let mut checked = 0;
+        for frame in &frames {
+            for c in &conds {
+                let mut f1 = frame.clone();
+                f1.push(Value::None);
+                let mut f2 = f1.clone();
+                let slow = r.truth(c, &mut f1).map_err(|d| d.code.clone());
+                let fast = r.test(&compile(c), &mut f2).map_err(|d| d.code.clone());
+                assert_eq!(fast, slow, "{c:?} in {frame:?}");
+                checked += usize::from(slow.is_ok());
+            }
+        }
+        assert!(checked > 40, "most conditions hold or fail without an error ({checked})");
+    }
 }

@@ -522,7 +522,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     self.exec_block(body, f)?;
                     self.span = *span;
-                    if self.truth(until, f)? || self.st.over.is_some() {
+                    if self.test(&until.run, f)? || self.st.over.is_some() {
                         return Ok(());
                     }
                 }
@@ -626,12 +626,12 @@ impl Runner<'_> {
             }
             Stmt::Expect { cond, message, text, span } => {
                 self.span = *span;
-                let passed = self.truth(cond, f)?;
+                let passed = self.test(&cond.run, f)?;
                 if self.game.is_some() {
                     self.game_expect(passed);
                     return Ok(());
                 }
-                let found = if passed { None } else { self.explain_failure(cond, f) };
+                let found = if passed { None } else { self.explain_failure(&cond.expr, f) };
                 self.push(LogEntry::Expect {
                     passed,
                     text: text.clone(),
