@@ -363,6 +363,9 @@ impl Runner<'_> {
             }
             Stmt::Trigger { event, args, span } => {
                 self.span = *span;
+                if args.is_empty() {
+                    return self.fire(*event, &[], *span);
+                }
                 // The facts go in a spare frame, given back once the event is over.
                 let mut values = self.frame(args.len());
                 for (slot, a) in values.iter_mut().zip(args) {
