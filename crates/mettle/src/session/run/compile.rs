@@ -204,6 +204,25 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
             _ => Arc::new(move |r, f| Ok(count(r, f)? >= k)),
         };
     }
+    // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
+    // it when the log is off.
+    if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {
+        let (d, k, whole) = (d.clone(), *k, e.clone());
+        let one = move |r: &mut Runner<'_>, f: &mut Vec<Value>, cmp: fn(i64, i64) -> bool| {
+            if !r.logging
+                && let Some(face) = r.one_die(&d)?
+            {
+                return Ok(cmp(face, k));
+            }
+            r.truth(&whole, f)
+        };
+        return match op {
+            BinOp::Lt => Arc::new(move |r, f| one(r, f, |p, q| p < q)),
+            BinOp::Le => Arc::new(move |r, f| one(r, f, |p, q| p <= q)),
+            BinOp::Gt => Arc::new(move |r, f| one(r, f, |p, q| p > q)),
+            _ => Arc::new(move |r, f| one(r, f, |p, q| p >= q)),
+        };
+    }
     let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else { return slow(e) };
     match op {
         BinOp::Lt => ordered(e, x, y, |p, q| p < q),
@@ -337,5 +356,32 @@ mod tests {
             }
         }
         assert!(checked > 40, "most conditions hold or fail without an error ({checked})");
+    }
+
+    #[test]
+    fn a_compiled_chance_draws_the_dice_the_evaluator_draws() {
+        let rules = Ruleset::from_str("t.mettle", "kind unit { n: 0..9 = 0 }").unwrap();
+        let die = |sides: i64| crate::program::DiceExpr {
+            count: Expr::Const(Value::Int(1)),
+            sides: crate::program::SidesExpr::Count(Expr::Const(Value::Int(sides))),
+            mods: vec![],
+            text: format!("d{sides}"),
+            span: crate::ast::Span::default(),
+        };
+        let cases = [(BinOp::Le, 3, 2), (BinOp::Lt, 7, 4), (BinOp::Gt, 6, 5), (BinOp::Ge, 4, 3)];
+        // With the log off the die is drawn by the closure itself; with it on, by the evaluator.
+        for ((op, sides, k), logging) in cases.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+            let c = bin(op, Expr::Dice(Box::new(die(sides))), Expr::Const(Value::Int(k)));
+            let (mut a, mut b) = (Session::new(&rules, 7), Session::new(&rules, 7));
+            a.set_logging(logging);
+            b.set_logging(logging);
+            let (mut ra, mut rb) = (a.runner(), b.runner());
+            let run = compile(&c);
+            let slow: Vec<bool> = (0..64).map(|_| ra.truth(&c, &mut vec![]).unwrap()).collect();
+            let fast: Vec<bool> = (0..64).map(|_| rb.test(&run, &mut vec![]).unwrap()).collect();
+            assert_eq!(fast, slow, "{c:?}");
+            assert!(slow.contains(&true) && slow.contains(&false), "both ways come up in 64 draws");
+            assert_eq!(ra.steps, rb.steps, "the same steps charged");
+        }
     }
 }

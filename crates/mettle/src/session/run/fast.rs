@@ -245,7 +245,7 @@ impl Runner<'_> {
 
     /// A roll of one plain die of a fixed number of sides (`with chance P/Q`'s dQ, a bare `d6`): its
     /// face, drawn and charged as `roll_dice` would; `None` for any other roll.
-    fn one_die(&mut self, d: &DiceExpr) -> R<Option<i64>> {
+    pub(super) fn one_die(&mut self, d: &DiceExpr) -> R<Option<i64>> {
         let (Expr::Const(Value::Int(1)), SidesExpr::Count(Expr::Const(Value::Int(n)))) = (&d.count, &d.sides)
         else {
             return Ok(None);
