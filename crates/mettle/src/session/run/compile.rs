@@ -123,6 +123,16 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
         };
         return Arc::new(move |r, _| Ok((r.st.over.as_ref().map(|o| o.index) == want) == eq));
     }
+    // A check's last outcome (`last skill is hit`): its place in the check's outcomes.
+    if let (Expr::Outcome(r), Expr::Const(Value::Name { index, .. })) = (a, b)
+        && let Expr::Last(c) = &**r
+    {
+        let (c, k) = (*c as usize, *index);
+        return Arc::new(move |r, f| match r.st.last.get(c) {
+            Some(Some(last)) => Ok((last.outcome_index == k) == eq),
+            _ => r.truth(&whole, f),
+        });
+    }
     // A count against a number (`(number of unit u where …) == 0`).
     if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
         let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
@@ -383,5 +393,39 @@ mod tests {
             assert!(slow.contains(&true) && slow.contains(&false), "both ways come up in 64 draws");
             assert_eq!(ra.steps, rb.steps, "the same steps charged");
         }
+    }
+
+    #[test]
+    fn a_compiled_last_outcome_reads_what_the_evaluator_reads() {
+        let rules = Ruleset::from_str(
+            "t.mettle",
+            "check skill {\n  roll d6\n  outcome hit when total >= 4\n  otherwise miss\n}",
+        )
+        .unwrap();
+        let outcome = |index| {
+            let hit = Expr::Outcome(Box::new(Expr::Last(0)));
+            bin(
+                BinOp::Is,
+                hit,
+                Expr::Const(Value::Name { set: rules.program().checks[0].outcome_set, index }),
+            )
+        };
+        let mut s = Session::new(&rules, 3);
+        // Before any roll both report the same error; after each roll, the same answer.
+        let mut seen = vec![];
+        for roll in 0..12 {
+            if roll > 0 {
+                s.roll("skill", &[]).unwrap();
+            }
+            let mut r = s.runner();
+            for index in [0, 1] {
+                let c = outcome(index);
+                let slow = r.truth(&c, &mut vec![]).map_err(|d| d.code.clone());
+                let fast = r.test(&compile(&c), &mut vec![]).map_err(|d| d.code.clone());
+                assert_eq!(fast, slow, "roll {roll}, outcome {index}");
+                seen.push(slow);
+            }
+        }
+        assert!(seen.contains(&Ok(true)) && seen.contains(&Ok(false)) && seen.iter().any(Result::is_err));
     }
 }
