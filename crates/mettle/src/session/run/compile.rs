@@ -1,9 +1,11 @@
-//! Conditions compiled once, when the rules are checked, into closures that test them: a filter's
-//! `u.side == s and u.on_field`, a rule's `when`, an `if`. Each comparison of an attribute, a local
-//! or a constant reads its values where they are and compares them as their kinds are known to be;
-//! `and`, `or` and `not` call the closures of their sides. Anything else, and anything that does not
-//! read as expected (an attribute of no entity, a value of another kind), is tested by `truth`, so
-//! the result, the steps charged and the errors are the ones the evaluator gives.
+//! Conditions compiled once, when the rules are checked, into closures that test them.
+
+// A filter's `u.side == s and u.on_field`, a rule's `when`, an `if`: each comparison of an
+// attribute, a local or a constant reads its values where they are and compares them as their kinds
+// are known to be; `and`, `or` and `not` call the closures of their sides. Anything else, and
+// anything that does not read as expected (an attribute of no entity, a value of another kind), is
+// tested by `truth`, so the result, the steps charged and the errors are the ones the evaluator
+// gives.
 
 use super::{R, Runner};
 use crate::ast::BinOp;
