@@ -21,9 +21,15 @@ impl Runner<'_> {
         span: Span,
     ) -> R<Arc<CheckResult>> {
         let r = self.roll_check_inner(c, subject, args, span, true);
-        // Asked for, the result is always there.
-        self.no_subject(c, subject, r)?
-            .ok_or_else(|| Box::new(fail("no_result", "the check gave no result", span, "roll it again")))
+        // Asked for, the result is always there: the error below cannot happen, and says so.
+        self.no_subject(c, subject, r)?.ok_or_else(|| {
+            Box::new(fail(
+                "no_result",
+                "the check kept no result",
+                span,
+                "this is a bug in mettle: please report it",
+            ))
+        })
     }
 
     /// Rolls check `c` as [`Runner::roll_check`] does, for a rule: its result is only kept as the
