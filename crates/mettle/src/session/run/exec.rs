@@ -313,17 +313,7 @@ impl Runner<'_> {
             Stmt::Roll { check, subject, args, span } => {
                 self.span = *span;
                 let subject = match subject {
-                    // An entity in play held in a local, the usual `roll … for u`, is read in place.
-                    Some(Expr::Local(s))
-                        if let Some(Value::Entity(id)) = f.get(*s as usize)
-                            && (*id as usize) < self.st.entities.len() =>
-                    {
-                        Some(*id)
-                    }
-                    Some(e) => {
-                        let v = self.eval(e, f)?;
-                        Some(self.entity_id(&v, "who makes the check")?)
-                    }
+                    Some(e) => Some(self.entity_as(e, f, "who makes the check")?),
                     None => None,
                 };
                 let mut values = Vec::with_capacity(args.len());

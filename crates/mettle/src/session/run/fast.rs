@@ -226,6 +226,12 @@ impl Runner<'_> {
 
     /// The entity an expression of entity type names; an error if it names none.
     pub(super) fn entity(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<u32> {
+        self.entity_as(e, f, "the entity")
+    }
+
+    /// The entity an expression of entity type names, `what` naming it in the error if it names
+    /// none.
+    pub(super) fn entity_as(&mut self, e: &Expr, f: &mut Vec<Value>, what: &str) -> R<u32> {
         if let Expr::Local(s) = e
             && let Some(Value::Entity(id)) = f.get(*s as usize)
             && (*id as usize) < self.st.entities.len()
@@ -240,7 +246,7 @@ impl Runner<'_> {
             return Ok(id);
         }
         let v = self.eval(e, f)?;
-        self.entity_id(&v, "the entity")
+        self.entity_id(&v, what)
     }
 
     /// A roll of one plain die of a fixed number of sides (`with chance P/Q`'s dQ, a bare `d6`): its
