@@ -20,16 +20,8 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<Arc<CheckResult>> {
-        let r = self.roll_check_inner(c, subject, args, span, true);
-        // Asked for, the result is always there: the error below cannot happen, and says so.
-        self.no_subject(c, subject, r)?.ok_or_else(|| {
-            Box::new(fail(
-                "no_result",
-                "the check kept no result",
-                span,
-                "this is a bug in mettle: please report it",
-            ))
-        })
+        let r = self.roll_check_inner(c, subject, args, span);
+        self.no_subject(c, subject, r)
     }
 
     /// Rolls check `c` as [`Runner::roll_check`] does, for a rule: its result is only kept as the
@@ -41,8 +33,8 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<()> {
-        let r = self.roll_check_inner(c, subject, args, span, false);
-        self.no_subject(c, subject, r).map(drop)
+        let r = self.roll_check_inner::<()>(c, subject, args, span);
+        self.no_subject(c, subject, r)
     }
 
     /// Says so when a check made by someone but rolled for nobody reads its subject.
@@ -66,32 +58,30 @@ impl Runner<'_> {
         }
     }
 
-    fn roll_check_inner(
+    fn roll_check_inner<W: Wanted>(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
         args: Vec<(u32, Value)>,
         span: Span,
-        want: bool,
-    ) -> R<Option<Arc<CheckResult>>> {
+    ) -> R<W> {
         let p = self.p;
         let check = &p.checks[c as usize];
         self.span = span;
         self.tick(1)?;
         let outer = self.rule.replace((check.span, check.name.as_str()));
-        let r = self.roll_check_body(c, subject, args, span, want);
+        let r = self.roll_check_body(c, subject, args, span);
         self.rule = outer;
         r
     }
 
-    fn roll_check_body(
+    fn roll_check_body<W: Wanted>(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
         args: Vec<(u32, Value)>,
         span: Span,
-        want: bool,
-    ) -> R<Option<Arc<CheckResult>>> {
+    ) -> R<W> {
         let check = &self.p.checks[c as usize];
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
@@ -185,7 +175,7 @@ impl Runner<'_> {
             },
             None => Arc::new(fresh.build(who)),
         };
-        let wanted = want.then(|| result.clone());
+        let wanted = W::of(&result);
         if self.logging {
             let during = self.log.split_off(mark.min(self.log.len()));
             self.push(LogEntry::Check(Box::new((*result).clone())));
@@ -432,6 +422,22 @@ impl Runner<'_> {
         };
         Ok((total, target, oi))
     }
+}
+
+/// What a roll gives back to its caller: the result (a second handle on it) or nothing (a rule's
+/// roll, whose result is only kept as the check's last).
+trait Wanted {
+    fn of(result: &Arc<CheckResult>) -> Self;
+}
+
+impl Wanted for Arc<CheckResult> {
+    fn of(result: &Arc<CheckResult>) -> Self {
+        result.clone()
+    }
+}
+
+impl Wanted for () {
+    fn of(_: &Arc<CheckResult>) {}
 }
 
 /// What [`Runner::prepare_check`] works out before the dice are rolled.
