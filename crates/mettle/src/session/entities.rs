@@ -45,6 +45,7 @@ impl Default for Entities {
 }
 
 /// The entities in order.
+#[derive(Clone)]
 pub struct Iter<'a>(IterIn<'a>);
 
 // The chunks' entities one after another.
@@ -54,6 +55,7 @@ type Chunks<'a> = std::iter::FlatMap<
     fn(&'a Arc<Vec<Entity>>) -> std::slice::Iter<'a, Entity>,
 >;
 
+#[derive(Clone)]
 enum IterIn<'a> {
     Shared(Chunks<'a>),
     Own(std::slice::Iter<'a, Entity>),
@@ -65,6 +67,22 @@ impl<'a> Iterator for Iter<'a> {
         match &mut self.0 {
             IterIn::Shared(i) => i.next(),
             IterIn::Own(i) => i.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            IterIn::Shared(i) => i.size_hint(),
+            IterIn::Own(i) => i.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            IterIn::Shared(i) => i.next_back(),
+            IterIn::Own(i) => i.next_back(),
         }
     }
 }
@@ -90,6 +108,22 @@ impl<'a> Iterator for IterMut<'a> {
         match &mut self.0 {
             IterMutIn::Shared(i) => i.next(),
             IterMutIn::Own(i) => i.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            IterMutIn::Shared(i) => i.size_hint(),
+            IterMutIn::Own(i) => i.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for IterMut<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            IterMutIn::Shared(i) => i.next_back(),
+            IterMutIn::Own(i) => i.next_back(),
         }
     }
 }
@@ -432,6 +466,7 @@ mod tests {
             e.name.push('!');
         }
         assert_eq!(own, shared);
+        assert!(own.iter().rev().map(|e| &e.name).eq(shared.iter().rev().map(|e| &e.name)));
         assert_eq!(serde_json::to_string(&own).unwrap(), serde_json::to_string(&shared).unwrap());
         let copy = own.clone();
         own[0].name = "changed".into();
