@@ -115,7 +115,6 @@ fn closure(e: &Expr) -> Arc<TestFn> {
 /// `a == b` (or `is`; `!=` and `is not` when `eq` is false) of a leaf and a constant, or of two
 /// leaves.
 fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
-    let whole = e.clone();
     // How the game ended (`game is none`, `game is draw`): its result's place, or none.
     if let Expr::Global(Global::Game) = a {
         let want = match b {
@@ -129,7 +128,7 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
     if let (Expr::Outcome(r), Expr::Const(Value::Name { index, .. })) = (a, b)
         && let Expr::Last(c) = &**r
     {
-        let (c, k) = (*c as usize, *index);
+        let (c, k, whole) = (*c as usize, *index, e.clone());
         return Arc::new(move |r, f| match r.st.last.get(c) {
             Some(Some(last)) => Ok((last.outcome_index == k) == eq),
             _ => r.truth(&whole, f),
@@ -140,35 +139,38 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
         let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
         return Arc::new(move |r, f| Ok((r.number_of(kind, slot, filter.as_deref(), f)? == k) == eq));
     }
-    match (Leaf::of(a), b, Leaf::of(b)) {
+    let Some(x) = Leaf::of(a) else { return slow(e) };
+    // What the evaluator tests when a leaf reads otherwise than expected.
+    let whole = e.clone();
+    match (b, Leaf::of(b)) {
         // A name constant: the attribute's name is compared by its place, as `same` does.
-        (Some(leaf), Expr::Const(Value::Name { index, .. }), _) => {
+        (Expr::Const(Value::Name { index, .. }), _) => {
             let k = *index;
-            Arc::new(move |r, f| match leaf.read(r, f) {
+            Arc::new(move |r, f| match x.read(r, f) {
                 Some(Value::Name { index, .. }) => Ok((*index == k) == eq),
                 _ => r.truth(&whole, f),
             })
         }
-        (Some(leaf), Expr::Const(Value::Int(k)), _) => {
+        (Expr::Const(Value::Int(k)), _) => {
             let k = *k;
-            Arc::new(move |r, f| match leaf.read(r, f) {
+            Arc::new(move |r, f| match x.read(r, f) {
                 Some(Value::Int(i)) => Ok((*i == k) == eq),
                 _ => r.truth(&whole, f),
             })
         }
-        (Some(leaf), Expr::Const(Value::None), _) => Arc::new(move |r, f| match leaf.read(r, f) {
+        (Expr::Const(Value::None), _) => Arc::new(move |r, f| match x.read(r, f) {
             Some(Value::None) => Ok(eq),
             Some(Value::Entity(_)) => Ok(!eq),
             _ => r.truth(&whole, f),
         }),
         // Two leaves: entities (`u.side == s`) and names of the same kind are compared directly.
-        (Some(x), _, Some(y)) => Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
+        (_, Some(y)) => Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
             (Some(Value::Entity(p)), Some(Value::Entity(q))) => Ok((p == q) == eq),
             (Some(Value::Name { index: p, .. }), Some(Value::Name { index: q, .. })) => Ok((p == q) == eq),
             (Some(Value::Int(p)), Some(Value::Int(q))) => Ok((p == q) == eq),
             _ => r.truth(&whole, f),
         }),
-        _ => slow(e),
+        _ => Arc::new(move |r, f| r.truth(&whole, f)),
     }
 }
 
