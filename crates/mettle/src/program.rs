@@ -582,7 +582,7 @@ pub enum Expr {
         /// Slot of the candidate.
         slot: u32,
         /// Filter.
-        filter: Option<Box<Test>>,
+        filter: Option<Arc<Test>>,
     },
     /// A script function (index in the scripts' functions): it gives a number, or yes/no when the
     /// last field is set (the function is used as a condition).

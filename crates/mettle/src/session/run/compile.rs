@@ -346,7 +346,7 @@ mod tests {
                 Expr::NumberOf {
                     kind: kind("unit") as u32,
                     slot: 6,
-                    filter: Some(Box::new(Test::new(field(6, on_field)))),
+                    filter: Some(Arc::new(Test::new(field(6, on_field)))),
                 },
                 Expr::Const(Value::Int(1)),
             ),
