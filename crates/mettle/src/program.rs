@@ -661,8 +661,8 @@ pub enum ChoiceOpts {
         kind: KindId,
         /// Slot of the candidate.
         slot: u32,
-        /// Filter.
-        filter: Option<Expr>,
+        /// Filter (boxed: the statements stay as small, with their kind read from one byte).
+        filter: Option<Box<Test>>,
     },
 }
 

@@ -176,6 +176,52 @@ fn a_chooser_answers_and_is_logged_as_the_host() {
     assert_eq!(s.show(s.get("u", "pick").unwrap()), "green");
 }
 
+/// Among units `a` (hp 4), `b` (hp 3) and `zero` (hp 0): the first passes the filter, the last
+/// divides by zero.
+const PICK: &str = r#"
+kind unit { hp: 0..9 = 4  picked: unit }
+event pick(unit: unit)
+on pick {
+  choose target "Which unit?" from unit t where 12 / t.hp >= 3
+  set unit.picked to target
+}
+"#;
+
+/// Plays `pick` for `a` with `steps` steps, with the chooser replying with the default or with no
+/// chooser: the error code, or whom `a` picked.
+fn pick(steps: u64, asked: bool, zero: bool) -> Result<String, String> {
+    let mut budget = mettle::Budget::default();
+    budget.steps = steps;
+    let r = rules(PICK).with_budget(budget);
+    let mut s = Session::new(&r, 1);
+    let a = Value::Entity(s.create("unit", "a", &[]).unwrap());
+    s.create("unit", "b", &[("hp", Value::Int(3))]).unwrap();
+    if zero {
+        s.create("unit", "zero", &[("hp", Value::Int(0))]).unwrap();
+    }
+    if asked {
+        s.set_chooser(|_: &Question| Reply::Default);
+    }
+    match s.apply("pick", &[("unit", a)]) {
+        Ok(_) => Ok(s.show(s.get("a", "picked").unwrap())),
+        Err(e) => Err(e.code.to_string()),
+    }
+}
+
+#[test]
+fn an_unasked_choice_goes_through_every_candidate_as_an_asked_one_does() {
+    // Nobody asked: the first unit that passes, as when the chooser takes the default.
+    assert_eq!(pick(10_000, false, false), Ok("a".into()));
+    assert_eq!(pick(10_000, true, false), Ok("a".into()));
+    // A later candidate's error is raised although the first already passed.
+    assert_eq!(pick(10_000, false, true), Err("mettle::run::divide_by_zero".into()));
+    assert_eq!(pick(10_000, true, true), Err("mettle::run::divide_by_zero".into()));
+    // And the candidates cost the same steps: the fewest the action needs is the same both ways.
+    let fewest = |asked| (1..200).find(|&n| pick(n, asked, false).is_ok());
+    assert!(fewest(false).is_some());
+    assert_eq!(fewest(false), fewest(true));
+}
+
 #[test]
 fn a_wrong_answer_from_the_chooser_is_a_coded_error_and_changes_nothing() {
     let r = rules(DARE);

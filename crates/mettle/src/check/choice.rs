@@ -72,7 +72,9 @@ impl Checker<'_> {
                 let k = self.kind(kind)?;
                 self.scope.push();
                 let slot = self.scope.bind(&var.name, Ty::Entity(k), var.span, false);
-                let filter = filter.as_ref().map(|f| self.cond(f, "the condition after `where`").e);
+                let filter = filter
+                    .as_ref()
+                    .map(|f| Box::new(Test::new(self.cond(f, "the condition after `where`").e)));
                 self.scope.pop();
                 (ChoiceOpts::Entities { kind: k, slot, filter }, Ty::Entity(k))
             }

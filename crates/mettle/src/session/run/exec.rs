@@ -376,108 +376,7 @@ impl Runner<'_> {
                 r
             }
             Stmt::Choose { choice, slot, options, default, span } => {
-                self.span = *span;
-                let decl = &self.p.choices[*choice as usize];
-                let candidates: Vec<Value> = match options {
-                    ChoiceOpts::Flags(order) => order.iter().map(|b| Value::Bool(*b)).collect(),
-                    // Too many to list: only the first, the answer when there is no default.
-                    ChoiceOpts::Range { lo, .. } => vec![Value::Int(*lo)],
-                    ChoiceOpts::Names(set, idx) => {
-                        idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect()
-                    }
-                    ChoiceOpts::Entities { kind, slot: cs, filter } => {
-                        let mut out = vec![];
-                        for id in 0..self.st.entities.len() as u32 {
-                            if self.st.entities[id as usize].kind != *kind {
-                                continue;
-                            }
-                            self.tick(1)?;
-                            f[*cs as usize] = Value::Entity(id);
-                            if match filter {
-                                Some(c) => self.truth(c, f)?,
-                                None => true,
-                            } {
-                                out.push(Value::Entity(id));
-                            }
-                        }
-                        out
-                    }
-                };
-                let answered = self.st.answers.iter().position(|(c, _)| c == choice);
-                let question = |r: &Self| Question {
-                    choice: decl.name.clone(),
-                    question: decl.question.clone(),
-                    shown: candidates.iter().map(|c| r.show(c)).collect(),
-                    options: candidates.clone(),
-                    range: match options {
-                        ChoiceOpts::Range { lo, hi } => Some((*lo, *hi)),
-                        _ => None,
-                    },
-                    span: *span,
-                };
-                let (answer, by) = match answered {
-                    Some(i) => {
-                        let (_, v) = self.st.answers.remove(i);
-                        let by_host = self.st.host_answers.get(i).copied().unwrap_or(false);
-                        if i < self.st.host_answers.len() {
-                            self.st.host_answers.remove(i);
-                        }
-                        let q = question(self);
-                        if !q.takes(&v) {
-                            return Err(Box::new(self.bad_answer(&q, &v)));
-                        }
-                        (v, if by_host { "host" } else { "scenario" })
-                    }
-                    None => {
-                        let chooser = self.hooks.and_then(|h| h.chooser.as_ref());
-                        let reply = match chooser {
-                            Some(c) => {
-                                let q = question(self);
-                                let reply = c.lock().unwrap_or_else(|e| e.into_inner()).choose(&q);
-                                Some((q, reply))
-                            }
-                            None => None,
-                        };
-                        match reply {
-                            Some((q, Reply::Answer(v))) => {
-                                if !q.takes(&v) {
-                                    return Err(Box::new(self.bad_answer(&q, &v)));
-                                }
-                                (v, "host")
-                            }
-                            Some((q, Reply::Wait)) => {
-                                let e = fail(
-                                    "needs_answer",
-                                    format!("choice `{}` waits for an answer: \"{}\"", q.choice, q.question),
-                                    *span,
-                                    &format!(
-                                        "answer it (`Session::answer(\"{}\", …)`: one of {}) and resume",
-                                        q.choice,
-                                        shown_options(&q)
-                                    ),
-                                );
-                                self.host.asked = Some(Box::new(q));
-                                return Err(Box::new(e));
-                            }
-                            Some((_, Reply::Default)) | None => match default {
-                                Some(d) => (self.eval(d, f)?, "default"),
-                                None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
-                            },
-                        }
-                    }
-                };
-                if self.logging {
-                    let shown = self.show(&answer);
-                    self.push(LogEntry::Choice {
-                        name: decl.name.clone(),
-                        question: decl.question.clone(),
-                        answer: shown,
-                        by: by.into(),
-                        span: *span,
-                    });
-                }
-                f[*slot as usize] = answer;
-                Ok(())
+                self.choose(*choice, *slot, options, default.as_ref(), *span, f)
             }
             Stmt::EndGame { result, winner, span } => {
                 self.span = *span;
@@ -635,6 +534,164 @@ impl Runner<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// Asks choice `choice` (its answer into `slot`): an answer the scenario gave, the host's, or the
+    /// default.
+    #[inline(never)]
+    fn choose(
+        &mut self,
+        choice: u32,
+        slot: u32,
+        options: &ChoiceOpts,
+        default: Option<&Expr>,
+        span: Span,
+        f: &mut Vec<Value>,
+    ) -> R<()> {
+        self.span = span;
+        let decl = &self.p.choices[choice as usize];
+        let answered = self.st.answers.iter().position(|(c, _)| *c == choice);
+        let chooser = self.hooks.and_then(|h| h.chooser.as_ref());
+        if answered.is_none() && chooser.is_none() {
+            // Nobody to ask and no answer waiting: the default, or the first candidate. The
+            // candidates are still gone through (their steps charged, their errors raised),
+            // but not listed.
+            let first = match options {
+                ChoiceOpts::Flags(order) => order.first().map(|b| Value::Bool(*b)),
+                ChoiceOpts::Range { lo, .. } => Some(Value::Int(*lo)),
+                ChoiceOpts::Names(set, idx) => idx.first().map(|i| Value::Name { set: *set, index: *i }),
+                ChoiceOpts::Entities { kind, slot: cs, filter } => {
+                    let mut first = None;
+                    for id in 0..self.st.entities.len() as u32 {
+                        if self.st.entities[id as usize].kind != *kind {
+                            continue;
+                        }
+                        self.tick(1)?;
+                        set(&mut f[*cs as usize], Value::Entity(id));
+                        if match filter {
+                            Some(c) => self.test(&c.run, f)?,
+                            None => true,
+                        } && first.is_none()
+                        {
+                            first = Some(Value::Entity(id));
+                        }
+                    }
+                    first
+                }
+            };
+            let answer = match default {
+                Some(d) => self.eval(d, f)?,
+                None => first.unwrap_or(Value::None),
+            };
+            if self.logging {
+                let shown = self.show(&answer);
+                self.push(LogEntry::Choice {
+                    name: decl.name.clone(),
+                    question: decl.question.clone(),
+                    answer: shown,
+                    by: "default".into(),
+                    span: span,
+                });
+            }
+            set(&mut f[slot as usize], answer);
+            return Ok(());
+        }
+        let candidates: Vec<Value> = match options {
+            ChoiceOpts::Flags(order) => order.iter().map(|b| Value::Bool(*b)).collect(),
+            // Too many to list: only the first, the answer when there is no default.
+            ChoiceOpts::Range { lo, .. } => vec![Value::Int(*lo)],
+            ChoiceOpts::Names(set, idx) => idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect(),
+            ChoiceOpts::Entities { kind, slot: cs, filter } => {
+                let mut out = vec![];
+                for id in 0..self.st.entities.len() as u32 {
+                    if self.st.entities[id as usize].kind != *kind {
+                        continue;
+                    }
+                    self.tick(1)?;
+                    f[*cs as usize] = Value::Entity(id);
+                    if match filter {
+                        Some(c) => self.test(&c.run, f)?,
+                        None => true,
+                    } {
+                        out.push(Value::Entity(id));
+                    }
+                }
+                out
+            }
+        };
+        let question = |r: &Self| Question {
+            choice: decl.name.clone(),
+            question: decl.question.clone(),
+            shown: candidates.iter().map(|c| r.show(c)).collect(),
+            options: candidates.clone(),
+            range: match options {
+                ChoiceOpts::Range { lo, hi } => Some((*lo, *hi)),
+                _ => None,
+            },
+            span: span,
+        };
+        let (answer, by) = match answered {
+            Some(i) => {
+                let (_, v) = self.st.answers.remove(i);
+                let by_host = self.st.host_answers.get(i).copied().unwrap_or(false);
+                if i < self.st.host_answers.len() {
+                    self.st.host_answers.remove(i);
+                }
+                let q = question(self);
+                if !q.takes(&v) {
+                    return Err(Box::new(self.bad_answer(&q, &v)));
+                }
+                (v, if by_host { "host" } else { "scenario" })
+            }
+            None => {
+                let reply = match chooser {
+                    Some(c) => {
+                        let q = question(self);
+                        let reply = c.lock().unwrap_or_else(|e| e.into_inner()).choose(&q);
+                        Some((q, reply))
+                    }
+                    None => None,
+                };
+                match reply {
+                    Some((q, Reply::Answer(v))) => {
+                        if !q.takes(&v) {
+                            return Err(Box::new(self.bad_answer(&q, &v)));
+                        }
+                        (v, "host")
+                    }
+                    Some((q, Reply::Wait)) => {
+                        let e = fail(
+                            "needs_answer",
+                            format!("choice `{}` waits for an answer: \"{}\"", q.choice, q.question),
+                            span,
+                            &format!(
+                                "answer it (`Session::answer(\"{}\", …)`: one of {}) and resume",
+                                q.choice,
+                                shown_options(&q)
+                            ),
+                        );
+                        self.host.asked = Some(Box::new(q));
+                        return Err(Box::new(e));
+                    }
+                    Some((_, Reply::Default)) | None => match default {
+                        Some(d) => (self.eval(d, f)?, "default"),
+                        None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
+                    },
+                }
+            }
+        };
+        if self.logging {
+            let shown = self.show(&answer);
+            self.push(LogEntry::Choice {
+                name: decl.name.clone(),
+                question: decl.question.clone(),
+                answer: shown,
+                by: by.into(),
+                span: span,
+            });
+        }
+        f[slot as usize] = answer;
+        Ok(())
     }
 
     /// For a failed `expect a OP b`, what the two sides actually were.
