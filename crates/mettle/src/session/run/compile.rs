@@ -237,12 +237,75 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
             _ => Arc::new(move |r, f| one(r, f, |p, q| p >= q)),
         };
     }
-    let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else { return slow(e) };
+    let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else {
+        // The evaluator reads both sides as numbers, left then right: so do these.
+        let (x, y) = (number(a), number(b));
+        return match op {
+            BinOp::Lt => Arc::new(move |r, f| Ok(x(r, f)? < y(r, f)?)),
+            BinOp::Le => Arc::new(move |r, f| Ok(x(r, f)? <= y(r, f)?)),
+            BinOp::Gt => Arc::new(move |r, f| Ok(x(r, f)? > y(r, f)?)),
+            _ => Arc::new(move |r, f| Ok(x(r, f)? >= y(r, f)?)),
+        };
+    };
     match op {
         BinOp::Lt => ordered(e, x, y, |p, q| p < q),
         BinOp::Le => ordered(e, x, y, |p, q| p <= q),
         BinOp::Gt => ordered(e, x, y, |p, q| p > q),
         _ => ordered(e, x, y, |p, q| p >= q),
+    }
+}
+
+type IntFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<i64> + Send + Sync;
+
+/// Expression `e` read as a number, as [`Runner::int`] reads it (the same steps, errors and
+/// answers), by a closure: counts, sums, products and `if … then … else` of numbers are read without
+/// going through the evaluator.
+fn number(e: &Expr) -> Arc<IntFn> {
+    match e {
+        Expr::Const(Value::Int(k)) => {
+            let k = *k;
+            Arc::new(move |_, _| Ok(k))
+        }
+        Expr::NumberOf { kind, slot, filter } => {
+            let (kind, slot, filter) = (*kind, *slot, filter.clone());
+            Arc::new(move |r, f| r.number_of(kind, slot, filter.as_deref(), f))
+        }
+        Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+            let op: fn(i64, i64) -> Option<i64> = match op {
+                BinOp::Add => i64::checked_add,
+                BinOp::Sub => i64::checked_sub,
+                _ => i64::checked_mul,
+            };
+            if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
+                let e = e.clone();
+                return Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
+                    (Some(p), Some(q)) => op(p, q).ok_or_else(|| Box::new(r.overflow())),
+                    _ => r.int(&e, f),
+                });
+            }
+            let (x, y) = (number(a), number(b));
+            Arc::new(move |r, f| {
+                let (p, q) = (x(r, f)?, y(r, f)?);
+                op(p, q).ok_or_else(|| Box::new(r.overflow()))
+            })
+        }
+        Expr::If(c, a, b) => {
+            let (c, a, b) = (closure(c), number(a), number(b));
+            Arc::new(move |r, f| if c(r, f)? { a(r, f) } else { b(r, f) })
+        }
+        _ => match Num::of(e) {
+            Some(Num::Leaf(leaf)) => {
+                let e = e.clone();
+                Arc::new(move |r, f| match leaf.read(r, f) {
+                    Some(Value::Int(i)) => Ok(*i),
+                    _ => r.int(&e, f),
+                })
+            }
+            _ => {
+                let e = e.clone();
+                Arc::new(move |r, f| r.int(&e, f))
+            }
+        },
     }
 }
 
@@ -355,6 +418,41 @@ mod tests {
                 Expr::NumberOf { kind: kind("unit") as u32, slot: 6, filter: None },
                 Expr::Const(Value::Int(1)),
             ),
+            // Numbers worked out: a count against a local, sums and products (one overflowing),
+            // and `if … then … else`.
+            bin(
+                BinOp::Le,
+                Expr::NumberOf {
+                    kind: kind("unit") as u32,
+                    slot: 6,
+                    filter: Some(Arc::new(Test::new(bin(BinOp::Ge, field(6, hp), Expr::Local(3))))),
+                },
+                Expr::Local(3),
+            ),
+            bin(
+                BinOp::Ge,
+                bin(BinOp::Mul, field(0, hp), Expr::Const(Value::Int(3))),
+                Expr::Const(Value::Int(6)),
+            ),
+            bin(BinOp::Lt, bin(BinOp::Sub, Expr::Local(3), field(0, hp)), Expr::Global(Global::Turn)),
+            bin(
+                BinOp::Gt,
+                bin(
+                    BinOp::Sub,
+                    field(0, hp),
+                    bin(BinOp::Mul, Expr::Local(3), Expr::Const(Value::Int(i64::MAX / 2))),
+                ),
+                Expr::Const(Value::Int(0)),
+            ),
+            bin(
+                BinOp::Ge,
+                Expr::Local(3),
+                Expr::If(
+                    Box::new(field(0, on_field)),
+                    Box::new(bin(BinOp::Add, field(1, hp), Expr::Const(Value::Int(1)))),
+                    Box::new(Expr::NumberOf { kind: kind("side") as u32, slot: 6, filter: None }),
+                ),
+            ),
         ];
         let mut r = s.runner();
         let mut checked = 0;
@@ -363,9 +461,12 @@ mod tests {
                 let mut f1 = frame.clone();
                 f1.push(Value::None);
                 let mut f2 = f1.clone();
+                let before = r.steps;
                 let slow = r.truth(c, &mut f1).map_err(|d| d.code.clone());
+                let charged = r.steps - before;
                 let fast = r.test(&compile(c), &mut f2).map_err(|d| d.code.clone());
                 assert_eq!(fast, slow, "{c:?} in {frame:?}");
+                assert_eq!(r.steps - before - charged, charged, "the same steps for {c:?}");
                 checked += usize::from(slow.is_ok());
             }
         }
