@@ -263,6 +263,9 @@ pub struct EventDecl {
     pub facts: Vec<FieldDef>,
     /// Triggers in file order.
     pub triggers: Vec<u32>,
+    /// Slots of the frame its triggers run in, one after another: the most any of them needs.
+    #[serde(skip)]
+    pub frame: u32,
     /// Where it is defined (empty for built-in events).
     pub span: Span,
 }

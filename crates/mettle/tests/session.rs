@@ -31,6 +31,30 @@ fn triggers_run_in_file_order() {
 }
 
 #[test]
+fn each_trigger_of_an_event_reads_the_facts_as_given_and_none_of_the_others_locals() {
+    // The triggers of an event run one after another in one frame: the first's locals (a `let`, a
+    // loop's unit, a count's, a choice) must not reach the second, nor change its facts.
+    let r = rules(
+        "kind unit { n: 0..100 = 0  log: 0..1000 = 0  pick: unit }\n\
+         event poke(unit: unit, by: 0..9)\n\
+         on poke { let twice = by * 2  for each unit u { add twice to u.n }\n\
+           let c = number of unit v where v.n > 0\n\
+           choose who \"Which?\" from unit w where w.n > 100\n\
+           set unit.log to c }\n\
+         on poke { set unit.n to unit.n * 10 + by  set unit.pick to unit }\n\
+         on poke { let fresh = by  set unit.log to unit.log * 10 + fresh }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.create("unit", "other", &[]).unwrap();
+    s.apply("poke", &[("unit", u.clone()), ("by", Value::Int(3))]).unwrap();
+    assert_eq!(int(&s, "u", "n"), 63);
+    assert_eq!(int(&s, "other", "n"), 6);
+    assert_eq!(int(&s, "u", "log"), 23);
+    assert_eq!(s.get("u", "pick").unwrap(), &u);
+}
+
+#[test]
 fn an_event_that_fires_itself_stops_with_an_error() {
     let r = rules(&format!("{COUNTER} on poke {{ add 1 to unit.n  trigger poke(unit: unit) }}"));
     let mut s = Session::new(&r, 0);

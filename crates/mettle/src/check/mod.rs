@@ -146,6 +146,7 @@ impl<'a> Checker<'a> {
                 doc: None,
                 facts: vec![],
                 triggers: vec![],
+                frame: 0,
                 span: Span::default(),
             });
         }
@@ -337,6 +338,7 @@ impl<'a> Checker<'a> {
                             doc: item.doc.clone(),
                             facts: vec![],
                             triggers: vec![],
+                            frame: 0,
                             span: item.span,
                         });
                         self.event_fired.push(false);
@@ -672,7 +674,9 @@ impl<'a> Checker<'a> {
             span: item.span,
             head,
         });
-        self.prog.events[event as usize].triggers.push(idx);
+        let ev = &mut self.prog.events[event as usize];
+        ev.triggers.push(idx);
+        ev.frame = ev.frame.max(self.scope.next);
         self.ctx = Ctx::Pure;
     }
 

@@ -12,6 +12,23 @@ impl Runner<'_> {
     // ---------------------------------------------------------------- events
 
     pub fn fire(&mut self, event: EventId, facts: &[Value], span: Span) -> R<()> {
+        let n = self.p.events[event as usize].frame.max(facts.len() as u32) as usize;
+        if n == 0 {
+            // Nothing to keep: no frame is taken.
+            return self.fire_in(event, &mut Vec::new(), 0, span);
+        }
+        let mut f = self.frame(n);
+        for (slot, v) in f.iter_mut().zip(facts) {
+            put(slot, v);
+        }
+        let r = self.fire_in(event, &mut f, facts.len(), span);
+        self.recycle(f);
+        r
+    }
+
+    /// Fires `event` with its `n` facts in the first slots of frame `f`, which has the slots its
+    /// triggers need (the event's `frame`): they run in it one after another.
+    fn fire_in(&mut self, event: EventId, f: &mut Vec<Value>, n: usize, span: Span) -> R<()> {
         if let Some(over) = &self.st.over {
             return Err(Box::new(fail(
                 "game_over",
@@ -27,7 +44,7 @@ impl Runner<'_> {
             let shown = decl
                 .facts
                 .iter()
-                .zip(facts)
+                .zip(&f[..n])
                 .map(|(f, v)| (f.name.clone(), self.show_fact(&f.ty, v)))
                 .collect();
             self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
@@ -42,7 +59,7 @@ impl Runner<'_> {
             _ => {}
         }
         self.nest += 1;
-        let r = self.run_triggers(event, facts);
+        let r = self.run_triggers(event, f, n);
         if r.is_ok() {
             match event {
                 2 => self.expire(|e| e == Expiry::TurnEnd),
@@ -58,16 +75,16 @@ impl Runner<'_> {
         r
     }
 
-    fn run_triggers(&mut self, event: EventId, facts: &[Value]) -> R<()> {
+    fn run_triggers(&mut self, event: EventId, f: &mut Vec<Value>, n: usize) -> R<()> {
         let p = self.p;
-        for &t in &p.events[event as usize].triggers {
-            let mut f = self.frame(p.triggers[t as usize].slots.max(facts.len() as u32) as usize);
-            for (slot, v) in f.iter_mut().zip(facts) {
-                put(slot, v);
+        for (k, &t) in p.events[event as usize].triggers.iter().enumerate() {
+            if k > 0 {
+                // The facts stay; what the trigger before worked out is let go.
+                for v in &mut f[n..] {
+                    set(v, Value::None);
+                }
             }
-            let r = self.run_trigger(t, event, &mut f);
-            self.recycle(f);
-            r?;
+            self.run_trigger(t, event, f)?;
             if self.st.over.is_some() {
                 break;
             }
@@ -353,11 +370,13 @@ impl Runner<'_> {
             }
             Stmt::Trigger { event, args, span } => {
                 self.span = *span;
-                if args.is_empty() {
-                    return self.fire(*event, &[], *span);
+                // The facts go in a spare frame, the one the event's triggers run in, given back
+                // once the event is over.
+                let n = self.p.events[*event as usize].frame.max(args.len() as u32) as usize;
+                if n == 0 {
+                    return self.fire_in(*event, &mut Vec::new(), 0, *span);
                 }
-                // The facts go in a spare frame, given back once the event is over.
-                let mut values = self.frame(args.len());
+                let mut values = self.frame(n);
                 for (slot, a) in values.iter_mut().zip(args) {
                     if let Some(v) = self.peek(a, f) {
                         put(slot, v);
@@ -371,7 +390,7 @@ impl Runner<'_> {
                         }
                     }
                 }
-                let r = self.fire(*event, &values, *span);
+                let r = self.fire_in(*event, &mut values, args.len(), *span);
                 self.recycle(values);
                 r
             }

@@ -26,6 +26,9 @@ const MAX_DEPTH: u32 = 64;
 /// Most times a `repeat` runs.
 const MAX_REPEAT: usize = 1000;
 
+/// Steps an action may take between two looks at its cancel flag (a few microseconds of rules).
+const CANCEL_EVERY: u64 = 1024;
+
 // The error is boxed: a result that carries a whole diagnostic inline is returned through memory,
 // and every step of the evaluator returns one.
 type R<T> = Result<T, Box<Diagnostic>>;
@@ -126,6 +129,9 @@ pub(super) struct Runner<'a> {
     /// Steps taken so far in this action, and the most it may take.
     steps: u64,
     step_limit: u64,
+    /// The step count from which `tick` looks at the limits again (and at the cancel flag): never
+    /// past the limit, at most `CANCEL_EVERY` steps ahead, and 0 once the log is full.
+    stop_at: u64,
     /// The log's length when the action started, and how many entries it may add.
     log_start: usize,
     log_limit: u64,
@@ -248,6 +254,7 @@ impl<'a> Runner<'a> {
             rule: None,
             steps: 0,
             step_limit: b.steps,
+            stop_at: 0,
             log_start,
             log_limit: b.log_entries,
             log_full: false,
@@ -329,6 +336,7 @@ impl<'a> Runner<'a> {
             self.step_limit = (left / STEP_WORK).max(1);
             self.work_capped = true;
         }
+        self.rearm();
         // Without scripts there is no budget of operations to hand out (nor any spent to charge).
         if self.p.scripts.is_none() {
             return;
@@ -345,10 +353,19 @@ impl<'a> Runner<'a> {
     #[inline]
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
         self.steps = self.steps.saturating_add(n);
-        if self.steps <= self.step_limit && !self.log_full && !self.cancel.load(Ordering::Relaxed) {
+        if self.steps < self.stop_at {
             return Ok(());
         }
         self.stop()
+    }
+
+    /// Sets where `tick` next looks at the limits and the cancel flag.
+    fn rearm(&mut self) {
+        self.stop_at = if self.log_full {
+            0
+        } else {
+            self.step_limit.min(self.steps.saturating_add(CANCEL_EVERY)).saturating_add(1)
+        };
     }
 
     /// Why `tick` stops the action.
@@ -381,6 +398,7 @@ impl<'a> Runner<'a> {
                     .with_help("nothing it did was kept; run it again to start over"),
             ));
         }
+        self.rearm();
         Ok(())
     }
 
@@ -415,6 +433,7 @@ impl<'a> Runner<'a> {
         }
         if self.logged() >= self.log_limit {
             self.log_full = true;
+            self.stop_at = 0;
             return;
         }
         self.log.push(LogLine { depth: self.nest, entry });
@@ -430,6 +449,7 @@ impl<'a> Runner<'a> {
     pub(super) fn game_expect(&mut self, passed: bool) {
         if self.logged() >= self.log_limit {
             self.log_full = true;
+            self.stop_at = 0;
         } else if let Some(game) = &mut self.game {
             game.entries += 1;
             game.failed |= !passed;
@@ -440,6 +460,7 @@ impl<'a> Runner<'a> {
     pub(super) fn game_record(&mut self, label: &Arc<str>, value: i64) {
         if self.logged() >= self.log_limit {
             self.log_full = true;
+            self.stop_at = 0;
         } else if let Some(game) = &mut self.game {
             game.entries += 1;
             game.records.push((label.clone(), value));
