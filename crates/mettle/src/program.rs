@@ -357,6 +357,8 @@ pub struct Modifier {
     pub dice: bool,
     /// Condition.
     pub when: Option<Expr>,
+    /// The condition compiled, as a [`Test`]'s is.
+    pub(crate) run: Option<crate::session::Compiled>,
     /// Cap on the size of the amount.
     pub cap: Option<Expr>,
     /// Where.

@@ -20,21 +20,46 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<Arc<CheckResult>> {
-        let r = self.roll_check_inner(c, subject, args, span);
+        let (f, given) = self.args_frame(c, &args);
+        let r = self.roll_check_inner(c, subject, f, given, span);
         self.no_subject(c, subject, r)
     }
 
-    /// Rolls check `c` as [`Runner::roll_check`] does, for a rule: its result is only kept as the
-    /// check's last.
+    /// Rolls check `c` as [`Runner::roll_check`] does, for a rule, its inputs `given` already in
+    /// frame `f` (from [`Runner::check_frame`]): its result is only kept as the check's last.
     pub(super) fn roll_check_in_rule(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        args: Vec<(u32, Value)>,
+        f: Vec<Value>,
+        given: Given,
         span: Span,
     ) -> R<()> {
-        let r = self.roll_check_inner::<()>(c, subject, args, span);
+        let r = self.roll_check_inner::<()>(c, subject, f, given, span);
         self.no_subject(c, subject, r)
+    }
+
+    /// A frame for check `c`, every slot empty, and a record of no input given.
+    pub(super) fn check_frame(&mut self, c: CheckId) -> (Vec<Value>, Given) {
+        let check = &self.p.checks[c as usize];
+        let n = check.inputs.len();
+        (self.frame(check.nslots as usize), Given::new(n))
+    }
+
+    /// A frame for check `c` with the inputs `args` written in.
+    fn args_frame(
+        &mut self,
+        c: CheckId,
+        args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
+    ) -> (Vec<Value>, Given) {
+        let (mut f, mut given) = self.check_frame(c);
+        for arg in args {
+            // Each value is written straight from where the caller keeps it into its slot.
+            let (i, v) = arg.borrow();
+            put(&mut f[*i as usize], v);
+            given.set(*i as usize);
+        }
+        (f, given)
     }
 
     /// Says so when a check made by someone but rolled for nobody reads its subject.
@@ -62,15 +87,19 @@ impl Runner<'_> {
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        args: Vec<(u32, Value)>,
+        f: Vec<Value>,
+        given: Given,
         span: Span,
     ) -> R<W> {
         let p = self.p;
         let check = &p.checks[c as usize];
         self.span = span;
-        self.tick(1)?;
+        if let Err(e) = self.tick(1) {
+            self.recycle(f);
+            return Err(e);
+        }
         let outer = self.rule.replace((check.span, check.name.as_str()));
-        let r = self.roll_check_body(c, subject, args, span);
+        let r = self.roll_check_body(c, subject, f, given, span);
         self.rule = outer;
         r
     }
@@ -79,7 +108,8 @@ impl Runner<'_> {
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        args: Vec<(u32, Value)>,
+        f: Vec<Value>,
+        given: Given,
         span: Span,
     ) -> R<W> {
         let check = &self.p.checks[c as usize];
@@ -87,7 +117,7 @@ impl Runner<'_> {
         let mark = self.log.len();
         // A simulated game's results are never shown: their modifiers' labels are not kept.
         let labels = self.game.is_none();
-        let (mut f, setup) = self.prepare_check(c, subject, args, span, labels)?;
+        let (mut f, setup) = self.prepare_frame(c, subject, f, given, span, labels)?;
         let pool = match &check.roll {
             Some(r) => {
                 self.span = r.span;
@@ -214,18 +244,30 @@ impl Runner<'_> {
         span: Span,
         labels: bool,
     ) -> R<(Vec<Value>, Setup)> {
+        let (f, given) = self.args_frame(c, args);
+        self.prepare_frame(c, subject, f, given, span, labels)
+    }
+
+    /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
+    fn prepare_frame(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        mut f: Vec<Value>,
+        given: Given,
+        span: Span,
+        labels: bool,
+    ) -> R<(Vec<Value>, Setup)> {
         let check = &self.p.checks[c as usize];
         // Until a rule with a place of its own runs, errors point at the check.
         self.span = check.span;
-        let mut f = self.frame(check.nslots as usize);
         set(&mut f[check.slots.subject as usize], subject.map(Value::Entity).unwrap_or(Value::None));
-        let mut given = Given::new(check.inputs.len());
-        for arg in args {
-            // Each value is written straight from where the caller keeps it into its slot.
-            let (i, v) = arg.borrow();
-            let i = *i;
-            let input = &check.inputs[i as usize].field;
-            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, v)
+        for (i, inp) in check.inputs.iter().enumerate() {
+            if !given.get(i) {
+                continue;
+            }
+            let input = &inp.field;
+            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &f[i])
                 && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
             {
                 return Err(Box::new(
@@ -238,8 +280,6 @@ impl Runner<'_> {
                     .with_label(input.span, "declared here"),
                 ));
             }
-            put(&mut f[i as usize], v);
-            given.set(i as usize);
         }
         for (i, input) in check.inputs.iter().enumerate() {
             if given.get(i) {
@@ -310,10 +350,10 @@ impl Runner<'_> {
             k += 1;
             let m = &check.modifiers[i as usize];
             self.span = m.span;
-            let holds = match (cond, &m.when) {
+            let holds = match (cond, &m.run) {
                 (Cond::Always, _) | (Cond::Rule, None) => true,
                 (Cond::Flag(slot, not), _) => f.get(slot as usize).is_some_and(Value::truth) != not,
-                (Cond::Rule, Some(w)) => self.truth(w, &mut f)?,
+                (Cond::Rule, Some(w)) => self.test(w, &mut f)?,
             };
             if !holds {
                 continue;
@@ -456,7 +496,7 @@ pub struct Setup {
 }
 
 /// Which inputs of a check were given: bits for the usual few, a list past 64.
-enum Given {
+pub(super) enum Given {
     Bits(u64),
     List(Vec<bool>),
 }
@@ -466,7 +506,7 @@ impl Given {
         if n <= 64 { Given::Bits(0) } else { Given::List(vec![false; n]) }
     }
 
-    fn set(&mut self, i: usize) {
+    pub(super) fn set(&mut self, i: usize) {
         match self {
             Given::Bits(b) => *b |= 1 << i,
             Given::List(l) => l[i] = true,
@@ -529,16 +569,27 @@ impl Fresh<'_> {
     /// Writes this result over `old`, as [`Fresh::build`] would make it, keeping `old`'s allocations;
     /// gives back what `old` held in the dice slot.
     fn refill(self, old: &mut CheckResult, subject: Option<&str>) -> Option<Value> {
-        set_str(&mut old.check, self.check);
-        old.check_id = self.check_id;
+        // A result is only ever written over by a roll of its own check: the check's name stands,
+        // and an outcome's name is the same for the same index.
+        let same_check = old.check_id == self.check_id;
+        if !same_check {
+            set_str(&mut old.check, self.check);
+            old.check_id = self.check_id;
+        }
         match (&mut old.subject, subject) {
-            (Some(s), Some(who)) => set_str(s, who),
+            (Some(s), Some(who)) => {
+                if s != who {
+                    set_str(s, who);
+                }
+            }
             (slot, who) => *slot = who.map(str::to_owned),
         }
         old.inputs = self.inputs;
         match (&mut old.pool, self.pool) {
             (Some(p), Some(new)) => {
-                set_str(&mut p.notation, &new.notation);
+                if p.notation != new.notation {
+                    set_str(&mut p.notation, &new.notation);
+                }
                 p.sides = new.sides;
                 p.dice.clone_from(&new.dice);
                 p.value = new.value;
@@ -552,8 +603,10 @@ impl Fresh<'_> {
         old.target_parts = self.target_parts;
         old.under = self.under;
         old.values = self.values;
-        set_str(&mut old.outcome, self.outcome);
-        old.outcome_index = self.outcome_index;
+        if !same_check || old.outcome_index != self.outcome_index {
+            set_str(&mut old.outcome, self.outcome);
+            old.outcome_index = self.outcome_index;
+        }
         old.outcome_span = self.outcome_span;
         old.span = self.span;
         let dice = old.slots.get_mut(self.dice_slot).map(|v| std::mem::replace(v, Value::None));

@@ -340,7 +340,9 @@ impl Runner<'_> {
         rolled.map_err(|m| self.draw_error(m, d))?;
         let drawn = pool.dice.iter().map(|d| 1 + d.rerolled.len() as u64).sum::<u64>();
         self.tick(drawn.saturating_sub(count as u64))?;
-        pool.notation.clone_from(&d.text);
+        if pool.notation != d.text {
+            pool.notation.clone_from(&d.text);
+        }
         // Label dice added by modifiers, after the roll's own dice.
         let own =
             count.saturating_sub(labels.iter().fold(0i64, |a, l| a.saturating_add(l.1))).max(0) as usize;

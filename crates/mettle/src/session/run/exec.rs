@@ -298,7 +298,7 @@ impl Runner<'_> {
                             span: *span,
                         }),
                     }
-                } else {
+                } else if self.st.timed.iter().any(|t| t.entity == id && t.field == place.field) {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
                 }
                 self.write(id, place.field, v, *span)?;
@@ -333,12 +333,28 @@ impl Runner<'_> {
                     Some(e) => Some(self.entity_as(e, f, "who makes the check")?),
                     None => None,
                 };
-                let mut values = Vec::with_capacity(args.len());
+                // The inputs are written straight into the check's frame.
+                let (mut values, mut given) = self.check_frame(*check);
                 for (i, e) in args {
-                    values.push((*i, self.eval(e, f)?));
+                    let slot = &mut values[*i as usize];
+                    if let Some(v) = self.peek(e, f) {
+                        put(slot, v);
+                    } else {
+                        match self.eval(e, f) {
+                            Ok(v) => *slot = v,
+                            Err(e) => {
+                                self.recycle(values);
+                                return Err(e);
+                            }
+                        }
+                    }
+                    given.set(*i as usize);
                 }
-                self.deeper()?;
-                let r = self.roll_check_in_rule(*check, subject, values, *span);
+                if let Err(e) = self.deeper() {
+                    self.recycle(values);
+                    return Err(e);
+                }
+                let r = self.roll_check_in_rule(*check, subject, values, given, *span);
                 self.depth -= 1;
                 r
             }
@@ -377,12 +393,26 @@ impl Runner<'_> {
                     return self.fire_in(*event, &mut Vec::new(), 0, *span);
                 }
                 let mut values = self.frame(n);
-                for (slot, a) in values.iter_mut().zip(args) {
+                for (k, (slot, a)) in values.iter_mut().zip(args).enumerate() {
                     if let Some(v) = self.peek(a, f) {
                         put(slot, v);
                         continue;
                     }
-                    match self.eval(a, f) {
+                    let v = match a {
+                        // Quiet, a die given for a number fact is only ever read as a number: it is
+                        // drawn as one (the same draws and steps), with no pool made.
+                        Expr::Dice(_)
+                            if !self.logging
+                                && matches!(
+                                    self.p.events[*event as usize].facts.get(k).map(|d| &d.ty),
+                                    Some(Ty::Int { .. })
+                                ) =>
+                        {
+                            self.int(a, f).map(Value::Int)
+                        }
+                        _ => self.eval(a, f),
+                    };
+                    match v {
                         Ok(v) => *slot = v,
                         Err(e) => {
                             self.recycle(values);
