@@ -237,6 +237,32 @@ fn api_names_are_checked_with_suggestions() {
 }
 
 #[test]
+fn a_rule_rolling_a_check_gives_its_inputs_as_the_api_does() {
+    let r = rules(
+        "kind unit { n: 0..99 = 2  d: 0..9 = 1  got: 0..99 = 0 }\n\
+         check c { input spi: 0..6\n input bonus: 0..99 = 0\n roll d6\n modifier \"Spirit\" +spi\n\
+           modifier \"Bonus\" +bonus\n outcome ok when total > 0 otherwise no_good }\n\
+         event hit(unit: unit)\n\
+         on hit { roll c with spi = unit.n, bonus = 12 / unit.d  set unit.got to last c.total }",
+    );
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    s.apply("hit", &[("unit", u.clone())]).unwrap();
+    let got = int(&s, "u", "got");
+    assert!((15..=20).contains(&got), "a d6 + 2 + 12 ({got})");
+    // An input out of its range: the same error as from the API, at the roll.
+    s.set_attribute("u", "n", Value::Int(9)).unwrap();
+    let e = s.apply("hit", &[("unit", u.clone())]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::out_of_range");
+    assert_eq!(e.message, "input `spi` of check `c` is 9, outside its range");
+    // Every input is worked out before any is checked against its range.
+    s.set_attribute("u", "d", Value::Int(0)).unwrap();
+    let e = s.apply("hit", &[("unit", u)]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::divide_by_zero");
+    assert_eq!(int(&s, "u", "got"), got, "a failed action changes nothing");
+}
+
+#[test]
 fn table_rows_may_count_entities() {
     let r = rules(
         "kind unit { n: 0..9 = 0 }
