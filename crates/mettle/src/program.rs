@@ -698,6 +698,9 @@ pub enum Stmt {
     },
     /// `let`
     Let(u32, Expr),
+    /// `let` of a yes/no worked out by a condition (`let extra = spend_ap and unit.ap > 0`), which
+    /// is compiled as an `if`'s is.
+    LetFlag(u32, Box<Test>),
     /// `roll CHECK`
     Roll {
         /// The check.
@@ -904,7 +907,7 @@ impl Stmt {
             | Stmt::Record { span, .. }
             | Stmt::ExpectOrder { span, .. }
             | Stmt::ExpectNoDice { span, .. } => Some(*span),
-            Stmt::Let(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
+            Stmt::Let(..) | Stmt::LetFlag(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,
         }
     }
 }

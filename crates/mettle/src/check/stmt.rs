@@ -2,7 +2,7 @@
 
 use super::expr::{T, const_value};
 use super::{Checker, Ctx};
-use crate::ast::{self, Span, StmtKind};
+use crate::ast::{self, BinOp, Span, StmtKind};
 use crate::diagnostics::{Diagnostic, suggest, suggest_or};
 use crate::program::*;
 
@@ -137,7 +137,29 @@ impl<'a> Checker<'a> {
                 if let Some(p) = t.pool {
                     self.pool_slots.push((slot, p));
                 }
-                Stmt::Let(slot, t.e)
+                // A yes/no worked out by an operator is the same as that condition's truth.
+                let condition = matches!(&t.e, Expr::Not(_))
+                    || matches!(
+                        &t.e,
+                        Expr::Bin(
+                            BinOp::And
+                                | BinOp::Or
+                                | BinOp::Eq
+                                | BinOp::Ne
+                                | BinOp::Is
+                                | BinOp::IsNot
+                                | BinOp::Lt
+                                | BinOp::Le
+                                | BinOp::Gt
+                                | BinOp::Ge,
+                            ..
+                        )
+                    );
+                if t.ty == Ty::Flag && condition {
+                    Stmt::LetFlag(slot, Box::new(Test::new(t.e)))
+                } else {
+                    Stmt::Let(slot, t.e)
+                }
             }
             StmtKind::Roll { check, subject, args } => self.roll_stmt(check, subject.as_ref(), args, span)?,
             StmtKind::If { cond, then, otherwise } => {

@@ -261,13 +261,10 @@ impl Runner<'_> {
     }
 
     fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
-        if let Some(span) = s.span() {
-            self.span = span;
-        }
-        self.tick(1)?;
+        // Each statement is a step, charged where it stands (its span, for a budget's error).
         match s {
             Stmt::Set { place, value, until, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let id = self.entity(&place.entity, f)?;
                 let v = match self.peek(value, f) {
                     Some(v) => v.clone(),
@@ -314,7 +311,7 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Add { place, amount, negate, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let id = self.entity(&place.entity, f)?;
                 let n = self.int(amount, f)?;
                 let cur = self.st.entities[id as usize].fields[place.field as usize].int();
@@ -323,12 +320,19 @@ impl Runner<'_> {
                 self.write(id, place.field, Value::Int(new), *span)
             }
             Stmt::Let(slot, e) => {
+                self.tick(1)?;
                 let v = self.eval(e, f)?;
                 set(&mut f[*slot as usize], v);
                 Ok(())
             }
+            Stmt::LetFlag(slot, c) => {
+                self.tick(1)?;
+                let v = self.test(&c.run, f)?;
+                set(&mut f[*slot as usize], Value::Bool(v));
+                Ok(())
+            }
             Stmt::Roll { check, subject, args, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let subject = match subject {
                     Some(e) => Some(self.entity_as(e, f, "who makes the check")?),
                     None => None,
@@ -359,13 +363,11 @@ impl Runner<'_> {
                 r
             }
             Stmt::If(c, a, b) => {
-                if self.test(&c.run, f)? {
-                    self.exec_block(a, f)
-                } else {
-                    self.exec_block(b, f)
-                }
+                self.tick(1)?;
+                if self.test(&c.run, f)? { self.exec_block(a, f) } else { self.exec_block(b, f) }
             }
             Stmt::ForEach { kind, slot, filter, body } => {
+                self.tick(1)?;
                 // Rules only ever add entities, at the end: the ones in play now keep their ids and
                 // kinds while the body runs, so they are visited without listing them first.
                 let n = self.st.entities.len() as u32;
@@ -385,7 +387,7 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Trigger { event, args, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 // The facts go in a spare frame, the one the event's triggers run in, given back
                 // once the event is over.
                 let n = self.p.events[*event as usize].frame.max(args.len() as u32) as usize;
@@ -425,10 +427,11 @@ impl Runner<'_> {
                 r
             }
             Stmt::Choose { choice, slot, options, default, span } => {
+                self.at(*span)?;
                 self.choose(*choice, *slot, options, default.as_ref(), *span, f)
             }
             Stmt::EndGame { result, winner, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let set = &self.p.sets[self.p.results as usize];
                 let winner_id = match winner {
                     Some(w) => match self.eval(w, f)? {
@@ -452,12 +455,14 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Note(text, span) => {
+                self.at(*span)?;
                 if self.logging {
                     self.push(LogEntry::Note { text: text.clone(), span: *span });
                 }
                 Ok(())
             }
             Stmt::Repeat { body, until, span } => {
+                self.at(*span)?;
                 for _ in 0..MAX_REPEAT {
                     self.span = *span;
                     self.tick(1)?;
@@ -475,7 +480,7 @@ impl Runner<'_> {
                 )))
             }
             Stmt::New { kind, slot, name, with, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let mut values = vec![];
                 for (i, e, _) in with {
                     values.push((*i, self.eval(e, f)?));
@@ -484,12 +489,13 @@ impl Runner<'_> {
                 f[*slot as usize] = Value::Entity(id);
                 Ok(())
             }
-            Stmt::Dice(faces, _) => {
+            Stmt::Dice(faces, span) => {
+                self.at(*span)?;
                 self.st.forced.extend(faces.iter().copied());
                 Ok(())
             }
             Stmt::SetOption { option, value, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let v = self.eval(value, f)?;
                 let decl = &self.p.options[*option as usize];
                 let shown = self.show(&v);
@@ -503,13 +509,17 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Answer { choice, value, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let v = self.eval(value, f)?;
                 self.st.answers.push((*choice, v));
                 Ok(())
             }
-            Stmt::Follow { func, args, span } => self.follow(*func, args, *span, f),
+            Stmt::Follow { func, args, span } => {
+                self.at(*span)?;
+                self.follow(*func, args, *span, f)
+            }
             Stmt::Record { label, value, span } => {
+                self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.
                 self.span = *span;
                 if self.game.is_some() {
@@ -524,6 +534,7 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::ExpectOrder { text, absent, message, span } => {
+                self.at(*span)?;
                 let given = self.st.orders.iter().any(|o| o.text == *text);
                 let passed = given != *absent;
                 let found = (!passed).then(|| {
@@ -546,6 +557,7 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::ExpectNoDice { message, span } => {
+                self.at(*span)?;
                 let passed = self.st.forced.is_empty();
                 let found = (!passed).then(|| {
                     let faces: Vec<String> = self.st.forced.iter().map(i64::to_string).collect();
@@ -566,7 +578,7 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Expect { cond, message, text, span } => {
-                self.span = *span;
+                self.at(*span)?;
                 let passed = self.test(&cond.run, f)?;
                 if self.game.is_some() {
                     self.game_expect(passed);
@@ -741,6 +753,13 @@ impl Runner<'_> {
         }
         f[slot as usize] = answer;
         Ok(())
+    }
+
+    /// Charges a statement's step, at its `span`.
+    #[inline(always)]
+    fn at(&mut self, span: Span) -> R<()> {
+        self.span = span;
+        self.tick(1)
     }
 
     /// For a failed `expect a OP b`, what the two sides actually were.

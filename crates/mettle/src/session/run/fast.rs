@@ -225,12 +225,14 @@ impl Runner<'_> {
     }
 
     /// The entity an expression of entity type names; an error if it names none.
+    #[inline]
     pub(super) fn entity(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<u32> {
         self.entity_as(e, f, "the entity")
     }
 
     /// The entity an expression of entity type names, `what` naming it in the error if it names
     /// none.
+    #[inline]
     pub(super) fn entity_as(&mut self, e: &Expr, f: &mut Vec<Value>, what: &str) -> R<u32> {
         if let Expr::Local(s) = e
             && let Some(Value::Entity(id)) = f.get(*s as usize)
@@ -238,6 +240,12 @@ impl Runner<'_> {
         {
             return Ok(*id);
         }
+        self.entity_node(e, f, what)
+    }
+
+    /// [`Runner::entity_as`] for anything but a local naming an entity.
+    #[inline(never)]
+    fn entity_node(&mut self, e: &Expr, f: &mut Vec<Value>, what: &str) -> R<u32> {
         // The winner of a game that is over, as scenarios' closing checks ask for it.
         if let Expr::Global(Global::Winner) = e
             && let Some(id) = self.st.over.as_ref().and_then(|o| o.winner_id)
