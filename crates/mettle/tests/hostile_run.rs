@@ -96,6 +96,40 @@ fn the_step_error_names_the_rule_that_was_running() {
 }
 
 #[test]
+fn the_step_error_points_at_the_statement_that_ran_out() {
+    // The trigger is the first step, then each statement one; a `let` and an `if` have no place of
+    // their own, so their step is charged where the statement before them stands.
+    let rule =
+        "on poke { add 1 to unit.tally  let big = unit.tally > 0  if big { set unit.a to 2 }  note \"end\" }";
+    let mut at = vec![];
+    for steps in 1..=7 {
+        let r = rules_with(rule, small(steps, 10_000));
+        let mut s = session(&r);
+        match s.apply("poke", &[("unit", Value::Entity(0))]) {
+            Ok(_) => at.push("done".to_string()),
+            Err(e) => {
+                assert_eq!(e.code, "mettle::budget::steps");
+                let sp = e.span();
+                at.push(r.text()[sp.start..sp.end].to_string());
+            }
+        }
+    }
+    assert_eq!(
+        at,
+        [
+            "on poke",
+            "add 1 to unit.tally",
+            "add 1 to unit.tally",
+            "add 1 to unit.tally",
+            "set unit.a to 2",
+            "note \"end\"",
+            "done"
+        ],
+        "{at:?}"
+    );
+}
+
+#[test]
 fn nested_repeats_stop_at_the_step_budget() {
     let r = rules_with(
         "on poke { repeat { add 1 to unit.b  set unit.a to 0  repeat { add 1 to unit.a } until unit.a >= 999 } until unit.b >= 999 }",
