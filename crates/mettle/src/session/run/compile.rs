@@ -12,7 +12,33 @@ use crate::ast::BinOp;
 use crate::program::{Expr, Global, Value};
 use std::sync::Arc;
 
-type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<bool> + Send + Sync;
+type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync;
+
+/// What a closure finds: one byte, given back in a register (a `R<bool>` goes through memory), the
+/// error of a failed test kept in the runner until [`Runner::test`] gives it back.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Truth {
+    No,
+    Yes,
+    Failed,
+}
+
+impl Truth {
+    #[inline(always)]
+    fn of(b: bool) -> Truth {
+        if b { Truth::Yes } else { Truth::No }
+    }
+
+    #[inline(always)]
+    fn not(self) -> Truth {
+        match self {
+            Truth::No => Truth::Yes,
+            Truth::Yes => Truth::No,
+            Truth::Failed => Truth::Failed,
+        }
+    }
+}
 
 /// A condition's closure (see the module's notes).
 #[derive(Clone)]
@@ -28,7 +54,27 @@ impl Runner<'_> {
     /// Whether the condition `c` compiled to holds.
     #[inline]
     pub(super) fn test(&mut self, c: &Compiled, f: &mut Vec<Value>) -> R<bool> {
-        (c.0)(self, f)
+        match (c.0)(self, f) {
+            Truth::No => Ok(false),
+            Truth::Yes => Ok(true),
+            Truth::Failed => Err(self.failed.take().unwrap_or_else(|| Box::new(self.lost_error()))),
+        }
+    }
+
+    /// Keeps a closure's error for [`Runner::test`].
+    #[cold]
+    fn fail(&mut self, e: Box<crate::diagnostics::Diagnostic>) -> Truth {
+        self.failed = Some(e);
+        Truth::Failed
+    }
+
+    /// A condition tested by the evaluator, for a closure.
+    #[inline(never)]
+    fn slow_truth(&mut self, e: &Expr, f: &mut Vec<Value>) -> Truth {
+        match self.truth(e, f) {
+            Ok(b) => Truth::of(b),
+            Err(e) => self.fail(e),
+        }
     }
 }
 
@@ -73,33 +119,39 @@ pub(crate) fn compile(e: &Expr) -> Compiled {
 
 fn slow(e: &Expr) -> Arc<TestFn> {
     let e = e.clone();
-    Arc::new(move |r, f| r.truth(&e, f))
+    Arc::new(move |r, f| r.slow_truth(&e, f))
 }
 
 fn closure(e: &Expr) -> Arc<TestFn> {
     match e {
         Expr::Const(Value::Bool(b)) => {
             let b = *b;
-            Arc::new(move |_, _| Ok(b))
+            Arc::new(move |_, _| Truth::of(b))
         }
         Expr::Bin(BinOp::And, a, b) => {
             let (a, b) = (closure(a), closure(b));
-            Arc::new(move |r, f| Ok(a(r, f)? && b(r, f)?))
+            Arc::new(move |r, f| match a(r, f) {
+                Truth::Yes => b(r, f),
+                other => other,
+            })
         }
         Expr::Bin(BinOp::Or, a, b) => {
             let (a, b) = (closure(a), closure(b));
-            Arc::new(move |r, f| Ok(a(r, f)? || b(r, f)?))
+            Arc::new(move |r, f| match a(r, f) {
+                Truth::No => b(r, f),
+                other => other,
+            })
         }
         Expr::Not(x) => {
             let x = closure(x);
-            Arc::new(move |r, f| Ok(!x(r, f)?))
+            Arc::new(move |r, f| x(r, f).not())
         }
         Expr::Local(_) | Expr::Field(..) => match Leaf::of(e) {
             Some(leaf) => {
                 let e = e.clone();
                 Arc::new(move |r, f| match leaf.read(r, f) {
-                    Some(v) => Ok(v.truth()),
-                    None => r.truth(&e, f),
+                    Some(v) => Truth::of(v.truth()),
+                    None => r.slow_truth(&e, f),
                 })
             }
             None => slow(e),
@@ -122,7 +174,7 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
             Expr::Const(Value::Name { index, .. }) => Some(*index),
             _ => return slow(e),
         };
-        return Arc::new(move |r, _| Ok((r.st.over.as_ref().map(|o| o.index) == want) == eq));
+        return Arc::new(move |r, _| Truth::of((r.st.over.as_ref().map(|o| o.index) == want) == eq));
     }
     // A check's last outcome (`last skill is hit`): its place in the check's outcomes.
     if let (Expr::Outcome(r), Expr::Const(Value::Name { index, .. })) = (a, b)
@@ -130,14 +182,17 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
     {
         let (c, k, whole) = (*c as usize, *index, e.clone());
         return Arc::new(move |r, f| match r.st.last.get(c) {
-            Some(Some(last)) => Ok((last.outcome_index == k) == eq),
-            _ => r.truth(&whole, f),
+            Some(Some(last)) => Truth::of((last.outcome_index == k) == eq),
+            _ => r.slow_truth(&whole, f),
         });
     }
     // A count against a number (`(number of unit u where …) == 0`).
     if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
         let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
-        return Arc::new(move |r, f| Ok((r.number_of(kind, slot, filter.as_deref(), f)? == k) == eq));
+        return Arc::new(move |r, f| match r.number_of(kind, slot, filter.as_deref(), f) {
+            Ok(n) => Truth::of((n == k) == eq),
+            Err(e) => r.fail(e),
+        });
     }
     let Some(x) = Leaf::of(a) else { return slow(e) };
     // What the evaluator tests when a leaf reads otherwise than expected.
@@ -147,30 +202,32 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
         (Expr::Const(Value::Name { index, .. }), _) => {
             let k = *index;
             Arc::new(move |r, f| match x.read(r, f) {
-                Some(Value::Name { index, .. }) => Ok((*index == k) == eq),
-                _ => r.truth(&whole, f),
+                Some(Value::Name { index, .. }) => Truth::of((*index == k) == eq),
+                _ => r.slow_truth(&whole, f),
             })
         }
         (Expr::Const(Value::Int(k)), _) => {
             let k = *k;
             Arc::new(move |r, f| match x.read(r, f) {
-                Some(Value::Int(i)) => Ok((*i == k) == eq),
-                _ => r.truth(&whole, f),
+                Some(Value::Int(i)) => Truth::of((*i == k) == eq),
+                _ => r.slow_truth(&whole, f),
             })
         }
         (Expr::Const(Value::None), _) => Arc::new(move |r, f| match x.read(r, f) {
-            Some(Value::None) => Ok(eq),
-            Some(Value::Entity(_)) => Ok(!eq),
-            _ => r.truth(&whole, f),
+            Some(Value::None) => Truth::of(eq),
+            Some(Value::Entity(_)) => Truth::of(!eq),
+            _ => r.slow_truth(&whole, f),
         }),
         // Two leaves: entities (`u.side == s`) and names of the same kind are compared directly.
         (_, Some(y)) => Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
-            (Some(Value::Entity(p)), Some(Value::Entity(q))) => Ok((p == q) == eq),
-            (Some(Value::Name { index: p, .. }), Some(Value::Name { index: q, .. })) => Ok((p == q) == eq),
-            (Some(Value::Int(p)), Some(Value::Int(q))) => Ok((p == q) == eq),
-            _ => r.truth(&whole, f),
+            (Some(Value::Entity(p)), Some(Value::Entity(q))) => Truth::of((p == q) == eq),
+            (Some(Value::Name { index: p, .. }), Some(Value::Name { index: q, .. })) => {
+                Truth::of((p == q) == eq)
+            }
+            (Some(Value::Int(p)), Some(Value::Int(q))) => Truth::of((p == q) == eq),
+            _ => r.slow_truth(&whole, f),
         }),
-        _ => Arc::new(move |r, f| r.truth(&whole, f)),
+        _ => Arc::new(move |r, f| r.slow_truth(&whole, f)),
     }
 }
 
@@ -209,13 +266,17 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
     // A count against a number (`at_zero >= 2` reads a local; this is `number of … > 0`).
     if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
         let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
-        let count =
-            move |r: &mut Runner<'_>, f: &mut Vec<Value>| r.number_of(kind, slot, filter.as_deref(), f);
+        let count = move |r: &mut Runner<'_>, f: &mut Vec<Value>, holds: fn(i64, i64) -> bool| match r
+            .number_of(kind, slot, filter.as_deref(), f)
+        {
+            Ok(n) => Truth::of(holds(n, k)),
+            Err(e) => r.fail(e),
+        };
         return match op {
-            BinOp::Lt => Arc::new(move |r, f| Ok(count(r, f)? < k)),
-            BinOp::Le => Arc::new(move |r, f| Ok(count(r, f)? <= k)),
-            BinOp::Gt => Arc::new(move |r, f| Ok(count(r, f)? > k)),
-            _ => Arc::new(move |r, f| Ok(count(r, f)? >= k)),
+            BinOp::Lt => Arc::new(move |r, f| count(r, f, |n, k| n < k)),
+            BinOp::Le => Arc::new(move |r, f| count(r, f, |n, k| n <= k)),
+            BinOp::Gt => Arc::new(move |r, f| count(r, f, |n, k| n > k)),
+            _ => Arc::new(move |r, f| count(r, f, |n, k| n >= k)),
         };
     }
     // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
@@ -223,12 +284,14 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
     if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {
         let (d, k, whole) = (d.clone(), *k, e.clone());
         let one = move |r: &mut Runner<'_>, f: &mut Vec<Value>, cmp: fn(i64, i64) -> bool| {
-            if !r.logging
-                && let Some(face) = r.one_die(&d)?
-            {
-                return Ok(cmp(face, k));
+            if !r.logging {
+                match r.one_die(&d) {
+                    Ok(Some(face)) => return Truth::of(cmp(face, k)),
+                    Ok(None) => {}
+                    Err(e) => return r.fail(e),
+                }
             }
-            r.truth(&whole, f)
+            r.slow_truth(&whole, f)
         };
         return match op {
             BinOp::Lt => Arc::new(move |r, f| one(r, f, |p, q| p < q)),
@@ -241,10 +304,10 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
         // The evaluator reads both sides as numbers, left then right: so do these.
         let (x, y) = (number(a), number(b));
         return match op {
-            BinOp::Lt => Arc::new(move |r, f| Ok(x(r, f)? < y(r, f)?)),
-            BinOp::Le => Arc::new(move |r, f| Ok(x(r, f)? <= y(r, f)?)),
-            BinOp::Gt => Arc::new(move |r, f| Ok(x(r, f)? > y(r, f)?)),
-            _ => Arc::new(move |r, f| Ok(x(r, f)? >= y(r, f)?)),
+            BinOp::Lt => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p < q)),
+            BinOp::Le => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p <= q)),
+            BinOp::Gt => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p > q)),
+            _ => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p >= q)),
         };
     };
     match op {
@@ -252,6 +315,19 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
         BinOp::Le => ordered(e, x, y, |p, q| p <= q),
         BinOp::Gt => ordered(e, x, y, |p, q| p > q),
         _ => ordered(e, x, y, |p, q| p >= q),
+    }
+}
+
+/// Both sides read as numbers, left then right, and compared by `cmp`.
+#[inline(always)]
+fn both(r: &mut Runner<'_>, f: &mut Vec<Value>, x: &IntFn, y: &IntFn, cmp: fn(i64, i64) -> bool) -> Truth {
+    let p = match x(r, f) {
+        Ok(p) => p,
+        Err(e) => return r.fail(e),
+    };
+    match y(r, f) {
+        Ok(q) => Truth::of(cmp(p, q)),
+        Err(e) => r.fail(e),
     }
 }
 
@@ -291,7 +367,8 @@ fn number(e: &Expr) -> Arc<IntFn> {
         }
         Expr::If(c, a, b) => {
             let (c, a, b) = (closure(c), number(a), number(b));
-            Arc::new(move |r, f| if c(r, f)? { a(r, f) } else { b(r, f) })
+            let c = Compiled(c);
+            Arc::new(move |r, f| if r.test(&c, f)? { a(r, f) } else { b(r, f) })
         }
         _ => match Num::of(e) {
             Some(Num::Leaf(leaf)) => {
@@ -312,8 +389,8 @@ fn number(e: &Expr) -> Arc<IntFn> {
 fn ordered(e: &Expr, x: Num, y: Num, cmp: impl Fn(i64, i64) -> bool + Send + Sync + 'static) -> Arc<TestFn> {
     let whole = e.clone();
     Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
-        (Some(p), Some(q)) => Ok(cmp(p, q)),
-        _ => r.truth(&whole, f),
+        (Some(p), Some(q)) => Truth::of(cmp(p, q)),
+        _ => r.slow_truth(&whole, f),
     })
 }
 

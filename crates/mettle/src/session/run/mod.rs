@@ -137,6 +137,8 @@ pub(super) struct Runner<'a> {
     log_limit: u64,
     /// Set when an entry was refused for the log budget; the next step (or the end) reports it.
     log_full: bool,
+    /// The error of a compiled condition that failed, until [`Runner::test`] gives it back.
+    failed: Option<Box<Diagnostic>>,
     cancel: &'a AtomicBool,
     /// Whether the step limit, and the script operations the action was given, are the work an exact
     /// answer has left (see [`crate::odds::work`]); and those operations, so that what the action
@@ -258,6 +260,7 @@ impl<'a> Runner<'a> {
             log_start,
             log_limit: b.log_entries,
             log_full: false,
+            failed: None,
             cancel: &NEVER,
             work_capped: false,
             scripts_capped: false,
@@ -507,6 +510,12 @@ impl<'a> Runner<'a> {
             )));
         }
         Ok(())
+    }
+
+    /// What a failed compiled condition gives back had it kept no error (it always keeps one).
+    #[cold]
+    fn lost_error(&self) -> Diagnostic {
+        fail("lost_error", "a condition failed without saying why", self.span, "this condition")
     }
 
     fn overflow(&self) -> Diagnostic {
