@@ -26,7 +26,7 @@ const MAX_DEPTH: u32 = 64;
 /// Most times a `repeat` runs.
 const MAX_REPEAT: usize = 1000;
 
-/// Steps an action may take between two looks at its cancel flag (a few microseconds of rules).
+/// Steps an action may take between two looks at its cancel flag (tens of microseconds of rules).
 const CANCEL_EVERY: u64 = 1024;
 
 // The error is boxed: a result that carries a whole diagnostic inline is returned through memory,
