@@ -651,7 +651,7 @@ impl Runner<'_> {
                     question: decl.question.clone(),
                     answer: shown,
                     by: "default".into(),
-                    span: span,
+                    span,
                 });
             }
             set(&mut f[slot as usize], answer);
@@ -689,7 +689,7 @@ impl Runner<'_> {
                 ChoiceOpts::Range { lo, hi } => Some((*lo, *hi)),
                 _ => None,
             },
-            span: span,
+            span,
         };
         let (answer, by) = match answered {
             Some(i) => {
@@ -748,7 +748,7 @@ impl Runner<'_> {
                 question: decl.question.clone(),
                 answer: shown,
                 by: by.into(),
-                span: span,
+                span,
             });
         }
         f[slot as usize] = answer;
