@@ -644,17 +644,7 @@ impl Runner<'_> {
                 Some(d) => self.eval(d, f)?,
                 None => first.unwrap_or(Value::None),
             };
-            if self.logging {
-                let shown = self.show(&answer);
-                self.push(LogEntry::Choice {
-                    name: decl.name.clone(),
-                    question: decl.question.clone(),
-                    answer: shown,
-                    by: "default".into(),
-                    span,
-                });
-            }
-            set(&mut f[slot as usize], answer);
+            self.answered(choice, slot, answer, "default", span, f);
             return Ok(());
         }
         let candidates: Vec<Value> = match options {
@@ -741,7 +731,14 @@ impl Runner<'_> {
                 }
             }
         };
+        self.answered(choice, slot, answer, by, span, f);
+        Ok(())
+    }
+
+    /// Puts choice `choice`'s answer in `slot`, and logs who gave it (`by`).
+    fn answered(&mut self, choice: u32, slot: u32, answer: Value, by: &str, span: Span, f: &mut [Value]) {
         if self.logging {
+            let decl = &self.p.choices[choice as usize];
             let shown = self.show(&answer);
             self.push(LogEntry::Choice {
                 name: decl.name.clone(),
@@ -751,8 +748,7 @@ impl Runner<'_> {
                 span,
             });
         }
-        f[slot as usize] = answer;
-        Ok(())
+        set(&mut f[slot as usize], answer);
     }
 
     /// Charges a statement's step, at its `span`.
