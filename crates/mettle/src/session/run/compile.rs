@@ -5,7 +5,12 @@
 // are known to be; `and`, `or` and `not` call the closures of their sides. Anything else, and
 // anything that does not read as expected (an attribute of no entity, a value of another kind), is
 // tested by `truth`, so the result, the steps charged and the errors are the ones the evaluator
-// gives.
+// gives. Numbers compared (`hp_lost * 2 >= unit.max_hp`, a count against a local) are read by
+// closures of their own, as `int` reads them, left side first.
+//
+// A closure answers in one byte, `Truth`: returned in a register, where a `Result<bool, _>` is
+// written to memory and read back on every call (a stall in the hottest loop a game has). A failed
+// test leaves its error in the runner, for `Runner::test` to hand back.
 
 use super::{R, Runner};
 use crate::ast::BinOp;
