@@ -442,8 +442,8 @@ impl Runner<'_> {
                 };
                 let winner = winner_id.and_then(|e| self.st.entities.get(e as usize)).map(|e| e.name.clone());
                 let name = set.names[*result as usize].clone();
-                let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
                 if self.logging {
+                    let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
                     self.push(LogEntry::GameOver {
                         result: name.clone(),
                         label,
