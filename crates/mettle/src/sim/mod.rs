@@ -194,15 +194,35 @@ pub fn run(
     #[cfg(feature = "parallel")]
     let tally = {
         use rayon::prelude::*;
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(|e| {
-            Diagnostic::plain("sim::threads", format!("cannot start the worker threads: {e}"))
-                .with_help("ask for fewer threads with `--threads`")
-        })?;
-        pool.install(|| (0..chunks).into_par_iter().map(one).reduce(Tally::default, Tally::merge))
+        workers(opts.threads)?
+            .install(|| (0..chunks).into_par_iter().map(one).reduce(Tally::default, Tally::merge))
     };
     #[cfg(not(feature = "parallel"))]
     let tally = (0..chunks).map(one).fold(Tally::default(), Tally::merge);
     Ok(report(tally, opts.seed))
+}
+
+/// A pool of `threads` worker threads. The last pool made is kept for the next simulation with as
+/// many threads: a sweep of many short simulations would otherwise start and stop its threads each
+/// time, and each new thread starts with a cold heap (its first allocations fault fresh pages in,
+/// which two threads at once do in turn).
+#[cfg(feature = "parallel")]
+fn workers(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, Diagnostic> {
+    use std::sync::{Arc, Mutex};
+    static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((n, pool)) = last.as_ref()
+        && *n == threads
+    {
+        return Ok(pool.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| {
+        Diagnostic::plain("sim::threads", format!("cannot start the worker threads: {e}"))
+            .with_help("ask for fewer threads with `--threads`")
+    })?;
+    let pool = Arc::new(pool);
+    *last = Some((threads, pool.clone()));
+    Ok(pool)
 }
 
 fn report(t: Tally, seed: u64) -> Report {
