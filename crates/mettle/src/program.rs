@@ -548,7 +548,10 @@ pub enum Builtin {
 }
 
 /// A compiled expression.
+// Its kind is one byte at its start (`repr(u8)`): left to itself, the compiler hides the kind in a
+// spare value of a list's length, which every `match` on an expression then has to decode.
 #[derive(Debug, Clone)]
+#[repr(u8)]
 pub enum Expr {
     /// A constant.
     Const(Value),
