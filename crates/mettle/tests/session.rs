@@ -232,6 +232,9 @@ fn api_names_are_checked_with_suggestions() {
     assert_eq!(e.help.as_deref(), Some("did you mean `spi`?"));
     let e = s.roll("morale", &[("spi", Value::Int(9))]).unwrap_err();
     assert_eq!(e.code, "mettle::run::out_of_range");
+    // Each value given is checked, even one given again after it.
+    let e = s.roll("morale", &[("spi", Value::Int(9)), ("spi", Value::Int(2))]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::out_of_range");
     let e = s.roll("morale", &[]).unwrap_err();
     assert_eq!(e.code, "mettle::run::missing_input");
 }

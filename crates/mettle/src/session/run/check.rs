@@ -20,7 +20,7 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<Arc<CheckResult>> {
-        let (f, given) = self.args_frame(c, &args);
+        let (f, given) = self.args_frame(c, &args, span)?;
         let r = self.roll_check_inner(c, subject, f, given, span);
         self.no_subject(c, subject, r)
     }
@@ -46,20 +46,26 @@ impl Runner<'_> {
         (self.frame(check.nslots as usize), Given::new(n))
     }
 
-    /// A frame for check `c` with the inputs `args` written in.
+    /// A frame for check `c` with the inputs `args` written in, each checked against its range in
+    /// the order given (a host may give one twice: each value is checked).
     fn args_frame(
         &mut self,
         c: CheckId,
         args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
-    ) -> (Vec<Value>, Given) {
+        span: Span,
+    ) -> R<(Vec<Value>, Given)> {
         let (mut f, mut given) = self.check_frame(c);
         for arg in args {
             // Each value is written straight from where the caller keeps it into its slot.
             let (i, v) = arg.borrow();
+            if let Err(e) = given_in_range(&self.p.checks[c as usize], *i, v, span) {
+                self.recycle(f);
+                return Err(e);
+            }
             put(&mut f[*i as usize], v);
             given.set(*i as usize);
         }
-        (f, given)
+        Ok((f, given))
     }
 
     /// Says so when a check made by someone but rolled for nobody reads its subject.
@@ -244,7 +250,7 @@ impl Runner<'_> {
         span: Span,
         labels: bool,
     ) -> R<(Vec<Value>, Setup)> {
-        let (f, given) = self.args_frame(c, args);
+        let (f, given) = self.args_frame(c, args, span)?;
         self.prepare_frame(c, subject, f, given, span, labels)
     }
 
@@ -262,23 +268,10 @@ impl Runner<'_> {
         // Until a rule with a place of its own runs, errors point at the check.
         self.span = check.span;
         set(&mut f[check.slots.subject as usize], subject.map(Value::Entity).unwrap_or(Value::None));
-        for (i, inp) in check.inputs.iter().enumerate() {
-            if !given.get(i) {
-                continue;
-            }
-            let input = &inp.field;
-            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, &f[i])
-                && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
-            {
-                return Err(Box::new(
-                    fail(
-                        "out_of_range",
-                        format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
-                        if span.is_empty() { input.span } else { span },
-                        &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-                    )
-                    .with_label(input.span, "declared here"),
-                ));
+        // A rule gives its inputs in the order they are declared: the first out of range is named.
+        for (i, v) in f.iter().enumerate().take(check.inputs.len()) {
+            if given.get(i) {
+                given_in_range(check, i as u32, v, span)?;
             }
         }
         for (i, input) in check.inputs.iter().enumerate() {
@@ -462,6 +455,25 @@ impl Runner<'_> {
         };
         Ok((total, target, oi))
     }
+}
+
+/// An error if `v`, given for input `i` of `check`, is a number outside the input's range.
+fn given_in_range(check: &Check, i: u32, v: &Value, span: Span) -> R<()> {
+    let input = &check.inputs[i as usize].field;
+    if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, v)
+        && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
+    {
+        return Err(Box::new(
+            fail(
+                "out_of_range",
+                format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
+                if span.is_empty() { input.span } else { span },
+                &format!("give a value {}", crate::check::range_words(*lo, *hi)),
+            )
+            .with_label(input.span, "declared here"),
+        ));
+    }
+    Ok(())
 }
 
 /// What a roll gives back to its caller: the result (a second handle on it) or nothing (a rule's
