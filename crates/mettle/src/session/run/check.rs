@@ -65,6 +65,7 @@ impl Runner<'_> {
             put(&mut f[*i as usize], v);
             given.set(*i as usize);
         }
+        given.checked = true;
         Ok((f, given))
     }
 
@@ -269,9 +270,11 @@ impl Runner<'_> {
         self.span = check.span;
         set(&mut f[check.slots.subject as usize], subject.map(Value::Entity).unwrap_or(Value::None));
         // A rule gives its inputs in the order they are declared: the first out of range is named.
-        for (i, v) in f.iter().enumerate().take(check.inputs.len()) {
-            if given.get(i) {
-                given_in_range(check, i as u32, v, span)?;
+        if !given.checked {
+            for (i, v) in f.iter().enumerate().take(check.inputs.len()) {
+                if given.get(i) {
+                    given_in_range(check, i as u32, v, span)?;
+                }
             }
         }
         for (i, input) in check.inputs.iter().enumerate() {
@@ -507,28 +510,36 @@ pub struct Setup {
     pub after: usize,
 }
 
-/// Which inputs of a check were given: bits for the usual few, a list past 64.
-pub(super) enum Given {
+/// Which inputs of a check were given, and whether their values were checked against their ranges
+/// as they were written (a host's are; a rule's are checked all together, once written).
+pub(super) struct Given {
+    which: Which,
+    checked: bool,
+}
+
+/// Bits for the usual few inputs, a list past 64.
+enum Which {
     Bits(u64),
     List(Vec<bool>),
 }
 
 impl Given {
     fn new(n: usize) -> Given {
-        if n <= 64 { Given::Bits(0) } else { Given::List(vec![false; n]) }
+        let which = if n <= 64 { Which::Bits(0) } else { Which::List(vec![false; n]) };
+        Given { which, checked: false }
     }
 
     pub(super) fn set(&mut self, i: usize) {
-        match self {
-            Given::Bits(b) => *b |= 1 << i,
-            Given::List(l) => l[i] = true,
+        match &mut self.which {
+            Which::Bits(b) => *b |= 1 << i,
+            Which::List(l) => l[i] = true,
         }
     }
 
     fn get(&self, i: usize) -> bool {
-        match self {
-            Given::Bits(b) => b & (1 << i) != 0,
-            Given::List(l) => l[i],
+        match &self.which {
+            Which::Bits(b) => b & (1 << i) != 0,
+            Which::List(l) => l[i],
         }
     }
 }
