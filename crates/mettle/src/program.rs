@@ -356,9 +356,7 @@ pub struct Modifier {
     /// A number of dice.
     pub dice: bool,
     /// Condition.
-    pub when: Option<Expr>,
-    /// The condition compiled, as a [`Test`]'s is.
-    pub(crate) run: Option<crate::session::Compiled>,
+    pub when: Option<Test>,
     /// Cap on the size of the amount.
     pub cap: Option<Expr>,
     /// Where.

@@ -327,8 +327,7 @@ impl<'a> Checker<'a> {
                         doc: line.doc.clone(),
                         amount: amount.e,
                         dice: m.dice,
-                        run: when.as_ref().map(|w| crate::session::compile(&w.e)),
-                        when: when.map(|w| w.e),
+                        when: when.map(|w| Test::new(w.e)),
                         cap: cap.map(|c| c.e),
                         span: line.span,
                     });

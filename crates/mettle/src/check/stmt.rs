@@ -138,10 +138,10 @@ impl<'a> Checker<'a> {
                     self.pool_slots.push((slot, p));
                 }
                 // A yes/no worked out by an operator is the same as that condition's truth.
-                let condition = matches!(&t.e, Expr::Not(_))
-                    || matches!(
-                        &t.e,
-                        Expr::Bin(
+                let condition = matches!(
+                    &t.e,
+                    Expr::Not(_)
+                        | Expr::Bin(
                             BinOp::And
                                 | BinOp::Or
                                 | BinOp::Eq
@@ -154,7 +154,7 @@ impl<'a> Checker<'a> {
                                 | BinOp::Ge,
                             ..
                         )
-                    );
+                );
                 if t.ty == Ty::Flag && condition {
                     Stmt::LetFlag(slot, Box::new(Test::new(t.e)))
                 } else {

@@ -47,7 +47,7 @@ pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
     }
     for m in &c.modifiers {
         before.push(&m.amount);
-        before.extend(m.when.as_ref());
+        before.extend(m.when.as_ref().map(|w| &w.expr));
         before.extend(m.cap.as_ref());
     }
     if let Some(r) = &c.roll {

@@ -205,7 +205,8 @@ pub fn run(
 /// A pool of `threads` worker threads. The last pool made is kept for the next simulation with as
 /// many threads: a sweep of many short simulations would otherwise start and stop its threads each
 /// time, and each new thread starts with a cold heap (its first allocations fault fresh pages in,
-/// which two threads at once do in turn).
+/// which two threads at once do in turn). A pool of more threads than the machine has cores is not
+/// kept: they would all stay, idle, until the next simulation.
 #[cfg(feature = "parallel")]
 fn workers(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, Diagnostic> {
     use std::sync::{Arc, Mutex};
@@ -221,7 +222,10 @@ fn workers(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, Diagnost
             .with_help("ask for fewer threads with `--threads`")
     })?;
     let pool = Arc::new(pool);
-    *last = Some((threads, pool.clone()));
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if threads <= cores {
+        *last = Some((threads, pool.clone()));
+    }
     Ok(pool)
 }
 

@@ -346,10 +346,10 @@ impl Runner<'_> {
             k += 1;
             let m = &check.modifiers[i as usize];
             self.span = m.span;
-            let holds = match (cond, &m.run) {
+            let holds = match (cond, &m.when) {
                 (Cond::Always, _) | (Cond::Rule, None) => true,
                 (Cond::Flag(slot, not), _) => f.get(slot as usize).is_some_and(Value::truth) != not,
-                (Cond::Rule, Some(w)) => self.test(w, &mut f)?,
+                (Cond::Rule, Some(w)) => self.test(&w.run, &mut f)?,
             };
             if !holds {
                 continue;

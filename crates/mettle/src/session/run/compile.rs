@@ -268,22 +268,6 @@ impl Num {
 }
 
 fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
-    // A count against a number (`at_zero >= 2` reads a local; this is `number of … > 0`).
-    if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
-        let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
-        let count = move |r: &mut Runner<'_>, f: &mut Vec<Value>, holds: fn(i64, i64) -> bool| match r
-            .number_of(kind, slot, filter.as_deref(), f)
-        {
-            Ok(n) => Truth::of(holds(n, k)),
-            Err(e) => r.fail(e),
-        };
-        return match op {
-            BinOp::Lt => Arc::new(move |r, f| count(r, f, |n, k| n < k)),
-            BinOp::Le => Arc::new(move |r, f| count(r, f, |n, k| n <= k)),
-            BinOp::Gt => Arc::new(move |r, f| count(r, f, |n, k| n > k)),
-            _ => Arc::new(move |r, f| count(r, f, |n, k| n >= k)),
-        };
-    }
     // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
     // it when the log is off.
     if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {

@@ -61,7 +61,7 @@ impl Runner<'_> {
             .iter()
             .enumerate()
             .filter_map(|(i, m)| {
-                let cond = match m.when.as_ref().map(|w| fold(w, options)) {
+                let cond = match m.when.as_ref().map(|w| fold(&w.expr, options)) {
                     None | Some(Folded::Known(true)) => Cond::Always,
                     Some(Folded::Known(false)) => return None,
                     Some(Folded::Flag(slot, not)) => Cond::Flag(slot, not),

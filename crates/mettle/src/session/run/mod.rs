@@ -515,7 +515,12 @@ impl<'a> Runner<'a> {
     /// What a failed compiled condition gives back had it kept no error (it always keeps one).
     #[cold]
     fn lost_error(&self) -> Diagnostic {
-        fail("lost_error", "a condition failed without saying why", self.span, "this condition")
+        fail(
+            "lost_error",
+            "a condition failed without saying why",
+            self.span,
+            "this is a bug in mettle: please report it, with the ruleset",
+        )
     }
 
     fn overflow(&self) -> Diagnostic {
