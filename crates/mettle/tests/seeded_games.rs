@@ -5,7 +5,7 @@
 //!
 //! With the log off a game must end the same way and record the same values as with it on, and so
 //! must a game played as a simulation plays it (`Session::play_quietly`, in one session used again
-//! for every game of the ruleset).
+//! for every game of the ruleset), down to the checks' last results.
 //!
 //! To accept intended changes: `INSTA_UPDATE=always cargo test -p mettle --test seeded_games`, then
 //! read the diff.
@@ -78,6 +78,30 @@ fn games(file: &str) -> String {
                     ending(&reused).replace("; recorded ", &format!("; recorded {}", records.join(", ")));
                 assert_eq!(on, ended, "{file} {} seed {seed}: played as a simulation", sc.name);
                 assert_eq!(report.failures.is_empty(), !game.failed, "{file} {} seed {seed}", sc.name);
+                // The checks' last results, made when read or when the game ended, are those the
+                // game with the log off made at each roll (a simulation keeps no modifiers' labels,
+                // on the result or on the dice they add).
+                let unlabelled = |s: &Session| {
+                    let mut last = s.state().last.clone();
+                    for r in last.iter_mut().flatten() {
+                        let r = std::sync::Arc::make_mut(r);
+                        r.modifiers.clear();
+                        let slots = r.slots.iter_mut().filter_map(|v| match v {
+                            mettle::Value::Pool(p) => Some(std::sync::Arc::make_mut(p)),
+                            _ => None,
+                        });
+                        for d in r.pool.iter_mut().chain(slots).flat_map(|p| &mut p.dice) {
+                            d.from = None;
+                        }
+                    }
+                    last
+                };
+                assert_eq!(
+                    unlabelled(&quiet),
+                    unlabelled(&reused),
+                    "{file} {} seed {seed}: results",
+                    sc.name
+                );
             }
         }
     }

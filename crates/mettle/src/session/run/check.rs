@@ -133,44 +133,74 @@ impl Runner<'_> {
             None => None,
         };
         let (total, target, oi) = self.settle_check(c, &setup, pool, &mut f)?;
-        let applied = setup.applied;
+        let outcome = &check.outcomes[oi];
         let target_parts = match &check.target {
             Some(t) if self.logging => self.parts(t, &mut f),
             _ => None,
         };
-        let outcome = &check.outcomes[oi];
-        let set = &self.p.sets[check.outcome_set as usize];
         let margin = match target {
             Some(t) if check.under => Some(t.checked_sub(total).ok_or_else(|| self.overflow())?),
             Some(t) => Some(total.checked_sub(t).ok_or_else(|| self.overflow())?),
             None => None,
         };
-        let inputs = if self.logging {
-            check
-                .inputs
-                .iter()
-                .enumerate()
-                .map(|(i, inp)| (inp.field.name.clone(), self.show(&f[i])))
-                .collect()
-        } else {
-            vec![]
-        };
-        let values = if self.logging {
+        let settled = Settled { subject, total, target, margin, oi: oi as u32 };
+        // A rule's roll in a simulated game whose outcome has nothing to apply leaves its frame as
+        // it is: the result is made from it only if something reads it (see `Pending`).
+        if W::LAZY && self.game.is_some() && !self.logging && (subject.is_none() || outcome.body.is_empty()) {
+            self.drop_pending(c);
+            self.pending[c as usize] = Some(Pending { settled, frame: f });
+            return Ok(W::none());
+        }
+        self.drop_pending(c);
+        let shown = if self.logging {
             // A value worked out for some outcomes' effects only is not shown under the others.
             let shown = |i: usize| match check.lets_for.get(i) {
                 Some(Some(only)) => only.contains(&(oi as u32)),
                 _ => true,
             };
-            check
-                .lets
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| shown(*i))
-                .map(|(_, (n, s))| (n.clone(), self.show(&f[*s as usize])))
-                .collect()
+            Shown {
+                applied: setup.applied,
+                target_parts,
+                inputs: check
+                    .inputs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, inp)| (inp.field.name.clone(), self.show(&f[i])))
+                    .collect(),
+                values: check
+                    .lets
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| shown(*i))
+                    .map(|(_, (n, s))| (n.clone(), self.show(&f[*s as usize])))
+                    .collect(),
+            }
         } else {
-            vec![]
+            Shown { applied: setup.applied, ..Shown::default() }
         };
+        let logging = self.logging;
+        let result = self.keep_result(c, &settled, &f, shown);
+        let wanted = W::of(result);
+        if let Some(entry) = logging.then(|| LogEntry::Check(Box::new((**result).clone()))) {
+            let during = self.log.split_off(mark.min(self.log.len()));
+            self.push(entry);
+            // Already counted against the log's budget when first logged.
+            self.log
+                .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
+        }
+        if subject.is_some() {
+            self.exec_block(&outcome.body, &mut f)?;
+        }
+        self.recycle_check(c, f);
+        Ok(wanted)
+    }
+
+    /// Makes the result of a roll of check `c` that settled as `s` with frame `f` the check's last,
+    /// over the last one when nothing else holds it (its strings and vectors used again, its old
+    /// dice kept for the next roll).
+    fn keep_result(&mut self, c: CheckId, s: &Settled, f: &[Value], shown: Shown) -> &Arc<CheckResult> {
+        let check = &self.p.checks[c as usize];
+        let outcome = &check.outcomes[s.oi as usize];
         // The dice are read where the check's frame keeps them.
         let pool = match (&check.roll, &f[check.slots.dice as usize]) {
             (Some(_), Value::Pool(p)) => Some(&**p),
@@ -180,25 +210,23 @@ impl Runner<'_> {
             check: &check.name,
             check_id: c,
             pool,
-            modifiers: applied,
-            total,
-            target,
-            margin,
+            modifiers: shown.applied,
+            total: s.total,
+            target: s.target,
+            margin: s.margin,
             under: check.under,
-            target_parts,
-            inputs,
-            values,
-            outcome: &set.names[outcome.index as usize],
+            target_parts: shown.target_parts,
+            inputs: shown.inputs,
+            values: shown.values,
+            outcome: &self.p.sets[check.outcome_set as usize].names[outcome.index as usize],
             outcome_index: outcome.index,
             outcome_span: outcome.span,
             span: check.span,
-            slots: &f,
+            slots: f,
             dice_slot: check.slots.dice as usize,
         };
         let st = &mut *self.st;
-        let who = subject.map(|s| st.entities[s as usize].name.as_str());
-        // The check's last result is written over when nothing else holds it (its strings and
-        // vectors used again, its old dice kept for the next roll); else a new one is made.
+        let who = s.subject.map(|s| st.entities[s as usize].name.as_str());
         let last = st.last[c as usize].take().or_else(|| self.spare_results.get_mut(c as usize)?.take());
         let result = match last {
             Some(mut last) => match Arc::get_mut(&mut last) {
@@ -212,20 +240,51 @@ impl Runner<'_> {
             },
             None => Arc::new(fresh.build(who)),
         };
-        let wanted = W::of(&result);
-        if self.logging {
-            let during = self.log.split_off(mark.min(self.log.len()));
-            self.push(LogEntry::Check(Box::new((*result).clone())));
-            // Already counted against the log's budget when first logged.
-            self.log
-                .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
+        self.st.last[c as usize].insert(result)
+    }
+
+    /// Lets go of a roll of check `c` whose result nobody read, now that a later roll replaces it.
+    fn drop_pending(&mut self, c: CheckId) {
+        if self.pending.len() < self.p.checks.len() {
+            self.pending.resize_with(self.p.checks.len(), || None);
         }
-        self.st.last[c as usize] = Some(result);
-        if subject.is_some() {
-            self.exec_block(&outcome.body, &mut f)?;
+        if let Some(old) = self.pending[c as usize].take() {
+            self.recycle_check(c, old.frame);
         }
-        self.recycle_check(c, f);
-        Ok(wanted)
+    }
+
+    /// Makes the result of check `c`'s last roll, if it was left to be made when read.
+    #[inline]
+    pub(super) fn settle_last(&mut self, c: CheckId) {
+        if let Some(Some(_)) = self.pending.get(c as usize) {
+            self.make_pending(c);
+        }
+    }
+
+    #[inline(never)]
+    fn make_pending(&mut self, c: CheckId) {
+        if let Some(Pending { settled, frame }) = self.pending[c as usize].take() {
+            self.keep_result(c, &settled, &frame, Shown::default());
+            self.recycle_check(c, frame);
+        }
+    }
+
+    /// Makes every result left to be made when read: before the entities they name move, and when
+    /// the game is over.
+    pub(in crate::session) fn settle_all_last(&mut self) {
+        for c in 0..self.pending.len() {
+            self.settle_last(c as CheckId);
+        }
+    }
+
+    /// The place, in the check's outcome set, of check `c`'s last outcome, read without making its
+    /// result.
+    #[inline]
+    pub(super) fn last_outcome(&self, c: usize) -> Option<u32> {
+        match self.pending.get(c) {
+            Some(Some(p)) => Some(self.p.checks[c].outcomes[p.settled.oi as usize].index),
+            _ => self.st.last.get(c)?.as_ref().map(|r| r.outcome_index),
+        }
     }
 
     /// Keeps a check's finished frame, and its dice, to be used again.
@@ -482,17 +541,58 @@ fn given_in_range(check: &Check, i: u32, v: &Value, span: Span) -> R<()> {
 /// What a roll gives back to its caller: the result (a second handle on it) or nothing (a rule's
 /// roll, whose result is only kept as the check's last).
 trait Wanted {
+    /// Whether the result may be left to be made when read.
+    const LAZY: bool;
     fn of(result: &Arc<CheckResult>) -> Self;
+    fn none() -> Self;
 }
 
 impl Wanted for Arc<CheckResult> {
+    const LAZY: bool = false;
     fn of(result: &Arc<CheckResult>) -> Self {
         result.clone()
+    }
+    fn none() -> Self {
+        unreachable!("a roll that gives its result back makes it")
     }
 }
 
 impl Wanted for () {
+    const LAZY: bool = true;
     fn of(_: &Arc<CheckResult>) {}
+    fn none() {}
+}
+
+/// How a roll settled: what its result is made from, with its frame.
+#[derive(Debug)]
+pub(super) struct Settled {
+    subject: Option<u32>,
+    total: i64,
+    target: Option<i64>,
+    margin: Option<i64>,
+    /// The outcome, by its place in the check's outcomes.
+    oi: u32,
+}
+
+/// A rule's roll in a simulated game, its result not made yet: most are never read (an attack
+/// that misses, a morale check nobody asks about) and are replaced by the next roll of the same
+/// check. The result is made the first time `last` reads it, before an entity is taken out of
+/// play, and when the game ends, exactly as it would have been made at the roll: its outcome has
+/// no effects, so nothing changes the frame in between.
+#[derive(Debug)]
+pub(super) struct Pending {
+    settled: Settled,
+    frame: Vec<Value>,
+}
+
+/// What only a logged roll shows: the modifiers that applied (kept when labels are), how the
+/// target was worked out, the inputs and the values.
+#[derive(Default)]
+struct Shown {
+    applied: Vec<AppliedModifier>,
+    target_parts: Option<String>,
+    inputs: Vec<(String, String)>,
+    values: Vec<(String, String)>,
 }
 
 /// What [`Runner::prepare_check`] works out before the dice are rolled.

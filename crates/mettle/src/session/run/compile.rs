@@ -186,8 +186,8 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
         && let Expr::Last(c) = &**r
     {
         let (c, k, whole) = (*c as usize, *index, e.clone());
-        return Arc::new(move |r, f| match r.st.last.get(c) {
-            Some(Some(last)) => Truth::of((last.outcome_index == k) == eq),
+        return Arc::new(move |r, f| match r.last_outcome(c) {
+            Some(last) => Truth::of((last == k) == eq),
             _ => r.slow_truth(&whole, f),
         });
     }

@@ -107,7 +107,10 @@ impl Runner<'_> {
                     }
                 }
             }
-            Expr::Last(c) => match &self.st.last[*c as usize] {
+            Expr::Last(c) => match {
+                self.settle_last(*c);
+                &self.st.last[*c as usize]
+            } {
                 Some(r) => Value::Result(r.clone()),
                 None => {
                     return Err(Box::new(fail(

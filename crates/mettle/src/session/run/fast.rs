@@ -189,7 +189,7 @@ impl Runner<'_> {
     fn key(&self, e: &Expr, f: &[Value]) -> Option<Key> {
         match e {
             Expr::Outcome(r) => match &**r {
-                Expr::Last(c) => Some(Key::Name(self.st.last.get(*c as usize)?.as_ref()?.outcome_index)),
+                Expr::Last(c) => Some(Key::Name(self.last_outcome(*c as usize)?)),
                 _ => None,
             },
             Expr::Global(Global::Game) => {

@@ -35,6 +35,8 @@ impl Runner<'_> {
     /// down by one, and its timed changes and the answers naming it are dropped.
     pub fn remove(&mut self, id: u32) -> R<()> {
         self.tick(1)?;
+        // Results not made yet name entities by the places they had.
+        self.settle_all_last();
         let gone = self.st.entities.remove(id as usize);
         let shift = |v: &mut Value| {
             if let Value::Entity(e) = v {

@@ -156,6 +156,8 @@ pub(super) struct Runner<'a> {
     spare_pool: Option<Arc<Pool>>,
     /// Results of an earlier game's checks, by check, to be written over by this game's first rolls.
     spare_results: Vec<Option<Arc<CheckResult>>>,
+    /// Rules' rolls in a simulated game whose results are made when read, by check.
+    pending: Vec<Option<check::Pending>>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
@@ -183,6 +185,8 @@ pub(in crate::session) struct Spare {
     pool: Option<Arc<Pool>>,
     folds: fold::Folds,
     results: Vec<Option<Arc<CheckResult>>>,
+    /// A list with a place for each check, all empty.
+    pending: Vec<Option<check::Pending>>,
 }
 
 impl Spare {
@@ -270,6 +274,7 @@ impl<'a> Runner<'a> {
             spare: Vec::new(),
             spare_pool: None,
             spare_results: Vec::new(),
+            pending: Vec::new(),
             folds: Default::default(),
             game: None,
         }
@@ -280,6 +285,7 @@ impl<'a> Runner<'a> {
         self.spare = spare.frames;
         self.spare_pool = spare.pool;
         self.spare_results = spare.results;
+        self.pending = spare.pending;
         self.folds = spare.folds;
         self
     }
@@ -294,8 +300,11 @@ impl<'a> Runner<'a> {
     }
 
     /// What this runner keeps to use again, for the next.
+    /// Makes first the results of rolls left to be made when read (see `check::Pending`).
     pub(super) fn take_spare(&mut self) -> Spare {
+        self.settle_all_last();
         Spare {
+            pending: std::mem::take(&mut self.pending),
             frames: std::mem::take(&mut self.spare),
             pool: self.spare_pool.take(),
             results: std::mem::take(&mut self.spare_results),
