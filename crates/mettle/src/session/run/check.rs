@@ -520,22 +520,28 @@ impl Runner<'_> {
 }
 
 /// An error if `v`, given for input `i` of `check`, is a number outside the input's range.
+#[inline]
 fn given_in_range(check: &Check, i: u32, v: &Value, span: Span) -> R<()> {
     let input = &check.inputs[i as usize].field;
     if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.ty, v)
         && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
     {
-        return Err(Box::new(
-            fail(
-                "out_of_range",
-                format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
-                if span.is_empty() { input.span } else { span },
-                &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-            )
-            .with_label(input.span, "declared here"),
-        ));
+        return Err(out_of_range(check, input, *x, (*lo, *hi), span));
     }
     Ok(())
+}
+
+#[cold]
+fn out_of_range(check: &Check, input: &FieldDef, x: i64, (lo, hi): (Option<i64>, Option<i64>), span: Span) -> Box<Diagnostic> {
+    Box::new(
+        fail(
+            "out_of_range",
+            format!("input `{}` of check `{}` is {x}, outside its range", input.name, check.name),
+            if span.is_empty() { input.span } else { span },
+            &format!("give a value {}", crate::check::range_words(lo, hi)),
+        )
+        .with_label(input.span, "declared here"),
+    )
 }
 
 /// What a roll gives back to its caller: the result (a second handle on it) or nothing (a rule's

@@ -1,7 +1,7 @@
 //! Firing events and applying statements: triggers, timed changes, attribute writes and scenarios.
 
 use super::host::shown_options;
-use super::{MAX_REPEAT, R, Runner, fail, put, set, show_value};
+use super::{MAX_REPEAT, R, Runner, copied, fail, put, set, show_value};
 use crate::ast::{BinOp, Duration, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -235,7 +235,7 @@ impl Runner<'_> {
         let mut fields: Vec<Value> = k
             .fields
             .iter()
-            .map(|f| f.default.clone().or_else(|| f.ty.lowest()).unwrap_or(Value::None))
+            .map(|f| f.default.as_ref().map(copied).or_else(|| f.ty.lowest()).unwrap_or(Value::None))
             .collect();
         for (i, v) in with {
             let def = &k.fields[i as usize];
@@ -267,7 +267,7 @@ impl Runner<'_> {
                 self.at(*span)?;
                 let id = self.entity(&place.entity, f)?;
                 let v = match self.peek(value, f) {
-                    Some(v) => v.clone(),
+                    Some(v) => copied(v),
                     None => self.eval(value, f)?,
                 };
                 if let Some(u) = until {
@@ -276,7 +276,7 @@ impl Runner<'_> {
                         Duration::EndOfRound => Expiry::RoundEnd(self.st.round),
                         Duration::NextRound => Expiry::RoundEnd(self.st.round.max(0) + 1),
                     };
-                    let restore = self.st.entities[id as usize].fields[place.field as usize].clone();
+                    let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
                     match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
                         // A second timed change of the same attribute keeps the first's value to go
                         // back to, and lasts as long as the longer of the two.
@@ -300,7 +300,7 @@ impl Runner<'_> {
                 }
                 self.write(id, place.field, v, *span)?;
                 if until.is_some() {
-                    let now = self.st.entities[id as usize].fields[place.field as usize].clone();
+                    let now = copied(&self.st.entities[id as usize].fields[place.field as usize]);
                     if let Some(t) =
                         self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
                         && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)

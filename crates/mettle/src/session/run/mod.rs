@@ -63,6 +63,20 @@ pub(super) fn put(slot: &mut Value, v: &Value) {
     }
 }
 
+/// A copy of `v`: numbers, yes/no, names and entities built field by field, without a call to
+/// `Value::clone` and its jump on the kind.
+#[inline(always)]
+pub(super) fn copied(v: &Value) -> Value {
+    match v {
+        Value::Int(i) => Value::Int(*i),
+        Value::Bool(b) => Value::Bool(*b),
+        Value::Name { set, index } => Value::Name { set: *set, index: *index },
+        Value::Entity(e) => Value::Entity(*e),
+        Value::None => Value::None,
+        _ => v.clone(),
+    }
+}
+
 /// A value as people read it.
 pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
     match v {
