@@ -124,7 +124,10 @@ impl Runner<'_> {
         let mark = self.log.len();
         // A simulated game's results are never shown: their modifiers' labels are not kept.
         let labels = self.game.is_none();
-        let (mut f, setup) = self.prepare_frame(c, subject, f, given, span, labels)?;
+        let mut f = f;
+        let mut setup = Setup::default();
+        // The frame and setup are written where they stand: returned, they went through memory.
+        self.prepare_frame(c, subject, &mut f, given, span, labels, &mut setup)?;
         let pool = match &check.roll {
             Some(r) => {
                 self.span = r.span;
@@ -310,20 +313,24 @@ impl Runner<'_> {
         span: Span,
         labels: bool,
     ) -> R<(Vec<Value>, Setup)> {
-        let (f, given) = self.args_frame(c, args, span)?;
-        self.prepare_frame(c, subject, f, given, span, labels)
+        let (mut f, given) = self.args_frame(c, args, span)?;
+        let mut setup = Setup::default();
+        self.prepare_frame(c, subject, &mut f, given, span, labels, &mut setup)?;
+        Ok((f, setup))
     }
 
     /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
+    #[allow(clippy::too_many_arguments, reason = "two call sites; the frame and setup are written in place")]
     fn prepare_frame(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        mut f: Vec<Value>,
+        f: &mut Vec<Value>,
         given: Given,
         span: Span,
         labels: bool,
-    ) -> R<(Vec<Value>, Setup)> {
+        setup: &mut Setup,
+    ) -> R<()> {
         let check = &self.p.checks[c as usize];
         // Until a rule with a place of its own runs, errors point at the check.
         self.span = check.span;
@@ -344,7 +351,7 @@ impl Runner<'_> {
                 put(&mut f[i], v);
             } else if let Some(e) = &input.default {
                 self.span = input.field.span;
-                f[i] = self.eval(e, &mut f)?;
+                f[i] = self.eval(e, f)?;
             } else if let Some((who, a)) = subject
                 .and_then(|s| self.st.entities.get(s as usize).filter(|e| Some(e.kind) == check.subject))
                 .zip(self.p.subject_attribute(c, i as u32))
@@ -384,11 +391,10 @@ impl Runner<'_> {
                 )));
             }
         }
-        let mut setup = Setup::default();
         for (i, step) in check.steps.iter().enumerate() {
             match step {
                 CheckStep::Let(slot, e) => {
-                    let v = self.eval(e, &mut f)?;
+                    let v = self.eval(e, f)?;
                     f[*slot as usize] = v;
                 }
                 CheckStep::Roll => {
@@ -408,15 +414,15 @@ impl Runner<'_> {
             let holds = match (cond, &m.when) {
                 (Cond::Always, _) | (Cond::Rule, None) => true,
                 (Cond::Flag(slot, not), _) => f.get(slot as usize).is_some_and(Value::truth) != not,
-                (Cond::Rule, Some(w)) => self.test(&w.run, &mut f)?,
+                (Cond::Rule, Some(w)) => self.test(&w.run, f)?,
             };
             if !holds {
                 continue;
             }
-            let mut amount = self.int(&m.amount, &mut f)?;
+            let mut amount = self.int(&m.amount, f)?;
             if let Some(cap) = &m.cap {
                 // A cap of i64::MIN reads as the largest cap there is, not as an overflow.
-                let cap = self.int(cap, &mut f)?.checked_abs().unwrap_or(i64::MAX);
+                let cap = self.int(cap, f)?.checked_abs().unwrap_or(i64::MAX);
                 amount = amount.clamp(-cap, cap);
             }
             if amount == 0 {
@@ -444,7 +450,7 @@ impl Runner<'_> {
         if let Some(m) = check.modifiers.last() {
             self.span = m.span;
         }
-        Ok((f, setup))
+        Ok(())
     }
 
     /// Everything of a roll that comes after the dice: the total, target and margin, the `let`s after
@@ -532,7 +538,13 @@ fn given_in_range(check: &Check, i: u32, v: &Value, span: Span) -> R<()> {
 }
 
 #[cold]
-fn out_of_range(check: &Check, input: &FieldDef, x: i64, (lo, hi): (Option<i64>, Option<i64>), span: Span) -> Box<Diagnostic> {
+fn out_of_range(
+    check: &Check,
+    input: &FieldDef,
+    x: i64,
+    (lo, hi): (Option<i64>, Option<i64>),
+    span: Span,
+) -> Box<Diagnostic> {
     Box::new(
         fail(
             "out_of_range",
