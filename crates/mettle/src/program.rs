@@ -645,6 +645,9 @@ pub struct Place {
     pub field: u32,
     /// The kind (for names and bounds).
     pub kind: KindId,
+    /// The attribute's range, for a number (the widest there is for anything else): a value within
+    /// it is written without looking up the attribute.
+    pub range: (i64, i64),
 }
 
 /// Options of a choice.

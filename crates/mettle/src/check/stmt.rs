@@ -50,7 +50,11 @@ impl<'a> Checker<'a> {
             && let Some(kind) = self.entity_kind_of(&ent)
         {
             let f = &self.prog.kinds[kind as usize].fields[idx as usize];
-            return Some((Place { entity: *ent, field: idx, kind }, t.ty, f.name.clone()));
+            let range = match f.ty {
+                Ty::Int { lo, hi } => (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
+                _ => (i64::MIN, i64::MAX),
+            };
+            return Some((Place { entity: *ent, field: idx, kind, range }, t.ty, f.name.clone()));
         }
         self.error(
             Diagnostic::error(

@@ -181,6 +181,31 @@ impl Runner<'_> {
     }
 
     /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
+    /// [`Runner::write`] for a statement's `place`: quiet and unobserved, a value within the
+    /// attribute's range (or not a number) is written straight into the entity of the place's kind.
+    #[inline]
+    fn write_place(&mut self, entity: u32, place: &Place, v: Value, span: Span) -> R<()> {
+        let fits = match v {
+            Value::Int(x) => place.range.0 <= x && x <= place.range.1,
+            Value::Pool(_) => false,
+            _ => true,
+        };
+        if fits
+            && !self.logging
+            && !self.observed()
+            && let Some(slot) = self
+                .st
+                .entities
+                .get_mut(entity as usize)
+                .filter(|e| e.kind == place.kind)
+                .and_then(|e| e.fields.get_mut(place.field as usize))
+        {
+            set(slot, v);
+            return Ok(());
+        }
+        self.write(entity, place.field, v, span)
+    }
+
     pub(in crate::session) fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
         let e = &self.st.entities[entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[field as usize];
@@ -298,7 +323,7 @@ impl Runner<'_> {
                 } else if self.st.timed.iter().any(|t| t.entity == id && t.field == place.field) {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
                 }
-                self.write(id, place.field, v, *span)?;
+                self.write_place(id, place, v, *span)?;
                 if until.is_some() {
                     let now = copied(&self.st.entities[id as usize].fields[place.field as usize]);
                     if let Some(t) =
@@ -317,7 +342,7 @@ impl Runner<'_> {
                 let cur = self.st.entities[id as usize].fields[place.field as usize].int();
                 let new = if *negate { cur.checked_sub(n) } else { cur.checked_add(n) };
                 let new = new.ok_or_else(|| self.overflow())?;
-                self.write(id, place.field, Value::Int(new), *span)
+                self.write_place(id, place, Value::Int(new), *span)
             }
             Stmt::Let(slot, e) => {
                 self.tick(1)?;
