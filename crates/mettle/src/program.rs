@@ -590,9 +590,21 @@ pub enum Expr {
         /// Filter.
         filter: Option<Arc<Test>>,
     },
-    /// A script function (index in the scripts' functions): it gives a number, or yes/no when the
-    /// last field is set (the function is used as a condition).
-    Script(u32, Vec<Expr>, Span, bool),
+    /// A call of a script function (boxed: inline it made every expression larger by half).
+    Script(Box<ScriptCall>),
+}
+
+/// A call of a script function.
+#[derive(Debug, Clone)]
+pub struct ScriptCall {
+    /// The function, by its index in the scripts' functions.
+    pub func: u32,
+    /// The arguments.
+    pub args: Vec<Expr>,
+    /// Where it is called.
+    pub span: Span,
+    /// Whether it gives yes/no (used as a condition) rather than a number.
+    pub flag: bool,
 }
 
 /// A condition as the rules wrote it, with the closure the runner tests it with (compiled once,

@@ -123,7 +123,7 @@ impl Checker<'_> {
             // flanked(unit)`): Rhai values carry no declared type, so the place decides.
             let flag = want == Some(&Ty::Flag);
             let ty = if flag { Ty::Flag } else { Ty::INT };
-            return T::new(Expr::Script(sf, args, span, flag), ty);
+            return T::new(Expr::Script(Box::new(ScriptCall { func: sf, args, span, flag })), ty);
         }
         let mut known: Vec<&str> = BUILTINS.to_vec();
         known.extend(self.defines.keys().map(|s| s.as_str()));

@@ -209,10 +209,8 @@ pub fn each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
                 f(x);
             }
         }
-        Expr::Builtin(_, args)
-        | Expr::Define(_, args)
-        | Expr::Table(_, args)
-        | Expr::Script(_, args, _, _) => args.iter().for_each(f),
+        Expr::Builtin(_, args) | Expr::Define(_, args) | Expr::Table(_, args) => args.iter().for_each(f),
+        Expr::Script(call) => call.args.iter().for_each(f),
         Expr::NumberOf { filter, .. } => {
             if let Some(x) = filter {
                 f(&x.expr);

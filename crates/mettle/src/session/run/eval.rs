@@ -31,7 +31,7 @@ impl Runner<'_> {
                 let id = self.entity(base, f)?;
                 self.st.entities[id as usize].fields[*i as usize].clone()
             }
-            Expr::Script(func, args, span, flag) => self.script_value(*func, args, *span, *flag, f)?,
+            Expr::Script(c) => self.script_value(c.func, &c.args, c.span, c.flag, f)?,
             Expr::Neg(x) => Value::Int(self.int(x, f)?.checked_neg().ok_or_else(|| self.overflow())?),
             Expr::Not(x) => Value::Bool(!self.truth(x, f)?),
             Expr::Bin(op, a, b) => self.binary(*op, a, b, f)?,

@@ -69,11 +69,13 @@ impl Runner<'_> {
                     self.reads(x, facts, f, out);
                 }
             }
-            Expr::Builtin(_, args)
-            | Expr::Table(_, args)
-            | Expr::Define(_, args)
-            | Expr::Script(_, args, ..) => {
+            Expr::Builtin(_, args) | Expr::Table(_, args) | Expr::Define(_, args) => {
                 for a in args {
+                    self.reads(a, facts, f, out);
+                }
+            }
+            Expr::Script(call) => {
+                for a in &call.args {
                     self.reads(a, facts, f, out);
                 }
             }
