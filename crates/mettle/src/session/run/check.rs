@@ -20,30 +20,38 @@ impl Runner<'_> {
         args: Vec<(u32, Value)>,
         span: Span,
     ) -> R<Arc<CheckResult>> {
-        let (f, given) = self.args_frame(c, &args, span)?;
-        let r = self.roll_check_inner(c, subject, f, given, span);
+        let (mut f, given) = self.args_frame(c, &args, span)?;
+        let r = self.roll_check_inner(c, subject, &mut f, &given, span);
+        self.let_go(f);
         self.no_subject(c, subject, r)
     }
 
     /// Rolls check `c` as [`Runner::roll_check`] does, for a rule, its inputs `given` already in
-    /// frame `f` (from [`Runner::check_frame`]): its result is only kept as the check's last.
+    /// frame `f` (from [`Runner::check_frame`]): its result is only kept as the check's last. The
+    /// frame is taken from `f` when the roll is done with it; what is left there after an error is
+    /// the caller's to let go.
     pub(super) fn roll_check_in_rule(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        f: Vec<Value>,
-        given: Given,
+        f: &mut Vec<Value>,
+        given: &Given,
         span: Span,
     ) -> R<()> {
         let r = self.roll_check_inner::<()>(c, subject, f, given, span);
         self.no_subject(c, subject, r)
     }
 
-    /// A frame for check `c`, every slot empty, and a record of no input given.
-    pub(super) fn check_frame(&mut self, c: CheckId) -> (Vec<Value>, Given) {
-        let check = &self.p.checks[c as usize];
-        let n = check.inputs.len();
-        (self.frame(check.nslots as usize), Given::new(n))
+    /// A frame for check `c`, every slot empty (its inputs given are recorded in a [`Given`]).
+    pub(super) fn check_frame(&mut self, c: CheckId) -> Vec<Value> {
+        self.frame(self.p.checks[c as usize].nslots as usize)
+    }
+
+    /// Keeps frame `f` to be used again, unless a roll took it.
+    pub(super) fn let_go(&mut self, f: Vec<Value>) {
+        if f.capacity() > 0 {
+            self.recycle(f);
+        }
     }
 
     /// A frame for check `c` with the inputs `args` written in, each checked against its range in
@@ -54,7 +62,8 @@ impl Runner<'_> {
         args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
         span: Span,
     ) -> R<(Vec<Value>, Given)> {
-        let (mut f, mut given) = self.check_frame(c);
+        let mut f = self.check_frame(c);
+        let mut given = Given::new(self.p.checks[c as usize].inputs.len());
         for arg in args {
             // Each value is written straight from where the caller keeps it into its slot.
             let (i, v) = arg.borrow();
@@ -94,17 +103,14 @@ impl Runner<'_> {
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        f: Vec<Value>,
-        given: Given,
+        f: &mut Vec<Value>,
+        given: &Given,
         span: Span,
     ) -> R<W> {
         let p = self.p;
         let check = &p.checks[c as usize];
         self.span = span;
-        if let Err(e) = self.tick(1) {
-            self.recycle(f);
-            return Err(e);
-        }
+        self.tick(1)?;
         let outer = self.rule.replace((check.span, check.name.as_str()));
         let r = self.roll_check_body(c, subject, f, given, span);
         self.rule = outer;
@@ -115,8 +121,8 @@ impl Runner<'_> {
         &mut self,
         c: CheckId,
         subject: Option<u32>,
-        f: Vec<Value>,
-        given: Given,
+        f: &mut Vec<Value>,
+        given: &Given,
         span: Span,
     ) -> R<W> {
         let check = &self.p.checks[c as usize];
@@ -124,21 +130,20 @@ impl Runner<'_> {
         let mark = self.log.len();
         // A simulated game's results are never shown: their modifiers' labels are not kept.
         let labels = self.game.is_none();
-        let mut f = f;
         let mut setup = Setup::default();
         // The frame and setup are written where they stand: returned, they went through memory.
-        self.prepare_frame(c, subject, &mut f, given, span, labels, &mut setup)?;
+        self.prepare_frame(c, subject, f, given, span, labels, &mut setup)?;
         let pool = match &check.roll {
             Some(r) => {
                 self.span = r.span;
-                Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, &mut f)?)
+                Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, f)?)
             }
             None => None,
         };
-        let (total, target, oi) = self.settle_check(c, &setup, pool, &mut f)?;
+        let (total, target, oi) = self.settle_check(c, &setup, pool, f)?;
         let outcome = &check.outcomes[oi];
         let target_parts = match &check.target {
-            Some(t) if self.logging => self.parts(t, &mut f),
+            Some(t) if self.logging => self.parts(t, f),
             _ => None,
         };
         let margin = match target {
@@ -151,7 +156,7 @@ impl Runner<'_> {
         // it is: the result is made from it only if something reads it (see `Pending`).
         if W::LAZY && self.game.is_some() && !self.logging && (subject.is_none() || outcome.body.is_empty()) {
             self.drop_pending(c);
-            self.pending[c as usize] = Some(Pending { settled, frame: f });
+            self.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
             return Ok(W::none());
         }
         self.drop_pending(c);
@@ -182,7 +187,7 @@ impl Runner<'_> {
             Shown { applied: setup.applied, ..Shown::default() }
         };
         let logging = self.logging;
-        let result = self.keep_result(c, &settled, &f, shown);
+        let result = self.keep_result(c, &settled, f, shown);
         let wanted = W::of(result);
         if let Some(entry) = logging.then(|| LogEntry::Check(Box::new((**result).clone()))) {
             let during = self.log.split_off(mark.min(self.log.len()));
@@ -192,9 +197,9 @@ impl Runner<'_> {
                 .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
         if subject.is_some() {
-            self.exec_block(&outcome.body, &mut f)?;
+            self.exec_block(&outcome.body, f)?;
         }
-        self.recycle_check(c, f);
+        self.recycle_check(c, std::mem::take(f));
         Ok(wanted)
     }
 
@@ -315,7 +320,10 @@ impl Runner<'_> {
     ) -> R<(Vec<Value>, Setup)> {
         let (mut f, given) = self.args_frame(c, args, span)?;
         let mut setup = Setup::default();
-        self.prepare_frame(c, subject, &mut f, given, span, labels, &mut setup)?;
+        if let Err(e) = self.prepare_frame(c, subject, &mut f, &given, span, labels, &mut setup) {
+            self.recycle(f);
+            return Err(e);
+        }
         Ok((f, setup))
     }
 
@@ -326,7 +334,7 @@ impl Runner<'_> {
         c: CheckId,
         subject: Option<u32>,
         f: &mut Vec<Value>,
-        given: Given,
+        given: &Given,
         span: Span,
         labels: bool,
         setup: &mut Setup,
@@ -642,7 +650,7 @@ enum Which {
 }
 
 impl Given {
-    fn new(n: usize) -> Given {
+    pub(super) fn new(n: usize) -> Given {
         let which = if n <= 64 { Which::Bits(0) } else { Which::List(vec![false; n]) };
         Given { which, checked: false }
     }

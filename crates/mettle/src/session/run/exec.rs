@@ -1,5 +1,6 @@
 //! Firing events and applying statements: triggers, timed changes, attribute writes and scenarios.
 
+use super::check::Given;
 use super::host::shown_options;
 use super::{MAX_REPEAT, R, Runner, copied, fail, put, set, show_value};
 use crate::ast::{BinOp, Duration, Span};
@@ -363,7 +364,8 @@ impl Runner<'_> {
                     None => None,
                 };
                 // The inputs are written straight into the check's frame.
-                let (mut values, mut given) = self.check_frame(*check);
+                let mut values = self.check_frame(*check);
+                let mut given = Given::new(self.p.checks[*check as usize].inputs.len());
                 for (i, e) in args {
                     let slot = &mut values[*i as usize];
                     if let Some(v) = self.peek(e, f) {
@@ -383,8 +385,9 @@ impl Runner<'_> {
                     self.recycle(values);
                     return Err(e);
                 }
-                let r = self.roll_check_in_rule(*check, subject, values, given, *span);
+                let r = self.roll_check_in_rule(*check, subject, &mut values, &given, *span);
                 self.depth -= 1;
+                self.let_go(values);
                 r
             }
             Stmt::If(c, a, b) => {
