@@ -152,11 +152,24 @@ impl Runner<'_> {
             None => None,
         };
         let settled = Settled { subject, total, target, margin, oi: oi as u32 };
-        // A rule's roll in a simulated game whose outcome has nothing to apply leaves its frame as
-        // it is: the result is made from it only if something reads it (see `Pending`).
-        if W::LAZY && self.game.is_some() && !self.logging && (subject.is_none() || outcome.body.is_empty()) {
+        // A rule's roll in a simulated game keeps its frame as it is: the result is made from it
+        // only if something reads it (see `Pending`). An outcome with effects applies them in a
+        // copy of the frame, which they may write in.
+        if W::LAZY && self.game.is_some() && !self.logging {
+            let effects = subject.is_some() && !outcome.body.is_empty();
+            let mut copy = if effects { self.frame(f.len()) } else { vec![] };
+            if effects {
+                for (to, from) in copy.iter_mut().zip(f.iter()) {
+                    put(to, from);
+                }
+            }
             self.drop_pending(c);
             self.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
+            if effects {
+                let r = self.exec_block(&outcome.body, &mut copy);
+                self.recycle(copy);
+                r?;
+            }
             return Ok(W::none());
         }
         self.drop_pending(c);
@@ -603,8 +616,8 @@ pub(super) struct Settled {
 /// A rule's roll in a simulated game, its result not made yet: most are never read (an attack
 /// that misses, a morale check nobody asks about) and are replaced by the next roll of the same
 /// check. The result is made the first time `last` reads it, before an entity is taken out of
-/// play, and when the game ends, exactly as it would have been made at the roll: its outcome has
-/// no effects, so nothing changes the frame in between.
+/// play, and when the game ends, exactly as it would have been made at the roll: the outcome's
+/// effects work in a copy of the frame, so nothing changes this one in between.
 #[derive(Debug)]
 pub(super) struct Pending {
     settled: Settled,
