@@ -138,9 +138,11 @@ fn own(chunk: &mut Arc<Vec<Entity>>) -> std::slice::IterMut<'_, Entity> {
 
 impl Entities {
     /// None in play, kept in one list of their own, for a state that nothing copies while it plays.
-    pub(super) fn clear_own(&mut self) {
+    /// The entities that were are added to `spent`, their names' and attributes' buffers to be used
+    /// again.
+    pub(super) fn clear_own(&mut self, spent: &mut Vec<Entity>) {
         match &mut self.store {
-            Store::Own(v) => v.clear(),
+            Store::Own(v) => spent.append(v),
             store => *store = Store::Own(vec![]),
         }
         self.len = 0;

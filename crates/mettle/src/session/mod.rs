@@ -730,7 +730,7 @@ impl Session {
         *rng = ChaCha8Rng::seed_from_u64(seed);
         (*round, *turn) = (0, 0);
         // Nothing copies the state while a quiet game plays.
-        entities.clear_own();
+        entities.clear_own(&mut self.spare.entities);
         forced.clear();
         answers.clear();
         host_answers.clear();

@@ -257,33 +257,60 @@ impl Runner<'_> {
     }
 
     pub fn create(&mut self, kind: KindId, name: &str, with: Vec<(u32, Value)>, span: Span) -> R<u32> {
-        let k = &self.p.kinds[kind as usize];
-        let mut fields: Vec<Value> = k
-            .fields
-            .iter()
-            .map(|f| f.default.as_ref().map(copied).or_else(|| f.ty.lowest()).unwrap_or(Value::None))
-            .collect();
+        let mut e = self.blank(kind);
         for (i, v) in with {
-            let def = &k.fields[i as usize];
-            if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, &v)
-                && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
-            {
-                return Err(Box::new(fail(
-                    "out_of_range",
-                    format!("{name}'s {} cannot be {x}", def.name),
-                    span,
-                    &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-                )));
+            if let Err(err) = self.fits(kind, i, &v, name, span) {
+                self.spent.push(e);
+                return Err(err);
             }
-            fields[i as usize] = v;
+            e.fields[i as usize] = v;
         }
+        Ok(self.add(e, name, span))
+    }
+
+    /// An entity of `kind`, every attribute at its default and no name yet, in the buffers of one
+    /// from an earlier game when there is one.
+    fn blank(&mut self, kind: KindId) -> Entity {
+        let mut e = self.spent.pop().unwrap_or_else(|| Entity { kind, name: String::new(), fields: vec![] });
+        e.kind = kind;
+        e.name.clear();
+        e.fields.clear();
+        e.fields.extend(
+            self.p.kinds[kind as usize]
+                .fields
+                .iter()
+                .map(|f| f.default.as_ref().map(copied).or_else(|| f.ty.lowest()).unwrap_or(Value::None)),
+        );
+        e
+    }
+
+    /// An error if `v`, given for attribute `i` of a new `kind` called `name`, is outside its range.
+    fn fits(&self, kind: KindId, i: u32, v: &Value, name: &str, span: Span) -> R<()> {
+        let def = &self.p.kinds[kind as usize].fields[i as usize];
+        if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, v)
+            && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
+        {
+            return Err(Box::new(fail(
+                "out_of_range",
+                format!("{name}'s {} cannot be {x}", def.name),
+                span,
+                &format!("give a value {}", crate::check::range_words(*lo, *hi)),
+            )));
+        }
+        Ok(())
+    }
+
+    /// Puts entity `e` in play as `name`; gives its id.
+    fn add(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
+        let kind = &self.p.kinds[e.kind as usize].name;
+        e.name.push_str(name);
         let id = self.st.entities.len() as u32;
-        self.st.entities.push(Entity { kind, name: name.to_string(), fields });
-        self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: k.name.clone(), span });
+        self.st.entities.push(e);
+        self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: kind.clone(), span });
         if self.logging {
-            self.push(LogEntry::New { entity: name.to_string(), kind: k.name.clone(), span });
+            self.push(LogEntry::New { entity: name.to_string(), kind: kind.clone(), span });
         }
-        Ok(id)
+        id
     }
 
     fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
@@ -509,11 +536,24 @@ impl Runner<'_> {
             }
             Stmt::New { kind, slot, name, with, span } => {
                 self.at(*span)?;
-                let mut values = vec![];
-                for (i, e, _) in with {
-                    values.push((*i, self.eval(e, f)?));
+                // Every value is worked out, then each checked against its range, in order.
+                let mut e = self.blank(*kind);
+                for (i, x, _) in with {
+                    match self.eval(x, f) {
+                        Ok(v) => e.fields[*i as usize] = v,
+                        Err(err) => {
+                            self.spent.push(e);
+                            return Err(err);
+                        }
+                    }
                 }
-                let id = self.create(*kind, name, values, *span)?;
+                for (i, _, _) in with {
+                    if let Err(err) = self.fits(*kind, *i, &e.fields[*i as usize], name, *span) {
+                        self.spent.push(e);
+                        return Err(err);
+                    }
+                }
+                let id = self.add(e, name, *span);
                 f[*slot as usize] = Value::Entity(id);
                 Ok(())
             }

@@ -172,6 +172,8 @@ pub(super) struct Runner<'a> {
     spare_results: Vec<Option<Arc<CheckResult>>>,
     /// Rules' rolls in a simulated game whose results are made when read, by check.
     pending: Vec<Option<check::Pending>>,
+    /// Entities of an earlier game, their buffers to be used again by this game's.
+    spent: Vec<super::Entity>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
@@ -201,6 +203,8 @@ pub(in crate::session) struct Spare {
     results: Vec<Option<Arc<CheckResult>>>,
     /// A list with a place for each check, all empty.
     pending: Vec<Option<check::Pending>>,
+    /// Entities of a game that is over.
+    pub(in crate::session) entities: Vec<super::Entity>,
 }
 
 impl Spare {
@@ -289,6 +293,7 @@ impl<'a> Runner<'a> {
             spare_pool: None,
             spare_results: Vec::new(),
             pending: Vec::new(),
+            spent: Vec::new(),
             folds: Default::default(),
             game: None,
         }
@@ -300,6 +305,7 @@ impl<'a> Runner<'a> {
         self.spare_pool = spare.pool;
         self.spare_results = spare.results;
         self.pending = spare.pending;
+        self.spent = spare.entities;
         self.folds = spare.folds;
         self
     }
@@ -319,6 +325,7 @@ impl<'a> Runner<'a> {
         self.settle_all_last();
         Spare {
             pending: std::mem::take(&mut self.pending),
+            entities: std::mem::take(&mut self.spent),
             frames: std::mem::take(&mut self.spare),
             pool: self.spare_pool.take(),
             results: std::mem::take(&mut self.spare_results),
