@@ -226,9 +226,10 @@ fn a_simulated_game_allocates_only_its_entities() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let combat =
         Ruleset::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/combat_hq.mettle")).unwrap();
-    // What a game makes anew is its two groups (names, attributes, the list that holds them) and how
-    // it ended; checks' results, frames, dice and recorded values are used again from game to game.
-    // (With a fresh session a game, as simulations played before, it made 72.)
+    // What a game makes anew is little more than how it ended (its result's and winner's names); its two
+    // groups are made in the last game's buffers, and checks' results, frames, dice and recorded
+    // values are used again from game to game. (With a fresh session a game, as simulations played
+    // before, it made 72; with its groups made anew, 12.)
     let per_game = game_allocations(&combat, "morale_race", 200) as f64 / 200.0;
-    assert!(per_game <= 12.0, "morale_race: {per_game} allocations a game");
+    assert!(per_game <= 5.0, "morale_race: {per_game} allocations a game");
 }
