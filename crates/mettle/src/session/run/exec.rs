@@ -399,7 +399,7 @@ impl Runner<'_> {
                         put(slot, v);
                     } else {
                         match self.eval(e, f) {
-                            Ok(v) => *slot = v,
+                            Ok(v) => set(slot, v),
                             Err(e) => {
                                 self.recycle(values);
                                 return Err(e);
@@ -470,7 +470,7 @@ impl Runner<'_> {
                         _ => self.eval(a, f),
                     };
                     match v {
-                        Ok(v) => *slot = v,
+                        Ok(v) => set(slot, v),
                         Err(e) => {
                             self.recycle(values);
                             return Err(e);
@@ -540,7 +540,7 @@ impl Runner<'_> {
                 let mut e = self.blank(*kind);
                 for (i, x, _) in with {
                     match self.eval(x, f) {
-                        Ok(v) => e.fields[*i as usize] = v,
+                        Ok(v) => set(&mut e.fields[*i as usize], v),
                         Err(err) => {
                             self.spent.push(e);
                             return Err(err);
