@@ -440,7 +440,9 @@ mod tests {
     #[test]
     fn a_games_own_list_reads_and_changes_as_the_shared_one_does() {
         let mut own = Entities::default();
-        own.clear_own();
+        let mut spent = vec![];
+        own.clear_own(&mut spent);
+        assert!(spent.is_empty());
         let mut shared = Entities::default();
         for i in 0..CHUNK + 5 {
             own.push(unit(i));
@@ -476,7 +478,10 @@ mod tests {
         assert!(!own.shares_all(&copy));
         let names: Vec<String> = copy.into_iter().map(|e| e.name).collect();
         assert_eq!(names.len(), CHUNK);
-        own.clear_own();
+        own.clear_own(&mut spent);
         assert!(own.is_empty() && own.iter().next().is_none());
+        let spent: Vec<&str> = spent.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(spent.len(), CHUNK, "the entities that were are kept");
+        assert_eq!(spent[..2], ["changed", "two!"]);
     }
 }

@@ -298,6 +298,12 @@ impl Runner<'_> {
         }
     }
 
+    /// Check `c`'s last result, made first if it was left to be made when read.
+    pub(super) fn last_result(&mut self, c: CheckId) -> &Option<Arc<CheckResult>> {
+        self.settle_last(c);
+        &self.st.last[c as usize]
+    }
+
     /// The place, in the check's outcome set, of check `c`'s last outcome, read without making its
     /// result.
     #[inline]

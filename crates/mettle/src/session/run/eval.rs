@@ -107,10 +107,7 @@ impl Runner<'_> {
                     }
                 }
             }
-            Expr::Last(c) => match {
-                self.settle_last(*c);
-                &self.st.last[*c as usize]
-            } {
+            Expr::Last(c) => match self.last_result(*c) {
                 Some(r) => Value::Result(r.clone()),
                 None => {
                     return Err(Box::new(fail(
