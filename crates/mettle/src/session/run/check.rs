@@ -434,43 +434,56 @@ impl Runner<'_> {
         // are known to fail, and reading them has no effect).
         self.fold_check(c);
         let mut k = 0;
-        while let Some((i, cond)) = self.folds.live(c, k) {
+        // The modifier itself is only read for a condition or an amount worked out, and for labels.
+        while let Some(live) = self.folds.live(c, k) {
             k += 1;
-            let m = &check.modifiers[i as usize];
-            self.span = m.span;
-            let holds = match (cond, &m.when) {
-                (Cond::Always, _) | (Cond::Rule, None) => true,
-                (Cond::Flag(slot, not), _) => f.get(slot as usize).is_some_and(Value::truth) != not,
-                (Cond::Rule, Some(w)) => self.test(&w.run, f)?,
+            self.span = live.span;
+            let holds = match live.cond {
+                Cond::Always => true,
+                Cond::Flag(slot, not) => f.get(slot as usize).is_some_and(Value::truth) != not,
+                Cond::Rule => match &check.modifiers[live.index as usize].when {
+                    Some(w) => self.test(&w.run, f)?,
+                    None => true,
+                },
             };
             if !holds {
                 continue;
             }
-            let mut amount = self.int(&m.amount, f)?;
-            if let Some(cap) = &m.cap {
-                // A cap of i64::MIN reads as the largest cap there is, not as an overflow.
-                let cap = self.int(cap, f)?.checked_abs().unwrap_or(i64::MAX);
-                amount = amount.clamp(-cap, cap);
-            }
+            let amount = match live.amount {
+                Some(a) => a,
+                None => {
+                    let m = &check.modifiers[live.index as usize];
+                    let amount = self.int(&m.amount, f)?;
+                    match &m.cap {
+                        // A cap of i64::MIN reads as the largest cap there is, not as an overflow.
+                        Some(cap) => {
+                            let cap = self.int(cap, f)?.checked_abs().unwrap_or(i64::MAX);
+                            amount.clamp(-cap, cap)
+                        }
+                        None => amount,
+                    }
+                }
+            };
             if amount == 0 {
                 continue;
             }
-            if m.dice {
+            if live.dice {
                 setup.extra = setup.extra.checked_add(amount).ok_or_else(|| self.overflow())?;
-                if amount > 0 && labels {
-                    setup.labels.push((m.label.clone(), amount));
-                }
             } else {
                 setup.flat = setup.flat.checked_add(amount).ok_or_else(|| self.overflow())?;
             }
             if !labels {
                 continue;
             }
+            let label = &check.modifiers[live.index as usize].label;
+            if live.dice && amount > 0 {
+                setup.labels.push((label.clone(), amount));
+            }
             setup.applied.push(AppliedModifier {
-                label: m.label.clone(),
+                label: label.clone(),
                 amount,
-                dice: m.dice,
-                span: m.span,
+                dice: live.dice,
+                span: live.span,
             });
         }
         // Where the last modifier would have left it.

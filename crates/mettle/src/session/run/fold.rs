@@ -21,14 +21,30 @@ pub(super) enum Cond {
 #[derive(Debug, Default)]
 pub(super) struct Folds {
     options: Vec<Value>,
-    /// By check: whether it was folded, and its modifiers that may apply (index and condition).
-    checks: Vec<Option<Vec<(u32, Cond)>>>,
+    /// By check: whether it was folded, and its modifiers that may apply.
+    checks: Vec<Option<Vec<Live>>>,
+}
+
+/// A modifier that may apply under the options: what a roll reads of it, in a few bytes, where the
+/// modifier itself spans several lines of cache.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Live {
+    /// Its place in the check's modifiers.
+    pub index: u32,
+    /// Its condition under the options.
+    pub cond: Cond,
+    /// Its amount, when that is a number written out and there is no cap.
+    pub amount: Option<i64>,
+    /// Whether it adds dice.
+    pub dice: bool,
+    pub span: crate::ast::Span,
 }
 
 impl Folds {
-    /// Modifier `k` of check `c` that may apply under the options, and its condition (once
-    /// [`Runner::fold_check`] has run); `None` past the last.
-    pub(super) fn live(&self, c: CheckId, k: usize) -> Option<(u32, Cond)> {
+    /// Modifier `k` of check `c` that may apply under the options (once [`Runner::fold_check`] has
+    /// run); `None` past the last.
+    #[inline]
+    pub(super) fn live(&self, c: CheckId, k: usize) -> Option<Live> {
         self.checks.get(c as usize)?.as_ref()?.get(k).copied()
     }
 }
@@ -67,7 +83,16 @@ impl Runner<'_> {
                     Some(Folded::Flag(slot, not)) => Cond::Flag(slot, not),
                     Some(Folded::Other) => Cond::Rule,
                 };
-                Some((i as u32, cond))
+                // `-1` may be written as a negated number: read as `int` reads it.
+                let amount = match (&m.amount, &m.cap) {
+                    (Expr::Const(Value::Int(k)), None) => Some(*k),
+                    (Expr::Neg(x), None) => match &**x {
+                        Expr::Const(Value::Int(k)) => k.checked_neg(),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                Some(Live { index: i as u32, cond, amount, dice: m.dice, span: m.span })
             })
             .collect();
         if folds.checks.len() <= c as usize {
