@@ -37,6 +37,7 @@ pub(super) struct Live {
     pub amount: Option<i64>,
     /// Whether it adds dice.
     pub dice: bool,
+    /// Where it is written, for errors.
     pub span: crate::ast::Span,
 }
 
