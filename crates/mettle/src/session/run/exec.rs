@@ -181,7 +181,6 @@ impl Runner<'_> {
         Ok(())
     }
 
-    /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
     /// [`Runner::write`] for a statement's `place`: quiet and unobserved, a value within the
     /// attribute's range (or not a number) is written straight into the entity of the place's kind.
     #[inline]
@@ -207,6 +206,7 @@ impl Runner<'_> {
         self.write(entity, place.field, v, span)
     }
 
+    /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
     pub(in crate::session) fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
         let e = &self.st.entities[entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[field as usize];
@@ -589,7 +589,6 @@ impl Runner<'_> {
             Stmt::Record { label, value, span } => {
                 self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.
-                self.span = *span;
                 if self.game.is_some() {
                     let value = self.int(value, f)?;
                     self.game_record(label, value);

@@ -1,5 +1,6 @@
 //! Modifiers' conditions folded under a session's house-rule options: `bonus_die is extra_d6` is
-//! known once the options are, so a roll checks what is left (a flag input, or nothing).
+//! known once the options are, so a roll checks what is left (a flag input, or nothing). The list
+//! of modifiers that may apply keeps what a roll reads of each (see `Live`).
 
 use super::Runner;
 use super::fast::same;
