@@ -122,51 +122,55 @@ impl Runner<'_> {
         if self.st.timed.is_empty() {
             return;
         }
-        let mut keep = vec![];
-        for t in std::mem::take(&mut self.st.timed) {
-            if due(t.expiry) {
-                let e = &mut self.st.entities[t.entity as usize];
-                let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
-                let slot = &mut e.fields[t.field as usize];
-                let before = slot.clone();
-                *slot = match (&t.restore, &*slot, t.delta) {
-                    (_, Value::Int(now), Some(delta)) => {
-                        let (lo, hi) = match def.ty {
-                            Ty::Int { lo, hi } => (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
-                            _ => (i64::MIN, i64::MAX),
-                        };
-                        Value::Int(now.saturating_sub(delta).clamp(lo, hi))
-                    }
-                    (restore, _, _) => restore.clone(),
-                };
-                let after = &self.st.entities[t.entity as usize];
-                if self.observed() && after.fields[t.field as usize] != before {
-                    let change = Change::Attribute {
-                        entity: t.entity,
-                        name: after.name.clone(),
-                        attribute: def.name.clone(),
-                        from: before,
-                        to: after.fields[t.field as usize].clone(),
-                        span: t.span,
-                    };
-                    self.changed(|| change);
-                }
-                if self.logging {
-                    let e = &self.st.entities[t.entity as usize];
-                    let entity = e.name.clone();
-                    let field = def.name.clone();
-                    let to = show_value(
-                        self.p,
-                        self.st,
-                        &self.st.entities[t.entity as usize].fields[t.field as usize],
-                    );
-                    self.push(LogEntry::Expired { entity, field, to, span: t.span });
-                }
-            } else {
-                keep.push(t);
+        // The list is taken and given back with what stays: its allocation is kept for the next
+        // timed changes.
+        let mut timed = std::mem::take(&mut self.st.timed);
+        timed.retain(|t| {
+            if !due(t.expiry) {
+                return true;
             }
+            self.undo_timed(t);
+            false
+        });
+        self.st.timed = timed;
+    }
+
+    /// Undoes timed change `t`, which is due.
+    fn undo_timed(&mut self, t: &Timed) {
+        let e = &mut self.st.entities[t.entity as usize];
+        let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
+        let slot = &mut e.fields[t.field as usize];
+        let before = slot.clone();
+        *slot = match (&t.restore, &*slot, t.delta) {
+            (_, Value::Int(now), Some(delta)) => {
+                let (lo, hi) = match def.ty {
+                    Ty::Int { lo, hi } => (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
+                    _ => (i64::MIN, i64::MAX),
+                };
+                Value::Int(now.saturating_sub(delta).clamp(lo, hi))
+            }
+            (restore, _, _) => restore.clone(),
+        };
+        let after = &self.st.entities[t.entity as usize];
+        if self.observed() && after.fields[t.field as usize] != before {
+            let change = Change::Attribute {
+                entity: t.entity,
+                name: after.name.clone(),
+                attribute: def.name.clone(),
+                from: before,
+                to: after.fields[t.field as usize].clone(),
+                span: t.span,
+            };
+            self.changed(|| change);
         }
-        self.st.timed = keep;
+        if self.logging {
+            let e = &self.st.entities[t.entity as usize];
+            let entity = e.name.clone();
+            let field = def.name.clone();
+            let to =
+                show_value(self.p, self.st, &self.st.entities[t.entity as usize].fields[t.field as usize]);
+            self.push(LogEntry::Expired { entity, field, to, span: t.span });
+        }
     }
 
     // ---------------------------------------------------------------- statements
@@ -274,14 +278,34 @@ impl Runner<'_> {
         let mut e = self.spent.pop().unwrap_or_else(|| Entity { kind, name: String::new(), fields: vec![] });
         e.kind = kind;
         e.name.clear();
-        e.fields.clear();
-        e.fields.extend(
-            self.p.kinds[kind as usize]
+        let row = self.row(kind);
+        if e.fields.len() == row.len() {
+            // The buffer of an entity with as many attributes: each is written over in place.
+            for (slot, v) in e.fields.iter_mut().zip(row) {
+                put(slot, v);
+            }
+        } else {
+            e.fields.clear();
+            e.fields.extend(row.iter().map(copied));
+        }
+        e
+    }
+
+    /// A new entity of `kind`'s attributes, each at its default (the lowest value of its type when it
+    /// has none).
+    fn row(&mut self, kind: KindId) -> &[Value] {
+        let k = kind as usize;
+        if self.rows.len() <= k {
+            self.rows.resize_with(k + 1, || None);
+        }
+        let p = self.p;
+        self.rows[k].get_or_insert_with(|| {
+            p.kinds[k]
                 .fields
                 .iter()
-                .map(|f| f.default.as_ref().map(copied).or_else(|| f.ty.lowest()).unwrap_or(Value::None)),
-        );
-        e
+                .map(|f| f.default.as_ref().map(copied).or_else(|| f.ty.lowest()).unwrap_or(Value::None))
+                .collect()
+        })
     }
 
     /// An error if `v`, given for attribute `i` of a new `kind` called `name`, is outside its range.

@@ -174,6 +174,8 @@ pub(super) struct Runner<'a> {
     pending: Vec<Option<check::Pending>>,
     /// Entities of an earlier game, their buffers to be used again by this game's.
     spent: Vec<super::Entity>,
+    /// By kind, a new entity's attributes (each at its default), worked out when first wanted.
+    rows: Vec<Option<Vec<Value>>>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
@@ -205,6 +207,7 @@ pub(in crate::session) struct Spare {
     pending: Vec<Option<check::Pending>>,
     /// Entities of a game that is over.
     pub(in crate::session) entities: Vec<super::Entity>,
+    rows: Vec<Option<Vec<Value>>>,
 }
 
 impl Spare {
@@ -294,6 +297,7 @@ impl<'a> Runner<'a> {
             spare_results: Vec::new(),
             pending: Vec::new(),
             spent: Vec::new(),
+            rows: Vec::new(),
             folds: Default::default(),
             game: None,
         }
@@ -306,6 +310,7 @@ impl<'a> Runner<'a> {
         self.spare_results = spare.results;
         self.pending = spare.pending;
         self.spent = spare.entities;
+        self.rows = spare.rows;
         self.folds = spare.folds;
         self
     }
@@ -317,6 +322,7 @@ impl<'a> Runner<'a> {
         std::mem::swap(&mut self.spare_pool, &mut spare.pool);
         std::mem::swap(&mut self.spare_results, &mut spare.results);
         std::mem::swap(&mut self.folds, &mut spare.folds);
+        std::mem::swap(&mut self.rows, &mut spare.rows);
     }
 
     /// What this runner keeps to use again, for the next.
@@ -326,6 +332,7 @@ impl<'a> Runner<'a> {
         Spare {
             pending: std::mem::take(&mut self.pending),
             entities: std::mem::take(&mut self.spent),
+            rows: std::mem::take(&mut self.rows),
             frames: std::mem::take(&mut self.spare),
             pool: self.spare_pool.take(),
             results: std::mem::take(&mut self.spare_results),
@@ -385,7 +392,10 @@ impl<'a> Runner<'a> {
     /// log is full. Every statement, trigger, die, reroll, explosion and loop turn comes through here.
     #[inline]
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
-        self.steps = self.steps.saturating_add(n);
+        // Wrapping, not saturating (one instruction, not three, on the hottest path a game has): a
+        // step is at least one statement's work and `n` is at most a roll's dice, so the count
+        // cannot come near 2^64 before the budget or the user stops the action.
+        self.steps = self.steps.wrapping_add(n);
         if self.steps < self.stop_at {
             return Ok(());
         }
