@@ -374,8 +374,36 @@ pub struct Outcome {
     pub when: Option<Test>,
     /// Effects applied to the subject.
     pub body: Vec<Stmt>,
+    /// Whether the effects only change attributes (and note), reading constants, the check's values
+    /// and attributes: they write none of the check's values and read no check's last result, so a
+    /// quiet roll may apply them in the frame it keeps for its result (see [`simple_effects`]).
+    pub in_place: bool,
     /// Where.
     pub span: Span,
+}
+
+/// Whether statements only set, add to or remove from attributes, note, and choose between such
+/// statements with `if`, every expression a constant, a value, a global, an attribute, or `not`,
+/// a sign, an operator or an `if` of those. Anything else (a `let`, a count, a roll, an event, a
+/// check's last result, a script) may write a value of the frame or read a result: such effects
+/// are applied in a copy of the frame.
+pub fn simple_effects(body: &[Stmt]) -> bool {
+    fn plain(e: &Expr) -> bool {
+        match e {
+            Expr::Const(_) | Expr::Local(_) | Expr::Global(_) => true,
+            Expr::Field(x, _) | Expr::Neg(x) | Expr::Not(x) => plain(x),
+            Expr::Bin(_, a, b) => plain(a) && plain(b),
+            Expr::If(c, a, b) => plain(c) && plain(a) && plain(b),
+            _ => false,
+        }
+    }
+    body.iter().all(|s| match s {
+        Stmt::Set { place, value, .. } => plain(&place.entity) && plain(value),
+        Stmt::Add { place, amount, .. } => plain(&place.entity) && plain(amount),
+        Stmt::Note(..) => true,
+        Stmt::If(c, a, b) => plain(&c.expr) && simple_effects(a) && simple_effects(b),
+        _ => false,
+    })
 }
 
 /// A step of a check, in written order.

@@ -539,6 +539,7 @@ impl<'a> Checker<'a> {
                 index: this_index,
                 doc: line.doc.clone(),
                 when: when.map(|w| Test::new(w.e)),
+                in_place: crate::program::simple_effects(&body),
                 body,
                 span: line.span,
             });

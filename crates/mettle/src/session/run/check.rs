@@ -157,6 +157,15 @@ impl Runner<'_> {
         // copy of the frame, which they may write in.
         if W::LAZY && self.game.is_some() && !self.logging {
             let effects = subject.is_some() && !outcome.body.is_empty();
+            // Effects that write none of the frame's values and read no last result are applied in
+            // the frame itself, before it is kept (nothing they do can read it as the last result).
+            if effects && outcome.in_place {
+                self.drop_pending(c);
+                let r = self.exec_block(&outcome.body, f);
+                self.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
+                r?;
+                return Ok(W::none());
+            }
             let mut copy = if effects { self.frame(f.len()) } else { vec![] };
             if effects {
                 for (to, from) in copy.iter_mut().zip(f.iter()) {

@@ -183,18 +183,7 @@ impl Runner<'_> {
         let ints =
             |r: &mut Self, f: &mut Vec<Value>| -> R<Vec<i64>> { args.iter().map(|a| r.int(a, f)).collect() };
         Ok(match b {
-            Builtin::Min | Builtin::Max => {
-                let mut best: Option<i64> = None;
-                for a in args {
-                    let v = self.int(a, f)?;
-                    best = Some(match best {
-                        Some(x) if b == Builtin::Min => x.min(v),
-                        Some(x) => x.max(v),
-                        None => v,
-                    });
-                }
-                Value::Int(best.unwrap_or(0))
-            }
+            Builtin::Min | Builtin::Max => Value::Int(self.extreme(b, args, f)?),
             Builtin::Abs => Value::Int(self.int(&args[0], f)?.checked_abs().ok_or_else(|| self.overflow())?),
             Builtin::Triangular => {
                 let n = self.int(&args[0], f)?.max(0);

@@ -398,7 +398,13 @@ impl Runner<'_> {
             }
             Stmt::Let(slot, e) => {
                 self.tick(1)?;
-                let v = self.eval(e, f)?;
+                let v = match e {
+                    // A count is a number however it is read.
+                    Expr::NumberOf { kind, slot, filter } => {
+                        Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?)
+                    }
+                    _ => self.eval(e, f)?,
+                };
                 set(&mut f[*slot as usize], v);
                 Ok(())
             }
@@ -422,7 +428,8 @@ impl Runner<'_> {
                     if let Some(v) = self.peek(e, f) {
                         put(slot, v);
                     } else {
-                        match self.eval(e, f) {
+                        let ty = self.p.checks[*check as usize].inputs.get(*i as usize).map(|x| &x.field.ty);
+                        match self.typed(e, ty, f) {
                             Ok(v) => set(slot, v),
                             Err(e) => {
                                 self.recycle(values);
@@ -479,21 +486,7 @@ impl Runner<'_> {
                         put(slot, v);
                         continue;
                     }
-                    let v = match a {
-                        // Quiet, a die given for a number fact is only ever read as a number: it is
-                        // drawn as one (the same draws and steps), with no pool made.
-                        Expr::Dice(_)
-                            if !self.logging
-                                && matches!(
-                                    self.p.events[*event as usize].facts.get(k).map(|d| &d.ty),
-                                    Some(Ty::Int { .. })
-                                ) =>
-                        {
-                            self.int(a, f).map(Value::Int)
-                        }
-                        _ => self.eval(a, f),
-                    };
-                    match v {
+                    match self.typed(a, self.p.events[*event as usize].facts.get(k).map(|d| &d.ty), f) {
                         Ok(v) => set(slot, v),
                         Err(e) => {
                             self.recycle(values);
@@ -732,7 +725,11 @@ impl Runner<'_> {
                 }
             };
             let answer = match default {
-                Some(d) => self.eval(d, f)?,
+                // A default written out (`default keep`) is read where it is.
+                Some(d) => match self.peek(d, f) {
+                    Some(v) => copied(v),
+                    None => self.eval(d, f)?,
+                },
                 None => first.unwrap_or(Value::None),
             };
             self.answered(choice, slot, answer, "default", span, f);
@@ -840,6 +837,22 @@ impl Runner<'_> {
             });
         }
         set(&mut f[slot as usize], answer);
+    }
+
+    /// The value of `e`, given for a fact or an input of type `ty`. Quiet, a number is only ever read
+    /// as a number and a yes/no as one: they are worked out as `int` and `truth` work them out (the
+    /// same values, draws, steps and errors), without building a `Value` at each step (a die given
+    /// for a number is drawn with no pool made).
+    #[inline]
+    fn typed(&mut self, e: &Expr, ty: Option<&Ty>, f: &mut Vec<Value>) -> R<Value> {
+        if !self.logging {
+            match ty {
+                Some(Ty::Int { .. }) => return self.int(e, f).map(Value::Int),
+                Some(Ty::Flag) => return self.truth(e, f).map(Value::Bool),
+                _ => {}
+            }
+        }
+        self.eval(e, f)
     }
 
     /// Charges a statement's step, at its `span`.

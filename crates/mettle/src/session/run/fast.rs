@@ -41,6 +41,7 @@ impl Runner<'_> {
                 Ok(v.ok_or_else(|| self.overflow())?)
             }
             Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
+            Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => self.extreme(*b, args, f),
             Expr::If(c, a, b) => {
                 if self.truth(c, f)? {
                     self.int(a, f)
@@ -54,6 +55,20 @@ impl Runner<'_> {
             },
             _ => Ok(self.eval(e, f)?.int()),
         }
+    }
+
+    /// The least (`min`) or greatest (`max`) of `args`, read left to right; 0 for none.
+    pub(super) fn extreme(&mut self, b: Builtin, args: &[Expr], f: &mut Vec<Value>) -> R<i64> {
+        let mut best: Option<i64> = None;
+        for a in args {
+            let v = self.int(a, f)?;
+            best = Some(match best {
+                Some(x) if b == Builtin::Min => x.min(v),
+                Some(x) => x.max(v),
+                None => v,
+            });
+        }
+        Ok(best.unwrap_or(0))
     }
 
     /// Whether a condition (an expression of flag type) holds.
