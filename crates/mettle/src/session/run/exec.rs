@@ -309,17 +309,13 @@ impl Runner<'_> {
     }
 
     /// An error if `v`, given for attribute `i` of a new `kind` called `name`, is outside its range.
+    #[inline]
     fn fits(&self, kind: KindId, i: u32, v: &Value, name: &str, span: Span) -> R<()> {
         let def = &self.p.kinds[kind as usize].fields[i as usize];
         if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, v)
             && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
         {
-            return Err(Box::new(fail(
-                "out_of_range",
-                format!("{name}'s {} cannot be {x}", def.name),
-                span,
-                &format!("give a value {}", crate::check::range_words(*lo, *hi)),
-            )));
+            return Err(unfit(def, *x, name, span));
         }
         Ok(())
     }
@@ -480,7 +476,7 @@ impl Runner<'_> {
                 if n == 0 {
                     return self.fire_in(*event, &mut Vec::new(), 0, *span);
                 }
-                let mut values = self.frame(n);
+                let mut values = self.event_frame(*event, n);
                 for (k, (slot, a)) in values.iter_mut().zip(args).enumerate() {
                     if let Some(v) = self.peek(a, f) {
                         put(slot, v);
@@ -489,13 +485,13 @@ impl Runner<'_> {
                     match self.typed(a, self.p.events[*event as usize].facts.get(k).map(|d| &d.ty), f) {
                         Ok(v) => set(slot, v),
                         Err(e) => {
-                            self.recycle(values);
+                            self.keep_event_frame(*event, values);
                             return Err(e);
                         }
                     }
                 }
                 let r = self.fire_in(*event, &mut values, args.len(), *span);
-                self.recycle(values);
+                self.keep_event_frame(*event, values);
                 r
             }
             Stmt::Choose { choice, slot, options, default, span } => {
@@ -556,6 +552,10 @@ impl Runner<'_> {
                 // Every value is worked out, then each checked against its range, in order.
                 let mut e = self.blank(*kind);
                 for (i, x, _) in with {
+                    if let Some(v) = self.peek(x, f) {
+                        put(&mut e.fields[*i as usize], v);
+                        continue;
+                    }
                     match self.eval(x, f) {
                         Ok(v) => set(&mut e.fields[*i as usize], v),
                         Err(err) => {
@@ -855,6 +855,37 @@ impl Runner<'_> {
         self.eval(e, f)
     }
 
+    /// A frame of `n` slots for firing `event` from a rule. In a quiet simulated game it is the frame
+    /// the event's last firing left (when no firing of it is under way), its slots as they were:
+    /// every slot a rule reads is written first in the same firing (the facts, then each value
+    /// before it is read, as the checker's scopes make sure), so nothing is emptied in between.
+    #[inline]
+    fn event_frame(&mut self, event: EventId, n: usize) -> Vec<Value> {
+        if self.game.is_some()
+            && !self.logging
+            && let Some(f) = self.event_frames.get_mut(event as usize).and_then(Option::take)
+        {
+            return f;
+        }
+        self.frame(n)
+    }
+
+    /// Gives back the frame of a firing of `event` (see [`Runner::event_frame`]).
+    #[inline]
+    fn keep_event_frame(&mut self, event: EventId, f: Vec<Value>) {
+        if self.game.is_none() || self.logging {
+            return self.recycle(f);
+        }
+        let e = event as usize;
+        if self.event_frames.len() <= e {
+            self.event_frames.resize_with(self.p.events.len().max(e + 1), || None);
+        }
+        match &mut self.event_frames[e] {
+            slot @ None => *slot = Some(f),
+            Some(_) => self.recycle(f),
+        }
+    }
+
     /// Charges a statement's step, at its `span`.
     #[inline(always)]
     fn at(&mut self, span: Span) -> R<()> {
@@ -904,6 +935,21 @@ impl Runner<'_> {
         self.recycle(f);
         r
     }
+}
+
+/// The error of a new entity called `name` given `x` for attribute `def`, outside its range.
+#[cold]
+fn unfit(def: &FieldDef, x: i64, name: &str, span: Span) -> Box<Diagnostic> {
+    let (lo, hi) = match def.ty {
+        Ty::Int { lo, hi } => (lo, hi),
+        _ => (None, None),
+    };
+    Box::new(fail(
+        "out_of_range",
+        format!("{name}'s {} cannot be {x}", def.name),
+        span,
+        &format!("give a value {}", crate::check::range_words(lo, hi)),
+    ))
 }
 
 /// A forced-dice error pointed at the scenario step that rolled the die.

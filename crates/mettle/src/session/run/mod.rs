@@ -176,6 +176,9 @@ pub(super) struct Runner<'a> {
     spent: Vec<super::Entity>,
     /// By kind, a new entity's attributes (each at its default), worked out when first wanted.
     rows: Vec<Option<Vec<Value>>>,
+    /// By event, the frame its last firing from a rule in a quiet game left, its values as they were
+    /// (see `Runner::event_frame`).
+    event_frames: Vec<Option<Vec<Value>>>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
@@ -208,6 +211,7 @@ pub(in crate::session) struct Spare {
     /// Entities of a game that is over.
     pub(in crate::session) entities: Vec<super::Entity>,
     rows: Vec<Option<Vec<Value>>>,
+    event_frames: Vec<Option<Vec<Value>>>,
 }
 
 impl Spare {
@@ -298,6 +302,7 @@ impl<'a> Runner<'a> {
             pending: Vec::new(),
             spent: Vec::new(),
             rows: Vec::new(),
+            event_frames: Vec::new(),
             folds: Default::default(),
             game: None,
         }
@@ -311,6 +316,7 @@ impl<'a> Runner<'a> {
         self.pending = spare.pending;
         self.spent = spare.entities;
         self.rows = spare.rows;
+        self.event_frames = spare.event_frames;
         self.folds = spare.folds;
         self
     }
@@ -323,6 +329,7 @@ impl<'a> Runner<'a> {
         std::mem::swap(&mut self.spare_results, &mut spare.results);
         std::mem::swap(&mut self.folds, &mut spare.folds);
         std::mem::swap(&mut self.rows, &mut spare.rows);
+        std::mem::swap(&mut self.event_frames, &mut spare.event_frames);
     }
 
     /// What this runner keeps to use again, for the next.
@@ -333,6 +340,7 @@ impl<'a> Runner<'a> {
             pending: std::mem::take(&mut self.pending),
             entities: std::mem::take(&mut self.spent),
             rows: std::mem::take(&mut self.rows),
+            event_frames: std::mem::take(&mut self.event_frames),
             frames: std::mem::take(&mut self.spare),
             pool: self.spare_pool.take(),
             results: std::mem::take(&mut self.spare_results),
