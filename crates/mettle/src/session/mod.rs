@@ -267,10 +267,12 @@ impl Session {
     /// `take_spare`).
     fn runner(&mut self) -> Runner<'_> {
         let spare = std::mem::take(&mut self.spare);
-        Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging)
-            .limited(self.rules.budget(), &self.cancel)
-            .hooked(&self.hooks)
-            .with_spare(spare)
+        // Set up where it stands: the runner is large, and each builder step moved it whole.
+        let mut runner = Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging);
+        runner.limit(self.rules.budget(), &self.cancel);
+        runner.hooks = Some(&self.hooks);
+        runner.use_spare(spare);
+        runner
     }
 
     /// Runs `f` as one action, within the ruleset's budget (steps, log entries) and stopped by the
@@ -698,6 +700,9 @@ impl Session {
         runner.game = Some(std::mem::take(game));
         let r = runner.scenario(scenario).and_then(|()| runner.finish());
         *game = runner.game.take().unwrap_or_default();
+        if game.results_unread {
+            runner.let_go_pending();
+        }
         let spare = runner.take_spare();
         drop(runner);
         self.spare = spare;

@@ -1,6 +1,6 @@
 //! The per-run step of a simulation: play a scenario once, or roll a check once.
 
-use super::tally::{End, Tally};
+use super::tally::{End, Recorder, Tally};
 use crate::diagnostics::Diagnostic;
 use crate::program::{CheckId, Value};
 use crate::session::{QuietGame, Session};
@@ -57,8 +57,10 @@ impl Sampler for ScenarioSampler {
             return;
         };
         let mut s = Session::new(&self.rules, chunk.seed);
-        let mut game = QuietGame::default();
+        // Nothing here reads the checks' last results of a game: those left to be made are not made.
+        let mut game = QuietGame { results_unread: true, ..QuietGame::default() };
         let mut ends: Vec<(End, u64)> = Vec::new();
+        let mut recorder = Recorder::default();
         for i in 0..chunk.runs {
             match s.play_quietly(scenario, chunk.run_seed(i), &mut game) {
                 Ok(()) => {
@@ -75,7 +77,7 @@ impl Sampler for ScenarioSampler {
                             1,
                         )),
                     }
-                    tally.add_run(&game.records, game.failed);
+                    recorder.add_run(tally, &game.records, game.failed);
                 }
                 Err(d) => tally.add_error(chunk.first_run + i, d),
             }
@@ -83,6 +85,7 @@ impl Sampler for ScenarioSampler {
         for (end, n) in ends {
             tally.add_ends(end, n);
         }
+        recorder.finish(tally);
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::diagnostics::Diagnostic;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// How one run ended: the game's result and winner (`None`: the game did not end), or a check's
 /// outcome (as the result, with no winner).
@@ -56,6 +57,57 @@ impl Recorded {
         self.max = self.max.max(o.max);
         for (v, n) in o.counts {
             *self.counts.entry(v).or_default() += n;
+        }
+    }
+}
+
+/// Counts the records of a batch of runs that each record the same labels, in the same order and
+/// each once (a simulated scenario's, nearly always), by their place: a run is matched to the
+/// labels by the labels' addresses, not looked up by name. Any other run goes to the tally as
+/// [`Tally::add_run`] counts it; [`Recorder::finish`] adds what was counted here.
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    labels: Vec<Arc<str>>,
+    recorded: Vec<Recorded>,
+    /// Whether the labels were taken from a run (or found to repeat).
+    set: bool,
+}
+
+impl Recorder {
+    /// Counts a run that recorded `records` into `tally` (its end is counted apart).
+    pub(crate) fn add_run(
+        &mut self,
+        tally: &mut Tally,
+        records: &[(Arc<str>, i64)],
+        failed_expectation: bool,
+    ) {
+        if !self.set && !records.is_empty() {
+            self.set = true;
+            let distinct =
+                records.iter().enumerate().all(|(i, (l, _))| !records[i + 1..].iter().any(|(m, _)| m == l));
+            if distinct {
+                self.labels = records.iter().map(|(l, _)| l.clone()).collect();
+                self.recorded = vec![Recorded::default(); records.len()];
+            }
+        }
+        let same = records.len() == self.labels.len()
+            && records.iter().zip(&self.labels).all(|((l, _), k)| Arc::ptr_eq(l, k));
+        if !same {
+            return tally.add_run(records, failed_expectation);
+        }
+        tally.runs += 1;
+        tally.failed_expectations += u64::from(failed_expectation);
+        for ((_, v), r) in records.iter().zip(&mut self.recorded) {
+            r.add(*v);
+        }
+    }
+
+    /// Adds the records counted here to `tally`.
+    pub(crate) fn finish(self, tally: &mut Tally) {
+        for (label, r) in self.labels.iter().zip(self.recorded) {
+            if r.runs > 0 {
+                tally.records.entry(label.to_string()).or_default().merge(r);
+            }
         }
     }
 }

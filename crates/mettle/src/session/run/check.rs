@@ -307,6 +307,15 @@ impl Runner<'_> {
         }
     }
 
+    /// Lets go of the rolls whose results were left to be made when read, without making them.
+    pub(in crate::session) fn let_go_pending(&mut self) {
+        for c in 0..self.pending.len() {
+            if let Some(p) = self.pending[c].take() {
+                self.recycle_check(c as CheckId, p.frame);
+            }
+        }
+    }
+
     /// Check `c`'s last result, made first if it was left to be made when read.
     pub(super) fn last_result(&mut self, c: CheckId) -> &Option<Arc<CheckResult>> {
         self.settle_last(c);

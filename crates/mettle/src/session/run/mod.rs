@@ -195,6 +195,10 @@ pub struct QuietGame {
     pub failed: bool,
     /// Expectations and records counted, as the log's budget counts its entries.
     pub entries: u64,
+    /// Set by a caller that reads nothing of the checks' last results once the game is over (a
+    /// simulation): rolls whose results were left to be made when read are then let go instead of
+    /// made, and [`crate::Session::state`]'s `last` does not show them. Kept from game to game.
+    pub results_unread: bool,
 }
 
 /// What runners keep to use again (frames, a pool of dice), handed by a session from one action
@@ -308,8 +312,8 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// The same runner using what an earlier one kept to use again.
-    pub(super) fn with_spare(mut self, spare: Spare) -> Self {
+    /// Uses what an earlier runner kept to use again.
+    pub(super) fn use_spare(&mut self, spare: Spare) {
         self.spare = spare.frames;
         self.spare_pool = spare.pool;
         self.spare_results = spare.results;
@@ -318,7 +322,6 @@ impl<'a> Runner<'a> {
         self.rows = spare.rows;
         self.event_frames = spare.event_frames;
         self.folds = spare.folds;
-        self
     }
 
     /// Trades what this runner keeps to use again with `spare`: before a run, to use what an
@@ -346,12 +349,6 @@ impl<'a> Runner<'a> {
             results: std::mem::take(&mut self.spare_results),
             folds: std::mem::take(&mut self.folds),
         }
-    }
-
-    /// The same runner using the host's dice source, chooser and observers.
-    pub fn hooked(mut self, hooks: &'a Hooks) -> Self {
-        self.hooks = Some(hooks);
-        self
     }
 
     /// Whether observers want the changes this run makes.
