@@ -712,7 +712,45 @@ pub enum ChoiceOpts {
         slot: u32,
         /// Filter (boxed: the statements stay as small, with their kind read from one byte).
         filter: Option<Box<Test>>,
+        /// When the filter can only fail by reading an attribute of what other locals hold (see
+        /// [`sure_filter`]): those locals. While each holds an entity in play, testing a candidate
+        /// changes nothing and fails on none, so a choice that takes its default, or its first
+        /// candidate, tests no more candidates than it needs (each is still a step).
+        sure: Option<Box<[u32]>>,
     },
+}
+
+/// The locals other than `candidate` whose attributes filter `e` reads, when it is made only of
+/// constants, values, the turn, the round, options and the game's result, attributes of locals,
+/// `not`, `and`, `or` and comparisons: reading any of these cannot fail, but for an attribute of a
+/// local that holds no entity (the candidate always holds one). `None` for any other filter (a
+/// count, dice, arithmetic that may overflow, a check's result, a script, a formula).
+pub fn sure_filter(e: &Expr, candidate: u32) -> Option<Vec<u32>> {
+    fn walk(e: &Expr, candidate: u32, bases: &mut Vec<u32>) -> bool {
+        match e {
+            Expr::Const(_) | Expr::Local(_) => true,
+            Expr::Global(g) => !matches!(g, Global::Winner),
+            Expr::Field(base, _) => match **base {
+                Expr::Local(s) => {
+                    if s != candidate && !bases.contains(&s) {
+                        bases.push(s);
+                    }
+                    true
+                }
+                _ => false,
+            },
+            Expr::Not(x) => walk(x, candidate, bases),
+            Expr::Bin(op, a, b) => {
+                use crate::ast::BinOp::*;
+                matches!(op, And | Or | Eq | Ne | Is | IsNot | Lt | Le | Gt | Ge)
+                    && walk(a, candidate, bases)
+                    && walk(b, candidate, bases)
+            }
+            _ => false,
+        }
+    }
+    let mut bases = vec![];
+    walk(e, candidate, &mut bases).then_some(bases)
 }
 
 /// A compiled statement.

@@ -222,6 +222,51 @@ fn an_unasked_choice_goes_through_every_candidate_as_an_asked_one_does() {
     assert_eq!(fewest(false), fewest(true));
 }
 
+/// A choice whose filter reads only attributes of the candidate and of locals: once the first unit
+/// passes, the others are counted as steps without being tested, unless a local it reads holds
+/// no entity (then a later candidate may fail where the first did not).
+const PICK_PLAIN: &str = r#"
+kind unit { hp: 0..9 = 4  picked: unit }
+event pick(unit: unit, other: unit)
+on pick {
+  choose target "Which unit?" from unit t where t.hp > 5 or t.hp >= other.hp
+  set unit.picked to target
+}
+"#;
+
+/// Plays `pick` for `a` (hp 9), against `b` (hp 3) or against none, with `steps` steps and with
+/// the chooser replying with the default or with no chooser: the error code, or whom `a` picked.
+fn pick_plain(steps: u64, asked: bool, other: bool) -> Result<String, String> {
+    let mut budget = mettle::Budget::default();
+    budget.steps = steps;
+    let r = rules(PICK_PLAIN).with_budget(budget);
+    let mut s = Session::new(&r, 1);
+    let a = Value::Entity(s.create("unit", "a", &[("hp", Value::Int(9))]).unwrap());
+    let b = Value::Entity(s.create("unit", "b", &[("hp", Value::Int(3))]).unwrap());
+    s.create("unit", "c", &[]).unwrap();
+    if asked {
+        s.set_chooser(|_: &Question| Reply::Default);
+    }
+    let other = if other { b } else { Value::None };
+    match s.apply("pick", &[("unit", a), ("other", other)]) {
+        Ok(_) => Ok(s.show(s.get("a", "picked").unwrap())),
+        Err(e) => Err(e.code.to_string()),
+    }
+}
+
+#[test]
+fn an_unasked_choice_stops_testing_at_the_first_candidate_only_where_nothing_can_fail() {
+    assert_eq!(pick_plain(10_000, false, true), Ok("a".into()));
+    assert_eq!(pick_plain(10_000, true, true), Ok("a".into()));
+    // `other` is none: `a` passes on its own hit points, `b` reads `other.hp` and fails, asked or not.
+    assert_eq!(pick_plain(10_000, false, false), Err("mettle::run::no_entity".into()));
+    assert_eq!(pick_plain(10_000, true, false), Err("mettle::run::no_entity".into()));
+    // The candidates not tested are still steps: the fewest the action needs is the same both ways.
+    let fewest = |asked| (1..200).find(|&n| pick_plain(n, asked, true).is_ok());
+    assert!(fewest(false).is_some());
+    assert_eq!(fewest(false), fewest(true));
+}
+
 #[test]
 fn a_wrong_answer_from_the_chooser_is_a_coded_error_and_changes_nothing() {
     let r = rules(DARE);

@@ -76,7 +76,11 @@ impl Checker<'_> {
                     .as_ref()
                     .map(|f| Box::new(Test::new(self.cond(f, "the condition after `where`").e)));
                 self.scope.pop();
-                (ChoiceOpts::Entities { kind: k, slot, filter }, Ty::Entity(k))
+                let sure = match &filter {
+                    Some(t) => crate::program::sure_filter(&t.expr, slot).map(Vec::into_boxed_slice),
+                    None => Some(Box::default()),
+                };
+                (ChoiceOpts::Entities { kind: k, slot, filter, sure }, Ty::Entity(k))
             }
         };
         let id = match self.choices.get(&c.name.name) {

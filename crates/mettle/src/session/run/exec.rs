@@ -705,13 +705,23 @@ impl Runner<'_> {
                 ChoiceOpts::Flags(order) => order.first().map(|b| Value::Bool(*b)),
                 ChoiceOpts::Range { lo, .. } => Some(Value::Int(*lo)),
                 ChoiceOpts::Names(set, idx) => idx.first().map(|i| Value::Name { set: *set, index: *i }),
-                ChoiceOpts::Entities { kind, slot: cs, filter } => {
+                ChoiceOpts::Entities { kind, slot: cs, filter, sure } => {
                     let mut first = None;
+                    // A filter that cannot fail (see `sure_filter`) is tested only until the answer is
+                    // known: the default's, or the first candidate's.
+                    let sure = sure.as_deref().is_some_and(|locals| {
+                        locals.iter().all(|s| {
+                            matches!(f.get(*s as usize), Some(Value::Entity(e)) if (*e as usize) < self.st.entities.len())
+                        })
+                    });
                     for id in 0..self.st.entities.len() as u32 {
                         if self.st.entities[id as usize].kind != *kind {
                             continue;
                         }
                         self.tick(1)?;
+                        if sure && (first.is_some() || default.is_some()) {
+                            continue;
+                        }
                         set(&mut f[*cs as usize], Value::Entity(id));
                         if match filter {
                             Some(c) => self.test(&c.run, f)?,
@@ -740,7 +750,7 @@ impl Runner<'_> {
             // Too many to list: only the first, the answer when there is no default.
             ChoiceOpts::Range { lo, .. } => vec![Value::Int(*lo)],
             ChoiceOpts::Names(set, idx) => idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect(),
-            ChoiceOpts::Entities { kind, slot: cs, filter } => {
+            ChoiceOpts::Entities { kind, slot: cs, filter, .. } => {
                 let mut out = vec![];
                 for id in 0..self.st.entities.len() as u32 {
                     if self.st.entities[id as usize].kind != *kind {
@@ -873,10 +883,24 @@ impl Runner<'_> {
     /// Gives back the frame of a firing of `event` (see [`Runner::event_frame`]).
     #[inline]
     fn keep_event_frame(&mut self, event: EventId, f: Vec<Value>) {
+        if self.game.is_some()
+            && !self.logging
+            && let Some(slot @ None) = self.event_frames.get_mut(event as usize)
+        {
+            *slot = Some(f);
+            return;
+        }
+        self.keep_event_frame_slowly(event, f);
+    }
+
+    /// [`Runner::keep_event_frame`] the first time, when a firing of the event is under way, and
+    /// outside quiet games.
+    #[inline(never)]
+    fn keep_event_frame_slowly(&mut self, event: EventId, f: Vec<Value>) {
+        let e = event as usize;
         if self.game.is_none() || self.logging {
             return self.recycle(f);
         }
-        let e = event as usize;
         if self.event_frames.len() <= e {
             self.event_frames.resize_with(self.p.events.len().max(e + 1), || None);
         }
