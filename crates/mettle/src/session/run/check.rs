@@ -439,7 +439,7 @@ impl Runner<'_> {
         for (i, step) in check.steps.iter().enumerate() {
             match step {
                 CheckStep::Let(slot, e) => {
-                    let v = self.eval(e, f)?;
+                    let v = self.let_value(e, f)?;
                     f[*slot as usize] = v;
                 }
                 CheckStep::Roll => {
@@ -555,7 +555,7 @@ impl Runner<'_> {
         }
         for step in &check.steps[setup.after..] {
             if let CheckStep::Let(slot, e) = step {
-                let v = self.eval(e, f)?;
+                let v = self.let_value(e, f)?;
                 set(&mut f[*slot as usize], v);
             }
         }

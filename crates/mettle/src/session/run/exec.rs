@@ -394,13 +394,7 @@ impl Runner<'_> {
             }
             Stmt::Let(slot, e) => {
                 self.tick(1)?;
-                let v = match e {
-                    // A count is a number however it is read.
-                    Expr::NumberOf { kind, slot, filter } => {
-                        Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?)
-                    }
-                    _ => self.eval(e, f)?,
-                };
+                let v = self.let_value(e, f)?;
                 set(&mut f[*slot as usize], v);
                 Ok(())
             }
@@ -863,6 +857,20 @@ impl Runner<'_> {
             }
         }
         self.eval(e, f)
+    }
+
+    /// The value a `let` gives its name. A count, a sum, a difference and a product are numbers
+    /// however they are read: they are worked out as `int` works them out (the same steps, errors
+    /// and answer as `eval`), without building a `Value` for each side (a die's pool, say).
+    #[inline]
+    pub(super) fn let_value(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
+        match e {
+            Expr::NumberOf { kind, slot, filter } => {
+                Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
+            }
+            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, ..) => Ok(Value::Int(self.int(e, f)?)),
+            _ => self.eval(e, f),
+        }
     }
 
     /// A frame of `n` slots for firing `event` from a rule. In a quiet simulated game it is the frame

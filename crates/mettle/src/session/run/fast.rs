@@ -261,6 +261,13 @@ impl Runner<'_> {
     /// [`Runner::entity_as`] for anything but a local naming an entity.
     #[inline(never)]
     fn entity_node(&mut self, e: &Expr, f: &mut Vec<Value>, what: &str) -> R<u32> {
+        // An entity a local's entity names (`group.opponent`), read where it is.
+        if let Expr::Field(base, i) = e
+            && let Some(Value::Entity(id)) = self.attribute(base, *i, f)
+            && (*id as usize) < self.st.entities.len()
+        {
+            return Ok(*id);
+        }
         // The winner of a game that is over, as scenarios' closing checks ask for it.
         if let Expr::Global(Global::Winner) = e
             && let Some(id) = self.st.over.as_ref().and_then(|o| o.winner_id)
