@@ -252,7 +252,23 @@ pub const HOST_FAILED: &str = "the host's dice source gave no usable face";
 
 impl Source<'_> {
     /// One face of a die.
+    // Inlined where dice are rolled: a die of N sides drawn from the generator, with no face forced,
+    // no walk and no host, the common case, is read straight from it.
+    #[inline]
     pub fn face(&mut self, faces: Faces<'_>) -> Result<i64, String> {
+        if let Faces::Count(n) = faces
+            && self.forced.is_empty()
+            && self.walk.is_none()
+            && self.host.is_none()
+        {
+            return Ok(self.rng.random_range(1..=n.max(1)));
+        }
+        self.face_otherwise(faces)
+    }
+
+    /// [`Source::face`] for a forced face, a walk, the host's source, or custom faces.
+    #[inline(never)]
+    fn face_otherwise(&mut self, faces: Faces<'_>) -> Result<i64, String> {
         if let Some(f) = self.forced.pop_front() {
             let ok = match faces {
                 Faces::Count(n) => (1..=n).contains(&f),
