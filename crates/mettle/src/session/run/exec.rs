@@ -295,11 +295,12 @@ impl Runner<'_> {
     /// has none).
     fn row(&mut self, kind: KindId) -> &[Value] {
         let k = kind as usize;
-        if self.rows.len() <= k {
-            self.rows.resize_with(k + 1, || None);
+        let rows = &mut self.bufs.get_or_insert_with(Default::default).rows;
+        if rows.len() <= k {
+            rows.resize_with(k + 1, || None);
         }
         let p = self.p;
-        self.rows[k].get_or_insert_with(|| {
+        rows[k].get_or_insert_with(|| {
             p.kinds[k]
                 .fields
                 .iter()
@@ -881,7 +882,8 @@ impl Runner<'_> {
     fn event_frame(&mut self, event: EventId, n: usize) -> Vec<Value> {
         if self.game.is_some()
             && !self.logging
-            && let Some(f) = self.event_frames.get_mut(event as usize).and_then(Option::take)
+            && let Some(f) =
+                self.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize)).and_then(Option::take)
         {
             return f;
         }
@@ -893,7 +895,7 @@ impl Runner<'_> {
     fn keep_event_frame(&mut self, event: EventId, f: Vec<Value>) {
         if self.game.is_some()
             && !self.logging
-            && let Some(slot @ None) = self.event_frames.get_mut(event as usize)
+            && let Some(slot @ None) = self.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize))
         {
             *slot = Some(f);
             return;
@@ -909,10 +911,11 @@ impl Runner<'_> {
         if self.game.is_none() || self.logging {
             return self.recycle(f);
         }
-        if self.event_frames.len() <= e {
-            self.event_frames.resize_with(self.p.events.len().max(e + 1), || None);
+        let frames = &mut self.bufs.get_or_insert_with(Default::default).event_frames;
+        if frames.len() <= e {
+            frames.resize_with(self.p.events.len().max(e + 1), || None);
         }
-        match &mut self.event_frames[e] {
+        match &mut frames[e] {
             slot @ None => *slot = Some(f),
             Some(_) => self.recycle(f),
         }

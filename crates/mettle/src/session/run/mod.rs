@@ -174,11 +174,9 @@ pub(super) struct Runner<'a> {
     pending: Vec<Option<check::Pending>>,
     /// Entities of an earlier game, their buffers to be used again by this game's.
     spent: Vec<super::Entity>,
-    /// By kind, a new entity's attributes (each at its default), worked out when first wanted.
-    rows: Vec<Option<Vec<Value>>>,
-    /// By event, the frame its last firing from a rule in a quiet game left, its values as they were
-    /// (see `Runner::event_frame`).
-    event_frames: Vec<Option<Vec<Value>>>,
+    /// What games keep for the next (boxed, and made only when a game wants it: a quiet roll makes a
+    /// runner each time, and lets it go).
+    bufs: Option<Box<GameBufs>>,
     /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
@@ -214,8 +212,17 @@ pub(in crate::session) struct Spare {
     pending: Vec<Option<check::Pending>>,
     /// Entities of a game that is over.
     pub(in crate::session) entities: Vec<super::Entity>,
-    rows: Vec<Option<Vec<Value>>>,
-    event_frames: Vec<Option<Vec<Value>>>,
+    bufs: Option<Box<GameBufs>>,
+}
+
+/// What a runner keeps for games to come.
+#[derive(Debug, Default)]
+pub(super) struct GameBufs {
+    /// By kind, a new entity's attributes (each at its default), worked out when first wanted.
+    pub rows: Vec<Option<Vec<Value>>>,
+    /// By event, the frame its last firing from a rule in a quiet game left, its values as they were
+    /// (see `Runner::event_frame`).
+    pub event_frames: Vec<Option<Vec<Value>>>,
 }
 
 impl Spare {
@@ -305,8 +312,7 @@ impl<'a> Runner<'a> {
             spare_results: Vec::new(),
             pending: Vec::new(),
             spent: Vec::new(),
-            rows: Vec::new(),
-            event_frames: Vec::new(),
+            bufs: None,
             folds: Default::default(),
             game: None,
         }
@@ -319,8 +325,7 @@ impl<'a> Runner<'a> {
         self.spare_results = spare.results;
         self.pending = spare.pending;
         self.spent = spare.entities;
-        self.rows = spare.rows;
-        self.event_frames = spare.event_frames;
+        self.bufs = spare.bufs;
         self.folds = spare.folds;
     }
 
@@ -331,8 +336,6 @@ impl<'a> Runner<'a> {
         std::mem::swap(&mut self.spare_pool, &mut spare.pool);
         std::mem::swap(&mut self.spare_results, &mut spare.results);
         std::mem::swap(&mut self.folds, &mut spare.folds);
-        std::mem::swap(&mut self.rows, &mut spare.rows);
-        std::mem::swap(&mut self.event_frames, &mut spare.event_frames);
     }
 
     /// What this runner keeps to use again, for the next.
@@ -342,8 +345,7 @@ impl<'a> Runner<'a> {
         Spare {
             pending: std::mem::take(&mut self.pending),
             entities: std::mem::take(&mut self.spent),
-            rows: std::mem::take(&mut self.rows),
-            event_frames: std::mem::take(&mut self.event_frames),
+            bufs: self.bufs.take(),
             frames: std::mem::take(&mut self.spare),
             pool: self.spare_pool.take(),
             results: std::mem::take(&mut self.spare_results),
