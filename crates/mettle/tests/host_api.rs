@@ -187,39 +187,61 @@ on pick {
 }
 "#;
 
-/// Plays `pick` for `a` with `steps` steps, with the chooser replying with the default or with no
-/// chooser: the error code, or whom `a` picked.
-fn pick(steps: u64, asked: bool, zero: bool) -> Result<String, String> {
+/// Plays event `pick` of `text` with `steps` steps, with the chooser replying with the default
+/// (`asked`) or with no chooser, after `setup` has made the units and given the event's facts: the
+/// error code, or whom `a` picked.
+fn play_pick(
+    text: &str,
+    steps: u64,
+    asked: bool,
+    setup: impl FnOnce(&mut Session) -> Vec<(&'static str, Value)>,
+) -> Result<String, String> {
     let mut budget = mettle::Budget::default();
     budget.steps = steps;
-    let r = rules(PICK).with_budget(budget);
+    let r = rules(text).with_budget(budget);
     let mut s = Session::new(&r, 1);
-    let a = Value::Entity(s.create("unit", "a", &[]).unwrap());
-    s.create("unit", "b", &[("hp", Value::Int(3))]).unwrap();
-    if zero {
-        s.create("unit", "zero", &[("hp", Value::Int(0))]).unwrap();
-    }
+    let facts = setup(&mut s);
     if asked {
         s.set_chooser(|_: &Question| Reply::Default);
     }
-    match s.apply("pick", &[("unit", a)]) {
+    match s.apply("pick", &facts) {
         Ok(_) => Ok(s.show(s.get("a", "picked").unwrap())),
         Err(e) => Err(e.code.to_string()),
     }
 }
 
-#[test]
-fn an_unasked_choice_goes_through_every_candidate_as_an_asked_one_does() {
-    // Nobody asked: the first unit that passes, as when the chooser takes the default.
-    assert_eq!(pick(10_000, false, false), Ok("a".into()));
-    assert_eq!(pick(10_000, true, false), Ok("a".into()));
-    // A later candidate's error is raised although the first already passed.
-    assert_eq!(pick(10_000, false, true), Err("mettle::run::divide_by_zero".into()));
-    assert_eq!(pick(10_000, true, true), Err("mettle::run::divide_by_zero".into()));
-    // And the candidates cost the same steps: the fewest the action needs is the same both ways.
-    let fewest = |asked| (1..200).find(|&n| pick(n, asked, false).is_ok());
+/// Plays `pick` for `a` with `steps` steps (see `play_pick`), with a unit of no hit points when
+/// `zero`.
+fn pick(steps: u64, asked: bool, zero: bool) -> Result<String, String> {
+    play_pick(PICK, steps, asked, |s| {
+        let a = Value::Entity(s.create("unit", "a", &[]).unwrap());
+        s.create("unit", "b", &[("hp", Value::Int(3))]).unwrap();
+        if zero {
+            s.create("unit", "zero", &[("hp", Value::Int(0))]).unwrap();
+        }
+        vec![("unit", a)]
+    })
+}
+
+/// `play(steps, asked, failing)` with a chooser taking the default and with none: `a` is picked
+/// without the failing unit or fact, the error `code` is raised with it, and the fewest steps the
+/// action needs are the same both ways.
+fn same_asked_or_not(play: impl Fn(u64, bool, bool) -> Result<String, String>, code: &str) {
+    for asked in [false, true] {
+        assert_eq!(play(10_000, asked, false), Ok("a".into()), "asked: {asked}");
+        assert_eq!(play(10_000, asked, true), Err(code.into()), "asked: {asked}");
+    }
+    let fewest = |asked| (1..200).find(|&n| play(n, asked, false).is_ok());
     assert!(fewest(false).is_some());
     assert_eq!(fewest(false), fewest(true));
+}
+
+#[test]
+fn an_unasked_choice_goes_through_every_candidate_as_an_asked_one_does() {
+    // Nobody asked: the first unit that passes, as when the chooser takes the default; a later
+    // candidate's error is raised although the first already passed; the candidates cost the same
+    // steps.
+    same_asked_or_not(pick, "mettle::run::divide_by_zero");
 }
 
 /// A choice whose filter reads only attributes of the candidate and of locals: once the first unit
@@ -234,37 +256,22 @@ on pick {
 }
 "#;
 
-/// Plays `pick` for `a` (hp 9), against `b` (hp 3) or against none, with `steps` steps and with
-/// the chooser replying with the default or with no chooser: the error code, or whom `a` picked.
-fn pick_plain(steps: u64, asked: bool, other: bool) -> Result<String, String> {
-    let mut budget = mettle::Budget::default();
-    budget.steps = steps;
-    let r = rules(PICK_PLAIN).with_budget(budget);
-    let mut s = Session::new(&r, 1);
-    let a = Value::Entity(s.create("unit", "a", &[("hp", Value::Int(9))]).unwrap());
-    let b = Value::Entity(s.create("unit", "b", &[("hp", Value::Int(3))]).unwrap());
-    s.create("unit", "c", &[]).unwrap();
-    if asked {
-        s.set_chooser(|_: &Question| Reply::Default);
-    }
-    let other = if other { b } else { Value::None };
-    match s.apply("pick", &[("unit", a), ("other", other)]) {
-        Ok(_) => Ok(s.show(s.get("a", "picked").unwrap())),
-        Err(e) => Err(e.code.to_string()),
-    }
+/// Plays `pick` for `a` (hp 9), against `b` (hp 3) or against none (`none`), with `steps` steps
+/// (see `play_pick`).
+fn pick_plain(steps: u64, asked: bool, none: bool) -> Result<String, String> {
+    play_pick(PICK_PLAIN, steps, asked, |s| {
+        let a = Value::Entity(s.create("unit", "a", &[("hp", Value::Int(9))]).unwrap());
+        let b = Value::Entity(s.create("unit", "b", &[("hp", Value::Int(3))]).unwrap());
+        s.create("unit", "c", &[]).unwrap();
+        vec![("unit", a), ("other", if none { Value::None } else { b })]
+    })
 }
 
 #[test]
 fn an_unasked_choice_stops_testing_at_the_first_candidate_only_where_nothing_can_fail() {
-    assert_eq!(pick_plain(10_000, false, true), Ok("a".into()));
-    assert_eq!(pick_plain(10_000, true, true), Ok("a".into()));
-    // `other` is none: `a` passes on its own hit points, `b` reads `other.hp` and fails, asked or not.
-    assert_eq!(pick_plain(10_000, false, false), Err("mettle::run::no_entity".into()));
-    assert_eq!(pick_plain(10_000, true, false), Err("mettle::run::no_entity".into()));
-    // The candidates not tested are still steps: the fewest the action needs is the same both ways.
-    let fewest = |asked| (1..200).find(|&n| pick_plain(n, asked, true).is_ok());
-    assert!(fewest(false).is_some());
-    assert_eq!(fewest(false), fewest(true));
+    // With `other` none, `a` passes on its own hit points and `b` reads `other.hp` and fails, asked
+    // or not; the candidates not tested are still steps.
+    same_asked_or_not(pick_plain, "mettle::run::no_entity");
 }
 
 #[test]
