@@ -63,8 +63,10 @@ impl Recorded {
 
 /// Counts the records of a batch of runs that each record the same labels, in the same order and
 /// each once (a simulated scenario's, nearly always), by their place: a run is matched to the
-/// labels by the labels' addresses, not looked up by name. Any other run goes to the tally as
-/// [`Tally::add_run`] counts it; [`Recorder::finish`] adds what was counted here.
+/// labels by the labels' addresses, not looked up by name. Only a run of at most `FEW_RECORDS`
+/// records gives the labels (whether they repeat is found by a look ahead, as `add_run` does). Any
+/// other run goes to the tally as [`Tally::add_run`] counts it; [`Recorder::finish`] adds what was
+/// counted here.
 #[derive(Debug, Default)]
 pub(crate) struct Recorder {
     labels: Vec<Arc<str>>,
@@ -83,8 +85,11 @@ impl Recorder {
     ) {
         if !self.set && !records.is_empty() {
             self.set = true;
-            let distinct =
-                records.iter().enumerate().all(|(i, (l, _))| !records[i + 1..].iter().any(|(m, _)| m == l));
+            let distinct = records.len() <= FEW_RECORDS
+                && records
+                    .iter()
+                    .enumerate()
+                    .all(|(i, (l, _))| !records[i + 1..].iter().any(|(m, _)| m == l));
             if distinct {
                 self.labels = records.iter().map(|(l, _)| l.clone()).collect();
                 self.recorded = vec![Recorded::default(); records.len()];
@@ -236,6 +241,26 @@ pub fn wilson(hits: u64, n: u64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_of_the_same_few_labels_are_counted_by_place_and_others_as_add_run_counts_them() {
+        let label = |l: usize| -> Arc<str> { format!("l{l}").into() };
+        let few: Vec<(Arc<str>, i64)> = (0..3).map(|l| (label(l), l as i64)).collect();
+        let many: Vec<(Arc<str>, i64)> = (0..=FEW_RECORDS).map(|l| (label(l), l as i64)).collect();
+        for (records, by_place) in [(few, true), (many, false)] {
+            let (mut counted, mut plain) = (Tally::default(), Tally::default());
+            let mut recorder = Recorder::default();
+            for _ in 0..2 {
+                recorder.add_run(&mut counted, &records, false);
+                plain.add_run(&records, false);
+            }
+            // Past the look ahead, the labels are not taken (their check would be quadratic).
+            assert_eq!(recorder.labels.is_empty(), !by_place, "{} records", records.len());
+            recorder.finish(&mut counted);
+            assert_eq!(counted.runs, plain.runs);
+            assert_eq!(format!("{:?}", counted.records), format!("{:?}", plain.records));
+        }
+    }
 
     #[test]
     fn a_run_counts_the_last_value_of_each_label_however_many_it_records() {
