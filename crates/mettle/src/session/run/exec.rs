@@ -316,7 +316,7 @@ impl Runner<'_> {
         if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, v)
             && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
         {
-            return Err(unfit(def, *x, name, span));
+            return Err(unfit(def, *x, (*lo, *hi), name, span));
         }
         Ok(())
     }
@@ -974,11 +974,13 @@ impl Runner<'_> {
 
 /// The error of a new entity called `name` given `x` for attribute `def`, outside its range.
 #[cold]
-fn unfit(def: &FieldDef, x: i64, name: &str, span: Span) -> Box<Diagnostic> {
-    let (lo, hi) = match def.ty {
-        Ty::Int { lo, hi } => (lo, hi),
-        _ => (None, None),
-    };
+fn unfit(
+    def: &FieldDef,
+    x: i64,
+    (lo, hi): (Option<i64>, Option<i64>),
+    name: &str,
+    span: Span,
+) -> Box<Diagnostic> {
     Box::new(fail(
         "out_of_range",
         format!("{name}'s {} cannot be {x}", def.name),
