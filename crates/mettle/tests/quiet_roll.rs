@@ -233,3 +233,46 @@ fn a_simulated_game_allocates_only_its_entities() {
     let per_game = game_allocations(&combat, "morale_race", 200) as f64 / 200.0;
     assert!(per_game <= 5.0, "morale_race: {per_game} allocations a game");
 }
+
+/// A quiet roll works in the frame the check's last quiet roll left: every value it reads must be
+/// written again first. Inputs left out take their defaults (a written one and one worked out from
+/// another input), not the last roll's values, and `count(dice, …)` counts this roll's dice.
+#[test]
+fn a_quiet_roll_reads_nothing_the_last_one_left() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = Ruleset::from_str(
+        "q.mettle",
+        r#"
+check c {
+  input a: 0..9 = 0
+  input b: 1..9 = a + 1
+  let double = a * 2
+  roll (b)d6
+  modifier "Double" +double
+  let sixes = count(dice, 6)
+  outcome sixes_rolled when sixes >= 2
+  otherwise fewer
+}
+"#,
+    )
+    .unwrap();
+    let mut s = Session::new(&rules, 1);
+    let (id, given) = s.resolve("c", &[("a", Value::Int(4))]).unwrap();
+    let (_, none_given) = s.resolve("c", &[]).unwrap();
+    // a = 4, b = 5: five dice and +8.
+    s.force_dice(&[6, 6, 1, 1, 1]);
+    let r = s.roll_quietly(id, None, &given).unwrap();
+    assert_eq!((r.total, r.outcome), (23, 0));
+    // a = 0, b = 1: one die and nothing more.
+    s.force_dice(&[6]);
+    let r = s.roll_quietly(id, None, &none_given).unwrap();
+    assert_eq!((r.total, r.outcome), (6, 1));
+    // b given alone: a = 0.
+    let (_, three) = s.resolve("c", &[("b", Value::Int(3))]).unwrap();
+    s.force_dice(&[6, 6, 6]);
+    let r = s.roll_quietly(id, None, &three).unwrap();
+    assert_eq!((r.total, r.outcome), (18, 0));
+    s.force_dice(&[2, 6, 5, 1, 1]);
+    let r = s.roll_quietly(id, None, &given).unwrap();
+    assert_eq!((r.total, r.outcome), (23, 1));
+}

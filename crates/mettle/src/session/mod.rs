@@ -263,15 +263,14 @@ impl Session {
         self.state.forced.extend(faces);
     }
 
-    /// A runner for one action, with what the last one kept to use again (give it back with
-    /// `take_spare`).
+    /// A runner for one action, lent what the last one kept to use again (call `put_away` before
+    /// letting it go).
     fn runner(&mut self) -> Runner<'_> {
-        let spare = std::mem::take(&mut self.spare);
         // Set up where it stands: the runner is large, and each builder step moved it whole.
-        let mut runner = Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging);
+        let mut runner =
+            Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging, &mut self.spare);
         runner.limit(self.rules.budget(), &self.cancel);
         runner.hooks = Some(&self.hooks);
-        runner.use_spare(spare);
         runner
     }
 
@@ -289,10 +288,9 @@ impl Session {
         let (r, host) = {
             let mut runner = self.runner();
             let r = f(&mut runner).and_then(|v| runner.finish().map(|()| v));
-            let spare = runner.take_spare();
+            runner.put_away();
             let host = std::mem::take(&mut runner.host);
             drop(runner);
-            self.spare = spare;
             (r, host)
         };
         self.waiting = None;
@@ -649,9 +647,8 @@ impl Session {
     ) -> Result<Arc<CheckResult>, Diagnostic> {
         let mut runner = self.runner();
         let r = runner.roll_check(check, None, inputs, Span::default());
-        let spare = runner.take_spare();
+        runner.put_away();
         drop(runner);
-        self.spare = spare;
         self.end_walk();
         r.map_err(|e| *e)
     }
@@ -703,9 +700,8 @@ impl Session {
         if game.results_unread {
             runner.let_go_pending();
         }
-        let spare = runner.take_spare();
+        runner.put_away();
         drop(runner);
-        self.spare = spare;
         self.end_walk();
         r.map_err(|e| *e)
     }

@@ -160,7 +160,9 @@ impl Session {
         let forced = self.state.forced.clone();
         let walk = self.state.walk.clone();
         let mut log = vec![];
-        let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false)
+        // What this runner keeps is its own: nothing it does is kept.
+        let mut kit = Default::default();
+        let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false, &mut kit)
             .limited(self.rules.budget(), &self.cancel));
         self.state.rng = rng;
         self.state.forced = forced;
@@ -270,21 +272,18 @@ impl Session {
         inputs: impl AsRef<[(u32, Value)]>,
     ) -> Result<QuietRoll, Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false);
+        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false, &mut self.spare);
         r.limit(self.rules.budget(), &self.cancel);
-        r.trade_spare(&mut self.spare);
         let rolled = (|| {
-            let (mut slots, setup) =
-                r.prepare_check(check, subject, inputs.as_ref(), Span::default(), false)?;
+            let (mut slots, setup) = r.prepare_quietly(check, subject, inputs.as_ref())?;
             let pool = match &r.program().checks[check as usize].roll {
                 Some(roll) => Some(r.roll_pool(&roll.dice, setup.extra, &setup.labels, &mut slots)?),
                 None => None,
             };
             let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
-            r.recycle_check(check, slots);
+            r.keep_quiet_frame(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
-        r.trade_spare(&mut self.spare);
         drop(r);
         // A walk is for one action.
         self.end_walk();

@@ -63,19 +63,33 @@ impl Runner<'_> {
         span: Span,
     ) -> R<(Vec<Value>, Given)> {
         let mut f = self.check_frame(c);
+        match self.write_args(c, &mut f, args, span) {
+            Ok(given) => Ok((f, given)),
+            Err(e) => {
+                self.recycle(f);
+                Err(e)
+            }
+        }
+    }
+
+    /// Writes the inputs `args` of check `c` into frame `f`, as [`Runner::args_frame`] does.
+    fn write_args(
+        &mut self,
+        c: CheckId,
+        f: &mut [Value],
+        args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
+        span: Span,
+    ) -> R<Given> {
         let mut given = Given::new(self.p.checks[c as usize].inputs.len());
         for arg in args {
             // Each value is written straight from where the caller keeps it into its slot.
             let (i, v) = arg.borrow();
-            if let Err(e) = given_in_range(&self.p.checks[c as usize], *i, v, span) {
-                self.recycle(f);
-                return Err(e);
-            }
+            given_in_range(&self.p.checks[c as usize], *i, v, span)?;
             put(&mut f[*i as usize], v);
             given.set(*i as usize);
         }
         given.checked = true;
-        Ok((f, given))
+        Ok(given)
     }
 
     /// Says so when a check made by someone but rolled for nobody reads its subject.
@@ -162,7 +176,7 @@ impl Runner<'_> {
             if effects && outcome.in_place {
                 self.drop_pending(c);
                 let r = self.exec_block(&outcome.body, f);
-                self.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
+                self.kit.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
                 r?;
                 return Ok(W::none());
             }
@@ -173,7 +187,7 @@ impl Runner<'_> {
                 }
             }
             self.drop_pending(c);
-            self.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
+            self.kit.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
             if effects {
                 let r = self.exec_block(&outcome.body, &mut copy);
                 self.recycle(copy);
@@ -257,12 +271,12 @@ impl Runner<'_> {
         };
         let st = &mut *self.st;
         let who = s.subject.map(|s| st.entities[s as usize].name.as_str());
-        let last = st.last[c as usize].take().or_else(|| self.spare_results.get_mut(c as usize)?.take());
+        let last = st.last[c as usize].take().or_else(|| self.kit.results.get_mut(c as usize)?.take());
         let result = match last {
             Some(mut last) => match Arc::get_mut(&mut last) {
                 Some(old) => {
                     if let Some(Value::Pool(p)) = fresh.refill(old, who) {
-                        self.spare_pool = Some(p);
+                        self.kit.pool = Some(p);
                     }
                     last
                 }
@@ -275,10 +289,10 @@ impl Runner<'_> {
 
     /// Lets go of a roll of check `c` whose result nobody read, now that a later roll replaces it.
     fn drop_pending(&mut self, c: CheckId) {
-        if self.pending.len() < self.p.checks.len() {
-            self.pending.resize_with(self.p.checks.len(), || None);
+        if self.kit.pending.len() < self.p.checks.len() {
+            self.kit.pending.resize_with(self.p.checks.len(), || None);
         }
-        if let Some(old) = self.pending[c as usize].take() {
+        if let Some(old) = self.kit.pending[c as usize].take() {
             self.recycle_check(c, old.frame);
         }
     }
@@ -286,14 +300,14 @@ impl Runner<'_> {
     /// Makes the result of check `c`'s last roll, if it was left to be made when read.
     #[inline]
     pub(super) fn settle_last(&mut self, c: CheckId) {
-        if let Some(Some(_)) = self.pending.get(c as usize) {
+        if let Some(Some(_)) = self.kit.pending.get(c as usize) {
             self.make_pending(c);
         }
     }
 
     #[inline(never)]
     fn make_pending(&mut self, c: CheckId) {
-        if let Some(Pending { settled, frame }) = self.pending[c as usize].take() {
+        if let Some(Pending { settled, frame }) = self.kit.pending[c as usize].take() {
             self.keep_result(c, &settled, &frame, Shown::default());
             self.recycle_check(c, frame);
         }
@@ -302,15 +316,15 @@ impl Runner<'_> {
     /// Makes every result left to be made when read: before the entities they name move, and when
     /// the game is over.
     pub(in crate::session) fn settle_all_last(&mut self) {
-        for c in 0..self.pending.len() {
+        for c in 0..self.kit.pending.len() {
             self.settle_last(c as CheckId);
         }
     }
 
     /// Lets go of the rolls whose results were left to be made when read, without making them.
     pub(in crate::session) fn let_go_pending(&mut self) {
-        for c in 0..self.pending.len() {
-            if let Some(p) = self.pending[c].take() {
+        for c in 0..self.kit.pending.len() {
+            if let Some(p) = self.kit.pending[c].take() {
                 self.recycle_check(c as CheckId, p.frame);
             }
         }
@@ -326,7 +340,7 @@ impl Runner<'_> {
     /// result.
     #[inline]
     pub(super) fn last_outcome(&self, c: usize) -> Option<u32> {
-        match self.pending.get(c) {
+        match self.kit.pending.get(c) {
             Some(Some(p)) => Some(self.p.checks[c].outcomes[p.settled.oi as usize].index),
             _ => self.st.last.get(c)?.as_ref().map(|r| r.outcome_index),
         }
@@ -336,9 +350,9 @@ impl Runner<'_> {
     pub fn recycle_check(&mut self, c: CheckId, mut f: Vec<Value>) {
         let dice = self.p.checks[c as usize].slots.dice as usize;
         if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))
-            && (self.spare_pool.is_none() || Arc::strong_count(&p) == 1)
+            && (self.kit.pool.is_none() || Arc::strong_count(&p) == 1)
         {
-            self.spare_pool = Some(p);
+            self.kit.pool = Some(p);
         }
         self.recycle(f);
     }
@@ -362,6 +376,43 @@ impl Runner<'_> {
             return Err(e);
         }
         Ok((f, setup))
+    }
+
+    /// [`Runner::prepare_check`] for a quiet roll ([`crate::Session::roll_quietly`]), which keeps
+    /// no modifiers' labels, in the frame the check's last quiet roll left (see
+    /// [`Runner::keep_quiet_frame`]).
+    pub fn prepare_quietly(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
+    ) -> R<(Vec<Value>, Setup)> {
+        let mut f = match self.kit.quiet_frames.get_mut(c as usize).and_then(Option::take) {
+            Some(f) => f,
+            None => self.check_frame(c),
+        };
+        let given = self.write_args(c, &mut f, args, Span::default())?;
+        let mut setup = Setup::default();
+        self.prepare_frame(c, subject, &mut f, &given, Span::default(), false, &mut setup)?;
+        Ok((f, setup))
+    }
+
+    /// Keeps the frame of a quiet roll of check `c` for the next, its values as they are: every
+    /// slot a roll reads is written first in the same roll (the inputs, given or by default; each
+    /// `let` before it is read, as the checker's scopes make sure; the dice, total and target before
+    /// the outcomes), and a quiet roll makes no result that would show the others. Its dice go
+    /// back to be rolled again, as [`Runner::recycle_check`] gives them.
+    pub fn keep_quiet_frame(&mut self, c: CheckId, mut f: Vec<Value>) {
+        let dice = self.p.checks[c as usize].slots.dice as usize;
+        if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))
+            && (self.kit.pool.is_none() || Arc::strong_count(&p) == 1)
+        {
+            self.kit.pool = Some(p);
+        }
+        if self.kit.quiet_frames.len() <= c as usize {
+            self.kit.quiet_frames.resize_with(self.p.checks.len().max(c as usize + 1), || None);
+        }
+        self.kit.quiet_frames[c as usize] = Some(f);
     }
 
     /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
@@ -453,7 +504,7 @@ impl Runner<'_> {
         self.fold_check(c);
         let mut k = 0;
         // The modifier itself is only read for a condition or an amount worked out, and for labels.
-        while let Some(live) = self.folds.live(c, k) {
+        while let Some(live) = self.kit.folds.live(c, k) {
             k += 1;
             self.span = live.span;
             let holds = match live.cond {

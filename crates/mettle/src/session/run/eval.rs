@@ -283,7 +283,7 @@ impl Runner<'_> {
         labels: &[(String, i64)],
         f: &mut Vec<Value>,
     ) -> R<Arc<Pool>> {
-        let mut shared = match self.spare_pool.take() {
+        let mut shared = match self.kit.pool.take() {
             Some(p) if Arc::strong_count(&p) == 1 && Arc::weak_count(&p) == 0 => p,
             _ => Arc::new(Pool { notation: String::new(), sides: 0, dice: vec![], value: 0 }),
         };

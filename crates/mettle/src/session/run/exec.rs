@@ -264,7 +264,7 @@ impl Runner<'_> {
         let mut e = self.blank(kind);
         for (i, v) in with {
             if let Err(err) = self.fits(kind, i, &v, name, span) {
-                self.spent.push(e);
+                self.kit.entities.push(e);
                 return Err(err);
             }
             e.fields[i as usize] = v;
@@ -275,7 +275,8 @@ impl Runner<'_> {
     /// An entity of `kind`, every attribute at its default and no name yet, in the buffers of one
     /// from an earlier game when there is one.
     fn blank(&mut self, kind: KindId) -> Entity {
-        let mut e = self.spent.pop().unwrap_or_else(|| Entity { kind, name: String::new(), fields: vec![] });
+        let mut e =
+            self.kit.entities.pop().unwrap_or_else(|| Entity { kind, name: String::new(), fields: vec![] });
         e.kind = kind;
         e.name.clear();
         let row = self.row(kind);
@@ -295,7 +296,7 @@ impl Runner<'_> {
     /// has none).
     fn row(&mut self, kind: KindId) -> &[Value] {
         let k = kind as usize;
-        let rows = &mut self.bufs.get_or_insert_with(Default::default).rows;
+        let rows = &mut self.kit.bufs.get_or_insert_with(Default::default).rows;
         if rows.len() <= k {
             rows.resize_with(k + 1, || None);
         }
@@ -554,14 +555,14 @@ impl Runner<'_> {
                     match self.eval(x, f) {
                         Ok(v) => set(&mut e.fields[*i as usize], v),
                         Err(err) => {
-                            self.spent.push(e);
+                            self.kit.entities.push(e);
                             return Err(err);
                         }
                     }
                 }
                 for (i, _, _) in with {
                     if let Err(err) = self.fits(*kind, *i, &e.fields[*i as usize], name, *span) {
-                        self.spent.push(e);
+                        self.kit.entities.push(e);
                         return Err(err);
                     }
                 }
@@ -870,6 +871,9 @@ impl Runner<'_> {
                 Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
             }
             Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, ..) => Ok(Value::Int(self.int(e, f)?)),
+            Expr::Builtin(Builtin::Count(_), args) if matches!(args[0], Expr::Local(_)) => {
+                Ok(Value::Int(self.int(e, f)?))
+            }
             _ => self.eval(e, f),
         }
     }
@@ -882,8 +886,12 @@ impl Runner<'_> {
     fn event_frame(&mut self, event: EventId, n: usize) -> Vec<Value> {
         if self.game.is_some()
             && !self.logging
-            && let Some(f) =
-                self.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize)).and_then(Option::take)
+            && let Some(f) = self
+                .kit
+                .bufs
+                .as_mut()
+                .and_then(|b| b.event_frames.get_mut(event as usize))
+                .and_then(Option::take)
         {
             return f;
         }
@@ -895,7 +903,8 @@ impl Runner<'_> {
     fn keep_event_frame(&mut self, event: EventId, f: Vec<Value>) {
         if self.game.is_some()
             && !self.logging
-            && let Some(slot @ None) = self.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize))
+            && let Some(slot @ None) =
+                self.kit.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize))
         {
             *slot = Some(f);
             return;
@@ -911,7 +920,7 @@ impl Runner<'_> {
         if self.game.is_none() || self.logging {
             return self.recycle(f);
         }
-        let frames = &mut self.bufs.get_or_insert_with(Default::default).event_frames;
+        let frames = &mut self.kit.bufs.get_or_insert_with(Default::default).event_frames;
         if frames.len() <= e {
             frames.resize_with(self.p.events.len().max(e + 1), || None);
         }

@@ -42,6 +42,16 @@ impl Runner<'_> {
             }
             Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
             Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => self.extreme(*b, args, f),
+            // A check's own dice (`count(dice, 6)`), counted where the frame keeps them.
+            Expr::Builtin(Builtin::Count(c), args) if matches!(args[0], Expr::Local(_)) => {
+                let n = self.int(&args[1], f)?;
+                let Expr::Local(s) = args[0] else { unreachable!("matched above") };
+                Ok(match f.get(s as usize) {
+                    Some(Value::Pool(p)) => p.kept().filter(|x| c.test(*x, n)).count() as i64,
+                    // A number read as dice is a pool of none.
+                    _ => 0,
+                })
+            }
             Expr::If(c, a, b) => {
                 if self.truth(c, f)? {
                     self.int(a, f)

@@ -56,7 +56,7 @@ impl Runner<'_> {
     /// unless they were already (all are folded again whenever the options differ from those of the
     /// last fold).
     pub(super) fn fold_check(&mut self, c: CheckId) {
-        let folds = &mut self.folds;
+        let folds = &mut self.kit.folds;
         // Options are names or yes/no, nearly always: compared as such before the general equality.
         let scalar_eq = |a: &Value, b: &Value| match (a, b) {
             (Value::Name { set: s, index: i }, Value::Name { set: t, index: j }) => s == t && i == j,

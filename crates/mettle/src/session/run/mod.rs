@@ -164,21 +164,9 @@ pub(super) struct Runner<'a> {
     pub(super) hooks: Option<&'a Hooks>,
     /// What the run did with the host's hooks, for the session to act on when it ends.
     pub(super) host: HostRun,
-    /// Frames of finished rules and formulas, kept to be used again instead of allocating new ones.
-    spare: Vec<Vec<Value>>,
-    /// The dice of a finished check, kept to be rolled again when nothing else holds them.
-    spare_pool: Option<Arc<Pool>>,
-    /// Results of an earlier game's checks, by check, to be written over by this game's first rolls.
-    spare_results: Vec<Option<Arc<CheckResult>>>,
-    /// Rules' rolls in a simulated game whose results are made when read, by check.
-    pending: Vec<Option<check::Pending>>,
-    /// Entities of an earlier game, their buffers to be used again by this game's.
-    spent: Vec<super::Entity>,
-    /// What games keep for the next (boxed, and made only when a game wants it: a quiet roll makes a
-    /// runner each time, and lets it go).
-    bufs: Option<Box<GameBufs>>,
-    /// Modifiers' conditions folded under the options.
-    folds: fold::Folds,
+    /// What runners keep from one action to the next, to be used again instead of allocated anew
+    /// (lent by the session, so that making and letting go of a runner moves none of it).
+    kit: &'a mut Spare,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
     pub(super) game: Option<QuietGame>,
 }
@@ -199,19 +187,27 @@ pub struct QuietGame {
     pub results_unread: bool,
 }
 
-/// What runners keep to use again (frames, a pool of dice), handed by a session from one action
-/// to the next so that quiet rolls allocate nothing. A copy starts empty: two sessions never share
-/// it.
+/// What runners keep to use again (frames, a pool of dice), lent by a session to each of its
+/// runners in turn so that quiet rolls allocate nothing. A copy starts empty: two sessions never
+/// share it. A session's rules never change, so neither do the sizes of the frames kept here.
 #[derive(Debug, Default)]
 pub(in crate::session) struct Spare {
+    /// Frames of finished rules and formulas, every slot `None`.
     frames: Vec<Vec<Value>>,
+    /// By check, the frame its last quiet roll left (see [`Runner::keep_quiet_frame`]).
+    quiet_frames: Vec<Option<Vec<Value>>>,
+    /// The dice of a finished check, to be rolled again when nothing else holds them.
     pool: Option<Arc<Pool>>,
+    /// Modifiers' conditions folded under the options.
     folds: fold::Folds,
+    /// Results of an earlier game's checks, by check, to be written over by this game's first rolls.
     results: Vec<Option<Arc<CheckResult>>>,
-    /// A list with a place for each check, all empty.
+    /// Rules' rolls in a simulated game whose results are made when read, by check; between
+    /// actions, all empty.
     pending: Vec<Option<check::Pending>>,
-    /// Entities of a game that is over.
+    /// Entities of a game that is over, their buffers to be used again by the next game's.
     pub(in crate::session) entities: Vec<super::Entity>,
+    /// What games keep for the next (boxed, and made only when a game wants it).
     bufs: Option<Box<GameBufs>>,
 }
 
@@ -282,7 +278,13 @@ impl Drop for Runner<'_> {
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl<'a> Runner<'a> {
-    pub fn new(p: &'a Program, st: &'a mut State, log: &'a mut Vec<LogLine>, logging: bool) -> Self {
+    pub fn new(
+        p: &'a Program,
+        st: &'a mut State,
+        log: &'a mut Vec<LogLine>,
+        logging: bool,
+        kit: &'a mut Spare,
+    ) -> Self {
         let log_start = log.len();
         let b = crate::Budget::default();
         Runner {
@@ -307,50 +309,15 @@ impl<'a> Runner<'a> {
             script_given: None,
             hooks: None,
             host: HostRun::default(),
-            spare: Vec::new(),
-            spare_pool: None,
-            spare_results: Vec::new(),
-            pending: Vec::new(),
-            spent: Vec::new(),
-            bufs: None,
-            folds: Default::default(),
+            kit,
             game: None,
         }
     }
 
-    /// Uses what an earlier runner kept to use again.
-    pub(super) fn use_spare(&mut self, spare: Spare) {
-        self.spare = spare.frames;
-        self.spare_pool = spare.pool;
-        self.spare_results = spare.results;
-        self.pending = spare.pending;
-        self.spent = spare.entities;
-        self.bufs = spare.bufs;
-        self.folds = spare.folds;
-    }
-
-    /// Trades what this runner keeps to use again with `spare`: before a run, to use what an
-    /// earlier one kept; after it, to keep what this one did.
-    pub(super) fn trade_spare(&mut self, spare: &mut Spare) {
-        std::mem::swap(&mut self.spare, &mut spare.frames);
-        std::mem::swap(&mut self.spare_pool, &mut spare.pool);
-        std::mem::swap(&mut self.spare_results, &mut spare.results);
-        std::mem::swap(&mut self.folds, &mut spare.folds);
-    }
-
-    /// What this runner keeps to use again, for the next.
-    /// Makes first the results of rolls left to be made when read (see `check::Pending`).
-    pub(super) fn take_spare(&mut self) -> Spare {
+    /// Makes first the results of rolls left to be made when read (see `check::Pending`), before the
+    /// runner is let go: what it keeps for the next then holds no roll of this action's.
+    pub(super) fn put_away(&mut self) {
         self.settle_all_last();
-        Spare {
-            pending: std::mem::take(&mut self.pending),
-            entities: std::mem::take(&mut self.spent),
-            bufs: self.bufs.take(),
-            frames: std::mem::take(&mut self.spare),
-            pool: self.spare_pool.take(),
-            results: std::mem::take(&mut self.spare_results),
-            folds: std::mem::take(&mut self.folds),
-        }
     }
 
     /// Whether observers want the changes this run makes.
@@ -576,7 +543,7 @@ impl<'a> Runner<'a> {
 
     /// A frame of `n` empty slots, reusing a spare one when there is one.
     fn frame(&mut self, n: usize) -> Vec<Value> {
-        let mut f = self.spare.pop().unwrap_or_default();
+        let mut f = self.kit.frames.pop().unwrap_or_default();
         // Spare frames hold nothing but `None`s: they are only cut or lengthened to size.
         if f.len() > n {
             f.truncate(n);
@@ -594,7 +561,7 @@ impl<'a> Runner<'a> {
         for v in &mut f {
             set(v, Value::None);
         }
-        self.spare.push(f);
+        self.kit.frames.push(f);
     }
 
     /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
