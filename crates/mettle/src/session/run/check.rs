@@ -1,6 +1,6 @@
 //! Rolling a check: inputs, modifiers, the roll, the outcome it lands on and that outcome's rules.
 
-use super::fold::Cond;
+use super::fold::{Amount, Cond, Live};
 use super::{R, Runner, fail, put, set};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
@@ -502,16 +502,39 @@ impl Runner<'_> {
         // Only the modifiers that may apply under the options are looked at (the others' conditions
         // are known to fail, and reading them has no effect).
         self.fold_check(c);
-        let mut k = 0;
-        // The modifier itself is only read for a condition or an amount worked out, and for labels.
-        while let Some(live) = self.kit.folds.live(c, k) {
-            k += 1;
-            self.span = live.span;
+        // Read from a list taken out of the folds while the modifiers are applied (nothing they
+        // work out folds this check again), and put back whatever happens.
+        let live = self.kit.folds.take(c);
+        let applied = self.apply_modifiers(c, &live, f, labels, setup);
+        self.kit.folds.put_back(c, live);
+        applied?;
+        // Where the last modifier would have left it.
+        if let Some(m) = check.modifiers.last() {
+            self.span = m.span;
+        }
+        Ok(())
+    }
+
+    /// Applies the modifiers of check `c` that may apply under the options (`live`) to `setup`. Its
+    /// place for errors is set only where one may arise: reading a flag or a local cannot fail.
+    fn apply_modifiers(
+        &mut self,
+        c: CheckId,
+        live: &[Live],
+        f: &mut Vec<Value>,
+        labels: bool,
+        setup: &mut Setup,
+    ) -> R<()> {
+        let check = &self.p.checks[c as usize];
+        for live in live {
             let holds = match live.cond {
                 Cond::Always => true,
                 Cond::Flag(slot, not) => f.get(slot as usize).is_some_and(Value::truth) != not,
                 Cond::Rule => match &check.modifiers[live.index as usize].when {
-                    Some(w) => self.test(&w.run, f)?,
+                    Some(w) => {
+                        self.span = live.span;
+                        self.test(&w.run, f)?
+                    }
                     None => true,
                 },
             };
@@ -519,8 +542,10 @@ impl Runner<'_> {
                 continue;
             }
             let amount = match live.amount {
-                Some(a) => a,
-                None => {
+                Amount::Const(a) => a,
+                Amount::Local(s) => f.get(s as usize).map_or(0, Value::int),
+                Amount::Rule => {
+                    self.span = live.span;
                     let m = &check.modifiers[live.index as usize];
                     let amount = self.int(&m.amount, f)?;
                     match &m.cap {
@@ -536,10 +561,13 @@ impl Runner<'_> {
             if amount == 0 {
                 continue;
             }
-            if live.dice {
-                setup.extra = setup.extra.checked_add(amount).ok_or_else(|| self.overflow())?;
-            } else {
-                setup.flat = setup.flat.checked_add(amount).ok_or_else(|| self.overflow())?;
+            let sum = if live.dice { &mut setup.extra } else { &mut setup.flat };
+            match sum.checked_add(amount) {
+                Some(v) => *sum = v,
+                None => {
+                    self.span = live.span;
+                    return Err(Box::new(self.overflow()));
+                }
             }
             if !labels {
                 continue;
@@ -554,10 +582,6 @@ impl Runner<'_> {
                 dice: live.dice,
                 span: live.span,
             });
-        }
-        // Where the last modifier would have left it.
-        if let Some(m) = check.modifiers.last() {
-            self.span = m.span;
         }
         Ok(())
     }

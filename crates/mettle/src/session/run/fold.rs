@@ -34,20 +34,39 @@ pub(super) struct Live {
     pub index: u32,
     /// Its condition under the options.
     pub cond: Cond,
-    /// Its amount, when that is a number written out and there is no cap.
-    pub amount: Option<i64>,
+    /// Its amount, read without the rule when it can be.
+    pub amount: Amount,
     /// Whether it adds dice.
     pub dice: bool,
     /// Where it is written, for errors.
     pub span: crate::ast::Span,
 }
 
+/// A modifier's amount.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Amount {
+    /// A number written out, without a cap.
+    Const(i64),
+    /// A local's value (an input's, or a value's worked out before the roll), without a cap.
+    Local(u32),
+    /// Worked out from the rule, as written.
+    Rule,
+}
+
 impl Folds {
-    /// Modifier `k` of check `c` that may apply under the options (once [`Runner::fold_check`] has
-    /// run); `None` past the last.
+    /// Check `c`'s modifiers that may apply under the options (once [`Runner::fold_check`] has run),
+    /// taken out until [`Folds::put_back`] gives them back.
     #[inline]
-    pub(super) fn live(&self, c: CheckId, k: usize) -> Option<Live> {
-        self.checks.get(c as usize)?.as_ref()?.get(k).copied()
+    pub(super) fn take(&mut self, c: CheckId) -> Vec<Live> {
+        self.checks.get_mut(c as usize).and_then(Option::take).unwrap_or_default()
+    }
+
+    /// Puts back what [`Folds::take`] took.
+    #[inline]
+    pub(super) fn put_back(&mut self, c: CheckId, live: Vec<Live>) {
+        if let Some(slot) = self.checks.get_mut(c as usize) {
+            *slot = Some(live);
+        }
     }
 }
 
@@ -87,12 +106,13 @@ impl Runner<'_> {
                 };
                 // `-1` may be written as a negated number: read as `int` reads it.
                 let amount = match (&m.amount, &m.cap) {
-                    (Expr::Const(Value::Int(k)), None) => Some(*k),
+                    (Expr::Const(Value::Int(k)), None) => Amount::Const(*k),
+                    (Expr::Local(s), None) => Amount::Local(*s),
                     (Expr::Neg(x), None) => match &**x {
-                        Expr::Const(Value::Int(k)) => k.checked_neg(),
-                        _ => None,
+                        Expr::Const(Value::Int(k)) => k.checked_neg().map_or(Amount::Rule, Amount::Const),
+                        _ => Amount::Rule,
                     },
-                    _ => None,
+                    _ => Amount::Rule,
                 };
                 Some(Live { index: i as u32, cond, amount, dice: m.dice, span: m.span })
             })
