@@ -1,10 +1,11 @@
 //! Evaluating expressions: operators, formulas, tables, built-in functions and dice rolls.
 
 use super::{R, Runner, fail};
-use crate::ast::BinOp;
+use crate::ast::{BinOp, DiceMod};
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
 use crate::session::LogEntry;
+use rand::RngExt;
 use std::sync::Arc;
 
 impl Runner<'_> {
@@ -310,6 +311,13 @@ impl Runner<'_> {
         // Each die is a step: charge the dice before they are rolled, and the rerolls and explosions
         // after.
         self.tick(count as u64)?;
+        if let Faces::Count(n) = faces
+            && self.plain_dice()
+            && d.mods.iter().all(|m| matches!(m, DiceMod::CountSuccesses(..)))
+            && labels.is_empty()
+        {
+            return self.roll_plainly(pool, count as usize, n, d);
+        }
         let source = self.hooks.and_then(|h| h.dice.as_ref());
         let mut guard = source.map(|s| s.lock().unwrap_or_else(|e| e.into_inner()));
         let host = guard.as_deref_mut().map(|source| dice::Host {
@@ -343,6 +351,45 @@ impl Runner<'_> {
                 }
                 i += 1;
             }
+        }
+        Ok(())
+    }
+
+    /// Whether the dice roll with the generator alone: no face forced, no walk under way and no
+    /// host's dice source.
+    #[inline]
+    fn plain_dice(&self) -> bool {
+        self.st.forced.is_empty()
+            && self.st.walk.as_ref().is_none_or(|w| w.done)
+            && self.hooks.is_none_or(|h| h.dice.is_none())
+    }
+
+    /// [`Runner::roll_dice_into`] for `count` dice of `n` sides drawn from the generator, counted as
+    /// successes or summed: the dice `dice::roll_into` would draw, the same pool and errors, without
+    /// its steps for rerolls, explosions and keeps, nor a source to ask for each face.
+    fn roll_plainly(&mut self, pool: &mut Pool, count: usize, n: i64, d: &DiceExpr) -> R<()> {
+        let rng = &mut self.st.rng;
+        pool.dice.clear();
+        pool.dice.reserve(count);
+        for _ in 0..count {
+            let face = rng.random_range(1..=n.max(1));
+            pool.dice.push(Die { face, kept: true, rerolled: vec![], exploded: false, from: None });
+        }
+        // The last way of counting written is the one that counts, as in `dice::roll_into`.
+        let successes = d.mods.iter().rev().find_map(|m| match *m {
+            DiceMod::CountSuccesses(cmp, k) => Some((cmp, k)),
+            _ => None,
+        });
+        pool.value = match successes {
+            Some((cmp, k)) => pool.dice.iter().filter(|d| cmp.test(d.face, k)).count() as i64,
+            None => match dice::checked_sum(pool.dice.iter().map(|d| d.face)) {
+                Some(v) => v,
+                None => return Err(Box::new(self.overflow())),
+            },
+        };
+        pool.sides = n;
+        if pool.notation != d.text {
+            pool.notation.clone_from(&d.text);
         }
         Ok(())
     }
