@@ -429,3 +429,56 @@ impl Runner<'_> {
 fn lone(value: i64) -> Pool {
     Pool { notation: String::new(), sides: 0, dice: vec![], value }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Ruleset;
+    use crate::ast::Cmp;
+    use crate::session::Session;
+    use rand::SeedableRng;
+
+    /// Dice rolled plainly come out as `dice::roll_into` rolls them with the same generator: the
+    /// same faces, value, sides and notation, and the generator left in the same place.
+    #[test]
+    fn plain_dice_are_the_dice_the_general_roll_draws() {
+        let rules = Ruleset::from_str("t.mettle", "kind unit { n: 0..9 = 0 }").unwrap();
+        let mods = [
+            vec![],
+            vec![DiceMod::CountSuccesses(Cmp::Ge, 4)],
+            vec![DiceMod::CountSuccesses(Cmp::Ge, 5), DiceMod::CountSuccesses(Cmp::Eq, 1)],
+        ];
+        for (mods, count, sides) in mods.iter().flat_map(|m| [(m, 0, 6), (m, 1, 6), (m, 5, 6), (m, 9, 3)]) {
+            let d = DiceExpr {
+                count: Expr::Const(Value::Int(count)),
+                sides: SidesExpr::Count(Expr::Const(Value::Int(sides))),
+                mods: mods.clone(),
+                text: format!("{count}d{sides}"),
+                span: crate::ast::Span::default(),
+            };
+            let mut s = Session::new(&rules, 11);
+            let mut r = s.runner();
+            let mut pool = Pool { notation: "d20".into(), sides: 0, dice: vec![], value: 0 };
+            r.roll_dice_into(&mut pool, &d, 0, &[], &mut vec![]).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+            let general = dice::roll(
+                count as usize,
+                Faces::Count(sides),
+                mods,
+                &mut Source {
+                    rng: &mut rng,
+                    forced: &mut Default::default(),
+                    walk: None,
+                    host: None,
+                    notation: "",
+                },
+            )
+            .unwrap();
+            let faces = |p: &Pool| p.dice.iter().map(|d| (d.face, d.kept)).collect::<Vec<_>>();
+            assert_eq!(faces(&pool), faces(&general), "{count}d{sides} {mods:?}");
+            assert_eq!((pool.value, pool.sides), (general.value, general.sides), "{count}d{sides} {mods:?}");
+            assert_eq!(pool.notation, d.text);
+            assert_eq!(r.st.rng, rng, "the generator moved as far");
+        }
+    }
+}
