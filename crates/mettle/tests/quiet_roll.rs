@@ -276,3 +276,54 @@ check c {
     let r = s.roll_quietly(id, None, &given).unwrap();
     assert_eq!((r.total, r.outcome), (23, 1));
 }
+
+/// A roll in a simulated game works in a frame an earlier roll of its check left, its values as they
+/// were but for those a roll may leave unwritten: the places of `number of`'s candidates (here in
+/// an outcome's condition that a low roll never reaches) and of an outcome's own values. The results
+/// made from it, slot by slot, are those of the same game played with the log off.
+#[test]
+fn results_of_a_simulated_game_show_no_earlier_rolls_values() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = Ruleset::from_str(
+        "g.mettle",
+        r#"
+kind unit { hp: 0..9 = 3 }
+check c for unit {
+  roll d6
+  let crowd = number of unit u where u.hp > 2
+  outcome high when total >= 4 and (number of unit v where v.hp >= total - 3) > 0 {
+    let gain = total - 3
+    set unit.hp to gain
+  }
+  outcome mid when total >= 3
+  otherwise low {
+    let loss = 1
+    remove loss from unit.hp
+  }
+}
+scenario s {
+  new unit a
+  new unit b with hp = 1
+  roll c for a
+  roll c for b
+  roll c for a
+  roll c for b
+  roll c for a
+}
+"#,
+    )
+    .unwrap();
+    let mut reused = Session::new(&rules, 0);
+    let mut game = mettle::session::QuietGame::default();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut quiet = Session::new(&rules, seed);
+        quiet.set_logging(false);
+        quiet.run_scenario("s").unwrap();
+        reused.play_quietly(0, seed, &mut game).unwrap();
+        let last = |s: &Session| s.state().last.clone();
+        assert_eq!(last(&quiet), last(&reused), "seed {seed}");
+        outcomes.insert(quiet.state().last[0].as_ref().unwrap().outcome.clone());
+    }
+    assert_eq!(outcomes.len(), 3, "every outcome comes last in some game: {outcomes:?}");
+}

@@ -281,7 +281,7 @@ impl Session {
                 None => None,
             };
             let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
-            r.keep_quiet_frame(check, slots);
+            r.keep_check_frame(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
         drop(r);

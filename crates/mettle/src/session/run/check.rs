@@ -293,7 +293,7 @@ impl Runner<'_> {
             self.kit.pending.resize_with(self.p.checks.len(), || None);
         }
         if let Some(old) = self.kit.pending[c as usize].take() {
-            self.recycle_check(c, old.frame);
+            self.keep_check_frame(c, old.frame);
         }
     }
 
@@ -309,7 +309,7 @@ impl Runner<'_> {
     fn make_pending(&mut self, c: CheckId) {
         if let Some(Pending { settled, frame }) = self.kit.pending[c as usize].take() {
             self.keep_result(c, &settled, &frame, Shown::default());
-            self.recycle_check(c, frame);
+            self.keep_check_frame(c, frame);
         }
     }
 
@@ -325,7 +325,7 @@ impl Runner<'_> {
     pub(in crate::session) fn let_go_pending(&mut self) {
         for c in 0..self.kit.pending.len() {
             if let Some(p) = self.kit.pending[c].take() {
-                self.recycle_check(c as CheckId, p.frame);
+                self.keep_check_frame(c as CheckId, p.frame);
             }
         }
     }
@@ -380,14 +380,14 @@ impl Runner<'_> {
 
     /// [`Runner::prepare_check`] for a quiet roll ([`crate::Session::roll_quietly`]), which keeps
     /// no modifiers' labels, in the frame the check's last quiet roll left (see
-    /// [`Runner::keep_quiet_frame`]).
+    /// [`Runner::keep_check_frame`]).
     pub fn prepare_quietly(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
         args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
     ) -> R<(Vec<Value>, Setup)> {
-        let mut f = match self.kit.quiet_frames.get_mut(c as usize).and_then(Option::take) {
+        let mut f = match self.kit.check_frames.get_mut(c as usize).and_then(Option::take) {
             Some(f) => f,
             None => self.check_frame(c),
         };
@@ -397,22 +397,49 @@ impl Runner<'_> {
         Ok((f, setup))
     }
 
-    /// Keeps the frame of a quiet roll of check `c` for the next, its values as they are: every
-    /// slot a roll reads is written first in the same roll (the inputs, given or by default; each
-    /// `let` before it is read, as the checker's scopes make sure; the dice, total and target before
-    /// the outcomes), and a quiet roll makes no result that would show the others. Its dice go
-    /// back to be rolled again, as [`Runner::recycle_check`] gives them.
-    pub fn keep_quiet_frame(&mut self, c: CheckId, mut f: Vec<Value>) {
+    /// Keeps a finished frame of check `c` for its next quiet roll, or roll in a quiet game, its
+    /// values as they are: every slot a roll reads is written first in the same roll (the inputs,
+    /// given or by default; each `let` before it is read, as the checker's scopes make sure; the
+    /// dice, total and target before the outcomes). A quiet roll makes no result; a roll in a game
+    /// empties first the slots that it may leave unwritten (see [`Runner::stale_check_frame`]), so
+    /// a result made from it is the one a fresh frame gives. Its dice go back to be rolled again,
+    /// as [`Runner::recycle_check`] gives them.
+    pub fn keep_check_frame(&mut self, c: CheckId, mut f: Vec<Value>) {
+        if self.kit.check_frames.get(c as usize).is_some_and(Option::is_some) {
+            return self.recycle_check(c, f);
+        }
         let dice = self.p.checks[c as usize].slots.dice as usize;
         if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))
             && (self.kit.pool.is_none() || Arc::strong_count(&p) == 1)
         {
             self.kit.pool = Some(p);
         }
-        if self.kit.quiet_frames.len() <= c as usize {
-            self.kit.quiet_frames.resize_with(self.p.checks.len().max(c as usize + 1), || None);
+        if self.kit.check_frames.len() <= c as usize {
+            self.kit.check_frames.resize_with(self.p.checks.len().max(c as usize + 1), || None);
         }
-        self.kit.quiet_frames[c as usize] = Some(f);
+        self.kit.check_frames[c as usize] = Some(f);
+    }
+
+    /// A frame for a rule's roll of check `c`: in a quiet game, the one a finished roll of it left
+    /// (see [`Runner::keep_check_frame`]), its slots that a roll may leave unwritten emptied (the
+    /// places of `number of`'s candidates, of outcomes' own values and loops: everything but the
+    /// inputs, the `let`s and the check's own slots), the others as they were; else an empty one.
+    pub(super) fn stale_check_frame(&mut self, c: CheckId) -> Vec<Value> {
+        if self.game.is_none() || self.logging {
+            return self.check_frame(c);
+        }
+        let Some(mut f) = self.kit.check_frames.get_mut(c as usize).and_then(Option::take) else {
+            return self.check_frame(c);
+        };
+        if self.kit.scratch.len() <= c as usize {
+            self.kit.scratch.resize_with(self.p.checks.len().max(c as usize + 1), || None);
+        }
+        let check = &self.p.checks[c as usize];
+        let scratch = self.kit.scratch[c as usize].get_or_insert_with(|| scratch_slots(check));
+        for s in scratch.iter() {
+            set(&mut f[*s as usize], Value::None);
+        }
+        f
     }
 
     /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
@@ -656,6 +683,27 @@ impl Runner<'_> {
         };
         Ok((total, target, oi))
     }
+}
+
+/// The slots of `check` that a roll may leave unwritten: all but its inputs, its `let`s and its own
+/// slots (subject, dice, natural die, total, target and margin), which every roll writes before it
+/// reads them.
+fn scratch_slots(check: &Check) -> Vec<u32> {
+    let mut written = vec![false; check.nslots as usize];
+    let s = &check.slots;
+    let lets = check.steps.iter().filter_map(|step| match step {
+        CheckStep::Let(slot, _) => Some(*slot),
+        CheckStep::Roll => None,
+    });
+    for slot in (0..check.inputs.len() as u32)
+        .chain([s.subject, s.dice, s.natural, s.total, s.target, s.margin])
+        .chain(lets)
+    {
+        if let Some(w) = written.get_mut(slot as usize) {
+            *w = true;
+        }
+    }
+    (0..check.nslots).filter(|i| !written[*i as usize]).collect()
 }
 
 /// An error if `v`, given for input `i` of `check`, is a number outside the input's range.

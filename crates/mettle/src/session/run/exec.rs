@@ -413,7 +413,7 @@ impl Runner<'_> {
                     None => None,
                 };
                 // The inputs are written straight into the check's frame.
-                let mut values = self.check_frame(*check);
+                let mut values = self.stale_check_frame(*check);
                 let mut given = Given::new(self.p.checks[*check as usize].inputs.len());
                 for (i, e) in args {
                     let slot = &mut values[*i as usize];

@@ -194,8 +194,12 @@ pub struct QuietGame {
 pub(in crate::session) struct Spare {
     /// Frames of finished rules and formulas, every slot `None`.
     frames: Vec<Vec<Value>>,
-    /// By check, the frame its last quiet roll left (see [`Runner::keep_quiet_frame`]).
-    quiet_frames: Vec<Option<Vec<Value>>>,
+    /// By check, a frame a finished quiet roll or a roll in a quiet game left, its values as they
+    /// were (see [`Runner::keep_check_frame`]).
+    check_frames: Vec<Option<Vec<Value>>>,
+    /// By check, once worked out: its slots that a roll may leave unwritten (see
+    /// [`Runner::stale_check_frame`]).
+    scratch: Vec<Option<Vec<u32>>>,
     /// The dice of a finished check, to be rolled again when nothing else holds them.
     pool: Option<Arc<Pool>>,
     /// Modifiers' conditions folded under the options.
