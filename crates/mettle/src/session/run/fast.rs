@@ -7,6 +7,7 @@ use super::{R, Runner, fail};
 use crate::ast::BinOp;
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
+use rand::RngExt;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
@@ -302,6 +303,11 @@ impl Runner<'_> {
         }
         self.span = d.span;
         self.tick(1)?;
+        // Nothing forced and no walk: the face is the generator's, as `Source::face` draws it. No
+        // reroll or explosion either: no more dice drawn than thrown, and no more steps.
+        if self.st.forced.is_empty() && self.st.walk.as_ref().is_none_or(|w| w.done) {
+            return Ok(Some(self.st.rng.random_range(1..=*n)));
+        }
         let mut src = Source {
             rng: &mut self.st.rng,
             forced: &mut self.st.forced,
