@@ -199,6 +199,15 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
             Err(e) => r.fail(e),
         });
     }
+    // A house-rule option against a name (`resolve_needs is a_six`): the option's value, by its
+    // place, as `same` compares names.
+    if let (Expr::Global(Global::Option(o)), Expr::Const(Value::Name { index, .. })) = (a, b) {
+        let (o, k, whole) = (*o as usize, *index, e.clone());
+        return Arc::new(move |r, f| match r.st.options.get(o) {
+            Some(Value::Name { index, .. }) => Truth::of((*index == k) == eq),
+            _ => r.slow_truth(&whole, f),
+        });
+    }
     let Some(x) = Leaf::of(a) else { return slow(e) };
     // What the evaluator tests when a leaf reads otherwise than expected.
     let whole = e.clone();
@@ -537,6 +546,27 @@ mod tests {
             }
         }
         assert!(checked > 40, "most conditions hold or fail without an error ({checked})");
+    }
+
+    #[test]
+    fn a_compiled_option_reads_what_the_evaluator_reads() {
+        let rules = Ruleset::from_str("t.mettle", "option mode: calm | wild | grim = calm").unwrap();
+        let Ok(Value::Name { set, .. }) = rules.option_value("mode", "wild") else {
+            panic!("wild is a name")
+        };
+        let mut s = Session::new(&rules, 1);
+        let mut seen = vec![];
+        for mode in ["calm", "wild", "grim"] {
+            s.set_option("mode", rules.option_value("mode", mode).unwrap()).unwrap();
+            let mut r = s.runner();
+            for (op, index) in [(BinOp::Is, 1), (BinOp::IsNot, 1), (BinOp::Is, 0), (BinOp::Eq, 2)] {
+                let c = bin(op, Expr::Global(Global::Option(0)), Expr::Const(Value::Name { set, index }));
+                let slow = r.truth(&c, &mut vec![]).unwrap();
+                assert_eq!(r.test(&compile(&c), &mut vec![]).unwrap(), slow, "{mode}: {c:?}");
+                seen.push(slow);
+            }
+        }
+        assert!(seen.contains(&true) && seen.contains(&false));
     }
 
     #[test]
