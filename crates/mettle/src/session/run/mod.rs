@@ -516,18 +516,27 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// One level deeper in events firing events and formulas calling formulas; an error past
+    /// `MAX_DEPTH`.
+    #[inline]
     fn deeper(&mut self) -> R<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            self.depth -= 1;
-            return Err(Box::new(fail(
-                "too_deep",
-                format!("rules called each other more than {MAX_DEPTH} deep"),
-                self.span,
-                "an event probably fires itself, directly or through other rules; add a condition that stops it",
-            )));
+            return Err(self.too_deep());
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) -> Box<Diagnostic> {
+        self.depth -= 1;
+        Box::new(fail(
+            "too_deep",
+            format!("rules called each other more than {MAX_DEPTH} deep"),
+            self.span,
+            "an event probably fires itself, directly or through other rules; add a condition that stops it",
+        ))
     }
 
     /// What a failed compiled condition gives back had it kept no error (it always keeps one).
