@@ -336,6 +336,15 @@ impl Source<'_> {
     }
 }
 
+/// What the kept `dice` come to: how many show a success, when `successes` says what one is, else
+/// their sum ([`OVERFLOW`] if it is more than a number holds).
+pub fn kept_value(dice: &[Die], successes: Option<(Cmp, i64)>) -> Result<i64, &'static str> {
+    match successes {
+        Some((cmp, n)) => Ok(dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64),
+        None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(OVERFLOW),
+    }
+}
+
 /// Rolls `count` dice with `faces` and applies `mods` in order. `labels` names, for each die past the
 /// first `count - labels.len()`, the modifier that added it.
 pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'_>) -> Result<Pool, String> {
@@ -421,10 +430,7 @@ pub fn roll_into(
             DiceMod::CountSuccesses(cmp, n) => successes = Some((cmp, n)),
         }
     }
-    let value = match successes {
-        Some((cmp, n)) => dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64,
-        None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(OVERFLOW)?,
-    };
+    let value = kept_value(&dice, successes)?;
     pool.sides = faces.max();
     pool.dice = dice;
     pool.value = value;

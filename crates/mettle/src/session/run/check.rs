@@ -348,13 +348,24 @@ impl Runner<'_> {
 
     /// Keeps a check's finished frame, and its dice, to be used again.
     pub fn recycle_check(&mut self, c: CheckId, mut f: Vec<Value>) {
+        self.keep_dice(c, &mut f);
+        self.recycle(f);
+    }
+
+    /// Takes the dice out of a finished frame of check `c`, to be rolled again when nothing else
+    /// holds them.
+    fn keep_dice(&mut self, c: CheckId, f: &mut [Value]) {
         let dice = self.p.checks[c as usize].slots.dice as usize;
         if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))
             && (self.kit.pool.is_none() || Arc::strong_count(&p) == 1)
         {
             self.kit.pool = Some(p);
         }
-        self.recycle(f);
+    }
+
+    /// The frame a finished roll of check `c` left (see [`Runner::keep_check_frame`]), if one did.
+    fn kept_check_frame(&mut self, c: CheckId) -> Option<Vec<Value>> {
+        self.kit.check_frames.get_mut(c as usize).and_then(Option::take)
     }
 
     /// Everything of a roll that comes before the dice: inputs (given or default), the `let`s written
@@ -387,7 +398,7 @@ impl Runner<'_> {
         subject: Option<u32>,
         args: impl IntoIterator<Item = impl std::borrow::Borrow<(u32, Value)>>,
     ) -> R<(Vec<Value>, Setup)> {
-        let mut f = match self.kit.check_frames.get_mut(c as usize).and_then(Option::take) {
+        let mut f = match self.kept_check_frame(c) {
             Some(f) => f,
             None => self.check_frame(c),
         };
@@ -408,12 +419,7 @@ impl Runner<'_> {
         if self.kit.check_frames.get(c as usize).is_some_and(Option::is_some) {
             return self.recycle_check(c, f);
         }
-        let dice = self.p.checks[c as usize].slots.dice as usize;
-        if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))
-            && (self.kit.pool.is_none() || Arc::strong_count(&p) == 1)
-        {
-            self.kit.pool = Some(p);
-        }
+        self.keep_dice(c, &mut f);
         if self.kit.check_frames.len() <= c as usize {
             self.kit.check_frames.resize_with(self.p.checks.len().max(c as usize + 1), || None);
         }
@@ -428,7 +434,7 @@ impl Runner<'_> {
         if self.game.is_none() || self.logging {
             return self.check_frame(c);
         }
-        let Some(mut f) = self.kit.check_frames.get_mut(c as usize).and_then(Option::take) else {
+        let Some(mut f) = self.kept_check_frame(c) else {
             return self.check_frame(c);
         };
         if self.kit.scratch.len() <= c as usize {

@@ -380,13 +380,7 @@ impl Runner<'_> {
             DiceMod::CountSuccesses(cmp, k) => Some((cmp, k)),
             _ => None,
         });
-        pool.value = match successes {
-            Some((cmp, k)) => pool.dice.iter().filter(|d| cmp.test(d.face, k)).count() as i64,
-            None => match dice::checked_sum(pool.dice.iter().map(|d| d.face)) {
-                Some(v) => v,
-                None => return Err(Box::new(self.overflow())),
-            },
-        };
+        pool.value = dice::kept_value(&pool.dice, successes).map_err(|m| self.draw_error(m.into(), d))?;
         pool.sides = n;
         if pool.notation != d.text {
             pool.notation.clone_from(&d.text);
