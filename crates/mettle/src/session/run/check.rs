@@ -390,8 +390,8 @@ impl Runner<'_> {
     }
 
     /// [`Runner::prepare_check`] for a quiet roll ([`crate::Session::roll_quietly`]), which keeps
-    /// no modifiers' labels, in the frame the check's last quiet roll left (see
-    /// [`Runner::keep_check_frame`]).
+    /// no modifiers' labels, in the frame a finished quiet roll of the check, or roll of it in a
+    /// quiet game, left (see [`Runner::keep_check_frame`]).
     pub fn prepare_quietly(
         &mut self,
         c: CheckId,
