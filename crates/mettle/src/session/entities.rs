@@ -139,10 +139,11 @@ fn own(chunk: &mut Arc<Vec<Entity>>) -> std::slice::IterMut<'_, Entity> {
 impl Entities {
     /// None in play, kept in one list of their own, for a state that nothing copies while it plays.
     /// The entities that were are added to `spent`, their names' and attributes' buffers to be used
-    /// again.
+    /// again: last first, so that taken from its end they come back in the order they were made (a
+    /// game that makes the same kinds in the same order finds each buffer of the right size).
     pub(super) fn clear_own(&mut self, spent: &mut Vec<Entity>) {
         match &mut self.store {
-            Store::Own(v) => spent.append(v),
+            Store::Own(v) => spent.extend(v.drain(..).rev()),
             store => *store = Store::Own(vec![]),
         }
         self.len = 0;
@@ -482,6 +483,7 @@ mod tests {
         assert!(own.is_empty() && own.iter().next().is_none());
         let spent: Vec<&str> = spent.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(spent.len(), CHUNK, "the entities that were are kept");
-        assert_eq!(spent[..2], ["changed", "two!"]);
+        // Taken from the end, they come back in the order they were made.
+        assert_eq!(spent[CHUNK - 2..], ["two!", "changed"]);
     }
 }
