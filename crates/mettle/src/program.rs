@@ -637,7 +637,7 @@ pub struct ScriptCall {
 
 /// A condition as the rules wrote it, with the closure the runner tests it with (compiled once,
 /// when the rules are checked).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Test {
     /// The condition.
     pub expr: Expr,
@@ -649,6 +649,13 @@ impl Test {
     pub(crate) fn new(expr: Expr) -> Test {
         let run = crate::session::compile(&expr);
         Test { expr, run }
+    }
+}
+
+/// A copy compiles the condition again: its closure is owned, so that a test calls it directly.
+impl Clone for Test {
+    fn clone(&self) -> Test {
+        Test::new(self.expr.clone())
     }
 }
 

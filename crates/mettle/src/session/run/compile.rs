@@ -15,7 +15,6 @@
 use super::{R, Runner};
 use crate::ast::BinOp;
 use crate::program::{Expr, Global, Value};
-use std::sync::Arc;
 
 type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync;
 
@@ -45,9 +44,11 @@ impl Truth {
     }
 }
 
-/// A condition's closure (see the module's notes).
-#[derive(Clone)]
-pub(crate) struct Compiled(Arc<TestFn>);
+/// A condition's closure (see the module's notes). Closures are boxed, each owned by the one that
+/// calls it: a call through a `Box` finds the closure's data at the pointer, where through an `Arc`
+/// it is found past the counts, a few instructions at every call (3% of a whole game). A copy of a
+/// condition compiles it again (see `Test`'s `Clone`).
+pub(crate) struct Compiled(Box<TestFn>);
 
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -122,39 +123,39 @@ pub(crate) fn compile(e: &Expr) -> Compiled {
     Compiled(closure(e))
 }
 
-fn slow(e: &Expr) -> Arc<TestFn> {
+fn slow(e: &Expr) -> Box<TestFn> {
     let e = e.clone();
-    Arc::new(move |r, f| r.slow_truth(&e, f))
+    Box::new(move |r, f| r.slow_truth(&e, f))
 }
 
-fn closure(e: &Expr) -> Arc<TestFn> {
+fn closure(e: &Expr) -> Box<TestFn> {
     match e {
         Expr::Const(Value::Bool(b)) => {
             let b = *b;
-            Arc::new(move |_, _| Truth::of(b))
+            Box::new(move |_, _| Truth::of(b))
         }
         Expr::Bin(BinOp::And, a, b) => {
             let (a, b) = (closure(a), closure(b));
-            Arc::new(move |r, f| match a(r, f) {
+            Box::new(move |r, f| match a(r, f) {
                 Truth::Yes => b(r, f),
                 other => other,
             })
         }
         Expr::Bin(BinOp::Or, a, b) => {
             let (a, b) = (closure(a), closure(b));
-            Arc::new(move |r, f| match a(r, f) {
+            Box::new(move |r, f| match a(r, f) {
                 Truth::No => b(r, f),
                 other => other,
             })
         }
         Expr::Not(x) => {
             let x = closure(x);
-            Arc::new(move |r, f| x(r, f).not())
+            Box::new(move |r, f| x(r, f).not())
         }
         Expr::Local(_) | Expr::Field(..) => match Leaf::of(e) {
             Some(leaf) => {
                 let e = e.clone();
-                Arc::new(move |r, f| match leaf.read(r, f) {
+                Box::new(move |r, f| match leaf.read(r, f) {
                     Some(v) => Truth::of(v.truth()),
                     None => r.slow_truth(&e, f),
                 })
@@ -171,7 +172,7 @@ fn closure(e: &Expr) -> Arc<TestFn> {
 
 /// `a == b` (or `is`; `!=` and `is not` when `eq` is false) of a leaf and a constant, or of two
 /// leaves.
-fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
+fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Box<TestFn> {
     // How the game ended (`game is none`, `game is draw`): its result's place, or none.
     if let Expr::Global(Global::Game) = a {
         let want = match b {
@@ -179,14 +180,14 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
             Expr::Const(Value::Name { index, .. }) => Some(*index),
             _ => return slow(e),
         };
-        return Arc::new(move |r, _| Truth::of((r.st.over.as_ref().map(|o| o.index) == want) == eq));
+        return Box::new(move |r, _| Truth::of((r.st.over.as_ref().map(|o| o.index) == want) == eq));
     }
     // A check's last outcome (`last skill is hit`): its place in the check's outcomes.
     if let (Expr::Outcome(r), Expr::Const(Value::Name { index, .. })) = (a, b)
         && let Expr::Last(c) = &**r
     {
         let (c, k, whole) = (*c as usize, *index, e.clone());
-        return Arc::new(move |r, f| match r.last_outcome(c) {
+        return Box::new(move |r, f| match r.last_outcome(c) {
             Some(last) => Truth::of((last == k) == eq),
             _ => r.slow_truth(&whole, f),
         });
@@ -194,7 +195,7 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
     // A count against a number (`(number of unit u where …) == 0`).
     if let (Expr::NumberOf { kind, slot, filter }, Expr::Const(Value::Int(k))) = (a, b) {
         let (kind, slot, filter, k) = (*kind, *slot, filter.clone(), *k);
-        return Arc::new(move |r, f| match r.number_of(kind, slot, filter.as_deref(), f) {
+        return Box::new(move |r, f| match r.number_of(kind, slot, filter.as_deref(), f) {
             Ok(n) => Truth::of((n == k) == eq),
             Err(e) => r.fail(e),
         });
@@ -203,7 +204,7 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
     // place, as `same` compares names.
     if let (Expr::Global(Global::Option(o)), Expr::Const(Value::Name { index, .. })) = (a, b) {
         let (o, k, whole) = (*o as usize, *index, e.clone());
-        return Arc::new(move |r, f| match r.st.options.get(o) {
+        return Box::new(move |r, f| match r.st.options.get(o) {
             Some(Value::Name { index, .. }) => Truth::of((*index == k) == eq),
             _ => r.slow_truth(&whole, f),
         });
@@ -215,25 +216,25 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
         // A name constant: the attribute's name is compared by its place, as `same` does.
         (Expr::Const(Value::Name { index, .. }), _) => {
             let k = *index;
-            Arc::new(move |r, f| match x.read(r, f) {
+            Box::new(move |r, f| match x.read(r, f) {
                 Some(Value::Name { index, .. }) => Truth::of((*index == k) == eq),
                 _ => r.slow_truth(&whole, f),
             })
         }
         (Expr::Const(Value::Int(k)), _) => {
             let k = *k;
-            Arc::new(move |r, f| match x.read(r, f) {
+            Box::new(move |r, f| match x.read(r, f) {
                 Some(Value::Int(i)) => Truth::of((*i == k) == eq),
                 _ => r.slow_truth(&whole, f),
             })
         }
-        (Expr::Const(Value::None), _) => Arc::new(move |r, f| match x.read(r, f) {
+        (Expr::Const(Value::None), _) => Box::new(move |r, f| match x.read(r, f) {
             Some(Value::None) => Truth::of(eq),
             Some(Value::Entity(_)) => Truth::of(!eq),
             _ => r.slow_truth(&whole, f),
         }),
         // Two leaves: entities (`u.side == s`) and names of the same kind are compared directly.
-        (_, Some(y)) => Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
+        (_, Some(y)) => Box::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
             (Some(Value::Entity(p)), Some(Value::Entity(q))) => Truth::of((p == q) == eq),
             (Some(Value::Name { index: p, .. }), Some(Value::Name { index: q, .. })) => {
                 Truth::of((p == q) == eq)
@@ -241,7 +242,7 @@ fn equality(e: &Expr, eq: bool, a: &Expr, b: &Expr) -> Arc<TestFn> {
             (Some(Value::Int(p)), Some(Value::Int(q))) => Truth::of((p == q) == eq),
             _ => r.slow_truth(&whole, f),
         }),
-        _ => Arc::new(move |r, f| r.slow_truth(&whole, f)),
+        _ => Box::new(move |r, f| r.slow_truth(&whole, f)),
     }
 }
 
@@ -276,7 +277,7 @@ impl Num {
     }
 }
 
-fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
+fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
     // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
     // it when the log is off.
     if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {
@@ -292,20 +293,20 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Arc<TestFn> {
             r.slow_truth(&whole, f)
         };
         return match op {
-            BinOp::Lt => Arc::new(move |r, f| one(r, f, |p, q| p < q)),
-            BinOp::Le => Arc::new(move |r, f| one(r, f, |p, q| p <= q)),
-            BinOp::Gt => Arc::new(move |r, f| one(r, f, |p, q| p > q)),
-            _ => Arc::new(move |r, f| one(r, f, |p, q| p >= q)),
+            BinOp::Lt => Box::new(move |r, f| one(r, f, |p, q| p < q)),
+            BinOp::Le => Box::new(move |r, f| one(r, f, |p, q| p <= q)),
+            BinOp::Gt => Box::new(move |r, f| one(r, f, |p, q| p > q)),
+            _ => Box::new(move |r, f| one(r, f, |p, q| p >= q)),
         };
     }
     let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else {
         // The evaluator reads both sides as numbers, left then right: so do these.
         let (x, y) = (number(a), number(b));
         return match op {
-            BinOp::Lt => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p < q)),
-            BinOp::Le => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p <= q)),
-            BinOp::Gt => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p > q)),
-            _ => Arc::new(move |r, f| both(r, f, &*x, &*y, |p, q| p >= q)),
+            BinOp::Lt => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p < q)),
+            BinOp::Le => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p <= q)),
+            BinOp::Gt => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p > q)),
+            _ => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p >= q)),
         };
     };
     match op {
@@ -334,15 +335,15 @@ type IntFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<i64> + Send +
 /// Expression `e` read as a number, as [`Runner::int`] reads it (the same steps, errors and
 /// answers), by a closure: counts, sums, products and `if … then … else` of numbers are read without
 /// going through the evaluator.
-fn number(e: &Expr) -> Arc<IntFn> {
+fn number(e: &Expr) -> Box<IntFn> {
     match e {
         Expr::Const(Value::Int(k)) => {
             let k = *k;
-            Arc::new(move |_, _| Ok(k))
+            Box::new(move |_, _| Ok(k))
         }
         Expr::NumberOf { kind, slot, filter } => {
             let (kind, slot, filter) = (*kind, *slot, filter.clone());
-            Arc::new(move |r, f| r.number_of(kind, slot, filter.as_deref(), f))
+            Box::new(move |r, f| r.number_of(kind, slot, filter.as_deref(), f))
         }
         Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
             let op: fn(i64, i64) -> Option<i64> = match op {
@@ -352,13 +353,13 @@ fn number(e: &Expr) -> Arc<IntFn> {
             };
             if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
                 let e = e.clone();
-                return Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
+                return Box::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
                     (Some(p), Some(q)) => op(p, q).ok_or_else(|| Box::new(r.overflow())),
                     _ => r.int(&e, f),
                 });
             }
             let (x, y) = (number(a), number(b));
-            Arc::new(move |r, f| {
+            Box::new(move |r, f| {
                 let (p, q) = (x(r, f)?, y(r, f)?);
                 op(p, q).ok_or_else(|| Box::new(r.overflow()))
             })
@@ -366,27 +367,27 @@ fn number(e: &Expr) -> Arc<IntFn> {
         Expr::If(c, a, b) => {
             let (c, a, b) = (closure(c), number(a), number(b));
             let c = Compiled(c);
-            Arc::new(move |r, f| if r.test(&c, f)? { a(r, f) } else { b(r, f) })
+            Box::new(move |r, f| if r.test(&c, f)? { a(r, f) } else { b(r, f) })
         }
         _ => match Num::of(e) {
             Some(Num::Leaf(leaf)) => {
                 let e = e.clone();
-                Arc::new(move |r, f| match leaf.read(r, f) {
+                Box::new(move |r, f| match leaf.read(r, f) {
                     Some(Value::Int(i)) => Ok(*i),
                     _ => r.int(&e, f),
                 })
             }
             _ => {
                 let e = e.clone();
-                Arc::new(move |r, f| r.int(&e, f))
+                Box::new(move |r, f| r.int(&e, f))
             }
         },
     }
 }
 
-fn ordered(e: &Expr, x: Num, y: Num, cmp: impl Fn(i64, i64) -> bool + Send + Sync + 'static) -> Arc<TestFn> {
+fn ordered(e: &Expr, x: Num, y: Num, cmp: impl Fn(i64, i64) -> bool + Send + Sync + 'static) -> Box<TestFn> {
     let whole = e.clone();
-    Arc::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
+    Box::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
         (Some(p), Some(q)) => Truth::of(cmp(p, q)),
         _ => r.slow_truth(&whole, f),
     })
@@ -398,6 +399,7 @@ mod tests {
     use crate::Ruleset;
     use crate::program::Test;
     use crate::session::Session;
+    use std::sync::Arc;
 
     fn field(slot: u32, i: u32) -> Expr {
         Expr::Field(Box::new(Expr::Local(slot)), i)
