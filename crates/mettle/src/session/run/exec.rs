@@ -187,7 +187,7 @@ impl Runner<'_> {
 
     /// [`Runner::write`] for a statement's `place`: quiet and unobserved, a value within the
     /// attribute's range (or not a number) is written straight into the entity of the place's kind.
-    #[inline]
+    #[inline(always)]
     fn write_place(&mut self, entity: u32, place: &Place, v: Value, span: Span) -> R<()> {
         let fits = match v {
             Value::Int(x) => place.range.0 <= x && x <= place.range.1,
