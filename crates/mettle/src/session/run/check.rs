@@ -51,6 +51,9 @@ impl Runner<'_> {
     pub(super) fn let_go(&mut self, f: Vec<Value>) {
         if f.capacity() > 0 {
             self.recycle(f);
+        } else {
+            // Taken by the roll: it holds nothing, and forgetting it saves a call to drop it.
+            std::mem::forget(f);
         }
     }
 
@@ -176,7 +179,7 @@ impl Runner<'_> {
             if effects && outcome.in_place {
                 self.drop_pending(c);
                 let r = self.exec_block(&outcome.body, f);
-                self.kit.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
+                self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
                 r?;
                 return Ok(W::none());
             }
@@ -186,8 +189,7 @@ impl Runner<'_> {
                     put(to, from);
                 }
             }
-            self.drop_pending(c);
-            self.kit.pending[c as usize] = Some(Pending { settled, frame: std::mem::take(f) });
+            self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
             if effects {
                 let r = self.exec_block(&outcome.body, &mut copy);
                 self.recycle(copy);
@@ -293,6 +295,18 @@ impl Runner<'_> {
             self.kit.pending.resize_with(self.p.checks.len(), || None);
         }
         if let Some(old) = self.kit.pending[c as usize].take() {
+            self.keep_check_frame(c, old.frame);
+        }
+    }
+
+    /// Makes `p` check `c`'s roll left to be made when read, in place of the one before (let go as
+    /// [`Runner::drop_pending`] lets it go).
+    #[inline]
+    fn set_pending(&mut self, c: CheckId, p: Pending) {
+        if self.kit.pending.len() < self.p.checks.len() {
+            self.kit.pending.resize_with(self.p.checks.len(), || None);
+        }
+        if let Some(old) = self.kit.pending.get_mut(c as usize).and_then(|slot| slot.replace(p)) {
             self.keep_check_frame(c, old.frame);
         }
     }
@@ -423,7 +437,10 @@ impl Runner<'_> {
         if self.kit.check_frames.len() <= c as usize {
             self.kit.check_frames.resize_with(self.p.checks.len().max(c as usize + 1), || None);
         }
-        self.kit.check_frames[c as usize] = Some(f);
+        // Empty, as just seen: written without dropping what it held.
+        if let Some(slot @ None) = self.kit.check_frames.get_mut(c as usize) {
+            *slot = Some(f);
+        }
     }
 
     /// A frame for a rule's roll of check `c`: in a quiet game, the one a finished roll of it left
