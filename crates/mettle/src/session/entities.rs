@@ -169,16 +169,11 @@ impl Entities {
     }
 
     /// The entity with id `id`, to change.
+    #[inline]
     pub fn get_mut(&mut self, id: usize) -> Option<&mut Entity> {
         match &mut self.store {
             Store::Own(v) => v.get_mut(id),
-            Store::Shared(chunks) => {
-                let chunk = chunks.get_mut(id / CHUNK)?;
-                if id % CHUNK >= chunk.len() {
-                    return None;
-                }
-                Arc::make_mut(chunk).get_mut(id % CHUNK)
-            }
+            Store::Shared(chunks) => shared_mut(chunks, id),
         }
     }
 
@@ -271,9 +266,20 @@ impl Entities {
     }
 }
 
+// A shared chunk's entity, to change: the chunk is copied first if another state shares it. Out of
+// line, so that a game's own list is changed without the copy's code around it.
+#[inline(never)]
+fn shared_mut(chunks: &mut [Arc<Vec<Entity>>], id: usize) -> Option<&mut Entity> {
+    let chunk = chunks.get_mut(id / CHUNK)?;
+    if id % CHUNK >= chunk.len() {
+        return None;
+    }
+    Arc::make_mut(chunk).get_mut(id % CHUNK)
+}
+
 impl std::ops::Index<usize> for Entities {
     type Output = Entity;
-    #[inline]
+    #[inline(always)]
     fn index(&self, id: usize) -> &Entity {
         match &self.store {
             Store::Own(v) => &v[id],
@@ -287,7 +293,10 @@ impl std::ops::IndexMut<usize> for Entities {
     fn index_mut(&mut self, id: usize) -> &mut Entity {
         match &mut self.store {
             Store::Own(v) => &mut v[id],
-            Store::Shared(chunks) => &mut Arc::make_mut(&mut chunks[id / CHUNK])[id % CHUNK],
+            Store::Shared(chunks) => match shared_mut(chunks, id) {
+                Some(e) => e,
+                None => panic!("no entity {id} among {} in play", self.len),
+            },
         }
     }
 }

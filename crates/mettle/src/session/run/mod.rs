@@ -40,7 +40,7 @@ fn fail(code: &str, message: impl Into<String>, span: Span, help: &str) -> Diagn
 /// Writes `v` into `slot`. A slot that holds a number, yes/no, a name, an entity or none is written
 /// over without going through the old value's drop: that made the new value wait on the stack and
 /// be read back in one wider piece than it was written in, which stalls the processor.
-#[inline]
+#[inline(always)]
 pub(super) fn set(slot: &mut Value, v: Value) {
     if matches!(slot, Value::Pool(_) | Value::Result(_) | Value::Data(_)) {
         *slot = v;
@@ -59,6 +59,7 @@ pub(super) fn put(slot: &mut Value, v: &Value) {
         Value::Bool(b) => set(slot, Value::Bool(*b)),
         Value::Name { set: s, index } => set(slot, Value::Name { set: *s, index: *index }),
         Value::Entity(e) => set(slot, Value::Entity(*e)),
+        Value::None => set(slot, Value::None),
         _ => slot.clone_from(v),
     }
 }
