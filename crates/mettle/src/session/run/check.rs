@@ -183,18 +183,18 @@ impl Runner<'_> {
                 r?;
                 return Ok(W::none());
             }
-            let mut copy = if effects { self.frame(f.len()) } else { vec![] };
-            if effects {
-                for (to, from) in copy.iter_mut().zip(f.iter()) {
-                    put(to, from);
-                }
+            if !effects {
+                self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
+                return Ok(W::none());
+            }
+            let mut copy = self.frame(f.len());
+            for (to, from) in copy.iter_mut().zip(f.iter()) {
+                put(to, from);
             }
             self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
-            if effects {
-                let r = self.exec_block(&outcome.body, &mut copy);
-                self.recycle(copy);
-                r?;
-            }
+            let r = self.exec_block(&outcome.body, &mut copy);
+            self.recycle(copy);
+            r?;
             return Ok(W::none());
         }
         self.drop_pending(c);

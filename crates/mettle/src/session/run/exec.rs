@@ -137,11 +137,11 @@ impl Runner<'_> {
 
     /// Undoes timed change `t`, which is due.
     fn undo_timed(&mut self, t: &Timed) {
+        let quiet = !self.logging && !self.observed();
         let e = &mut self.st.entities[t.entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
         let slot = &mut e.fields[t.field as usize];
-        let before = slot.clone();
-        *slot = match (&t.restore, &*slot, t.delta) {
+        let back = match (&t.restore, &*slot, t.delta) {
             (_, Value::Int(now), Some(delta)) => {
                 let (lo, hi) = match def.ty {
                     Ty::Int { lo, hi } => (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX)),
@@ -149,8 +149,14 @@ impl Runner<'_> {
                 };
                 Value::Int(now.saturating_sub(delta).clamp(lo, hi))
             }
-            (restore, _, _) => restore.clone(),
+            (restore, _, _) => copied(restore),
         };
+        // Quiet and unobserved, nobody reads what it was.
+        if quiet {
+            set(slot, back);
+            return;
+        }
+        let before = std::mem::replace(slot, back);
         let after = &self.st.entities[t.entity as usize];
         if self.observed() && after.fields[t.field as usize] != before {
             let change = Change::Attribute {

@@ -14,7 +14,7 @@ impl Runner<'_> {
     // Constants, locals and attributes of a local's entity, the most common leaves, are read here,
     // inlined where they are asked for; the rest in `int_node`, so that reading a leaf does not pay
     // for the set-up of the big function.
-    #[inline]
+    #[inline(always)]
     pub(super) fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
         match self.leaf_int(e, f) {
             Some(i) => Ok(i),
