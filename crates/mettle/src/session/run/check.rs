@@ -301,7 +301,7 @@ impl Runner<'_> {
 
     /// Makes `p` check `c`'s roll left to be made when read, in place of the one before (let go as
     /// [`Runner::drop_pending`] lets it go).
-    #[inline]
+    #[inline(always)]
     fn set_pending(&mut self, c: CheckId, p: Pending) {
         if self.kit.pending.len() < self.p.checks.len() {
             self.kit.pending.resize_with(self.p.checks.len(), || None);
@@ -368,6 +368,7 @@ impl Runner<'_> {
 
     /// Takes the dice out of a finished frame of check `c`, to be rolled again when nothing else
     /// holds them.
+    #[inline(always)]
     fn keep_dice(&mut self, c: CheckId, f: &mut [Value]) {
         let dice = self.p.checks[c as usize].slots.dice as usize;
         if let Some(Value::Pool(p)) = f.get_mut(dice).map(|v| std::mem::replace(v, Value::None))

@@ -293,6 +293,7 @@ impl Runner<'_> {
         Ok(shared)
     }
 
+    #[inline(always)]
     fn roll_dice_into(
         &mut self,
         pool: &mut Pool,

@@ -836,6 +836,7 @@ impl Runner<'_> {
     }
 
     /// Puts choice `choice`'s answer in `slot`, and logs who gave it (`by`).
+    #[inline(always)]
     fn answered(&mut self, choice: u32, slot: u32, answer: Value, by: &str, span: Span, f: &mut [Value]) {
         if self.logging {
             let decl = &self.p.choices[choice as usize];
