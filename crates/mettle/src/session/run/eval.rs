@@ -391,26 +391,17 @@ impl Runner<'_> {
 
     /// How many dice a roll throws (with `extra` from modifiers) and, for `dN`, how many sides (0
     /// for custom faces).
+    #[inline(always)]
     pub(crate) fn dice_spec(&mut self, d: &DiceExpr, extra: i64, f: &mut Vec<Value>) -> R<(usize, i64)> {
         let count = self.int(&d.count, f)?.saturating_add(extra).max(0);
         if count > 10_000 {
-            return Err(Box::new(fail(
-                "too_many_dice",
-                format!("{count} dice is too many for one roll"),
-                d.span,
-                "roll at most 10000 dice",
-            )));
+            return Err(too_many_dice(count, d));
         }
         let sides = match &d.sides {
             SidesExpr::Count(e) => {
                 let n = self.int(e, f)?;
                 if n < 1 {
-                    return Err(Box::new(fail(
-                        "bad_dice",
-                        format!("a die cannot have {n} sides"),
-                        d.span,
-                        "give dice 1 or more sides",
-                    )));
+                    return Err(bad_sides(n, d));
                 }
                 n
             }
@@ -423,6 +414,23 @@ impl Runner<'_> {
 /// A number read where dice were expected: a pool of no dice with that value.
 fn lone(value: i64) -> Pool {
     Pool { notation: String::new(), sides: 0, dice: vec![], value }
+}
+
+/// More dice than one roll may throw.
+#[cold]
+fn too_many_dice(count: i64, d: &DiceExpr) -> Box<crate::diagnostics::Diagnostic> {
+    Box::new(fail(
+        "too_many_dice",
+        format!("{count} dice is too many for one roll"),
+        d.span,
+        "roll at most 10000 dice",
+    ))
+}
+
+/// Dice of fewer than one side.
+#[cold]
+fn bad_sides(n: i64, d: &DiceExpr) -> Box<crate::diagnostics::Diagnostic> {
+    Box::new(fail("bad_dice", format!("a die cannot have {n} sides"), d.span, "give dice 1 or more sides"))
 }
 
 #[cfg(test)]
