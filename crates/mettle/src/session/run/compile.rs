@@ -134,19 +134,38 @@ fn closure(e: &Expr) -> Box<TestFn> {
             let b = *b;
             Box::new(move |_, _| Truth::of(b))
         }
-        Expr::Bin(BinOp::And, a, b) => {
-            let (a, b) = (closure(a), closure(b));
-            Box::new(move |r, f| match a(r, f) {
-                Truth::Yes => b(r, f),
-                other => other,
-            })
-        }
-        Expr::Bin(BinOp::Or, a, b) => {
-            let (a, b) = (closure(a), closure(b));
-            Box::new(move |r, f| match a(r, f) {
-                Truth::No => b(r, f),
-                other => other,
-            })
+        Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let (and, a) = (*op == BinOp::And, closure(a));
+            // A flag, its negation or a name compared, on the right (`u.side == s and u.on_field`,
+            // `… and not u.ap_this_turn`, `… and u.morale is not broken`): read in the closure of
+            // the `and` itself, as the closure of its own would read it, without a call.
+            if let Some(x) = Leaf::of(b) {
+                let whole = (**b).clone();
+                return then(and, a, move |r, f| match x.read(r, f) {
+                    Some(v) => Truth::of(v.truth()),
+                    None => r.slow_truth(&whole, f),
+                });
+            }
+            if let Expr::Not(n) = &**b
+                && let Some(x) = Leaf::of(n)
+            {
+                let inner = (**n).clone();
+                return then(and, a, move |r, f| match x.read(r, f) {
+                    Some(v) => Truth::of(!v.truth()),
+                    None => r.slow_truth(&inner, f).not(),
+                });
+            }
+            if let Expr::Bin(op @ (BinOp::Is | BinOp::IsNot), l, k) = &**b
+                && let (Some(x), Expr::Const(Value::Name { index, .. })) = (Leaf::of(l), &**k)
+            {
+                let (k, eq, whole) = (*index, *op == BinOp::Is, (**b).clone());
+                return then(and, a, move |r, f| match x.read(r, f) {
+                    Some(Value::Name { index, .. }) => Truth::of((*index == k) == eq),
+                    _ => r.slow_truth(&whole, f),
+                });
+            }
+            let b = closure(b);
+            then(and, a, move |r, f| b(r, f))
         }
         Expr::Not(x) => {
             let x = closure(x);
@@ -167,6 +186,24 @@ fn closure(e: &Expr) -> Box<TestFn> {
         }
         Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => order(e, *op, a, b),
         _ => slow(e),
+    }
+}
+
+/// `a and b` (`a or b` when `and` is false), `b` tested by `right` when `a` does not decide.
+fn then<F>(and: bool, a: Box<TestFn>, right: F) -> Box<TestFn>
+where
+    F: for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync + 'static,
+{
+    if and {
+        Box::new(move |r, f| match a(r, f) {
+            Truth::Yes => right(r, f),
+            other => other,
+        })
+    } else {
+        Box::new(move |r, f| match a(r, f) {
+            Truth::No => right(r, f),
+            other => other,
+        })
     }
 }
 
@@ -478,8 +515,14 @@ mod tests {
             bin(
                 BinOp::And,
                 bin(BinOp::Eq, field(0, side), Expr::Local(2)),
-                bin(BinOp::Or, field(0, on_field), bin(BinOp::Is, field(0, morale), shaken)),
+                bin(BinOp::Or, field(0, on_field), bin(BinOp::Is, field(0, morale), shaken.clone())),
             ),
+            // A flag, its negation and a name compared, read on the right of `and` and `or` by the
+            // closure of the `and` or `or` itself (each side of an attribute of none in one frame).
+            bin(BinOp::And, bin(BinOp::Eq, field(0, side), Expr::Local(2)), field(0, on_field)),
+            bin(BinOp::And, Expr::Local(5), Expr::Not(Box::new(field(1, on_field)))),
+            bin(BinOp::Or, Expr::Local(5), bin(BinOp::IsNot, field(0, morale), shaken.clone())),
+            bin(BinOp::Or, field(1, on_field), Expr::Not(Box::new(Expr::Local(4)))),
             bin(BinOp::Is, Expr::Global(Global::Game), Expr::Const(Value::None)),
             bin(
                 BinOp::Eq,
