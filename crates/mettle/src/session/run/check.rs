@@ -291,10 +291,7 @@ impl Runner<'_> {
 
     /// Lets go of a roll of check `c` whose result nobody read, now that a later roll replaces it.
     fn drop_pending(&mut self, c: CheckId) {
-        if self.kit.pending.len() < self.p.checks.len() {
-            self.kit.pending.resize_with(self.p.checks.len(), || None);
-        }
-        if let Some(old) = self.kit.pending[c as usize].take() {
+        if let Some(old) = self.pending_slot(c).take() {
             self.keep_check_frame(c, old.frame);
         }
     }
@@ -303,12 +300,18 @@ impl Runner<'_> {
     /// [`Runner::drop_pending`] lets it go).
     #[inline(always)]
     fn set_pending(&mut self, c: CheckId, p: Pending) {
+        if let Some(old) = self.pending_slot(c).replace(p) {
+            self.keep_check_frame(c, old.frame);
+        }
+    }
+
+    /// Where check `c`'s roll left to be made when read is kept (a place for each check, made once).
+    #[inline(always)]
+    fn pending_slot(&mut self, c: CheckId) -> &mut Option<Pending> {
         if self.kit.pending.len() < self.p.checks.len() {
             self.kit.pending.resize_with(self.p.checks.len(), || None);
         }
-        if let Some(old) = self.kit.pending.get_mut(c as usize).and_then(|slot| slot.replace(p)) {
-            self.keep_check_frame(c, old.frame);
-        }
+        &mut self.kit.pending[c as usize]
     }
 
     /// Makes the result of check `c`'s last roll, if it was left to be made when read.
