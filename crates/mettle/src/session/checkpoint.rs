@@ -7,6 +7,7 @@ use super::{Session, State};
 #[derive(Debug, Clone)]
 pub struct Checkpoint {
     state: State,
+    /// How long the game's log was, counting the lines let go before the session's first.
     log_len: usize,
 }
 
@@ -25,12 +26,13 @@ impl Session {
     /// assert_eq!(s.log().len(), 1, "only the creation is left in the log");
     /// ```
     pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint { state: self.state.clone(), log_len: self.log.len() }
+        Checkpoint { state: self.state.clone(), log_len: self.log_start + self.log.len() }
     }
 
-    /// Goes back to `checkpoint`: its state, and the log cut back to its length.
+    /// Goes back to `checkpoint`: its state, and the log cut back to its length (lines let go by
+    /// [`Session::trim_log`] since do not come back).
     pub fn rewind(&mut self, checkpoint: Checkpoint) {
         self.state = checkpoint.state;
-        self.log.truncate(checkpoint.log_len);
+        self.log.truncate(checkpoint.log_len.saturating_sub(self.log_start));
     }
 }

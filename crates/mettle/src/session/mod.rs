@@ -1,6 +1,7 @@
 //! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
+mod adapt;
 mod checkpoint;
 mod entities;
 mod host;
@@ -11,13 +12,14 @@ mod prompt;
 mod run;
 mod save;
 mod show;
+mod structure;
 
 pub use checkpoint::Checkpoint;
 pub use entities::Entities;
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 pub use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
-pub use save::{SAVE_FORMAT, fingerprint};
+pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
 
 use crate::Ruleset;
@@ -161,6 +163,9 @@ pub struct Session {
     rules: Ruleset,
     state: State,
     log: Vec<LogLine>,
+    /// How many lines of the game's log were let go before the first one in `log`
+    /// ([`Session::trim_log`], a save without its log).
+    log_start: usize,
     logging: bool,
     /// Set from another thread (Ctrl-C in the REPL) to stop the running action; the action is undone.
     cancel: Arc<AtomicBool>,
@@ -197,6 +202,7 @@ impl Session {
                 walk: None,
             },
             log: vec![],
+            log_start: 0,
             logging: true,
             cancel: Arc::default(),
             undone: vec![],
@@ -244,6 +250,32 @@ impl Session {
     /// Takes the log, leaving it empty.
     pub fn take_log(&mut self) -> Vec<LogLine> {
         std::mem::take(&mut self.log)
+    }
+
+    /// Lets go of all but the last `keep` lines of the log, and says how many it let go. The lines
+    /// kept keep their numbers: line `i` of [`Session::log`] is line `log_start() + i` of the game.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("t.mettle", "check c { roll d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// for _ in 0..5 {
+    ///     s.roll("c", &[]).unwrap();
+    /// }
+    /// assert_eq!(s.trim_log(2), 3);
+    /// assert_eq!((s.log().len(), s.log_start()), (2, 3));
+    /// assert_eq!(s.trim_log(10), 0);
+    /// ```
+    pub fn trim_log(&mut self, keep: usize) -> usize {
+        let dropped = self.log.len().saturating_sub(keep);
+        self.log.drain(..dropped);
+        self.log_start += dropped;
+        dropped
+    }
+
+    /// How many lines of the game's log were let go before the first one in [`Session::log`] (by
+    /// [`Session::trim_log`], or by a save without its log): the number of its first line.
+    pub fn log_start(&self) -> usize {
+        self.log_start
     }
 
     /// Turns the log off (for fast simulation) or on.
@@ -359,6 +391,7 @@ impl Session {
             rules: self.rules.clone(),
             state: self.state.clone(),
             log: vec![],
+            log_start: self.log_start,
             logging: self.logging,
             cancel: self.cancel.clone(),
             undone: vec![],
@@ -744,6 +777,7 @@ impl Session {
         options.extend(p.options.iter().map(|o| o.default.clone().unwrap_or(Value::None)));
         *walk = None;
         self.log.clear();
+        self.log_start = 0;
         self.logging = false;
         self.undone.clear();
         self.waiting = None;

@@ -24,6 +24,7 @@ impl Session {
             rules: rules.clone(),
             state,
             log,
+            log_start: 0,
             logging: true,
             cancel: Default::default(),
             undone: vec![],
