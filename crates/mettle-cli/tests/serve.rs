@@ -134,6 +134,82 @@ fn save_and_restore_round_trip_and_odds_leave_the_game_alone() {
     assert_eq!(attr(&restored[1], "morale"), "shaken");
 }
 
+/// A small ruleset `load` takes as text, with `hp` declared as `hp` says (`0..10 = 6`).
+fn small(hp: &str) -> Value {
+    let text = format!(
+        "// A small game.\nkind unit {{ hp: {hp} }}\nevent hit(unit: unit)\non hit {{ remove 1 from unit.hp }}\n\
+         check c {{ roll d6  otherwise done }}"
+    );
+    json!({ "text": text, "name": "small.mettle", "seed": 3 })
+}
+
+#[test]
+fn a_save_without_its_log_and_a_trimmed_log_keep_the_line_numbers() {
+    let replies = serve(
+        &[],
+        &[
+            req(1, "load", small("0..10 = 6")),
+            req(2, "create", json!({ "kind": "unit", "name": "u" })),
+            req(3, "apply", json!({ "event": "hit", "facts": { "unit": "u" } })),
+            req(4, "roll", json!({ "check": "c" })),
+            req(5, "trim_log", json!({ "keep": 2 })),
+            req(6, "log", json!({ "from": 0 })),
+            req(7, "log", json!({ "from": 4 })),
+            req(8, "save", json!({ "log": false })),
+            req(9, "save", json!({})),
+            req(10, "trim_log", json!({})),
+        ],
+    );
+    // new, event, rule, change, check: five lines, three let go.
+    assert_eq!(replies[4]["result"], json!({ "mettle": { "schema": 1 }, "dropped": 3, "first": 3, "length": 5 }));
+    assert_eq!((replies[5]["result"]["first"].clone(), replies[5]["result"]["length"].clone()), (json!(3), json!(5)));
+    assert_eq!(replies[5]["result"]["log"].as_array().unwrap().len(), 2);
+    assert_eq!(replies[6]["result"]["log"].as_array().unwrap().len(), 1);
+    assert_eq!(replies[6]["result"]["log"][0]["type"], "check");
+    let without = &replies[7]["result"]["save"];
+    assert_eq!((without["log"].clone(), without["log_dropped"].clone()), (json!([]), json!(5)));
+    assert_eq!(replies[8]["result"]["save"]["log"].as_array().unwrap().len(), 2);
+    assert_eq!(replies[9]["error"]["data"]["errors"][0]["code"], "mettle::serve::bad_params");
+    let restored = serve(
+        &[],
+        &[req(1, "load", small("0..10 = 6")), req(2, "restore", json!({ "save": without })), req(3, "log", json!({}))],
+    );
+    assert_eq!(restored[2]["result"]["first"], 5);
+    assert_eq!(restored[2]["result"]["length"], 5);
+}
+
+#[test]
+fn restore_names_what_changed_and_adapts_only_when_asked() {
+    let saved = serve(
+        &[],
+        &[
+            req(1, "load", small("0..10 = 6")),
+            req(2, "create", json!({ "kind": "unit", "name": "u" })),
+            req(3, "save", json!({})),
+        ],
+    );
+    let save = saved[2]["result"]["save"].clone();
+    let replies = serve(
+        &[],
+        &[
+            req(1, "load", small("0..8 = 6")),
+            req(2, "restore", json!({ "save": save })),
+            req(3, "restore", json!({ "save": save, "adapt": true })),
+            req(4, "load", small("0..4 = 2")),
+            req(5, "restore", json!({ "save": save, "adapt": true })),
+        ],
+    );
+    let refused = &replies[1]["error"]["data"]["errors"][0];
+    assert_eq!(refused["code"], "mettle::save::changed_rules");
+    assert_eq!(refused["message"], "the rules changed since this save: attribute hp of unit: was 0..10, now 0..8");
+    let warning = &replies[2]["result"]["warnings"][0];
+    assert_eq!(warning["code"], "mettle::save::changed_rules");
+    assert_eq!(attr(&replies[2], "hp"), 6);
+    let unfit = &replies[4]["error"]["data"]["errors"][0];
+    assert_eq!(unfit["code"], "mettle::save::does_not_fit");
+    assert_eq!(unfit["message"], "this save cannot be carried over to the changed rules: `u.hp` is 6, outside 0..4");
+}
+
 #[test]
 fn set_reaches_any_entity_and_suggests_attributes() {
     // `set` is the library's host change: an entity whose name is not a plain word is set as well.

@@ -100,12 +100,19 @@ impl Server {
             ));
         };
         let text = p.save.to_string();
-        let session = Session::load(&world.rules, &text).map_err(|d| Failure::rules(&world.rules, &d))?;
+        let rules = &world.rules;
+        let (session, warnings) =
+            Session::load_with(rules, &text, p.adapt).map_err(|d| Failure::rules(rules, &d))?;
+        let warnings = warnings.iter().map(|d| error_info(d, rules.name(), rules.text())).collect();
         let mut new = world.clone();
         new.session = session;
         let before = self.world.replace(new);
         self.remember(Step::Replaced(before.map(Box::new)));
-        Ok(state_reply(&self.world.as_ref().expect("just restored").session, 0))
+        let mut reply = state_reply(&self.world.as_ref().expect("just restored").session, 0);
+        if let Outcome::State(r) = &mut reply {
+            r.warnings = warnings;
+        }
+        Ok(reply)
     }
 
     fn undo_step(&mut self) -> Result<Outcome, Failure> {
@@ -129,6 +136,7 @@ impl Server {
             Some(w) => state_reply(&w.session, w.session.log().len()),
             None => Outcome::State(StateReply {
                 mettle: Meta::default(),
+                warnings: vec![],
                 log: vec![],
                 state: mettle::wire::StateView {
                     seed: self.seed,
@@ -149,6 +157,7 @@ impl Server {
 fn state_reply(s: &Session, from: usize) -> Outcome {
     Outcome::State(StateReply {
         mettle: Meta::default(),
+        warnings: vec![],
         log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
         state: mettle::wire::state(s),
     })
@@ -224,8 +233,11 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
             Ok((Outcome::Sim(sim(s, p, steps)?), false))
         }
         "save" => {
-            let _: Empty = params(method, p)?;
-            let save = serde_json::from_str(&s.save()).unwrap_or_default();
+            let p: SaveParams = params(method, p)?;
+            let mut options = mettle::session::SaveOptions::default();
+            options.log = p.log;
+            let text = s.save_with(&options).map_err(refused)?;
+            let save = serde_json::from_str(&text).unwrap_or_default();
             Ok((Outcome::Saved(Saved { mettle: Meta::default(), save }), false))
         }
         "state" => {
@@ -234,9 +246,19 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
         }
         "log" => {
             let p: LogParams = params(method, p)?;
-            let lines = &s.log()[p.from.min(s.log().len())..];
+            // Lines are numbered from the game's first: those `trim_log` let go are not sent.
+            let first = s.log_start();
+            let lines = &s.log()[p.from.saturating_sub(first).min(s.log().len())..];
             let log = mettle::wire::log(s, lines);
-            Ok((Outcome::Log(LogReply { mettle: Meta::default(), length: s.log().len(), log }), false))
+            let length = first + s.log().len();
+            Ok((Outcome::Log(LogReply { mettle: Meta::default(), length, first, log }), false))
+        }
+        "trim_log" => {
+            let p: TrimLogParams = params(method, p)?;
+            // Lines let go do not come back: `undo` does not take this back.
+            let dropped = s.trim_log(p.keep);
+            let (first, length) = (s.log_start(), s.log_start() + s.log().len());
+            Ok((Outcome::Trimmed(Trimmed { mettle: Meta::default(), dropped, first, length }), false))
         }
         "export" => {
             let _: Empty = params(method, p)?;

@@ -53,8 +53,8 @@ pub enum Call {
     Odds(OddsParams),
     /// Simulate a scenario or a check many times.
     Sim(SimParams),
-    /// The session as a save document.
-    Save(Empty),
+    /// The session as a save document (with its log, or without).
+    Save(SaveParams),
     /// Put back a session from a save document.
     Restore(RestoreParams),
     /// Take back the last request that changed the session.
@@ -63,14 +63,16 @@ pub enum Call {
     State(Empty),
     /// The log, or the part of it from a line on.
     Log(LogParams),
+    /// Let go of all but the last lines of the log.
+    TrimLog(TrimLogParams),
     /// The ruleset's outline.
     Export(Empty),
 }
 
 /// The method names, in the order of [`Call`].
-pub const METHODS: [&str; 14] = [
+pub const METHODS: [&str; 15] = [
     "load", "create", "set", "apply", "roll", "answer", "odds", "sim", "save", "restore", "undo", "state",
-    "log", "export",
+    "log", "trim_log", "export",
 ];
 
 /// No parameters (`{}`, or leave `params` out).
@@ -199,21 +201,54 @@ pub struct SimParams {
     pub seed: u64,
 }
 
+/// `save`: with the log (the default) or without it.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaveParams {
+    /// Whether the save carries the log (default `true`). Without it, the restored session's log is
+    /// empty and numbers its lines on from where this one's are.
+    #[serde(default = "yes")]
+    pub log: bool,
+}
+
+impl Default for SaveParams {
+    fn default() -> SaveParams {
+        SaveParams { log: true }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
 /// `restore`: a document `save` gave.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RestoreParams {
     /// The save document.
     pub save: serde_json::Value,
+    /// Carry a save over to rules whose structure changed since (default `false`): every value in it
+    /// is found again by name and must fit; each change comes back as a warning.
+    #[serde(default)]
+    pub adapt: bool,
 }
 
-/// `log`: the lines from `from` on (default 0, the whole log).
+/// `log`: the lines from `from` on (default 0, the whole log). Lines are numbered from the game's
+/// first, including the lines `trim_log` let go.
 #[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LogParams {
     /// The first line wanted.
     #[serde(default)]
     pub from: usize,
+}
+
+/// `trim_log`: keep the last `keep` lines.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TrimLogParams {
+    /// How many of the last lines to keep.
+    pub keep: usize,
 }
 
 /// A reply: the request's id with a result, or with an error.
@@ -271,6 +306,8 @@ pub enum Outcome {
     Saved(Saved),
     /// `log`.
     Log(LogReply),
+    /// `trim_log`.
+    Trimmed(Trimmed),
     /// `export`.
     Export(crate::cli::json::ExportDoc),
 }
@@ -303,6 +340,9 @@ pub struct Loaded {
 pub struct StateReply {
     /// The schema version.
     pub mettle: Meta,
+    /// What a `restore` with `adapt` carried over (the changes of the rules), as warnings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<ErrorInfo>,
     /// The lines the request added to the log.
     pub log: Vec<wire::Line>,
     /// The state after it.
@@ -343,8 +383,23 @@ pub struct Saved {
 pub struct LogReply {
     /// The schema version.
     pub mettle: Meta,
-    /// How many lines the whole log has.
+    /// How many lines the whole log has, counting those `trim_log` let go.
     pub length: usize,
-    /// The lines asked for.
+    /// The number of the first line kept (how many `trim_log` let go).
+    pub first: usize,
+    /// The lines asked for (those of them that are kept).
     pub log: Vec<wire::Line>,
+}
+
+/// What `trim_log` gives.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Trimmed {
+    /// The schema version.
+    pub mettle: Meta,
+    /// How many lines this request let go.
+    pub dropped: usize,
+    /// The number of the first line kept.
+    pub first: usize,
+    /// How many lines the whole log has, counting those let go.
+    pub length: usize,
 }
