@@ -183,7 +183,13 @@ fn fields(out: &mut Vec<String>, what: &str, of: &str, old: &Structure, new: &St
             (Some(o), Some(n)) => {
                 let (os, ns) = (old.set(o.set), new.set(n.set));
                 if os.is_some() && ns.is_some() && os != ns {
-                    names(out, "state", &format!("of {}{of_sp}", n.name), os, ns);
+                    // `state routed of morale of unit`, `answer wait of choice go`.
+                    let (word, whose) = match what {
+                        "attribute" => ("state", format!("of {}{of_sp}", n.name)),
+                        "choice" => ("answer", format!("of choice {}", n.name)),
+                        _ => ("value", format!("of {what} {}", n.name)),
+                    };
+                    names(out, word, &whose, os, ns);
                 } else if o.ty != n.ty || os != ns {
                     out.push(format!("{what} {}{of_sp}: was {}, now {}", n.name, o.ty, n.ty));
                 }
