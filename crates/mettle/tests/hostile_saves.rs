@@ -400,3 +400,20 @@ fn restore_bang_loads_a_save_of_an_edited_ruleset_with_a_warning() {
     assert!(!forced.failed, "{}", forced.err);
     assert!(forced.out.contains("warning"), "{}", forced.out);
 }
+
+#[test]
+fn save_no_log_leaves_the_log_out_and_restores() {
+    let dir = folder("save-no-log");
+    let mut repl = repl_in(&dir);
+    assert!(!repl.handle("new side red").failed);
+    let (full, bare) = (dir.join("full.json"), dir.join("bare.json"));
+    assert!(!repl.handle(&format!(":save {}", full.display())).failed);
+    let reply = repl.handle(&format!(":save {} --no-log", bare.display()));
+    assert!(!reply.failed, "{}", reply.err);
+    let read = |p: &PathBuf| serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).unwrap();
+    assert_eq!(read(&full)["session"]["log"].as_array().unwrap().len(), 1);
+    assert_eq!(read(&bare)["session"]["log"], json!([]));
+    assert_eq!(read(&bare)["session"]["log_dropped"], json!(1));
+    let restored = repl.handle(&format!(":restore {}", bare.display()));
+    assert!(!restored.failed, "{}", restored.err);
+}
