@@ -161,8 +161,14 @@ fn a_save_without_its_log_and_a_trimmed_log_keep_the_line_numbers() {
         ],
     );
     // new, event, rule, change, check: five lines, three let go.
-    assert_eq!(replies[4]["result"], json!({ "mettle": { "schema": 1 }, "dropped": 3, "first": 3, "length": 5 }));
-    assert_eq!((replies[5]["result"]["first"].clone(), replies[5]["result"]["length"].clone()), (json!(3), json!(5)));
+    assert_eq!(
+        replies[4]["result"],
+        json!({ "mettle": { "schema": 1 }, "dropped": 3, "first": 3, "length": 5 })
+    );
+    assert_eq!(
+        (replies[5]["result"]["first"].clone(), replies[5]["result"]["length"].clone()),
+        (json!(3), json!(5))
+    );
     assert_eq!(replies[5]["result"]["log"].as_array().unwrap().len(), 2);
     assert_eq!(replies[6]["result"]["log"].as_array().unwrap().len(), 1);
     assert_eq!(replies[6]["result"]["log"][0]["type"], "check");
@@ -172,7 +178,11 @@ fn a_save_without_its_log_and_a_trimmed_log_keep_the_line_numbers() {
     assert_eq!(replies[9]["error"]["data"]["errors"][0]["code"], "mettle::serve::bad_params");
     let restored = serve(
         &[],
-        &[req(1, "load", small("0..10 = 6")), req(2, "restore", json!({ "save": without })), req(3, "log", json!({}))],
+        &[
+            req(1, "load", small("0..10 = 6")),
+            req(2, "restore", json!({ "save": without })),
+            req(3, "log", json!({})),
+        ],
     );
     assert_eq!(restored[2]["result"]["first"], 5);
     assert_eq!(restored[2]["result"]["length"], 5);
@@ -201,13 +211,19 @@ fn restore_names_what_changed_and_adapts_only_when_asked() {
     );
     let refused = &replies[1]["error"]["data"]["errors"][0];
     assert_eq!(refused["code"], "mettle::save::changed_rules");
-    assert_eq!(refused["message"], "the rules changed since this save: attribute hp of unit: was 0..10, now 0..8");
+    assert_eq!(
+        refused["message"],
+        "the rules changed since this save: attribute hp of unit: was 0..10, now 0..8"
+    );
     let warning = &replies[2]["result"]["warnings"][0];
     assert_eq!(warning["code"], "mettle::save::changed_rules");
     assert_eq!(attr(&replies[2], "hp"), 6);
     let unfit = &replies[4]["error"]["data"]["errors"][0];
     assert_eq!(unfit["code"], "mettle::save::does_not_fit");
-    assert_eq!(unfit["message"], "this save cannot be carried over to the changed rules: `u.hp` is 6, outside 0..4");
+    assert_eq!(
+        unfit["message"],
+        "this save cannot be carried over to the changed rules: `u.hp` is 6, outside 0..4"
+    );
 }
 
 #[test]

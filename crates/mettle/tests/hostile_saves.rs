@@ -83,10 +83,10 @@ fn a_save_of_another_ruleset_is_refused() {
     let titled = |t: &str| Ruleset::from_str("t.mettle", &format!("ruleset \"{t}\"\n{RULES}")).unwrap();
     let text = Session::new(&titled("Mine"), 1).save();
     let e = Session::load(&titled("Yours"), &text).unwrap_err();
-    assert_eq!((e.code.as_str(), e.message.as_str()), (
-        "mettle::save::other_ruleset",
-        "this session was saved with another ruleset, \"Mine\""
-    ));
+    assert_eq!(
+        (e.code.as_str(), e.message.as_str()),
+        ("mettle::save::other_ruleset", "this session was saved with another ruleset, \"Mine\"")
+    );
 }
 
 #[test]
@@ -110,7 +110,11 @@ fn a_save_that_does_not_fit_is_refused_even_when_asked() {
     let other = Ruleset::from_str("other.mettle", "kind thing { size: 0..3 = 1 }").unwrap();
     let err = Session::load_with(&other, &saved().to_string(), true).unwrap_err();
     assert_eq!(err.code, "mettle::save::does_not_fit");
-    assert!(err.message.contains("`blue` is a side, and the ruleset no longer has that kind"), "{}", err.message);
+    assert!(
+        err.message.contains("`blue` is a side, and the ruleset no longer has that kind"),
+        "{}",
+        err.message
+    );
 }
 
 /// The save as format 2 wrote it: a fingerprint of the ruleset's text and no structure.
@@ -410,7 +414,9 @@ fn save_no_log_leaves_the_log_out_and_restores() {
     assert!(!repl.handle(&format!(":save {}", full.display())).failed);
     let reply = repl.handle(&format!(":save {} --no-log", bare.display()));
     assert!(!reply.failed, "{}", reply.err);
-    let read = |p: &PathBuf| serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let read = |p: &PathBuf| {
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
     assert_eq!(read(&full)["session"]["log"].as_array().unwrap().len(), 1);
     assert_eq!(read(&bare)["session"]["log"], json!([]));
     assert_eq!(read(&bare)["session"]["log_dropped"], json!(1));

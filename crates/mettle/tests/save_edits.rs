@@ -105,7 +105,10 @@ fn states_added_and_removed_are_named() {
     assert_eq!(s.show(s.get("w", "morale").unwrap()), "shaken");
     // Nobody is routed: removing it carries over; removing shaken, which w is, does not.
     let r = edited("steady | shaken | routed", "steady | shaken");
-    assert_eq!(refusal(&r).1, "the rules changed since this save: state routed of morale of unit was removed");
+    assert_eq!(
+        refusal(&r).1,
+        "the rules changed since this save: state routed of morale of unit was removed"
+    );
     assert!(Session::load_with(&r, &saved(), true).is_ok());
     let r = edited("steady | shaken | routed", "routed | steady");
     let e = Session::load_with(&r, &saved(), true).unwrap_err();
@@ -114,10 +117,12 @@ fn states_added_and_removed_are_named() {
 
 #[test]
 fn an_added_attribute_takes_its_default_and_one_without_is_refused() {
-    let (s, warnings) = carried(&edited("kind side { vp: 0..10 = 0 }", "kind side { cp: 0..3 = 2  vp: 0..10 = 0 }"));
+    let (s, warnings) =
+        carried(&edited("kind side { vp: 0..10 = 0 }", "kind side { cp: 0..3 = 2  vp: 0..10 = 0 }"));
     assert_eq!(warnings, ["the rules changed since this save: attribute cp of side was added"]);
     assert_eq!(s.get("blue", "cp"), Some(&Value::Int(2)));
-    let e = Session::load_with(&edited("vp: 0..10 = 0", "vp: 0..10 = 0  cp: 0..3"), &saved(), true).unwrap_err();
+    let e =
+        Session::load_with(&edited("vp: 0..10 = 0", "vp: 0..10 = 0  cp: 0..3"), &saved(), true).unwrap_err();
     assert!(e.message.contains("attribute cp of side was added without a default"), "{}", e.message);
 }
 
@@ -126,7 +131,10 @@ fn a_removed_kind_is_refused_while_an_entity_needs_it() {
     let r = rules(&RULES.replace("kind side { vp: 0..10 = 0 }", "").replace("side: side = none  ", ""));
     let (code, message) = refusal(&r);
     assert_eq!(code, "mettle::save::changed_rules");
-    assert_eq!(message, "the rules changed since this save: kind side was removed; attribute side of unit was removed");
+    assert_eq!(
+        message,
+        "the rules changed since this save: kind side was removed; attribute side of unit was removed"
+    );
     let e = Session::load_with(&r, &saved(), true).unwrap_err();
     assert!(e.message.contains("`blue` is a side, and the ruleset no longer has that kind"), "{}", e.message);
 }
@@ -141,15 +149,24 @@ fn a_last_roll_follows_its_check_or_is_forgotten() {
     assert_eq!(rally.check, "rally");
     assert!(s.state().last[0].is_none());
     // Its values changed: the last roll is forgotten, as if rally had not been rolled.
-    let (s, warnings) =
-        carried(&edited("let need = 7 - spi  outcome back when total >= need", "let goal = 7 - spi  outcome back when total >= goal"));
+    let (s, warnings) = carried(&edited(
+        "let need = 7 - spi  outcome back when total >= need",
+        "let goal = 7 - spi  outcome back when total >= goal",
+    ));
     assert!(s.state().last[0].is_none());
-    assert!(warnings.iter().any(|w| w.ends_with("the last roll of check rally was forgotten: its outcomes, inputs or values changed")), "{warnings:?}");
+    assert!(
+        warnings.iter().any(|w| w
+            .ends_with("the last roll of check rally was forgotten: its outcomes, inputs or values changed")),
+        "{warnings:?}"
+    );
 }
 
 #[test]
 fn options_and_choices_are_matched_by_name() {
-    let r = edited("option house: plain | fancy = plain", "option bonus: 0..2 = 1\noption house: plain | fancy = plain");
+    let r = edited(
+        "option house: plain | fancy = plain",
+        "option bonus: 0..2 = 1\noption house: plain | fancy = plain",
+    );
     let (s, warnings) = carried(&r);
     assert_eq!(warnings, ["the rules changed since this save: option bonus was added"]);
     assert_eq!(s.option("bonus"), Some(&Value::Int(1)));

@@ -107,7 +107,10 @@ pub(super) fn carry_over(old: &Structure, p: &Program, mut st: State) -> Result<
             continue;
         };
         let Some(i) = p.kinds[*k as usize].fields.iter().position(|f| f.name == attr.name) else {
-            notes.push(format!("the timed change of `{who}.{}` was let go: the attribute was removed", attr.name));
+            notes.push(format!(
+                "the timed change of `{who}.{}` was let go: the attribute was removed",
+                attr.name
+            ));
             continue;
         };
         match m.typed(&t.restore, &p.kinds[*k as usize].fields[i].ty) {
@@ -115,7 +118,9 @@ pub(super) fn carry_over(old: &Structure, p: &Program, mut st: State) -> Result<
                 (t.field, t.restore) = (i as u32, v);
                 timed.push(t);
             }
-            Err(why) => problems.push(format!("the timed change of `{who}.{}` would restore {why}", attr.name)),
+            Err(why) => {
+                problems.push(format!("the timed change of `{who}.{}` would restore {why}", attr.name))
+            }
         }
     }
     st.timed = timed;
@@ -186,7 +191,9 @@ pub(super) fn carry_over(old: &Structure, p: &Program, mut st: State) -> Result<
         let name = old.set(Some(old.results)).and_then(|s| s.get(o.index as usize));
         match name.and_then(|n| p.sets[p.results as usize].names.iter().position(|r| r == n)) {
             Some(i) => o.index = i as u32,
-            None => problems.push(format!("the game ended as {}, a result the ruleset no longer has", o.result)),
+            None => {
+                problems.push(format!("the game ended as {}, a result the ruleset no longer has", o.result))
+            }
         }
     }
     if problems.is_empty() { Ok(Carried { state: st, notes }) } else { Err(problems) }

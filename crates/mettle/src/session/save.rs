@@ -127,7 +127,10 @@ impl Session {
         if text.len() as u64 > cap {
             return Err(save_error(
                 "too_large",
-                format!("this session's save would be {} bytes, more than the {cap} a save may have", text.len()),
+                format!(
+                    "this session's save would be {} bytes, more than the {cap} a save may have",
+                    text.len()
+                ),
                 "save it without its log, or trim the log first (`Session::trim_log`); or raise the \
                  `save_bytes` budget (see docs/security.md)"
                     .into(),

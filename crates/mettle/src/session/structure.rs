@@ -115,7 +115,11 @@ impl Structure {
     /// name.
     pub fn unrelated(&self, other: &Structure) -> bool {
         let names = |s: &Structure| -> Vec<String> {
-            s.kinds.iter().map(|k| format!("kind {}", k.name)).chain(s.checks.iter().map(|c| format!("check {}", c.name))).collect()
+            s.kinds
+                .iter()
+                .map(|k| format!("kind {}", k.name))
+                .chain(s.checks.iter().map(|c| format!("check {}", c.name)))
+                .collect()
         };
         let (a, b) = (names(self), names(other));
         let ours: HashSet<&String> = a.iter().collect();
@@ -168,13 +172,22 @@ fn by_name<'a, T>(
 ) -> Vec<(Option<&'a T>, Option<&'a T>)> {
     let olds: HashMap<&String, &T> = old.iter().map(|t| (name(t), t)).collect();
     let news: HashMap<&String, &T> = new.iter().map(|t| (name(t), t)).collect();
-    let mut pairs: Vec<_> = old.iter().filter(|t| !news.contains_key(name(t))).map(|t| (Some(t), None)).collect();
+    let mut pairs: Vec<_> =
+        old.iter().filter(|t| !news.contains_key(name(t))).map(|t| (Some(t), None)).collect();
     pairs.extend(new.iter().map(|t| (olds.get(name(t)).copied(), Some(t))));
     pairs
 }
 
 /// The changes of attributes (`what` is `attribute`, `of` is `of unit`), choices or options.
-fn fields(out: &mut Vec<String>, what: &str, of: &str, old: &Structure, new: &Structure, o: &[Field], n: &[Field]) {
+fn fields(
+    out: &mut Vec<String>,
+    what: &str,
+    of: &str,
+    old: &Structure,
+    new: &Structure,
+    o: &[Field],
+    n: &[Field],
+) {
     let of_sp = if of.is_empty() { String::new() } else { format!(" {of}") };
     for pair in by_name(o, n, |f| &f.name) {
         match pair {
