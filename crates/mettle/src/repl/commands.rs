@@ -412,9 +412,7 @@ impl Repl {
         if !force {
             refuse_to_overwrite(Path::new(path), self.budget.save_bytes)?;
         }
-        let mut options = crate::session::SaveOptions::default();
-        options.log = log;
-        let text = self.world.session.save_with(&options)?;
+        let text = self.world.session.save_with(&crate::session::SaveOptions { log })?;
         let session: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         let saved = Saved {
             mettle_repl: 1,
