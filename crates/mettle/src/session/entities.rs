@@ -562,7 +562,7 @@ mod tests {
         assert_eq!((e.removed(4), e.removed(999)), (None, None));
         assert!(e.remove(3).is_none(), "removed once only");
         assert!(!names(&e).iter().any(|(id, _)| *id == 3), "iter passes over it");
-        assert_eq!(e.iter().rev().next().map(|(id, _)| id), Some((CHUNK * 2) as u32));
+        assert_eq!(e.iter().next_back().map(|(id, _)| id), Some((CHUNK * 2) as u32));
         assert_eq!(e.iter_mut().nth(3).map(|(id, _)| id), Some(4));
         assert_eq!(e.into_iter().count(), CHUNK * 2);
         assert_eq!(copy.len(), CHUNK * 2 + 1, "the copy kept it");
