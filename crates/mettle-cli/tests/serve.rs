@@ -303,3 +303,33 @@ fn the_protocol_transcript_is_what_serve_says() {
     }
     assert!(doc[a..b] == block, "docs/protocol.md's transcript is stale: run with METTLE_UPDATE_DOCS=1");
 }
+
+#[test]
+fn a_removed_entity_restored_from_a_save_is_named_by_nothing() {
+    let rules = mettle::Ruleset::from_path(root().join(IF)).unwrap();
+    let mut s = mettle::Session::new(&rules, 1);
+    for name in ["y", "z"] {
+        s.create("unit", name, &[]).unwrap();
+    }
+    s.remove_entity("y").unwrap();
+    let replies = serve(
+        &[IF],
+        &[
+            req(1, "restore", json!({ "save": serde_json::from_str::<Value>(&s.save()).unwrap() })),
+            req(2, "set", json!({ "entity": "y", "attribute": "spi", "value": 2 })),
+            req(3, "set", json!({ "entity": "z", "attribute": "spi", "value": 2 })),
+            req(4, "state", json!({})),
+        ],
+    );
+    assert!(replies[0]["result"].is_object(), "{}", replies[0]);
+    assert_eq!(
+        replies[1]["error"]["data"]["errors"][0]["code"], "mettle::serve::unknown_entity",
+        "{}",
+        replies[1]
+    );
+    assert_eq!(replies[2]["result"]["log"][0]["to"], 2, "{}", replies[2]);
+    let entities = replies[3]["result"]["state"]["entities"].as_array().unwrap();
+    assert_eq!(entities.len(), 1, "only `z` is in play");
+    assert_eq!(entities[0]["name"], "z");
+    assert_eq!(attr(&replies[3], "spi"), 2);
+}

@@ -177,7 +177,7 @@ fn a_choice_answered_with_an_entity_is_logged_by_name() {
     let a = s.create("side", "a", &[]).unwrap();
     s.create("side", "b", &[]).unwrap();
     let v = s.create("unit", "v", &[("side", Value::Entity(a))]).unwrap();
-    let b = s.state().entities.iter().position(|e| e.name == "b").unwrap() as u32;
+    let b = s.state().entities.iter().find(|(_, e)| e.name == "b").unwrap().0;
     for n in ["b1", "b2"] {
         s.create("unit", n, &[("side", Value::Entity(b))]).unwrap();
     }

@@ -326,7 +326,15 @@ fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
         }
         (None, Some(e), Some(a)) => {
             let id = entity(s, e, None)?;
-            let kind = &pr.kinds[s.state().entities[id as usize].kind as usize];
+            let Some(held) = s.state().entities.get(id) else {
+                return Err(Failure::plain(
+                    code::RULES,
+                    "mettle::serve::unknown_entity",
+                    "no such entity",
+                    None,
+                ));
+            };
+            let kind = &pr.kinds[held.kind as usize];
             let Some(f) = kind.fields.iter().find(|f| &f.name == a) else {
                 let known: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
                 return Err(Failure::plain(

@@ -40,25 +40,28 @@ pub(super) fn carry_over(old: &Structure, p: &Program, mut st: State) -> Result<
     let checks = old.checks.iter().map(|c| check_ids.get(&c.name).copied()).collect();
     let kind_ids = index(new.kinds.iter().map(|k| &k.name));
     let mut problems = vec![];
-    let mut kinds = vec![];
-    for e in st.entities.iter() {
+    // By id: a removed entity's place has no kind and no name.
+    let slots = st.entities.slots();
+    let mut kinds = vec![None; slots];
+    let mut names = vec![String::new(); slots];
+    let mut old_kinds = vec![None; slots];
+    for (id, e) in st.entities.iter() {
         let old_kind = old.kinds.get(e.kind as usize);
         let k = old_kind.and_then(|k| kind_ids.get(&k.name).copied());
         if k.is_none() {
             let name = old_kind.map_or("kind the save does not describe", |k| k.name.as_str());
             problems.push(format!("`{}` is a {name}, and the ruleset no longer has that kind", e.name));
         }
-        kinds.push(k);
+        kinds[id as usize] = k;
+        names[id as usize] = e.name.clone();
+        old_kinds[id as usize] = Some(e.kind);
     }
-    let names = st.entities.iter().map(|e| e.name.clone()).collect();
     let m = Maps { old, new, p, sets, checks, kinds, names };
     let mut notes = vec![];
 
     // Attributes, by name; an added one takes its default.
-    let mut old_kinds = vec![];
-    for (id, e) in st.entities.iter_mut().enumerate() {
-        old_kinds.push(e.kind);
-        let (Some(k), Some(shape)) = (m.kinds[id], old.kinds.get(e.kind as usize)) else { continue };
+    for (id, e) in st.entities.iter_mut() {
+        let (Some(k), Some(shape)) = (m.kinds[id as usize], old.kinds.get(e.kind as usize)) else { continue };
         let kind = &p.kinds[k as usize];
         let mut fields = Vec::with_capacity(kind.fields.len());
         for def in &kind.fields {
@@ -96,7 +99,7 @@ pub(super) fn carry_over(old: &Structure, p: &Program, mut st: State) -> Result<
     let mut timed = vec![];
     for mut t in std::mem::take(&mut st.timed) {
         let who = m.names.get(t.entity as usize).cloned().unwrap_or_else(|| format!("#{}", t.entity));
-        let (Some(Some(k)), Some(old_kind)) =
+        let (Some(Some(k)), Some(Some(old_kind))) =
             (m.kinds.get(t.entity as usize), old_kinds.get(t.entity as usize))
         else {
             continue;
@@ -226,8 +229,10 @@ impl Maps<'_> {
             }
             (Ty::Entity(k), Value::Entity(e)) => match self.kinds.get(*e as usize) {
                 Some(Some(kind)) if kind == k => Ok(v.clone()),
-                Some(_) => Err(format!("`{}`, which is not a {}", self.names[*e as usize], new_ty())),
-                None => Err(format!("entity #{e}, which is not in the save")),
+                Some(_) if !self.names[*e as usize].is_empty() => {
+                    Err(format!("`{}`, which is not a {}", self.names[*e as usize], new_ty()))
+                }
+                _ => Err(format!("entity #{e}, which is not in play in the save")),
             },
             (Ty::Result(c), Value::Result(r)) => match self.result(r) {
                 Some(r) if r.check_id == *c => Ok(Value::Result(r)),
@@ -248,7 +253,7 @@ impl Maps<'_> {
             Value::Name { set, index } => {
                 Some(Value::Name { set: (*self.sets.get(*set as usize)?)?, index: *index })
             }
-            Value::Entity(e) => self.kinds.get(*e as usize).map(|_| v.clone()),
+            Value::Entity(e) => self.kinds.get(*e as usize)?.map(|_| v.clone()),
             Value::Result(r) => self.result(r).map(Value::Result),
             _ => Some(v.clone()),
         }

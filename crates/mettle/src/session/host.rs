@@ -94,9 +94,10 @@ pub enum Change {
         /// The rule that created it (empty when the host did).
         span: Span,
     },
-    /// The host removed an entity; those created after it now have ids one lower.
+    /// The host removed an entity. Every other entity keeps its id, and this one's is never given
+    /// again.
     Removed {
-        /// The id it had.
+        /// Its id, which now names no entity.
         entity: u32,
         /// Its name.
         name: String,

@@ -364,7 +364,7 @@ impl Session {
     pub fn set_option(&mut self, name: &str, value: Value) -> Result<(), Diagnostic> {
         let p = self.rules.program();
         let i = find(&p.options, |o| &o.name, name, "option", format!("there is no option called `{name}`"))?;
-        check_value(&value, &p.options[i].ty, &format!("option `{name}`"))?;
+        check_value(p, &self.state, &value, &p.options[i].ty, &format!("option `{name}`"))?;
         if let Some(slot) = self.state.options.get_mut(i) {
             *slot = value;
         }
@@ -425,9 +425,22 @@ impl Session {
         &self.undone
     }
 
-    /// The id of the entity called `name`.
+    /// The id of the entity in play called `name`. An entity keeps its id for the life of the
+    /// session; a removed one's id is never given again, and the name is free for a new entity
+    /// (with a new id).
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("e.mettle", "kind unit { hp: 0..9 = 1 }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let a = s.create("unit", "a", &[]).unwrap();
+    /// assert_eq!(s.entity("a"), Some(a));
+    /// s.remove_entity("a").unwrap();
+    /// assert_eq!(s.entity("a"), None);
+    /// let again = s.create("unit", "a", &[]).unwrap();
+    /// assert_ne!(again, a);
+    /// ```
     pub fn entity(&self, name: &str) -> Option<u32> {
-        self.state.entities.iter().position(|e| e.name == name).map(|i| i as u32)
+        self.state.entities.iter().find(|(_, e)| e.name == name).map(|(id, _)| id)
     }
 
     /// Creates an entity of `kind` called `name` with the given attribute values (the rest default).
@@ -463,6 +476,7 @@ impl Session {
             )?;
             let v = conform_value(
                 &rules,
+                &self.state,
                 v,
                 &p.kinds[k].fields[i].ty,
                 &format!("attribute `{f}` of `{name}`"),
@@ -588,6 +602,7 @@ impl Session {
                 Some(v) => {
                     let v = conform_value(
                         &rules,
+                        &self.state,
                         &v,
                         &f.ty,
                         &format!("fact `{}` of event `{event}`", f.name),
@@ -614,7 +629,9 @@ impl Session {
         self.roll_for(check, None, inputs)
     }
 
-    /// Rolls a check made by the entity `subject` (its outcome's effects are applied).
+    /// Rolls a check made by the entity `subject` (its outcome's effects are applied). The subject
+    /// must be in play (`run::removed_entity`, `run::unknown_entity`) and of the kind that makes the
+    /// check (`run::type_mismatch`).
     pub fn roll_for(
         &mut self,
         check: &str,
@@ -622,6 +639,20 @@ impl Session {
         inputs: &[(&str, Value)],
     ) -> Result<Arc<CheckResult>, Diagnostic> {
         let (c, args) = self.resolve(check, inputs)?;
+        if let Some(id) = subject {
+            let p = self.rules.program();
+            let e = entity_in_play(&self.state, id, &format!("the subject of check `{check}`"))?;
+            if let Some(k) = p.checks[c as usize].subject
+                && e.kind != k
+            {
+                let (want, got) = (&p.kinds[k as usize].name, &p.kinds[e.kind as usize].name);
+                return Err(api_error(
+                    "type_mismatch",
+                    format!("check `{check}` is made by a {want}, and `{}` is a {got}", e.name),
+                    format!("roll it for a {want} in play"),
+                ));
+            }
+        }
         let r = self.act(ops::Replay::Roll(c, subject, args))?;
         // A roll always gives a result.
         r.ok_or_else(|| {
@@ -660,6 +691,7 @@ impl Session {
             )?;
             let v = conform_value(
                 &self.rules,
+                &self.state,
                 v,
                 &p.checks[c].inputs[i].field.ty,
                 &format!("input `{n}` of check `{check}`"),
@@ -823,7 +855,7 @@ impl Session {
 
     /// The value of `entity.field`.
     pub fn get(&self, entity: &str, field: &str) -> Option<&Value> {
-        let e = &self.state.entities[self.entity(entity)? as usize];
+        let e = self.state.entities.get(self.entity(entity)?)?;
         let i = self.rules.program().kinds[e.kind as usize].fields.iter().position(|f| f.name == field)?;
         e.fields.get(i)
     }
@@ -855,13 +887,20 @@ fn find<T>(
 /// A value given through the API, checked against its declared type and bounds; data of a shape is
 /// checked against the shape and completed from its defaults. `root` names it in data errors
 /// (`seen.enemies[2].distance`).
-fn conform_value(rules: &Ruleset, v: &Value, ty: &Ty, what: &str, root: &str) -> Result<Value, Diagnostic> {
+fn conform_value(
+    rules: &Ruleset,
+    st: &State,
+    v: &Value,
+    ty: &Ty,
+    what: &str,
+    root: &str,
+) -> Result<Value, Diagnostic> {
     use crate::shape::{ShapeTy, conform};
     let shape = match (ty, v) {
         (Ty::Shape(s), Value::Data(_)) => ShapeTy::Shape(*s),
         (Ty::Data, Value::Data(_)) => ShapeTy::Any,
         _ => {
-            check_value(v, ty, what)?;
+            check_value(rules.program(), st, v, ty, what)?;
             return Ok(v.clone());
         }
     };
@@ -874,9 +913,22 @@ fn conform_value(rules: &Ruleset, v: &Value, ty: &Ty, what: &str, root: &str) ->
     }
 }
 
-/// Checks a value given through the API against its declared type and bounds.
-fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
+/// Checks a value given through the API against its declared type and bounds; an entity must be in
+/// play (`run::removed_entity`, `run::unknown_entity`) and of the declared kind.
+fn check_value(p: &Program, st: &State, v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
     let ok = match (ty, v) {
+        (Ty::Entity(k), Value::Entity(id)) => {
+            let e = entity_in_play(st, *id, what)?;
+            if e.kind != *k {
+                let (want, got) = (&p.kinds[*k as usize].name, &p.kinds[e.kind as usize].name);
+                return Err(api_error(
+                    "type_mismatch",
+                    format!("{what} must be a {want}, and `{}` is a {got}", e.name),
+                    format!("give a {want} in play"),
+                ));
+            }
+            true
+        }
         (Ty::Int { lo, hi }, Value::Int(x)) => {
             if lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h) {
                 return Err(api_error(
@@ -888,7 +940,7 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
             true
         }
         (Ty::Flag, Value::Bool(_))
-        | (Ty::Entity(_), Value::Entity(_) | Value::None)
+        | (Ty::Entity(_), Value::None)
         | (Ty::Data | Ty::Shape(_), Value::Data(_)) => true,
         (Ty::Name(s), Value::Name { set, .. }) => s == set,
         _ => false,
@@ -902,6 +954,32 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
             "give a value of the declared type".into(),
         ))
     }
+}
+
+/// The entity in play with id `id`, given through the API as `what`; a removed entity's id is
+/// `run::removed_entity` naming it, an id never given `run::unknown_entity`.
+fn entity_in_play<'s>(st: &'s State, id: u32, what: &str) -> Result<&'s Entity, Diagnostic> {
+    if let Some(e) = st.entities.get(id) {
+        return Ok(e);
+    }
+    Err(match st.entities.removed(id) {
+        Some(name) => api_error(
+            "removed_entity",
+            format!("{what} names entity #{id}, `{name}`, which was removed from play"),
+            format!(
+                "`{name}` is out of play and its id #{id} is never given again; name an entity in \
+                 play (`Session::entity` finds one's id by name)"
+            ),
+        ),
+        None => api_error(
+            "unknown_entity",
+            format!("{what} names entity #{id}, which was never made"),
+            format!(
+                "ids come from `Session::create` and `Session::entity`; {} have been given so far",
+                st.entities.slots()
+            ),
+        ),
+    })
 }
 
 fn api_error(code: &str, message: String, help: String) -> Diagnostic {

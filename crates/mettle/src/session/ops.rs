@@ -6,7 +6,7 @@ use super::{Session, api_error, check_value, find, run};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::dice::DiceSource;
-use crate::program::{CheckId, CheckResult, EventId, Ty, Value};
+use crate::program::{CheckId, CheckResult, EventId, Value};
 use std::sync::{Arc, Mutex};
 
 /// The question an action stopped on, and the action, to run again once it is answered.
@@ -96,7 +96,7 @@ impl Session {
             "choice",
             format!("no rule asks a choice called `{choice}`"),
         )?;
-        check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
+        check_value(p, &self.state, &value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
         if let Some(w) = &self.waiting
             && w.question.choice == choice
             && !w.question.takes(&value)
@@ -272,7 +272,10 @@ impl Session {
         let rules = self.rules.clone();
         let p = rules.program();
         let e = self.find_entity(entity)?;
-        let kind = &p.kinds[self.state.entities[e as usize].kind as usize];
+        let Some(held) = self.state.entities.get(e) else {
+            return Err(self.no_entity(entity));
+        };
+        let kind = &p.kinds[held.kind as usize];
         let i = find(
             &kind.fields,
             |f| &f.name,
@@ -281,33 +284,27 @@ impl Session {
             format!("a {} has no attribute `{attribute}`", kind.name),
         )?;
         let ty = &kind.fields[i].ty;
-        check_value(&value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
-        if let (Ty::Entity(k), Value::Entity(other)) = (ty, &value)
-            && self.state.entities.get(*other as usize).is_none_or(|o| o.kind != *k)
-        {
-            return Err(api_error(
-                "type_mismatch",
-                format!("attribute `{attribute}` of `{entity}` holds a {}", p.kinds[*k as usize].name),
-                format!("give an entity of kind {} in play", p.kinds[*k as usize].name),
-            ));
-        }
+        check_value(p, &self.state, &value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
         self.atomic(|r| r.write(e, i as u32, value, Span::default()))
     }
 
     /// Takes entity `entity` out of play, as the host (a unit routed off the table): attributes that
     /// named it become none, its timed changes and the answers naming it are dropped, and the log
-    /// and observers hear of it. **Entities created after it have their ids lowered by one**: look
-    /// them up again by name ([`Session::entity`]).
+    /// and observers hear of it. Every other entity keeps its id; the removed one's id is never
+    /// given again, and a host that gives it later gets `mettle::run::removed_entity`. Its name is
+    /// free for a new entity, which gets a new id.
     ///
     /// ```
     /// use mettle::{Ruleset, Session, Value};
-    /// let rules = Ruleset::from_str("r.mettle", "kind unit { leader: unit }").unwrap();
+    /// let rules = Ruleset::from_str("r.mettle", "kind unit { leader: unit  hp: 0..9 = 1 }").unwrap();
     /// let mut s = Session::new(&rules, 1);
     /// let boss = s.create("unit", "boss", &[]).unwrap();
-    /// s.create("unit", "grunt", &[("leader", Value::Entity(boss))]).unwrap();
+    /// let grunt = s.create("unit", "grunt", &[("leader", Value::Entity(boss))]).unwrap();
     /// s.remove_entity("boss").unwrap();
-    /// assert_eq!(s.entity("grunt"), Some(0));
+    /// assert_eq!(s.entity("grunt"), Some(grunt));
     /// assert_eq!(s.get("grunt", "leader"), Some(&Value::None));
+    /// let late = s.set_attribute("grunt", "leader", Value::Entity(boss)).unwrap_err();
+    /// assert_eq!(late.code, "mettle::run::removed_entity");
     /// assert_eq!(s.remove_entity("grnut").unwrap_err().help.as_deref(), Some("did you mean `grunt`?"));
     /// ```
     pub fn remove_entity(&mut self, entity: &str) -> Result<(), Diagnostic> {
@@ -317,14 +314,18 @@ impl Session {
 
     /// The id of the entity called `name`, or `mettle::run::unknown_entity` with a "did you mean".
     pub(super) fn find_entity(&self, name: &str) -> Result<u32, Diagnostic> {
-        self.entity(name).ok_or_else(|| {
-            let known: Vec<&str> = self.state.entities.iter().map(|e| e.name.as_str()).collect();
-            let help = if known.is_empty() {
-                "no entity is in play yet; create one first".to_string()
-            } else {
-                suggest(name, "entity", &known)
-            };
-            api_error("unknown_entity", format!("there is no entity called `{name}`"), help)
-        })
+        self.entity(name).ok_or_else(|| self.no_entity(name))
+    }
+
+    /// `mettle::run::unknown_entity` for `name`, which no entity in play has, with a "did you mean"
+    /// among those in play.
+    fn no_entity(&self, name: &str) -> Diagnostic {
+        let known: Vec<&str> = self.state.entities.iter().map(|(_, e)| e.name.as_str()).collect();
+        let help = if known.is_empty() {
+            "no entity is in play; create one first".to_string()
+        } else {
+            suggest(name, "entity", &known)
+        };
+        api_error("unknown_entity", format!("there is no entity in play called `{name}`"), help)
     }
 }

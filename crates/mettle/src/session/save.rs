@@ -11,8 +11,9 @@ use crate::program::{Program, Ty, Value};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The format this version of mettle writes. Format 3 records the ruleset's structure; format 2
-/// saves (a fingerprint of the ruleset's text) load when the text is the same; format 1 saves (no
+/// The format this version of mettle writes. Format 3 records the ruleset's structure and keeps
+/// removed entities' places (so that ids survive a save); format 2 saves (a fingerprint of the
+/// ruleset's text, no removed entities) load when the text is the same; format 1 saves (no
 /// fingerprint) load only as saves of another ruleset.
 pub const SAVE_FORMAT: u32 = 3;
 
@@ -394,7 +395,7 @@ fn value_fits(p: &Program, st: &State, v: &Value, ty: &Ty) -> bool {
         (Ty::Name(s), Value::Name { set, index }) => {
             set == s && p.sets.get(*set as usize).is_some_and(|n| (*index as usize) < n.names.len())
         }
-        (Ty::Entity(k), Value::Entity(e)) => st.entities.get(*e as usize).is_some_and(|e| e.kind == *k),
+        (Ty::Entity(k), Value::Entity(e)) => st.entities.get(*e).is_some_and(|e| e.kind == *k),
         (Ty::Result(c), Value::Result(r)) => r.check_id == *c && any_fits(p, st, v),
         (Ty::Pool, Value::Pool(_)) => true,
         _ => false,
@@ -405,7 +406,7 @@ fn value_fits(p: &Program, st: &State, v: &Value, ty: &Ty) -> bool {
 /// points at something that exists.
 fn any_fits(p: &Program, st: &State, v: &Value) -> bool {
     match v {
-        Value::Entity(e) => (*e as usize) < st.entities.len(),
+        Value::Entity(e) => st.entities.get(*e).is_some(),
         Value::Name { set, index } => {
             p.sets.get(*set as usize).is_some_and(|s| (*index as usize) < s.names.len())
         }
@@ -429,7 +430,7 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
         return Err(format!("it has results for {} checks, the ruleset {}", st.last.len(), p.checks.len()));
     }
     let mut seen = std::collections::HashSet::new();
-    for (i, e) in st.entities.iter().enumerate() {
+    for (i, e) in st.entities.iter() {
         let Some(kind) = p.kinds.get(e.kind as usize) else {
             return Err(format!("entity #{i} is of a kind the ruleset does not have"));
         };
@@ -457,8 +458,11 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
         }
     }
     for t in &st.timed {
-        let Some(e) = st.entities.get(t.entity as usize) else {
-            return Err(format!("a timed change is of entity #{}, which is not in the save", t.entity));
+        let Some(e) = st.entities.get(t.entity) else {
+            return Err(format!(
+                "a timed change is of entity #{}, which is not in play in the save",
+                t.entity
+            ));
         };
         let Some(def) = p.kinds[e.kind as usize].fields.get(t.field as usize) else {
             return Err(format!(
@@ -509,7 +513,7 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
         if (o.index as usize) >= p.sets[p.results as usize].names.len() {
             return Err("the game's result is not one of the ruleset's results".into());
         }
-        if o.winner_id.is_some_and(|w| (w as usize) >= st.entities.len()) {
+        if o.winner_id.is_some_and(|w| st.entities.get(w).is_none()) {
             return Err("the game's winner is not in the save".into());
         }
     }

@@ -234,7 +234,7 @@ pub fn value(session: &Session, v: &Value) -> Val {
         Value::Int(i) => Val::Number(*i),
         Value::Bool(b) => Val::Flag(*b),
         Value::Name { .. } => Val::Name(crate::export::value_name(session.ruleset().program(), v)),
-        Value::Entity(e) => match session.state().entities.get(*e as usize) {
+        Value::Entity(e) => match session.state().entities.get(*e) {
             Some(e) => Val::Name(e.name.clone()),
             None => Val::Data(serde_json::Value::Null),
         },
@@ -337,7 +337,7 @@ pub fn state(session: &Session) -> StateView {
         entities: st
             .entities
             .iter()
-            .map(|e| {
+            .map(|(_, e)| {
                 let kind = &p.kinds[e.kind as usize];
                 EntityView {
                     name: e.name.clone(),

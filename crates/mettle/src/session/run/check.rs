@@ -503,7 +503,7 @@ impl Runner<'_> {
                 self.span = input.field.span;
                 f[i] = self.eval(e, f)?;
             } else if let Some((who, a)) = subject
-                .and_then(|s| self.st.entities.get(s as usize).filter(|e| Some(e.kind) == check.subject))
+                .and_then(|s| self.st.entities.get(s).filter(|e| Some(e.kind) == check.subject))
                 .zip(self.p.subject_attribute(c, i as u32))
             {
                 // A check made by a unit takes an input the unit has as an attribute from the unit.

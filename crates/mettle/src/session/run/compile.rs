@@ -111,7 +111,8 @@ impl Leaf {
         match self {
             Leaf::Local(s) => f.get(s as usize),
             Leaf::Attr(s, i) => match f.get(s as usize)? {
-                Value::Entity(id) => r.st.entities.get(*id as usize)?.fields.get(i as usize),
+                // A tombstone has no attributes to find.
+                Value::Entity(id) => r.st.entities.slot(*id)?.fields.get(i as usize),
                 _ => None,
             },
         }

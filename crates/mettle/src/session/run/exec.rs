@@ -206,7 +206,7 @@ impl Runner<'_> {
             && let Some(slot) = self
                 .st
                 .entities
-                .get_mut(entity as usize)
+                .slot_mut(entity)
                 .filter(|e| e.kind == place.kind)
                 .and_then(|e| e.fields.get_mut(place.field as usize))
         {
@@ -332,8 +332,7 @@ impl Runner<'_> {
     fn add(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
         let kind = &self.p.kinds[e.kind as usize].name;
         e.name.push_str(name);
-        let id = self.st.entities.len() as u32;
-        self.st.entities.push(e);
+        let id = self.st.entities.push(e);
         self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: kind.clone(), span });
         if self.logging {
             self.push(LogEntry::New { entity: name.to_string(), kind: kind.clone(), span });
@@ -453,10 +452,11 @@ impl Runner<'_> {
             Stmt::ForEach { kind, slot, filter, body } => {
                 self.tick(1)?;
                 // Rules only ever add entities, at the end: the ones in play now keep their ids and
-                // kinds while the body runs, so they are visited without listing them first.
-                let n = self.st.entities.len() as u32;
+                // kinds while the body runs, so they are visited without listing them first. A
+                // removed entity's tombstone is of no kind a loop asks for.
+                let n = self.st.entities.slots() as u32;
                 for id in 0..n {
-                    if self.st.entities.get(id as usize).is_none_or(|e| e.kind != *kind) {
+                    if self.st.entities.slot(id).is_none_or(|e| e.kind != *kind) {
                         continue;
                     }
                     self.tick(1)?;
@@ -510,7 +510,7 @@ impl Runner<'_> {
                     },
                     None => None,
                 };
-                let winner = winner_id.and_then(|e| self.st.entities.get(e as usize)).map(|e| e.name.clone());
+                let winner = winner_id.and_then(|e| self.st.entities.get(e)).map(|e| e.name.clone());
                 let name = set.names[*result as usize].clone();
                 if self.logging {
                     let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
@@ -713,10 +713,11 @@ impl Runner<'_> {
                     // known: the default's, or the first candidate's.
                     let sure = sure.as_deref().is_some_and(|locals| {
                         locals.iter().all(|s| {
-                            matches!(f.get(*s as usize), Some(Value::Entity(e)) if (*e as usize) < self.st.entities.len())
+                            matches!(f.get(*s as usize), Some(Value::Entity(e)) if (*e as usize) < self.st.entities.slots())
                         })
                     });
-                    for id in 0..self.st.entities.len() as u32 {
+                    // A removed entity's tombstone is of no kind a scan asks for.
+                    for id in 0..self.st.entities.slots() as u32 {
                         if self.st.entities[id as usize].kind != *kind {
                             continue;
                         }
@@ -754,7 +755,7 @@ impl Runner<'_> {
             ChoiceOpts::Names(set, idx) => idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect(),
             ChoiceOpts::Entities { kind, slot: cs, filter, .. } => {
                 let mut out = vec![];
-                for id in 0..self.st.entities.len() as u32 {
+                for id in 0..self.st.entities.slots() as u32 {
                     if self.st.entities[id as usize].kind != *kind {
                         continue;
                     }

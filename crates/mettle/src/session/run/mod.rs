@@ -89,9 +89,7 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
             .and_then(|s| s.names.get(*index as usize))
             .cloned()
             .unwrap_or_else(|| "?".into()),
-        Value::Entity(e) => {
-            st.entities.get(*e as usize).map(|e| e.name.clone()).unwrap_or_else(|| "?".into())
-        }
+        Value::Entity(e) => st.entities.get(*e).map(|e| e.name.clone()).unwrap_or_else(|| "?".into()),
         Value::None => "none".into(),
         Value::Pool(pool) => {
             let faces: Vec<String> = pool
@@ -507,7 +505,7 @@ impl<'a> Runner<'a> {
 
     fn entity_id(&self, v: &Value, what: &str) -> R<u32> {
         match v {
-            Value::Entity(e) if (*e as usize) < self.st.entities.len() => Ok(*e),
+            Value::Entity(e) if self.st.entities.get(*e).is_some() => Ok(*e),
             _ => Err(Box::new(fail(
                 "no_entity",
                 format!("{what} is none, so it has no attributes"),
