@@ -198,8 +198,8 @@ fn a_result_written_over_the_last_one_equals_a_new_one() {
         let mut all = vec![];
         for strength in [1, 2, 6, 3, 6, 1, 4] {
             let inputs = [("strength", Value::Int(strength)), ("charging", Value::Bool(strength > 3))];
-            let a = (*reused.roll("assault", &inputs).unwrap()).clone();
-            let b = kept.roll("assault", &inputs).unwrap();
+            let a = (*reused.roll("assault", &inputs).unwrap().rolled.unwrap()).clone();
+            let b = kept.roll("assault", &inputs).unwrap().rolled.unwrap();
             assert_eq!(&a, &*b, "strength {strength}, logging {logging}");
             all.push(b);
         }
