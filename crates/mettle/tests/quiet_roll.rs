@@ -106,7 +106,11 @@ fn modifiers_follow_an_option_changed_between_rolls() {
     s.force_dice(&[6, 6, 6]);
     assert_eq!(s.roll_quietly(id, Some(unit), &args).unwrap().total, 20);
     let r = s.roll_for("morale", Some(unit), &[("spi", Value::Int(2)), ("comms", Value::Bool(true))]);
-    assert_eq!(r.unwrap().pool.as_ref().unwrap().dice.len(), 2, "SPI and Comms Gear: a second die");
+    assert_eq!(
+        r.unwrap().rolled.unwrap().pool.as_ref().unwrap().dice.len(),
+        2,
+        "SPI and Comms Gear: a second die"
+    );
     // And back.
     s.set_option("bonus_die", rules.option_value("bonus_die", "flat_plus_one").unwrap()).unwrap();
     s.force_dice(&[6]);

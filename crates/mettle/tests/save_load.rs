@@ -85,9 +85,9 @@ fn apply(s: &mut Session, step: &Step) {
             let sd = ent(s, SIDES[*side]);
             s.apply("assign_ap", &[("side", sd)])
         }
-        Step::Roll { spi, leadership } => s
-            .roll("morale", &[("spi", Value::Int(*spi)), ("leadership", Value::Int(*leadership))])
-            .map(|_| ()),
+        Step::Roll { spi, leadership } => {
+            s.roll("morale", &[("spi", Value::Int(*spi)), ("leadership", Value::Int(*leadership))])
+        }
     };
 }
 

@@ -165,6 +165,8 @@ fn tables_ladders_and_formulas() {
                     ("shift_by", Value::Int(shift)),
                 ],
             )
+            .unwrap()
+            .rolled
             .unwrap();
         res.values.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
     };
