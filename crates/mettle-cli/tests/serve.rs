@@ -270,7 +270,7 @@ fn an_engagement_asked_over_serve_ends_as_with_a_chooser() {
     assert!(modifiers.iter().any(|m| m["label"] == "Action Point: extra die"), "the AP was spent: {morale}");
 
     // The library, with a chooser giving the same answers.
-    let rules = mettle::Ruleset::from_path(&root().join(IF)).unwrap();
+    let rules = mettle::Ruleset::from_path(root().join(IF)).unwrap();
     let mut s = mettle::Session::new(&rules, 11);
     for side in ["a", "b"] {
         s.create("side", side, &[]).unwrap();

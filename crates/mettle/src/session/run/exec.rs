@@ -689,6 +689,10 @@ impl Runner<'_> {
     /// Asks choice `choice` (its answer into `slot`): an answer the scenario gave, the host's, or the
     /// default.
     #[inline(never)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the parts of one `choose` statement, read where they stand"
+    )]
     fn choose(
         &mut self,
         choice: u32,
