@@ -59,11 +59,10 @@ impl Outcome {
     /// ```
     /// let rules = mettle::Ruleset::from_str("m.mettle", r#"
     ///     kind side { n: 0.. = 0 }
-    ///     event muster()
-    ///     on muster { new side a  new side b }
+    ///     scenario muster { new side a  new side b }
     /// "#).unwrap();
     /// let mut s = mettle::Session::new(&rules, 1);
-    /// assert_eq!(s.apply("muster", &[]).unwrap().made(), [0, 1]);
+    /// assert_eq!(s.run_scenario("muster").unwrap().outcome.made(), [0, 1]);
     /// ```
     pub fn made(&self) -> Vec<u32> {
         self.changes

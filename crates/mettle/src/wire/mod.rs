@@ -18,7 +18,6 @@
 //! let a = s.create("unit", "alpha", &[]).unwrap();
 //! s.force_dice(&[2]);
 //! let r = s.roll_for("morale", Some(a), &[("spi", Value::Int(3))]).unwrap().rolled.unwrap();
-//! let r = r.rolled.unwrap();
 //! let json = serde_json::to_value(mettle::wire::check(&s, &r)).unwrap();
 //! assert_eq!(json["inputs"][0], serde_json::json!({ "name": "spi", "value": 3 }));
 //! assert_eq!(json["outcome"], "shaken");
