@@ -285,7 +285,20 @@ fn a_ruleset_that_does_not_load_is_an_error_with_places() {
 /// The transcript in docs/protocol.md, made by running tests/drive/transcript.jsonl.
 #[test]
 fn the_protocol_transcript_is_what_serve_says() {
-    let input = std::fs::read_to_string(root().join("tests/drive/transcript.jsonl")).unwrap();
+    keep_transcript("tests/drive/transcript.jsonl", "transcript");
+}
+
+/// The transcript of a question asked, answered and dropped, made by running
+/// tests/drive/questions.jsonl.
+#[test]
+fn the_questions_transcript_is_what_serve_says() {
+    keep_transcript("tests/drive/questions.jsonl", "questions");
+}
+
+/// Checks that the block between `<!-- NAME: start -->` and `<!-- NAME: end -->` in docs/protocol.md
+/// is what serve says to the requests of `jsonl`, or rewrites it with `METTLE_UPDATE_DOCS=1`.
+fn keep_transcript(jsonl: &str, name: &str) {
+    let input = std::fs::read_to_string(root().join(jsonl)).unwrap();
     let replies = serve_text(&[], &input);
     let mut block = String::from("```\n");
     for (request, reply) in input.lines().zip(&replies) {
@@ -294,14 +307,89 @@ fn the_protocol_transcript_is_what_serve_says() {
     block.push_str("```\n");
     let path = root().join("docs/protocol.md");
     let doc = std::fs::read_to_string(&path).unwrap();
-    let (start, end) = ("<!-- transcript: start -->\n", "<!-- transcript: end -->");
-    let a = doc.find(start).expect("the start marker") + start.len();
-    let b = doc.find(end).expect("the end marker");
+    let (start, end) = (format!("<!-- {name}: start -->\n"), format!("<!-- {name}: end -->"));
+    let a = doc.find(&start).expect("the start marker") + start.len();
+    let b = doc.find(&end).expect("the end marker");
     if std::env::var_os("METTLE_UPDATE_DOCS").is_some() {
         std::fs::write(&path, format!("{}{block}{}", &doc[..a], &doc[b..])).unwrap();
         return;
     }
-    assert!(doc[a..b] == block, "docs/protocol.md's transcript is stale: run with METTLE_UPDATE_DOCS=1");
+    assert!(
+        doc[a..b] == block,
+        "docs/protocol.md's {name} transcript is stale: run with METTLE_UPDATE_DOCS=1"
+    );
+}
+
+/// An Infinite Frontiers engagement where the rules ask two choices: played over serve, each question
+/// asked, answered and run on, it ends as the library's session with a chooser that gives the same
+/// answers: the same state, the same dice.
+#[test]
+fn an_engagement_asked_over_serve_ends_as_with_a_chooser() {
+    let units = [("a1", "a", 3), ("a2", "a", 3), ("x", "b", 2)];
+    let mut requests = vec![req(1, "load", json!({ "file": IF, "seed": 11 }))];
+    for (i, side) in ["a", "b"].iter().enumerate() {
+        requests.push(req(2 + i as i64, "create", json!({ "kind": "side", "name": side })));
+    }
+    for (i, (name, side, spi)) in units.iter().enumerate() {
+        let with = json!({ "side": side, "spi": spi });
+        requests.push(req(4 + i as i64, "create", json!({ "kind": "unit", "name": name, "with": with })));
+    }
+    let events = [
+        json!({ "event": "turn_start" }),
+        json!({ "event": "assign_ap", "facts": { "side": "b" } }),
+        json!({ "event": "attack", "facts": { "unit": "a1", "dice_pool": 3 } }),
+        json!({ "event": "wounded", "facts": { "unit": "x", "loss": 3 } }),
+    ];
+    let asked = [("holder", "x"), ("ap_use", "extra_die")];
+    requests.extend(events.iter().enumerate().map(|(i, e)| req(10 + i as i64, "apply", e.clone())));
+    // Each question is answered after the request that asks it: assign_ap, then wounded.
+    requests.insert(8, req(20, "answer", json!({ "choice": asked[0].0, "value": asked[0].1 })));
+    requests.push(req(21, "answer", json!({ "choice": asked[1].0, "value": asked[1].1 })));
+    requests.push(req(22, "state", json!({})));
+    let replies = serve(&[], &requests);
+    for r in &replies {
+        assert!(r.get("error").is_none(), "{r}");
+    }
+    let by_id = |id: i64| replies.iter().find(|r| r["id"] == id).unwrap()["result"].clone();
+    let q = &by_id(11)["outcome"]["question"];
+    assert_eq!((&q["choice"], &q["asker"], &q["options"]), (&json!("holder"), &json!("b"), &json!(["x"])));
+    assert!(by_id(11)["log"].as_array().unwrap().is_empty(), "nothing happened yet");
+    let q = &by_id(13)["outcome"]["question"];
+    assert_eq!((&q["choice"], &q["asker"], &q["default"]), (&json!("ap_use"), &json!("x"), &json!("keep")));
+    let morale = by_id(21)["outcome"]["checks"][0].clone();
+    assert_eq!(morale["check"], "morale");
+    let modifiers = morale["modifiers"].as_array().unwrap();
+    assert!(modifiers.iter().any(|m| m["label"] == "Action Point: extra die"), "the AP was spent: {morale}");
+
+    // The library, with a chooser giving the same answers.
+    let rules = mettle::Ruleset::from_path(root().join(IF)).unwrap();
+    let mut s = mettle::Session::new(&rules, 11);
+    for side in ["a", "b"] {
+        s.create("side", side, &[]).unwrap();
+    }
+    for (name, side, spi) in units {
+        let side = mettle::Value::Entity(s.entity(side).unwrap());
+        s.create("unit", name, &[("side", side), ("spi", mettle::Value::Int(spi))]).unwrap();
+    }
+    s.set_chooser(move |q: &mettle::Question| {
+        let (_, answer) = asked.iter().find(|(c, _)| *c == q.choice).expect("an expected question");
+        let value = match q.shown.iter().position(|o| o == answer) {
+            Some(i) => q.options[i].clone(),
+            None => return mettle::Reply::Default,
+        };
+        mettle::Reply::Answer(value)
+    });
+    let x = mettle::Value::Entity(s.entity("x").unwrap());
+    let a1 = mettle::Value::Entity(s.entity("a1").unwrap());
+    let b = mettle::Value::Entity(s.entity("b").unwrap());
+    s.apply("turn_start", &[]).unwrap();
+    s.apply("assign_ap", &[("side", b)]).unwrap();
+    s.apply("attack", &[("unit", a1), ("dice_pool", mettle::Value::Int(3))]).unwrap();
+    let done = s.apply("wounded", &[("unit", x), ("loss", mettle::Value::Int(3))]).unwrap();
+    let rolled = serde_json::to_value(mettle::wire::check(&s, &done.checks[0])).unwrap();
+    assert_eq!(rolled, morale, "the same dice");
+    let state = serde_json::to_value(mettle::wire::state(&s)).unwrap();
+    assert_eq!(by_id(22)["state"], state);
 }
 
 #[test]

@@ -38,7 +38,10 @@ fn without_a_source_the_seeded_generator_rolls_as_before() {
     other.set_dice_source(QueuedDice::new());
     other.clear_dice_source();
     for _ in 0..5 {
-        assert_eq!(plain.roll("c", &[]).unwrap().total, other.roll("c", &[]).unwrap().total);
+        assert_eq!(
+            plain.roll("c", &[]).unwrap().rolled.unwrap().total,
+            other.roll("c", &[]).unwrap().rolled.unwrap().total
+        );
     }
 }
 
@@ -76,7 +79,7 @@ fn faces_taken_by_an_action_that_failed_go_back_to_the_queue() {
     assert_eq!(s.roll("c", &[]).unwrap_err().code, "mettle::dice::no_face");
     assert_eq!(typed.len(), 2);
     typed.push(&[4]);
-    let r = s.roll("c", &[]).unwrap();
+    let r = s.roll("c", &[]).unwrap().rolled.unwrap();
     let faces: Vec<i64> = r.pool.as_ref().unwrap().dice.iter().map(|d| d.face).collect();
     assert_eq!(faces, [1, 2, 4]);
 }
@@ -91,7 +94,7 @@ fn a_host_generator_is_asked_for_each_die_and_checked() {
         seen.lock().unwrap().push(die.notation.to_string());
         Ok(die.faces.max())
     });
-    assert_eq!(s.roll("c", &[]).unwrap().total, 12);
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 12);
     assert_eq!(*asked.lock().unwrap(), ["2d6", "2d6"]);
     s.set_dice_source(|_: DieRequest<'_>| Ok(7));
     let e = s.roll("c", &[]).unwrap_err();
@@ -107,10 +110,10 @@ fn forced_dice_come_first_and_can_be_cleared() {
     s.set_dice_source(typed.clone());
     typed.push(&[2]);
     s.force_dice(&[5, 6]);
-    assert_eq!(s.roll("c", &[]).unwrap().total, 5);
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 5);
     s.clear_forced_dice();
     assert!(s.state().forced.is_empty());
-    assert_eq!(s.roll("c", &[]).unwrap().total, 2, "the typed die, not the forced 6");
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 2, "the typed die, not the forced 6");
 }
 
 #[test]
@@ -120,15 +123,18 @@ fn a_save_keeps_the_generator_and_not_the_hosts_source() {
     let typed = QueuedDice::new();
     s.set_dice_source(typed.clone());
     typed.push(&[6, 6, 6]);
-    s.roll("c", &[]).unwrap();
+    s.roll("c", &[]).unwrap().rolled.unwrap();
     let mut loaded = Session::load(&r, &s.save()).unwrap();
     // The loaded session rolls with the generator, which the typed dice never moved.
     let mut fresh = Session::new(&r, 9);
-    assert_eq!(loaded.roll("c", &[]).unwrap().total, fresh.roll("c", &[]).unwrap().total);
+    assert_eq!(
+        loaded.roll("c", &[]).unwrap().rolled.unwrap().total,
+        fresh.roll("c", &[]).unwrap().rolled.unwrap().total
+    );
     // The host sets its source again to go on with typed dice.
     loaded.set_dice_source(typed.clone());
     typed.push(&[1, 1, 1]);
-    assert_eq!(loaded.roll("c", &[]).unwrap().total, 3);
+    assert_eq!(loaded.roll("c", &[]).unwrap().rolled.unwrap().total, 3);
 }
 
 // --------------------------------------------------------------------------------------- choices
@@ -300,9 +306,9 @@ fn a_step_waits_for_an_answer_and_resumes_with_the_same_dice() {
 
     s.set_chooser(|_: &Question| Reply::Wait);
     let before = (s.state().clone(), s.log().len());
-    let stop = s.apply("ask", &[("unit", u)]).unwrap_err();
-    assert_eq!(stop.code, "mettle::run::needs_answer");
-    assert_eq!(stop.message, "choice `colour` waits for an answer: \"Which colour?\"");
+    let stop = s.apply("ask", &[("unit", u)]).unwrap();
+    assert_eq!(stop.question.as_ref().map(|q| q.question.as_str()), Some("Which colour?"));
+    assert!(stop.changes.is_empty() && stop.checks.is_empty(), "nothing happened yet");
     assert_eq!((s.state().clone(), s.log().len()), before, "nothing happened yet");
     let q = s.question().unwrap();
     assert_eq!((q.choice.as_str(), q.shown.len()), ("colour", 3));
@@ -333,7 +339,7 @@ fn an_answer_outside_the_waiting_questions_options_is_refused() {
     let mut s = Session::new(&r, 3);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     s.set_chooser(|_: &Question| Reply::Wait);
-    assert_eq!(s.apply("ask", &[("unit", u)]).unwrap_err().code, "mettle::run::needs_answer");
+    assert!(s.apply("ask", &[("unit", u)]).unwrap().question.is_some());
     assert_eq!(s.question().unwrap().range, Some((1, Some(20))));
     let before = s.state().clone();
     let e = s.answer("bet", Value::Int(0)).unwrap_err();
@@ -434,7 +440,7 @@ fn the_host_sets_attributes_checked_and_logged() {
     assert_eq!(seen.lock().unwrap()[2], "#0 z.hp: Int(6) -> Int(2) @0");
 
     let before = (s.state().clone(), s.log().len());
-    let err = |r: Result<(), mettle::Diagnostic>| {
+    let err = |r: Result<mettle::Outcome, mettle::Diagnostic>| {
         let e = r.unwrap_err();
         (e.code, e.help.unwrap_or_default())
     };
@@ -629,11 +635,11 @@ fn a_check_made_for_a_unit_takes_missing_inputs_from_its_attributes() {
     let mut s = Session::new(&r, 1);
     let z = s.create("unit", "z", &[("spi", Value::Int(5))]).unwrap();
     s.force_dice(&[2]);
-    let res = s.roll_for("morale", Some(z), &[]).unwrap();
+    let res = s.roll_for("morale", Some(z), &[]).unwrap().rolled.unwrap();
     assert_eq!((res.total, res.outcome.as_str()), (7, "steady"), "2 + z's spi of 5");
     // Given, the input wins.
     s.force_dice(&[2]);
-    assert_eq!(s.roll_for("morale", Some(z), &[("spi", Value::Int(1))]).unwrap().total, 3);
+    assert_eq!(s.roll_for("morale", Some(z), &[("spi", Value::Int(1))]).unwrap().rolled.unwrap().total, 3);
     // Made by nobody, the input must be given.
     assert_eq!(s.roll("morale", &[]).unwrap_err().code, "mettle::run::missing_input");
     // The rules may say `roll morale for unit` without `with spi = unit.spi`.
@@ -706,7 +712,7 @@ fn an_answer_the_waiting_question_does_not_offer_is_refused_at_once() {
     s.create("unit", "a", &[("ready", Value::Bool(true))]).unwrap();
     let idle = s.create("unit", "b", &[]).unwrap();
     s.set_chooser(|_: &Question| Reply::Wait);
-    assert_eq!(s.apply("pick", &[]).unwrap_err().code, "mettle::run::needs_answer");
+    assert!(s.apply("pick", &[]).unwrap().question.is_some());
     assert_eq!(s.question().unwrap().shown, ["a"]);
     let before = (s.state().clone(), s.log().len());
     let e = s.answer("who", Value::Entity(idle)).unwrap_err();

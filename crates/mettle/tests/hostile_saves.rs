@@ -26,7 +26,7 @@ fn saved() -> serde_json::Value {
     let mut s = Session::new(&r, 3);
     let blue = s.create("side", "blue", &[]).unwrap();
     s.create("unit", "u", &[("side", Value::Entity(blue))]).unwrap();
-    s.roll("c", &[]).unwrap();
+    s.roll("c", &[]).unwrap().rolled.unwrap();
     s.answer("go", Value::Bool(true)).unwrap();
     serde_json::from_str(&s.save()).unwrap()
 }

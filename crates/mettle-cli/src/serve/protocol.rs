@@ -47,8 +47,15 @@ pub enum Call {
     Apply(ApplyParams),
     /// Roll a check.
     Roll(RollParams),
-    /// Queue the answer to a choice the rules will ask.
+    /// Answer a choice: the question an action waits on (the action then runs on), or one the rules
+    /// will ask later.
     Answer(AnswerParams),
+    /// Drop the action waiting on a question.
+    Cancel(Empty),
+    /// The answers waiting for their choices.
+    Answers(Empty),
+    /// Drop every answer waiting for its choice.
+    ClearAnswers(Empty),
     /// The exact odds of a check (or an estimate when exact is out of reach).
     Odds(OddsParams),
     /// Simulate a scenario or a check many times.
@@ -70,9 +77,25 @@ pub enum Call {
 }
 
 /// The method names, in the order of [`Call`].
-pub const METHODS: [&str; 15] = [
-    "load", "create", "set", "apply", "roll", "answer", "odds", "sim", "save", "restore", "undo", "state",
-    "log", "trim_log", "export",
+pub const METHODS: [&str; 18] = [
+    "load",
+    "create",
+    "set",
+    "apply",
+    "roll",
+    "answer",
+    "cancel",
+    "answers",
+    "clear_answers",
+    "odds",
+    "sim",
+    "save",
+    "restore",
+    "undo",
+    "state",
+    "log",
+    "trim_log",
+    "export",
 ];
 
 /// No parameters (`{}`, or leave `params` out).
@@ -92,6 +115,19 @@ pub struct LoadParams {
     pub name: Option<String>,
     /// The seed of the new session's dice (default: the one `mettle serve --seed` was given).
     pub seed: Option<u64>,
+    /// What happens when a rule asks a choice that has no answer waiting (default `ask`).
+    pub choices: Option<Choices>,
+}
+
+/// What happens when a rule asks a choice that has no answer waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Choices {
+    /// The request stops with the question in its `outcome`, and the action waits for `answer` or
+    /// `cancel`.
+    Ask,
+    /// The choice takes its default, and nothing is asked.
+    Default,
 }
 
 /// `create`: a new entity.
@@ -294,7 +330,7 @@ pub struct ReplyError {
 pub enum Outcome {
     /// `load`.
     Loaded(Loaded),
-    /// `create`, `set`, `apply`, `answer`, `restore`, `undo`, `state`.
+    /// `create`, `set`, `apply`, `answer`, `cancel`, `restore`, `undo`, `state`.
     State(StateReply),
     /// `roll`.
     Rolled(Rolled),
@@ -308,6 +344,8 @@ pub enum Outcome {
     Log(LogReply),
     /// `trim_log`.
     Trimmed(Trimmed),
+    /// `answers`, `clear_answers`.
+    Answers(AnswersReply),
     /// `export`.
     Export(crate::cli::json::ExportDoc),
 }
@@ -347,6 +385,10 @@ pub struct StateReply {
     pub log: Vec<wire::Line>,
     /// The state after it.
     pub state: wire::StateView,
+    /// What the request did (`create`, `set`, `apply`, and `answer` when it ran on an action that
+    /// waited); its `question` says what the action waits on, if it stopped on one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<wire::OutcomeView>,
 }
 
 /// What `roll` gives.
@@ -354,10 +396,21 @@ pub struct StateReply {
 pub struct Rolled {
     /// The schema version.
     pub mettle: Meta,
-    /// The check's result.
-    pub result: wire::Check,
+    /// The check's result (`null` when the roll waits on a question).
+    pub result: Option<wire::Check>,
     /// The lines the roll added to the log (the check, and its outcome's rules).
     pub log: Vec<wire::Line>,
+    /// What the roll did; its `question` says what it waits on, if it stopped on one.
+    pub outcome: wire::OutcomeView,
+}
+
+/// What `answers` and `clear_answers` give.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AnswersReply {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The answers waiting for their choices, in the order they will be taken.
+    pub answers: Vec<wire::AnswerView>,
 }
 
 /// What `odds` gives.

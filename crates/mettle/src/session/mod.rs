@@ -1,12 +1,14 @@
 //! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
+mod action;
 mod adapt;
 mod checkpoint;
 mod entities;
 mod host;
 mod log;
 mod ops;
+mod outcome;
 mod plan;
 mod prompt;
 mod run;
@@ -18,6 +20,7 @@ pub use checkpoint::Checkpoint;
 pub use entities::Entities;
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
+pub use outcome::{Note, Outcome, QueuedAnswer};
 pub use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
 pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
@@ -146,6 +149,9 @@ pub struct ScenarioReport {
     pub passed: usize,
     /// Expectations that failed, as log entries.
     pub failures: Vec<LogEntry>,
+    /// What the scenario did (its `question`, if it stopped on one: then it did nothing yet).
+    #[serde(skip)]
+    pub outcome: Outcome,
 }
 
 /// A game in progress over one ruleset.
@@ -155,7 +161,7 @@ pub struct ScenarioReport {
 ///     check test { roll 2d6  target 8  outcome hit when total >= target  otherwise miss }
 /// "#).unwrap();
 /// let mut s = mettle::Session::new(&rules, 7);
-/// let r = s.roll("test", &[]).unwrap();
+/// let r = s.roll("test", &[]).unwrap().rolled.unwrap();
 /// assert!(r.outcome == "hit" || r.outcome == "miss");
 /// ```
 #[derive(Debug, Clone)]
@@ -174,7 +180,7 @@ pub struct Session {
     /// The host's dice source, chooser and observers.
     hooks: host::Hooks,
     /// The question the last action stopped on, and that action, to resume.
-    waiting: Option<ops::Waiting>,
+    waiting: Option<action::Waiting>,
     /// Frames and dice a quiet roll keeps for the next.
     spare: run::Spare,
 }
@@ -289,7 +295,7 @@ impl Session {
     /// let rules = mettle::Ruleset::from_str("f.mettle", "check c { roll 2d6  otherwise done }").unwrap();
     /// let mut s = mettle::Session::new(&rules, 1);
     /// s.force_dice(&[6, 5]);
-    /// assert_eq!(s.roll("c", &[]).unwrap().total, 11);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 11);
     /// ```
     pub fn force_dice(&mut self, faces: &[i64]) {
         self.state.forced.extend(faces);
@@ -303,47 +309,8 @@ impl Session {
             Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging, &mut self.spare);
         runner.limit(self.rules.budget(), &self.cancel);
         runner.hooks = Some(&self.hooks);
+        runner.watched = !self.hooks.observers.is_empty();
         runner
-    }
-
-    /// Runs `f` as one action, within the ruleset's budget (steps, log entries) and stopped by the
-    /// cancel flag, and, if it fails, puts the state and log back as they were: an error never leaves a
-    /// half-applied event behind. What the failed action logged is kept aside ([`Session::undone_log`]).
-    fn atomic<T>(
-        &mut self,
-        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Box<Diagnostic>>,
-    ) -> Result<T, Diagnostic> {
-        // A Ctrl-C that came between actions does not stop the next one.
-        self.cancel.store(false, Ordering::Relaxed);
-        let saved = self.state.clone();
-        let log_len = self.log.len();
-        let (r, host) = {
-            let mut runner = self.runner();
-            let r = f(&mut runner).and_then(|v| runner.finish().map(|()| v));
-            runner.put_away();
-            let host = std::mem::take(&mut runner.host);
-            drop(runner);
-            (r, host)
-        };
-        self.waiting = None;
-        self.end_walk();
-        if r.is_ok() {
-            self.hooks.tell(&host.changes);
-        } else {
-            // Faces the host's dice gave go back, so that running the action again draws them again.
-            if let Some(source) = &self.hooks.dice
-                && !host.drawn.is_empty()
-            {
-                source.lock().unwrap_or_else(|e| e.into_inner()).give_back(&host.drawn);
-            }
-            self.waiting = host.asked.map(|question| ops::Waiting { question: *question, action: None });
-            // A walk through every roll learns from the run that stopped which die it needs next.
-            let walk = self.state.walk.take();
-            self.state = saved;
-            self.state.walk = walk;
-            self.undone = self.log.split_off(log_len);
-        }
-        r.map_err(|e| *e)
     }
 
     /// Plays on under another reading of a house rule: sets option `name` to `value` (of its type).
@@ -355,10 +322,10 @@ impl Session {
     ///     check c { roll d6  modifier "Bonus" +1 die when bonus_die is yes_die  otherwise done }
     /// "#).unwrap();
     /// let mut s = mettle::Session::new(&rules, 1);
-    /// assert_eq!(s.roll("c", &[]).unwrap().pool.as_ref().unwrap().dice.len(), 1);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().pool.as_ref().unwrap().dice.len(), 1);
     /// let v = rules.option_value("bonus_die", "yes_die").unwrap();
     /// s.set_option("bonus_die", v).unwrap();
-    /// assert_eq!(s.roll("c", &[]).unwrap().pool.as_ref().unwrap().dice.len(), 2);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().pool.as_ref().unwrap().dice.len(), 2);
     /// assert_eq!(s.show(s.option("bonus_die").unwrap()), "yes_die");
     /// ```
     pub fn set_option(&mut self, name: &str, value: Value) -> Result<(), Diagnostic> {
@@ -498,7 +465,7 @@ impl Session {
                 format!("give it, as `(\"{f}\", value)`: the ruleset asks for it on every {kind}"),
             ));
         }
-        self.atomic(|r| r.create(k as KindId, name, fields, Span::default()))
+        self.host_change(|r| r.create(k as KindId, name, fields, Span::default())).map(|(id, _)| id)
     }
 
     /// Puts a stand-in of `kind` in play for a "what if" (odds, a hover, a stand-in's own opponent):
@@ -586,7 +553,7 @@ impl Session {
     /// assert_eq!(s.get("u", "hp"), Some(&Value::Int(4)));
     /// assert_eq!(s.apply("hti", &[]).unwrap_err().help.as_deref(), Some("did you mean `hit`?"));
     /// ```
-    pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<(), Diagnostic> {
+    pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<Outcome, Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
         let e = find(&p.events, |e| &e.name, event, "event", format!("there is no event called `{event}`"))?;
@@ -620,24 +587,47 @@ impl Session {
                 }
             }
         }
-        self.act(ops::Replay::Apply(e as EventId, out)).map(drop)
+        self.act(action::Replay::Apply(e as EventId, out), vec![])
     }
 
     /// Rolls a check by name with inputs by name; nobody makes it, so its outcome's effects are not
-    /// applied. Returns the explained result.
-    pub fn roll(&mut self, check: &str, inputs: &[(&str, Value)]) -> Result<Arc<CheckResult>, Diagnostic> {
+    /// applied. The explained result is the outcome's `rolled`.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("r.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let done = s.roll("c", &[]).unwrap();
+    /// let r = done.rolled.unwrap();
+    /// assert!((2..=12).contains(&r.total));
+    /// assert_eq!(done.checks.len(), 1);
+    /// ```
+    pub fn roll(&mut self, check: &str, inputs: &[(&str, Value)]) -> Result<Outcome, Diagnostic> {
         self.roll_for(check, None, inputs)
     }
 
     /// Rolls a check made by the entity `subject` (its outcome's effects are applied). The subject
     /// must be in play (`run::removed_entity`, `run::unknown_entity`) and of the kind that makes the
-    /// check (`run::type_mismatch`).
+    /// check (`run::type_mismatch`). The explained result is the outcome's `rolled` (none when the
+    /// roll stopped on a question).
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("f.mettle", r#"
+    ///     kind unit { shaken: flag = no }
+    ///     check nerve for unit { roll d6  outcome fail when total <= 3 { set unit.shaken to yes }  otherwise pass }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let u = s.create("unit", "u", &[]).unwrap();
+    /// s.force_dice(&[2]);
+    /// let done = s.roll_for("nerve", Some(u), &[]).unwrap();
+    /// assert_eq!(done.rolled.unwrap().outcome, "fail");
+    /// assert_eq!(done.changes.len(), 1);
+    /// ```
     pub fn roll_for(
         &mut self,
         check: &str,
         subject: Option<u32>,
         inputs: &[(&str, Value)],
-    ) -> Result<Arc<CheckResult>, Diagnostic> {
+    ) -> Result<Outcome, Diagnostic> {
         let (c, args) = self.resolve(check, inputs)?;
         if let Some(id) = subject {
             let p = self.rules.program();
@@ -653,15 +643,7 @@ impl Session {
                 ));
             }
         }
-        let r = self.act(ops::Replay::Roll(c, subject, args))?;
-        // A roll always gives a result.
-        r.ok_or_else(|| {
-            api_error(
-                "no_result",
-                format!("check `{check}` gave no result"),
-                "this is a bug in mettle".into(),
-            )
-        })
+        self.act(action::Replay::Roll(c, subject, args), vec![])
     }
 
     /// The index of check `check` and of each named input, with the values checked against their
@@ -838,9 +820,8 @@ impl Session {
             format!("there is no scenario called `{name}`"),
         )?;
         let start = self.log.len();
-        let _ = s;
-        self.act(ops::Replay::Scenario(name.to_string()))?;
-        let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
+        let outcome = self.act(action::Replay::Scenario(s), vec![])?;
+        let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![], outcome };
         for line in &self.log[start..] {
             if let LogEntry::Expect { passed, .. } = &line.entry {
                 if *passed {

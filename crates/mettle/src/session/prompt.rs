@@ -39,7 +39,7 @@ impl Session {
     #[doc(hidden)]
     pub fn run_prompt(&mut self, stmts: &[Stmt], frame: &mut Vec<Value>) -> Result<(), Diagnostic> {
         let before = frame.clone();
-        let r = self.atomic(|r| r.prompt(stmts, frame));
+        let r = self.host_change(|r| r.prompt(stmts, frame)).map(drop);
         if r.is_err() {
             *frame = before;
         }
@@ -49,7 +49,7 @@ impl Session {
     /// Evaluates an expression compiled by [`crate::check::check_prompt`] (dice in it are rolled).
     #[doc(hidden)]
     pub fn eval_prompt(&mut self, expr: &Expr, frame: &mut Vec<Value>) -> Result<Value, Diagnostic> {
-        self.atomic(|r| r.eval(expr, frame))
+        self.host_change(|r| r.eval(expr, frame)).map(|(v, _)| v)
     }
 
     /// Starts the dice generator again from `seed`; everything else stays.

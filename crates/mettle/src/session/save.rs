@@ -93,10 +93,10 @@ impl Session {
     /// ```
     /// let rules = mettle::Ruleset::from_str("s.mettle", "check c { roll 3d6  otherwise done }").unwrap();
     /// let mut a = mettle::Session::new(&rules, 9);
-    /// a.roll("c", &[]).unwrap();
+    /// a.roll("c", &[]).unwrap().rolled.unwrap();
     /// let mut b = mettle::Session::load(&rules, &a.save()).unwrap();
     /// // The reloaded session rolls exactly what the original would.
-    /// assert_eq!(a.roll("c", &[]).unwrap().total, b.roll("c", &[]).unwrap().total);
+    /// assert_eq!(a.roll("c", &[]).unwrap().rolled.unwrap().total, b.roll("c", &[]).unwrap().rolled.unwrap().total);
     /// ```
     pub fn save(&self) -> String {
         self.saved(true)

@@ -17,7 +17,7 @@
 //! let mut s = Session::new(&rules, 1);
 //! let a = s.create("unit", "alpha", &[]).unwrap();
 //! s.force_dice(&[2]);
-//! let r = s.roll_for("morale", Some(a), &[("spi", Value::Int(3))]).unwrap();
+//! let r = s.roll_for("morale", Some(a), &[("spi", Value::Int(3))]).unwrap().rolled.unwrap();
 //! let json = serde_json::to_value(mettle::wire::check(&s, &r)).unwrap();
 //! assert_eq!(json["inputs"][0], serde_json::json!({ "name": "spi", "value": 3 }));
 //! assert_eq!(json["outcome"], "shaken");
@@ -27,9 +27,14 @@
 
 mod log;
 mod odds;
+mod outcome;
 
 pub use log::{Entry, Line, log};
 pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};
+pub use outcome::{
+    AnswerView, ChangeView, MadeView, NoteView, OutcomeView, QuestionView, RangeView, answers, outcome,
+    question,
+};
 
 use crate::program::{CheckResult, Program, Ty, Value};
 use crate::session::Session;

@@ -234,6 +234,12 @@ impl Runner<'_> {
             self.log
                 .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
+        // The host's action collects the result before the effects, which may roll other checks.
+        if let Some(o) = self.host.outcome.as_deref_mut()
+            && let Some(r) = &self.st.last[c as usize]
+        {
+            o.checks.push(r.clone());
+        }
         if subject.is_some() {
             self.exec_block(&outcome.body, f)?;
         }

@@ -662,7 +662,7 @@ mod tests {
         let mut seen = vec![];
         for roll in 0..12 {
             if roll > 0 {
-                s.roll("skill", &[]).unwrap();
+                s.roll("skill", &[]).unwrap().rolled.unwrap();
             }
             let mut r = s.runner();
             for index in [0, 1] {

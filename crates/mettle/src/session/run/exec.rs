@@ -496,9 +496,9 @@ impl Runner<'_> {
                 self.keep_event_frame(*event, values);
                 r
             }
-            Stmt::Choose { choice, slot, options, default, span } => {
+            Stmt::Choose { choice, slot, options, default, asker, span } => {
                 self.at(*span)?;
-                self.choose(*choice, *slot, options, default.as_ref(), *span, f)
+                self.choose(*choice, *slot, options, default.as_ref(), *asker, *span, f)
             }
             Stmt::EndGame { result, winner, span } => {
                 self.at(*span)?;
@@ -526,6 +526,9 @@ impl Runner<'_> {
             }
             Stmt::Note(text, span) => {
                 self.at(*span)?;
+                if let Some(o) = self.host.outcome.as_deref_mut() {
+                    o.notes.push(crate::session::Note { text: text.clone(), span: *span });
+                }
                 if self.logging {
                     self.push(LogEntry::Note { text: text.clone(), span: *span });
                 }
@@ -686,12 +689,17 @@ impl Runner<'_> {
     /// Asks choice `choice` (its answer into `slot`): an answer the scenario gave, the host's, or the
     /// default.
     #[inline(never)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the parts of one `choose` statement, read where they stand"
+    )]
     fn choose(
         &mut self,
         choice: u32,
         slot: u32,
         options: &ChoiceOpts,
         default: Option<&Expr>,
+        asker: Option<u32>,
         span: Span,
         f: &mut Vec<Value>,
     ) -> R<()> {
@@ -771,7 +779,11 @@ impl Runner<'_> {
                 out
             }
         };
-        let question = |r: &Self| Question {
+        let asked_by = match asker.and_then(|s| f.get(s as usize)) {
+            Some(Value::Entity(e)) if (*e as usize) < self.st.entities.len() => Some(*e),
+            _ => None,
+        };
+        let question = |r: &Self, default: Option<Value>| Question {
             choice: decl.name.clone(),
             question: decl.question.clone(),
             shown: candidates.iter().map(|c| r.show(c)).collect(),
@@ -780,6 +792,8 @@ impl Runner<'_> {
                 ChoiceOpts::Range { lo, hi } => Some((*lo, *hi)),
                 _ => None,
             },
+            default: default.or_else(|| candidates.first().cloned()),
+            asker: asked_by,
             span,
         };
         let (answer, by) = match answered {
@@ -789,16 +803,21 @@ impl Runner<'_> {
                 if i < self.st.host_answers.len() {
                     self.st.host_answers.remove(i);
                 }
-                let q = question(self);
+                let q = question(self, None);
                 if !q.takes(&v) {
                     return Err(Box::new(self.bad_answer(&q, &v)));
                 }
                 (v, if by_host { "host" } else { "scenario" })
             }
             None => {
+                // The default is worked out once, before the chooser is asked: it shows it.
+                let default = match default {
+                    Some(d) => Some(self.eval(d, f)?),
+                    None => None,
+                };
                 let reply = match chooser {
                     Some(c) => {
-                        let q = question(self);
+                        let q = question(self, default.clone());
                         let reply = c.lock().unwrap_or_else(|e| e.into_inner()).choose(&q);
                         Some((q, reply))
                     }
@@ -826,7 +845,7 @@ impl Runner<'_> {
                         return Err(Box::new(e));
                     }
                     Some((_, Reply::Default)) | None => match default {
-                        Some(d) => (self.eval(d, f)?, "default"),
+                        Some(d) => (d, "default"),
                         None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
                     },
                 }
