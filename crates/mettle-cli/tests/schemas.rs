@@ -182,3 +182,20 @@ fn the_transcript_requests_and_replies_fit_the_serve_schemas() {
         fits("serve-reply.json", reply);
     }
 }
+
+#[test]
+fn a_request_may_leave_out_params_when_its_method_needs_none() {
+    let bare = |id: i64, method: &str| serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method });
+    let requests = [bare(1, "state"), bare(2, "log"), bare(3, "save"), bare(4, "export")];
+    let replies = serve(&[IF], &requests.iter().map(Value::to_string).collect::<Vec<_>>());
+    for (r, reply) in requests.iter().zip(&replies) {
+        fits("serve-request.json", r);
+        assert!(reply.get("result").is_some(), "{r}: {reply}");
+        fits("serve-reply.json", reply);
+    }
+    // A method with parameters it cannot do without still needs them: the schema and the server agree.
+    let create = bare(5, "create");
+    assert!(!schema("serve-request.json").is_valid(&create), "the schema takes `create` without params");
+    let reply = &serve(&[IF], &[create.to_string()])[0];
+    assert_eq!(reply["error"]["data"]["errors"][0]["code"], "mettle::serve::bad_params", "{reply}");
+}

@@ -437,7 +437,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ("play.json", written::<PlayDoc>()),
         ("export.json", written::<ExportDoc>()),
         // What a client writes: read as the server reads it.
-        ("serve-request.json", schemars::schema_for!(crate::serve::protocol::Request)),
+        ("serve-request.json", crate::serve::protocol::request_schema()),
         ("serve-reply.json", written::<crate::serve::protocol::Reply>()),
     ]
 }
