@@ -95,7 +95,13 @@ async function engagement(binary) {
   expect(attr(r.state, "v", "morale") === "steady", "the AP prevented Shaken");
 
   // y, engaged by two, rolls a 4: 4 + SPI 3 = 7 passes.
+  // The rules first ask how an AP is used, and wait for the answer; answered `keep`, the event goes on.
   r = await s.ok("apply", { event: "engaged", facts: { unit: "y", enemies: 2 }, dice: [4] });
+  const q = r.outcome.question;
+  expect(q && q.choice === "ap_use" && q.default === "keep", `the AP's use is asked: ${JSON.stringify(q)}`);
+  expect(attr(r.state, "y", "morale") === "steady" && r.log.length === 0, "nothing is done while it waits");
+  r = await s.ok("answer", { choice: "ap_use", value: "keep" });
+  expect(r.outcome.question === null, "answered, the event ran to its end");
   morale = checks(r.log, "morale").at(-1);
   const spi = morale.inputs.find((i) => i.name === "spi").value;
   expect(spi === 3 && morale.total === 7 && morale.outcome === "steady", "4 + 3 = 7");

@@ -115,8 +115,14 @@ def engagement(binary):
     expect(attr(r["state"], "v", "morale") == "steady", "the AP prevented Shaken")
     expect(attr(r["state"], "v", "ap") == 0, "the AP is spent")
 
-    # y, engaged by two, rolls a 4: 4 + SPI 3 = 7 passes.
+    # y, engaged by two, rolls a 4: the rules first ask how an AP is used, and wait for the answer;
+    # answered `keep`, the event goes on: 4 + SPI 3 = 7 passes.
     r = s.ok("apply", event="engaged", facts={"unit": "y", "enemies": 2}, dice=[4])
+    q = r["outcome"]["question"]
+    expect(q and q["choice"] == "ap_use" and q["default"] == "keep", f"the AP's use is asked: {q}")
+    expect(attr(r["state"], "y", "morale") == "steady" and not r["log"], "nothing is done while it waits")
+    r = s.ok("answer", choice="ap_use", value="keep")
+    expect(r["outcome"]["question"] is None, "answered, the event ran to its end")
     morale = checks(r["log"], "morale")[-1]
     spi = next(i["value"] for i in morale["inputs"] if i["name"] == "spi")
     expect((spi, morale["total"], morale["target"], morale["outcome"]) == (3, 7, 7, "steady"), "4 + 3 = 7")
