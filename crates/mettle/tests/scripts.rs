@@ -20,8 +20,9 @@ fn rules_with_opts(script: &str, opts: &LoadOptions) -> Ruleset {
     Ruleset::load("hostile.mettle", &text, opts).unwrap_or_else(|e| panic!("{}", e.render(100)))
 }
 
-/// Runs `go` on a fresh unit and expects error `code` within 100 ms, with the session left as it was
-/// and still usable. Returns the rendered error.
+/// Runs `go` on a fresh unit and expects error `code` within a second (a guard against a limit that
+/// never stops the script, not a measure of speed: a debug build on a busy machine takes ~100 ms),
+/// with the session left as it was and still usable. Returns the rendered error.
 fn stopped(rules: &Ruleset, code: &str) -> String {
     let mut s = Session::new(rules, 1);
     s.create("unit", "a", &[]).unwrap();
@@ -30,7 +31,7 @@ fn stopped(rules: &Ruleset, code: &str) -> String {
     let err = s.apply("go", &[("u", Value::Entity(0))]).expect_err("the script must be stopped");
     let took = start.elapsed();
     assert_eq!(err.code, code, "{err:?}");
-    assert!(took < Duration::from_millis(100), "{code} took {took:?}");
+    assert!(took < Duration::from_secs(1), "{code} took {took:?}");
     assert!(!err.labels.is_empty(), "{code} has no location");
     assert_eq!(s.save(), before, "a stopped script changed the session");
     s.apply("heal", &[("u", Value::Entity(0))]).expect("the session is still usable");
