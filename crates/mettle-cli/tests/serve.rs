@@ -295,6 +295,13 @@ fn the_questions_transcript_is_what_serve_says() {
     keep_transcript("tests/drive/questions.jsonl", "questions");
 }
 
+/// The transcript of a log let go of and a save without its log, made by running
+/// tests/drive/saves.jsonl.
+#[test]
+fn the_saves_transcript_is_what_serve_says() {
+    keep_transcript("tests/drive/saves.jsonl", "saves");
+}
+
 /// Checks that the block between `<!-- NAME: start -->` and `<!-- NAME: end -->` in docs/protocol.md
 /// is what serve says to the requests of `jsonl`, or rewrites it with `METTLE_UPDATE_DOCS=1`.
 fn keep_transcript(jsonl: &str, name: &str) {
