@@ -7,7 +7,7 @@ fn rules(text: &str) -> Ruleset {
 }
 
 fn int(s: &Session, e: &str, f: &str) -> i64 {
-    s.get(e, f).unwrap().int()
+    s.get(e, f).unwrap().as_int().unwrap()
 }
 
 const COUNTER: &str = "kind unit { n: 0..100 = 0  log: 0..1000 = 0 } event poke(unit: unit)";
@@ -83,7 +83,7 @@ fn timed_changes_expire() {
     );
     let mut s = Session::new(&r, 0);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
-    let flags = |s: &Session| ["a", "b", "c"].map(|f| s.get("u", f).unwrap().truth());
+    let flags = |s: &Session| ["a", "b", "c"].map(|f| s.get("u", f).unwrap().as_bool().unwrap());
     s.apply("round_start", &[]).unwrap();
     s.apply("turn_start", &[]).unwrap();
     s.apply("boost", &[("unit", u)]).unwrap();

@@ -55,13 +55,13 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
         .collect();
     let shown = match &value {
         Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
-        v => v.int().to_string(),
+        v => v.as_int().unwrap_or_default().to_string(),
     };
     if json {
         use super::json::{DiceRoll, DiceRollDoc, Meta};
         let value = match value {
             Value::Bool(b) => mettle::wire::Val::Flag(b),
-            v => mettle::wire::Val::Number(v.int()),
+            v => mettle::wire::Val::Number(v.as_int().unwrap_or_default()),
         };
         let rolls = rolls
             .iter()
@@ -161,7 +161,7 @@ fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Repor
             if !mettle::odds::work::charge(1) {
                 break;
             }
-            *counts.entry(v.int()).or_default() += 1;
+            *counts.entry(v.as_int().unwrap_or_default()).or_default() += 1;
             runs += 1;
         }
         Ok::<u64, u8>(runs)

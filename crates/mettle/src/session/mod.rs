@@ -671,7 +671,7 @@ impl Session {
     /// s.play_quietly(0, 7, &mut game).unwrap();
     /// let mut fresh = mettle::Session::new(&rules, 7);
     /// fresh.run_scenario("s").unwrap();
-    /// assert_eq!(game.records[0].1, fresh.get("a", "n").unwrap().int());
+    /// assert_eq!(game.records[0].1, fresh.get("a", "n").unwrap().as_int().unwrap());
     /// assert!(game.failed);
     /// ```
     #[doc(hidden)]
