@@ -381,7 +381,7 @@ fn reshuffled_whitespace_formats_and_is_idempotent() {
         }
         for seed in 0..6 {
             let text = reshuffled(&case.text, seed);
-            if !mettle::syntax::parse(&text).1.is_empty() {
+            if !mettle::internals::syntax::parse(&text).1.is_empty() {
                 continue;
             }
             let tidy = mettle::fmt::format(&text)

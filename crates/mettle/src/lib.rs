@@ -77,13 +77,14 @@
 #![warn(missing_docs)]
 
 // The compiler's insides (syntax tree, parser, checker, compiled program) and the REPL's engine are
-// public only for the `mettle` command and the tests; a host uses what is re-exported below.
-#[doc(hidden)]
-pub mod ast;
+// private: the `mettle` command and the tests reach them through `internals` (feature `internals`);
+// a host uses what is re-exported below.
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod ast;
 pub mod budget;
 pub mod card;
-#[doc(hidden)]
-pub mod check;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod check;
 pub mod diagnostics;
 pub mod dice;
 pub mod export;
@@ -93,21 +94,23 @@ pub mod fmt;
 #[doc = include_str!("../../../docs/embedding.md")]
 pub mod embedding {}
 pub mod odds;
-#[doc(hidden)]
-pub mod program;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod program;
 mod render;
-#[doc(hidden)]
-pub mod repl;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
 pub mod shape;
 pub mod sim;
-#[doc(hidden)]
-pub mod syntax;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod syntax;
 pub mod text;
 mod values;
 pub mod wire;
+#[cfg(feature = "internals")]
+pub mod internals;
 
 pub use ast::Span;
 pub use budget::Budget;

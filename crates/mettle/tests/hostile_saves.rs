@@ -1,7 +1,7 @@
 //! Hostile saves: corrupt, edited, oversized or foreign saves are refused whole with a coded error,
 //! and the REPL never writes over a file that is not a save, nor loses a good save.
 
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use serde_json::json;
 use std::path::PathBuf;

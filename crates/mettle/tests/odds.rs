@@ -19,7 +19,7 @@ fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u
         let kind = &p.kinds[k as usize];
         let mut all = with.to_vec();
         for f in &kind.fields {
-            if let mettle::program::Ty::Entity(other) = f.ty
+            if let mettle::internals::program::Ty::Entity(other) = f.ty
                 && !with.iter().any(|(n, _)| *n == f.name)
             {
                 let id = s

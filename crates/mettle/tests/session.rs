@@ -15,7 +15,7 @@ const COUNTER: &str = "kind unit { n: 0..100 = 0  log: 0..1000 = 0 } event poke(
 #[test]
 fn program_is_send_and_sync() {
     fn assert_both<T: Send + Sync>() {}
-    assert_both::<mettle::program::Program>();
+    assert_both::<mettle::internals::program::Program>();
     assert_both::<Ruleset>();
 }
 

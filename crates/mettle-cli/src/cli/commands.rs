@@ -1,7 +1,7 @@
 //! The commands. Everything printed goes through here; the library only returns data.
 
 use mettle::diagnostics::{Diagnostic, render_color, render_plain, suggest};
-use mettle::program::{Program, Ty};
+use mettle::internals::program::{Program, Ty};
 use mettle::{LoadError, Ruleset, Session, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -148,9 +148,9 @@ pub(super) fn parse_assignment(
             }
         }
         // Data is written as in a ruleset (`{enemies: [{name: "ranger", distance: 8}]}`), or as JSON.
-        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::syntax::parse_repl(v) {
-            Ok(mettle::syntax::ReplInput::Expr(mettle::ast::Expr {
-                kind: mettle::ast::ExprKind::Data(d),
+        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::internals::syntax::parse_repl(v) {
+            Ok(mettle::internals::syntax::ReplInput::Expr(mettle::internals::ast::Expr {
+                kind: mettle::internals::ast::ExprKind::Data(d),
                 ..
             })) => Value::Data(std::sync::Arc::new(d)),
             _ => match serde_json::from_str(v) {

@@ -4,7 +4,7 @@
 use super::commands::{Rolling, refs, rolling, runtime_error};
 use super::plot;
 use mettle::odds::{Chance, Dist, Fraction, How, Report};
-use mettle::program::Ty;
+use mettle::internals::program::Ty;
 use mettle::{Session, Value};
 use std::path::{Path, PathBuf};
 
@@ -252,7 +252,7 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
                 if min.is_some_and(|m| lo < m) || max.is_some_and(|m| hi > m) {
                     return Err(format!(
                         "`--sweep {spec}` leaves the range of {what}, which is {}",
-                        mettle::check::range_words(*min, *max)
+                        mettle::internals::check::range_words(*min, *max)
                     ));
                 }
                 // Counted in 128 bits: `i64::MIN..i64::MAX` has more values than an i64 can count.

@@ -2,7 +2,7 @@
 
 use super::commands::{load, parse_assignment, runtime_error};
 use mettle::diagnostics::suggest;
-use mettle::program::Ty;
+use mettle::internals::program::Ty;
 use mettle::sim::{Distribution, Options, Report, Target};
 use mettle::{Ruleset, Value};
 use std::io::IsTerminal;

@@ -1,7 +1,7 @@
 //! A check's exact odds at default inputs for hovers: on a helper thread, time-boxed and cached.
 
 use mettle::odds::{CheckOdds, check_odds};
-use mettle::program::{Check, Program, Ty, Value};
+use mettle::internals::program::{Check, Program, Ty, Value};
 use mettle::{Ruleset, Session};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -265,7 +265,7 @@ fn check_args(
         let d = s.resolve(check, &[]).expect_err("no such check");
         return Err(Failure::rules(s.ruleset(), &d));
     };
-    let fields: Vec<mettle::program::FieldDef> = decl.inputs.iter().map(|i| i.field.clone()).collect();
+    let fields: Vec<mettle::internals::program::FieldDef> = decl.inputs.iter().map(|i| i.field.clone()).collect();
     let inputs = named(s, &fields, given, &format!("input of check `{check}`"))?
         .into_iter()
         .map(|(n, v)| (n.to_string(), v))

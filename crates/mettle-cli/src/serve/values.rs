@@ -3,7 +3,7 @@
 
 use super::{Failure, code};
 use mettle::diagnostics::suggest;
-use mettle::program::{FieldDef, Ty};
+use mettle::internals::program::{FieldDef, Ty};
 use mettle::{Session, Value};
 use serde_json::Value as Json;
 

@@ -14,7 +14,7 @@ use num_bigint::BigUint;
 /// exact odds (a simulation can still answer).
 ///
 /// ```
-/// use mettle::ast::DiceMod;
+/// use mettle::internals::ast::DiceMod;
 /// use mettle::dice::Faces;
 /// let d = mettle::odds::pool::term(4, Faces::Count(6), &[DiceMod::KeepHighest(3)]).unwrap();
 /// assert_eq!(d.probability(18).to_string(), "7/432"); // 21 of 1296 rolls
