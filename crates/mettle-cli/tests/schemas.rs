@@ -107,6 +107,14 @@ const FAILURES: &[(&[&str], i32, &str)] = &[
     (&["sim", IF, "firefight", "--runs", "0", "--json"], 2, "mettle::cli::bad_runs"),
     (&["play", IF, "no_such_scenario", "--json"], 1, "mettle::run::unknown_scenario"),
     (&["roll", IF, "morale", "--budget", "stpes=3", "--json"], 2, "mettle::cli::budget"),
+    (
+        &[
+            "odds", IF, "morale", "--sweep", "spi=0..2", "--sweep", "leadership=0..1", "--plot-of", "stedy", "--plot",
+            "target/never-written.svg", "--json",
+        ],
+        2,
+        "mettle::cli::bad_plot",
+    ),
 ];
 
 #[test]
@@ -181,4 +189,84 @@ fn the_transcript_requests_and_replies_fit_the_serve_schemas() {
         }
         fits("serve-reply.json", reply);
     }
+}
+
+/// A ruleset that warns on loading (a formula nothing uses), with a scenario that forces every die it
+/// rolls, so that `sim` warns as well.
+const WARNS: &str = r#"
+define half(x: 0..) = x / 2
+
+check attack {
+  input bonus: 0..2 = 0
+  roll d6
+  modifier "Bonus" +bonus
+  target 4
+  outcome hit when total >= target
+  otherwise miss
+}
+
+scenario forced "Every die it rolls is forced" {
+  dice 5
+  roll attack
+  expect last attack is hit
+}
+"#;
+
+#[test]
+fn warnings_under_json_are_json_documents_on_standard_error() {
+    let dir = std::env::temp_dir().join(format!("mettle-json-warnings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("warns.mettle");
+    std::fs::write(&file, WARNS).unwrap();
+    let (f, chart) = (file.to_str().unwrap(), dir.join("chart.svg"));
+    let chart = chart.to_str().unwrap();
+    const UNUSED: &str = "mettle::resolve::unused";
+    // `(arguments, a warning code it must give)`: every `--json` command that warns.
+    let runs: &[(&[&str], &str)] = &[
+        (&["roll", f, "attack", "--json"], UNUSED),
+        (&["odds", f, "attack", "--json"], UNUSED),
+        (&["odds", f, "attack", "--sweep", "bonus=0..2", "--json", "--plot", chart], UNUSED),
+        (&["odds", f, "--scenario", "forced", "--json", "--plot", chart], UNUSED),
+        (&["sim", f, "forced", "--runs", "5", "--json"], "mettle::sim::same_every_run"),
+        (&["sim", f, "--check", "attack", "--runs", "5", "--json"], UNUSED),
+        (&["play", f, "forced", "--json"], UNUSED),
+    ];
+    for (args, code) in runs {
+        let out = mettle(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let mut codes = vec![];
+        for line in String::from_utf8_lossy(&out.stderr).lines() {
+            let doc: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{args:?}: a line that is not JSON ({e}): {line}"));
+            fits("error.json", &doc);
+            for e in doc["errors"].as_array().unwrap() {
+                assert_eq!(e["severity"], "warning", "{args:?}: {line}");
+                codes.push(e["code"].as_str().unwrap().to_string());
+            }
+        }
+        assert!(codes.iter().any(|c| c == code), "{args:?} gave {codes:?}, not {code}");
+    }
+    // `check --json` reports its warnings in its document, and nothing on standard error.
+    let out = mettle(&["check", "--json", f]);
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["files"][0]["diagnostics"][0]["code"], UNUSED);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_request_may_leave_out_params_when_its_method_needs_none() {
+    let bare = |id: i64, method: &str| serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method });
+    let requests = [bare(1, "state"), bare(2, "log"), bare(3, "save"), bare(4, "export")];
+    let replies = serve(&[IF], &requests.iter().map(Value::to_string).collect::<Vec<_>>());
+    for (r, reply) in requests.iter().zip(&replies) {
+        fits("serve-request.json", r);
+        assert!(reply.get("result").is_some(), "{r}: {reply}");
+        fits("serve-reply.json", reply);
+    }
+    // A method with parameters it cannot do without still needs them: the schema and the server agree.
+    let create = bare(5, "create");
+    assert!(!schema("serve-request.json").is_valid(&create), "the schema takes `create` without params");
+    let reply = &serve(&[IF], &[create.to_string()])[0];
+    assert_eq!(reply["error"]["data"]["errors"][0]["code"], "mettle::serve::bad_params", "{reply}");
 }

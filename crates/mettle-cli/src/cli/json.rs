@@ -158,8 +158,13 @@ pub fn error_info(d: &Diagnostic, name: &str, text: &str) -> ErrorInfo {
 
 /// An error with no place in any file.
 pub fn plain_error(code: &str, message: &str, help: Option<&str>) -> ErrorInfo {
+    ErrorInfo { severity: Severity::Error, ..plain_warning(code, message, help) }
+}
+
+/// A warning with no place in any file.
+pub fn plain_warning(code: &str, message: &str, help: Option<&str>) -> ErrorInfo {
     ErrorInfo {
-        severity: Severity::Error,
+        severity: Severity::Warning,
         code: code.to_string(),
         message: message.to_string(),
         help: help.map(String::from),
@@ -184,6 +189,15 @@ pub fn fail(code: &str, message: &str, help: Option<&str>) {
         print_errors(vec![plain_error(code, message, help)]);
     } else {
         eprintln!("error: {message}{}", help.map(|h| format!("; {h}")).unwrap_or_default());
+    }
+}
+
+/// A warning without a place: `warning: MESSAGE` (with `help: …` under it), or JSON under `--json`.
+pub fn warn(code: &str, message: &str, help: Option<&str>) {
+    if on() {
+        print_errors(vec![plain_warning(code, message, help)]);
+    } else {
+        eprintln!("warning: {message}{}", help.map(|h| format!("\n  help: {h}")).unwrap_or_default());
     }
 }
 
@@ -437,7 +451,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ("play.json", written::<PlayDoc>()),
         ("export.json", written::<ExportDoc>()),
         // What a client writes: read as the server reads it.
-        ("serve-request.json", schemars::schema_for!(crate::serve::protocol::Request)),
+        ("serve-request.json", crate::serve::protocol::request_schema()),
         ("serve-reply.json", written::<crate::serve::protocol::Reply>()),
     ]
 }

@@ -516,7 +516,10 @@ fn print_grouped(
 fn write_plot(path: &Path, svg: &str) -> u8 {
     match std::fs::write(path, svg) {
         Ok(()) => {
-            eprintln!("chart written to {}", path.display());
+            // Under `--json`, standard error carries errors and warnings only; the status says it worked.
+            if !super::json::on() {
+                eprintln!("chart written to {}", path.display());
+            }
             0
         }
         Err(e) => {
@@ -714,7 +717,7 @@ fn print_sweep(
             match plot::sweep(&question, &axes, &drawn, plot_of) {
                 Ok(svg) => write_plot(path, &svg),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    super::json::fail("mettle::cli::bad_plot", &e, None);
                     2
                 }
             }

@@ -46,7 +46,8 @@ pub fn run(args: &Args) -> u8 {
         }
     };
     let opts = Options { runs: args.runs, seed: args.seed, threads: args.threads.unwrap_or(0) };
-    let bar = std::io::stderr().is_terminal().then(|| {
+    // Under `--json`, standard error carries JSON documents only.
+    let bar = (!args.json && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(args.runs);
         if let Ok(style) =
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, {eta} left")
@@ -108,12 +109,18 @@ pub fn run(args: &Args) -> u8 {
     if let Target::Scenario(name) = &target
         && leaves_nothing_to_chance(&r, name)
     {
-        eprintln!(
-            "warning: every run of scenario `{name}` is the same: its `dice` lines force every die it rolls, \
-             so the {} runs repeat one game\n  help: take out the `dice` lines (or some of them) to let the dice \
-             fall, or see the one game with `mettle play {} {name}`",
-            report.runs,
-            args.file.display()
+        super::json::warn(
+            "mettle::sim::same_every_run",
+            &format!(
+                "every run of scenario `{name}` is the same: its `dice` lines force every die it rolls, so the {} \
+                 runs repeat one game",
+                report.runs
+            ),
+            Some(&format!(
+                "take out the `dice` lines (or some of them) to let the dice fall, or see the one game with \
+                 `mettle play {} {name}`",
+                args.file.display()
+            )),
         );
     }
     if let Some(d) = &report.first_error {

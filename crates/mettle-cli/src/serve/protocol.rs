@@ -67,6 +67,30 @@ pub enum Call {
     Export(Empty),
 }
 
+/// The schema of a request, read as the server reads it: a method whose parameters can all be left out
+/// (`state`, `log`, …) may leave out `params` too, which the server reads as `{}`. The derived schema
+/// requires `params` of every method, so it is taken out of those whose parameters require nothing.
+pub fn request_schema() -> schemars::Schema {
+    let mut schema = schemars::schema_for!(Request);
+    let defs = schema.get("$defs").cloned().unwrap_or_default();
+    let requires_nothing = |variant: &serde_json::Value| {
+        variant
+            .pointer("/properties/params/$ref")
+            .and_then(|r| r.as_str()?.strip_prefix("#/$defs/"))
+            .and_then(|name| defs.get(name))
+            .is_some_and(|params| params.get("required").is_none())
+    };
+    let variants = schema.get_mut("oneOf").and_then(|v| v.as_array_mut());
+    for variant in variants.into_iter().flatten() {
+        if requires_nothing(variant)
+            && let Some(required) = variant.get_mut("required").and_then(|r| r.as_array_mut())
+        {
+            required.retain(|name| name != "params");
+        }
+    }
+    schema
+}
+
 /// The method names, in the order of [`Call`].
 pub const METHODS: [&str; 14] = [
     "load", "create", "set", "apply", "roll", "answer", "odds", "sim", "save", "restore", "undo", "state",
