@@ -1,6 +1,7 @@
 //! A dice expression → roll it once, and ask its exact odds.
 #![no_main]
 
+use mettle::internals::SessionInternals as _;
 use libfuzzer_sys::fuzz_target;
 use mettle::odds::expr::{compile, dist};
 use mettle::{Ruleset, Session, Value};

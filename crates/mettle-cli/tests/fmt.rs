@@ -2,6 +2,7 @@
 //! meaning, keeps every comment, and is idempotent; messy inputs come out as in the snapshots; the
 //! command rewrites files in place and `--check` reports without writing.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{LoadOptions, Ruleset, Session};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,6 +2,7 @@
 //! scenario's walk and the `mettle check` lint all stop when it is spent, and then estimate from
 //! samples or say the work was cut short — never run on for minutes.
 
+use mettle::internals::SessionInternals as _;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
 use std::process::{Command, Output};

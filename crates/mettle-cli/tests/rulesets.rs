@@ -1,6 +1,7 @@
 //! Every shipped ruleset loads without warnings and passes every scenario, through the library and
 //! through `mettle test rulesets/`.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session};
 use std::path::PathBuf;
 use std::process::Command;

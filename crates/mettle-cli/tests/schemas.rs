@@ -109,8 +109,18 @@ const FAILURES: &[(&[&str], i32, &str)] = &[
     (&["roll", IF, "morale", "--budget", "stpes=3", "--json"], 2, "mettle::cli::budget"),
     (
         &[
-            "odds", IF, "morale", "--sweep", "spi=0..2", "--sweep", "leadership=0..1", "--plot-of", "stedy", "--plot",
-            "target/never-written.svg", "--json",
+            "odds",
+            IF,
+            "morale",
+            "--sweep",
+            "spi=0..2",
+            "--sweep",
+            "leadership=0..1",
+            "--plot-of",
+            "stedy",
+            "--plot",
+            "target/never-written.svg",
+            "--json",
         ],
         2,
         "mettle::cli::bad_plot",
@@ -236,8 +246,8 @@ fn warnings_under_json_are_json_documents_on_standard_error() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         let mut codes = vec![];
         for line in String::from_utf8_lossy(&out.stderr).lines() {
-            let doc: Value =
-                serde_json::from_str(line).unwrap_or_else(|e| panic!("{args:?}: a line that is not JSON ({e}): {line}"));
+            let doc: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{args:?}: a line that is not JSON ({e}): {line}"));
             fits("error.json", &doc);
             for e in doc["errors"].as_array().unwrap() {
                 assert_eq!(e["severity"], "warning", "{args:?}: {line}");

@@ -47,7 +47,7 @@
 //! let orc = session.create("creature", "orc", &[]).unwrap();
 //! let seen = serde_json::json!({ "enemies": [{ "name": "ranger", "distance": 8 }] });
 //! session.apply("spotted", &[("creature", Value::Entity(orc)), ("seen", Value::Data(seen.into()))]).unwrap();
-//! assert_eq!(session.state().orders[0].text, "move away from ranger");
+//! assert_eq!(session.state().orders()[0].text, "move away from ranger");
 //! ```
 //!
 //! The same rules answer "how likely is this?" exactly ([`odds`]), and sample or simulate at speed
@@ -93,6 +93,8 @@ pub mod fmt;
 ///
 #[doc = include_str!("../../../docs/embedding.md")]
 pub mod embedding {}
+#[cfg(feature = "internals")]
+pub mod internals;
 pub mod odds;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 mod program;
@@ -109,8 +111,6 @@ mod syntax;
 pub mod text;
 mod values;
 pub mod wire;
-#[cfg(feature = "internals")]
-pub mod internals;
 
 pub use ast::Span;
 pub use budget::Budget;

@@ -169,8 +169,7 @@ impl Ruleset {
     /// [`crate::syntax::parse`] gave for `text`, which must be normalized
     /// ([`crate::syntax::normalize`]). For hosts that keep the syntax tree too (the language
     /// server), so that a text is parsed once.
-    #[doc(hidden)]
-    pub fn load_parsed(
+    pub(crate) fn load_parsed(
         name: &str,
         text: &str,
         file: &crate::ast::File,
@@ -277,8 +276,7 @@ impl Ruleset {
     }
 
     /// The compiled program.
-    #[doc(hidden)]
-    pub fn program(&self) -> &Program {
+    pub(crate) fn program(&self) -> &Program {
         &self.0.program
     }
 

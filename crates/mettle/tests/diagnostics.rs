@@ -9,6 +9,7 @@
 //! `INSTA_UPDATE=always cargo test --test diagnostics`, then read every changed `.snap` file.
 
 use mettle::diagnostics::{Diagnostic, render_plain};
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};

@@ -41,7 +41,7 @@ fn played(r: &Ruleset, scenario: &str, seed: u64) -> (Session, BTreeMap<String, 
 /// The scenario played by the rules with the log off, read back as a [`Game`].
 fn by_the_rules(r: &Ruleset, seed: u64) -> Game {
     let (s, rec) = played(r, "morale_race", seed);
-    let over = s.state().over.clone().expect("the engagement always ends");
+    let over = s.state().over().cloned().expect("the engagement always ends");
     let who = |w: &Option<String>| match w.as_deref() {
         Some("max") => 0,
         Some("tom") => 1,
@@ -108,7 +108,7 @@ fn the_ends_come_up_as_often_as_by_the_rules() {
 /// Infinite Frontiers' `firefight` played by the rules, read back as a [`firefight::Game`].
 fn firefight_by_the_rules(r: &Ruleset, seed: u64) -> firefight::Game {
     let (s, rec) = played(r, "firefight", seed);
-    let over = s.state().over.clone().expect("the firefight always ends");
+    let over = s.state().over().cloned().expect("the firefight always ends");
     let end = match (over.result.as_str(), over.winner.as_deref()) {
         ("firefight_drawn", None) => firefight::End::Drawn,
         ("firefight_won", Some("a")) => firefight::End::Won(0),

@@ -3,6 +3,7 @@
 //! the code (and the span where it matters), and that a normal ruleset still loads afterwards.
 
 use mettle::diagnostics::render_plain;
+use mettle::internals::RulesetInternals as _;
 use mettle::{Budget, LoadOptions, Ruleset};
 
 const OK: &str = "kind unit { hp: 0..9 = 1 }\nevent poke(unit: unit)\non poke { add 1 to unit.hp }\n";

@@ -1,6 +1,7 @@
 //! Exact odds of the shipped checks: fractions worked out by hand, and a brute-force cross-check that
 //! forces every possible roll through the real session.
 
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::odds::{Chance, How, Report};
 use mettle::{Ruleset, Session, Value};
 

@@ -117,7 +117,7 @@ fn undo_keeps_as_many_steps_as_its_budget_and_says_so_past_them() {
     for _ in 0..3 {
         ok(&mut r, ":undo");
     }
-    assert_eq!(r.session().state().entities.len(), 3, "the side and two units");
+    assert_eq!(r.session().state().entities().len(), 3, "the side and two units");
     let reply = r.handle(":undo");
     assert!(reply.failed);
     assert!(reply.err.contains("repl::undo_budget"), "{}", reply.err);

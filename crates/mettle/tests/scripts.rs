@@ -226,7 +226,7 @@ fn reactions_apply_checked_actions() {
     s.create("unit", "a", &[]).unwrap();
     s.apply("go", &[("u", Value::Entity(0))]).unwrap();
     assert_eq!(s.show(s.get("a", "stance").unwrap()), "wary");
-    let orders: Vec<&str> = s.state().orders.iter().map(|o| o.text.as_str()).collect();
+    let orders: Vec<&str> = s.state().orders().iter().map(|o| o.text.as_str()).collect();
     assert_eq!(orders, ["move towards hill", "hold"]);
 }
 
@@ -295,7 +295,7 @@ fn hosts_pass_data_through_the_library() {
     s.create("unit", "a", &[]).unwrap();
     let seen = serde_json::json!({ "cover": [{ "name": "low wall", "distance": 3 }] });
     s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Data(Arc::new(seen)))]).unwrap();
-    assert_eq!(s.state().orders[0].text, "move towards low wall");
+    assert_eq!(s.state().orders()[0].text, "move towards low wall");
     let wrong = s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Int(3))]).unwrap_err();
     assert_eq!(wrong.code, "mettle::run::type_mismatch");
 }
@@ -327,7 +327,7 @@ fn outcomes_follow_reactions_and_blocks_share_functions() {
     let r = s.roll_for("nerve", Some(0), &[]).unwrap();
     assert_eq!(r.outcome, "breaks");
     assert_eq!(s.show(s.get("u", "stance").unwrap()), "routed");
-    assert_eq!(s.state().orders[0].verb, "flee");
+    assert_eq!(s.state().orders()[0].verb, "flee");
 }
 
 #[test]
@@ -341,7 +341,7 @@ fn one_ruleset_runs_scripts_on_many_threads() {
                 s.create("unit", "a", &[]).unwrap();
                 for _ in 0..50 {
                     s.apply("go", &[("u", Value::Entity(0))]).unwrap();
-                    assert_eq!(s.state().orders[0].text, "flee");
+                    assert_eq!(s.state().orders()[0].text, "flee");
                 }
             });
         }
@@ -366,14 +366,14 @@ fn a_saved_session_with_data_and_orders_continues_exactly() {
     a.apply("activates", &[("creature", Value::Entity(0)), ("situation", seen(2))]).unwrap();
     let saved = a.save();
     let mut b = Session::load(&rules, &saved).unwrap();
-    assert_eq!(a.state().orders, b.state().orders);
+    assert_eq!(a.state().orders(), b.state().orders());
     for n in 3..7 {
         for s in [&mut a, &mut b] {
             s.apply("activates", &[("creature", Value::Entity(0)), ("situation", seen(n))]).unwrap();
         }
     }
     assert_eq!(a.save(), b.save());
-    assert!(!a.state().orders.is_empty());
+    assert!(!a.state().orders().is_empty());
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! How a session runs rules: one small ruleset per behaviour.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session, Value};
 
 fn rules(text: &str) -> Ruleset {
@@ -210,7 +211,7 @@ fn game_over_stops_further_events() {
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     s.apply("poke", &[("unit", u.clone())]).unwrap();
     assert_eq!(int(&s, "u", "n"), 0, "the rule stops at the end of the game");
-    assert_eq!(s.state().over.as_ref().unwrap().winner.as_deref(), Some("u"));
+    assert_eq!(s.state().over().unwrap().winner.as_deref(), Some("u"));
     assert_eq!(s.apply("poke", &[("unit", u)]).unwrap_err().code, "mettle::run::game_over");
 }
 

@@ -1,6 +1,7 @@
 //! The commands. Everything printed goes through here; the library only returns data.
 
 use mettle::diagnostics::{Diagnostic, render_color, render_plain, suggest};
+use mettle::internals::RulesetInternals as _;
 use mettle::internals::program::{Program, Ty};
 use mettle::{LoadError, Ruleset, Session, Value};
 use std::io::IsTerminal;
@@ -345,7 +346,7 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool, verbose: bool) -
         } else {
             out!("{}", mettle::session::render_log(log, r.text()));
         }
-        if let Some(over) = &session.state().over {
+        if let Some(over) = session.state().over() {
             outln!(
                 "result: {}{}",
                 over.result,
@@ -448,8 +449,8 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
 /// scenario probably does not do what its author thinks.
 fn leftovers(s: &Session) {
     let st = s.state();
-    if !st.forced.is_empty() {
-        let faces: Vec<String> = st.forced.iter().map(i64::to_string).collect();
+    let faces: Vec<String> = st.forced().map(|f| f.to_string()).collect();
+    if !faces.is_empty() {
         let n = faces.len();
         outln!(
             "        warning: {n} forced {} never rolled ({}); `expect no dice waiting` checks for this",
@@ -458,7 +459,7 @@ fn leftovers(s: &Session) {
         );
     }
     let p = s.ruleset().program();
-    for (c, v) in &st.answers {
+    for (c, v) in mettle::internals::waiting_answers(st) {
         outln!(
             "        warning: the answer `{} = {}` was never asked for",
             p.choices.get(*c as usize).map_or("?", |c| c.name.as_str()),

@@ -1,6 +1,7 @@
 //! `mettle roll --dice` and `mettle odds --dice`: mettle as a dice calculator.
 
 use mettle::diagnostics::Diagnostic;
+use mettle::internals::SessionInternals as _;
 use mettle::odds::expr::{Compiled, compile, dist};
 use mettle::odds::{Chance, Fraction, How, OutcomeOdds, Report};
 use mettle::{LogEntry, Ruleset, Session, Value};

@@ -457,7 +457,8 @@ pub(crate) fn write_out(text: &str) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(mettle::text::escape_controls(text).as_bytes()) {
         drop(out);
-        let (message, help) = (format!("cannot write the output: {e}"), "check the free space where the output goes");
+        let (message, help) =
+            (format!("cannot write the output: {e}"), "check the free space where the output goes");
         if json::on() {
             json::print_errors(vec![json::plain_error("mettle::io::write", &message, Some(help))]);
         } else {

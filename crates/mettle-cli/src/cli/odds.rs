@@ -3,8 +3,9 @@
 
 use super::commands::{Rolling, refs, rolling, runtime_error};
 use super::plot;
-use mettle::odds::{Chance, Dist, Fraction, How, Report};
+use mettle::internals::RulesetInternals as _;
 use mettle::internals::program::Ty;
+use mettle::odds::{Chance, Dist, Fraction, How, Report};
 use mettle::{Session, Value};
 use std::path::{Path, PathBuf};
 

@@ -3,8 +3,8 @@
 use super::index::Index;
 use super::position::LineIndex;
 use lsp_types::Uri;
-use mettle::internals::ast::{File, Span};
 use mettle::diagnostics::Diagnostic;
+use mettle::internals::ast::{File, Span};
 use mettle::{Budget, LoadOptions, Ruleset};
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
@@ -44,7 +44,8 @@ impl Analysis {
         } else {
             mettle::internals::syntax::parse(&text)
         };
-        let (ruleset, diagnostics) = match Ruleset::load_parsed(&name, &text, &file, syntax, &opts) {
+        let (ruleset, diagnostics) = match mettle::internals::load_parsed(&name, &text, &file, syntax, &opts)
+        {
             Ok(r) => {
                 let mut d = r.warnings().to_vec();
                 d.extend(mettle::odds::unreachable(&r));

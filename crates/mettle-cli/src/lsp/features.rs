@@ -9,6 +9,7 @@ use lsp_types::{
     Position, PrepareRenameResponse, TextEdit, Uri, WorkspaceEdit,
 };
 use mettle::Ruleset;
+use mettle::internals::RulesetInternals as _;
 use mettle::internals::ast::{CheckLineKind, ItemKind, Span};
 use std::collections::HashMap;
 

@@ -1,7 +1,8 @@
 //! A check's exact odds at default inputs for hovers: on a helper thread, time-boxed and cached.
 
-use mettle::odds::{CheckOdds, check_odds};
 use mettle::internals::program::{Check, Program, Ty, Value};
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
+use mettle::odds::{CheckOdds, check_odds};
 use mettle::{Ruleset, Session};
 use std::collections::HashMap;
 use std::sync::Arc;

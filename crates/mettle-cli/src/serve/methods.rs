@@ -4,6 +4,7 @@ use super::protocol::*;
 use super::values::{entity, named, value};
 use super::{Failure, Server, Step, World, code, params};
 use crate::cli::json::{ExportDoc, Meta, SimDoc, SimTarget, error_info};
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session, Value};
 
 impl Server {
@@ -265,7 +266,8 @@ fn check_args(
         let d = s.resolve(check, &[]).expect_err("no such check");
         return Err(Failure::rules(s.ruleset(), &d));
     };
-    let fields: Vec<mettle::internals::program::FieldDef> = decl.inputs.iter().map(|i| i.field.clone()).collect();
+    let fields: Vec<mettle::internals::program::FieldDef> =
+        decl.inputs.iter().map(|i| i.field.clone()).collect();
     let inputs = named(s, &fields, given, &format!("input of check `{check}`"))?
         .into_iter()
         .map(|(n, v)| (n.to_string(), v))
@@ -304,7 +306,7 @@ fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
         }
         (None, Some(e), Some(a)) => {
             let id = entity(s, e, None)?;
-            let kind = &pr.kinds[s.state().entities[id as usize].kind as usize];
+            let kind = &pr.kinds[s.state().entities()[id as usize].kind as usize];
             let Some(f) = kind.fields.iter().find(|f| &f.name == a) else {
                 let known: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
                 return Err(Failure::plain(

@@ -3,6 +3,7 @@
 
 use super::{Failure, code};
 use mettle::diagnostics::suggest;
+use mettle::internals::RulesetInternals as _;
 use mettle::internals::program::{FieldDef, Ty};
 use mettle::{Session, Value};
 use serde_json::Value as Json;
@@ -56,7 +57,7 @@ pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Failure
     let p = s.ruleset().program();
     match s.entity(name) {
         Some(e) => {
-            let found = s.state().entities[e as usize].kind;
+            let found = s.state().entities()[e as usize].kind;
             match kind {
                 Some(k) if k != found => Err(Failure::plain(
                     code::RULES,
@@ -71,7 +72,7 @@ pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Failure
             }
         }
         None => {
-            let known: Vec<&str> = s.state().entities.iter().map(|e| e.name.as_str()).collect();
+            let known: Vec<&str> = s.state().entities().iter().map(|e| e.name.as_str()).collect();
             Err(Failure::plain(
                 code::RULES,
                 "mettle::serve::unknown_entity",

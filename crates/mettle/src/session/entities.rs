@@ -255,8 +255,8 @@ impl Entities {
     }
 
     /// Whether `self` and `other` share every chunk: the same entities, known without reading them.
-    #[doc(hidden)]
-    pub fn shares_all(&self, other: &Entities) -> bool {
+    #[cfg(test)]
+    pub(crate) fn shares_all(&self, other: &Entities) -> bool {
         match (&self.store, &other.store) {
             (Store::Shared(a), Store::Shared(b)) => {
                 self.len == other.len && a.iter().zip(b).all(|(a, b)| Arc::ptr_eq(a, b))
