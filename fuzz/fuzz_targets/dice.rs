@@ -3,7 +3,7 @@
 
 use mettle::internals::SessionInternals as _;
 use libfuzzer_sys::fuzz_target;
-use mettle::odds::expr::{compile, dist};
+use mettle::internals::odds::expr::{compile, dist};
 use mettle::{Ruleset, Session, Value};
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use mettle::dice::Faces;
 use mettle::internals::ast::DiceMod;
-use mettle::odds::pool::term;
+use mettle::internals::odds::pool::term;
 use num_bigint::BigUint;
 use std::hint::black_box;
 

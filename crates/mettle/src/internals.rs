@@ -235,3 +235,29 @@ pub mod session {
 pub fn waiting_answers(state: &crate::session::State) -> &[(u32, Value)] {
     &state.answers
 }
+
+/// Exact odds' insides: the work budget, dice expressions and pools on their own, and checks worked
+/// out up to their dice.
+pub mod odds {
+    pub use crate::odds::check::{BUDGET, check_odds};
+
+    /// Dice expressions typed at the command line (`mettle roll 3d6+2`), compiled and worked out.
+    pub mod expr {
+        pub use crate::odds::expr::*;
+    }
+
+    /// The distribution of one dice pool with its notation modifiers.
+    pub mod pool {
+        pub use crate::odds::pool::*;
+    }
+
+    /// The thread's budget of odds work, shared by everything one question asks.
+    pub mod work {
+        pub use crate::odds::work::*;
+    }
+}
+
+/// The name of a type as the language writes it (`0..6`, `steady | shaken`, `unit`).
+pub fn type_name(p: &program::Program, ty: &program::Ty) -> String {
+    crate::export::type_name(p, ty)
+}

@@ -3,7 +3,7 @@
 
 use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::program::{Program, Ty, Value};
+use crate::program::{KindId, Program, Ty, Value};
 
 fn bad(code: &str, message: String, help: String) -> Diagnostic {
     Diagnostic::plain(&format!("value::{code}"), message).with_help(help)
@@ -254,6 +254,21 @@ impl TryFrom<Value> for bool {
 }
 
 impl Ruleset {
+    /// The name of kind `kind` (an entity's [`crate::session::Entity::kind`]), as the ruleset spells
+    /// it; `None` for a kind the ruleset lacks.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("k.mettle", "kind unit { hp: 0.. = 3 }  kind banner { }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let id = s.create("banner", "red", &[]).unwrap();
+    /// let kind = s.state().entities().get(id as usize).unwrap().kind;
+    /// assert_eq!(rules.kind_name(kind), Some("banner"));
+    /// assert_eq!(rules.kind_name(7), None);
+    /// ```
+    pub fn kind_name(&self, kind: KindId) -> Option<&str> {
+        self.program().kinds.get(kind as usize).map(|k| k.name.as_str())
+    }
+
     /// The name a name value stands for (`shaken`), as the ruleset spells it; `None` for a value that
     /// is not a name of this ruleset. The other way is [`Ruleset::value`].
     ///

@@ -88,8 +88,9 @@ pub fn run(args: &Args) -> u8 {
     // Every row together has the budget of one question (an exact try and an estimate), shared
     // out evenly: a row that needs less leaves more for the rows after it.
     let odds_work = r.rules.budget().odds_work;
-    let (rows, _) =
-        mettle::odds::work::within(odds_work.saturating_mul(2), || sweep_rows(args, &mut r, &sweeps));
+    let (rows, _) = mettle::internals::odds::work::within(odds_work.saturating_mul(2), || {
+        sweep_rows(args, &mut r, &sweeps)
+    });
     match rows {
         Ok(rows) => {
             let mut grouped = vec![];
@@ -123,7 +124,7 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
     let all = combinations(sweeps);
     let count = all.len() as u64;
     for (i, values) in all.into_iter().enumerate() {
-        let share = mettle::odds::work::left() / (count - i as u64).max(1);
+        let share = mettle::internals::odds::work::left() / (count - i as u64).max(1);
         let mut inputs = r.inputs.clone();
         inputs.retain(|(n, _)| !sweeps.iter().any(|s| s.target == Target::Input && &s.name == n));
         let swept: Vec<(String, Value)> =
@@ -160,7 +161,7 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
                 }
             }
         }
-        let (report, _) = mettle::odds::work::within(share, || {
+        let (report, _) = mettle::internals::odds::work::within(share, || {
             mettle::odds::ask(&mut r.session, &args.check, subject, &refs(&inputs), args.seed)
         });
         match report {
@@ -409,7 +410,7 @@ fn estimate_scenario(
 /// How many runs of scenario `name` an estimate can make within the budget of work, and what the
 /// costliest of a few quiet probe runs cost. An error when not even one run fits.
 fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<(u64, u64), mettle::Diagnostic> {
-    use mettle::odds::work;
+    use mettle::internals::odds::work;
     const PROBES: u64 = 8;
     let budget = r.budget().odds_work;
     let ((done, most), _) = work::within(budget, || {

@@ -2,8 +2,8 @@
 
 use mettle::internals::program::{Check, Program, Ty, Value};
 use mettle::internals::{RulesetInternals as _, SessionInternals as _};
-use mettle::odds::{CheckOdds, check_odds};
 use mettle::{Ruleset, Session};
+use mettle::{internals::odds::check_odds, odds::CheckOdds};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -2,24 +2,25 @@
 //! scenarios without listing every roll; samplers and estimates where exact is out of reach.
 
 mod ask;
-pub mod check;
+pub(crate) mod check;
 mod cover;
 pub mod dist;
-pub mod expr;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) mod expr;
 mod layout;
 mod lint;
 mod poly;
-pub mod pool;
+pub(crate) mod pool;
 pub mod report;
 mod sampler;
 mod scan;
 mod sorted;
 mod walk;
 pub mod weight;
-pub mod work;
+pub(crate) mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
-pub use check::{CheckOdds, check_odds};
+pub use check::CheckOdds;
 pub(crate) use cover::settle_missing_otherwise;
 pub use dist::Dist;
 pub use lint::unreachable;

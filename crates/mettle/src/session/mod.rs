@@ -6,6 +6,7 @@ mod entities;
 mod host;
 mod log;
 mod ops;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) mod plan;
 mod prompt;
 pub(crate) mod run;
@@ -38,7 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// An entity in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entity {
-    /// Its kind.
+    /// Its kind, by index ([`Ruleset::kind_name`] names it).
     pub kind: KindId,
     /// Its name.
     pub name: String,
