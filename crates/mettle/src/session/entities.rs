@@ -18,9 +18,9 @@ const CHUNK: usize = 32;
 /// let mut s = mettle::Session::new(&rules, 1);
 /// s.create("unit", "a", &[]).unwrap();
 /// s.create("unit", "b", &[]).unwrap();
-/// let names: Vec<&str> = s.state().entities.iter().map(|e| e.name.as_str()).collect();
+/// let names: Vec<&str> = s.state().entities().iter().map(|e| e.name.as_str()).collect();
 /// assert_eq!(names, ["a", "b"]);
-/// assert_eq!(s.state().entities[1].name, "b");
+/// assert_eq!(s.state().entities()[1].name, "b");
 /// ```
 #[derive(Clone)]
 pub struct Entities {
