@@ -127,7 +127,7 @@ fn is_hidden(item: &Value) -> bool {
     })
 }
 
-fn inner<'v>(item: &'v Value) -> (&'v str, &'v Value) {
+fn inner(item: &Value) -> (&str, &Value) {
     match &item["inner"] {
         Value::Object(m) => m.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or(("", &Value::Null)),
         Value::String(s) => (s.as_str(), &Value::Null),
