@@ -134,6 +134,98 @@ fn save_and_restore_round_trip_and_odds_leave_the_game_alone() {
     assert_eq!(attr(&restored[1], "morale"), "shaken");
 }
 
+/// A small ruleset `load` takes as text, with `hp` declared as `hp` says (`0..10 = 6`).
+fn small(hp: &str) -> Value {
+    let text = format!(
+        "// A small game.\nkind unit {{ hp: {hp} }}\nevent hit(unit: unit)\non hit {{ remove 1 from unit.hp }}\n\
+         check c {{ roll d6  otherwise done }}"
+    );
+    json!({ "text": text, "name": "small.mettle", "seed": 3 })
+}
+
+#[test]
+fn a_save_without_its_log_and_a_trimmed_log_keep_the_line_numbers() {
+    let replies = serve(
+        &[],
+        &[
+            req(1, "load", small("0..10 = 6")),
+            req(2, "create", json!({ "kind": "unit", "name": "u" })),
+            req(3, "apply", json!({ "event": "hit", "facts": { "unit": "u" } })),
+            req(4, "roll", json!({ "check": "c" })),
+            req(5, "trim_log", json!({ "keep": 2 })),
+            req(6, "log", json!({ "from": 0 })),
+            req(7, "log", json!({ "from": 4 })),
+            req(8, "save", json!({ "log": false })),
+            req(9, "save", json!({})),
+            req(10, "trim_log", json!({})),
+        ],
+    );
+    // new, event, rule, change, check: five lines, three let go.
+    assert_eq!(
+        replies[4]["result"],
+        json!({ "mettle": { "schema": 1 }, "dropped": 3, "first": 3, "length": 5 })
+    );
+    assert_eq!(
+        (replies[5]["result"]["first"].clone(), replies[5]["result"]["length"].clone()),
+        (json!(3), json!(5))
+    );
+    assert_eq!(replies[5]["result"]["log"].as_array().unwrap().len(), 2);
+    assert_eq!(replies[6]["result"]["log"].as_array().unwrap().len(), 1);
+    assert_eq!(replies[6]["result"]["log"][0]["type"], "check");
+    let without = &replies[7]["result"]["save"];
+    assert_eq!((without["log"].clone(), without["log_dropped"].clone()), (json!([]), json!(5)));
+    assert_eq!(replies[8]["result"]["save"]["log"].as_array().unwrap().len(), 2);
+    assert_eq!(replies[9]["error"]["data"]["errors"][0]["code"], "mettle::serve::bad_params");
+    let restored = serve(
+        &[],
+        &[
+            req(1, "load", small("0..10 = 6")),
+            req(2, "restore", json!({ "save": without })),
+            req(3, "log", json!({})),
+        ],
+    );
+    assert_eq!(restored[2]["result"]["first"], 5);
+    assert_eq!(restored[2]["result"]["length"], 5);
+}
+
+#[test]
+fn restore_names_what_changed_and_adapts_only_when_asked() {
+    let saved = serve(
+        &[],
+        &[
+            req(1, "load", small("0..10 = 6")),
+            req(2, "create", json!({ "kind": "unit", "name": "u" })),
+            req(3, "save", json!({})),
+        ],
+    );
+    let save = saved[2]["result"]["save"].clone();
+    let replies = serve(
+        &[],
+        &[
+            req(1, "load", small("0..8 = 6")),
+            req(2, "restore", json!({ "save": save })),
+            req(3, "restore", json!({ "save": save, "adapt": true })),
+            req(4, "load", small("0..4 = 2")),
+            req(5, "restore", json!({ "save": save, "adapt": true })),
+        ],
+    );
+    let refused = &replies[1]["error"]["data"]["errors"][0];
+    assert_eq!(refused["code"], "mettle::save::changed_rules");
+    assert_eq!(
+        refused["message"],
+        "the rules changed since this save: attribute hp of unit: was 0..10, now 0..8"
+    );
+    let warning = &replies[2]["result"]["warnings"][0];
+    assert_eq!(warning["code"], "mettle::save::changed_rules");
+    assert_eq!(attr(&replies[2], "hp"), 6);
+    let unfit = &replies[4]["error"]["data"]["errors"][0];
+    assert_eq!(unfit["code"], "mettle::save::does_not_fit");
+    assert_eq!(
+        unfit["message"],
+        "this save cannot be carried over to the changed rules: `u.hp` is 6, outside 0..4"
+    );
+}
+
 #[test]
 fn set_reaches_any_entity_and_suggests_attributes() {
     // `set` is the library's host change: an entity whose name is not a plain word is set as well.
@@ -193,7 +285,20 @@ fn a_ruleset_that_does_not_load_is_an_error_with_places() {
 /// The transcript in docs/protocol.md, made by running tests/drive/transcript.jsonl.
 #[test]
 fn the_protocol_transcript_is_what_serve_says() {
-    let input = std::fs::read_to_string(root().join("tests/drive/transcript.jsonl")).unwrap();
+    keep_transcript("tests/drive/transcript.jsonl", "transcript");
+}
+
+/// The transcript of a question asked, answered and dropped, made by running
+/// tests/drive/questions.jsonl.
+#[test]
+fn the_questions_transcript_is_what_serve_says() {
+    keep_transcript("tests/drive/questions.jsonl", "questions");
+}
+
+/// Checks that the block between `<!-- NAME: start -->` and `<!-- NAME: end -->` in docs/protocol.md
+/// is what serve says to the requests of `jsonl`, or rewrites it with `METTLE_UPDATE_DOCS=1`.
+fn keep_transcript(jsonl: &str, name: &str) {
+    let input = std::fs::read_to_string(root().join(jsonl)).unwrap();
     let replies = serve_text(&[], &input);
     let mut block = String::from("```\n");
     for (request, reply) in input.lines().zip(&replies) {
@@ -202,12 +307,117 @@ fn the_protocol_transcript_is_what_serve_says() {
     block.push_str("```\n");
     let path = root().join("docs/protocol.md");
     let doc = std::fs::read_to_string(&path).unwrap();
-    let (start, end) = ("<!-- transcript: start -->\n", "<!-- transcript: end -->");
-    let a = doc.find(start).expect("the start marker") + start.len();
-    let b = doc.find(end).expect("the end marker");
+    let (start, end) = (format!("<!-- {name}: start -->\n"), format!("<!-- {name}: end -->"));
+    let a = doc.find(&start).expect("the start marker") + start.len();
+    let b = doc.find(&end).expect("the end marker");
     if std::env::var_os("METTLE_UPDATE_DOCS").is_some() {
         std::fs::write(&path, format!("{}{block}{}", &doc[..a], &doc[b..])).unwrap();
         return;
     }
-    assert!(doc[a..b] == block, "docs/protocol.md's transcript is stale: run with METTLE_UPDATE_DOCS=1");
+    assert!(
+        doc[a..b] == block,
+        "docs/protocol.md's {name} transcript is stale: run with METTLE_UPDATE_DOCS=1"
+    );
+}
+
+/// An Infinite Frontiers engagement where the rules ask two choices: played over serve, each question
+/// asked, answered and run on, it ends as the library's session with a chooser that gives the same
+/// answers: the same state, the same dice.
+#[test]
+fn an_engagement_asked_over_serve_ends_as_with_a_chooser() {
+    let units = [("a1", "a", 3), ("a2", "a", 3), ("x", "b", 2)];
+    let mut requests = vec![req(1, "load", json!({ "file": IF, "seed": 11 }))];
+    for (i, side) in ["a", "b"].iter().enumerate() {
+        requests.push(req(2 + i as i64, "create", json!({ "kind": "side", "name": side })));
+    }
+    for (i, (name, side, spi)) in units.iter().enumerate() {
+        let with = json!({ "side": side, "spi": spi });
+        requests.push(req(4 + i as i64, "create", json!({ "kind": "unit", "name": name, "with": with })));
+    }
+    let events = [
+        json!({ "event": "turn_start" }),
+        json!({ "event": "assign_ap", "facts": { "side": "b" } }),
+        json!({ "event": "attack", "facts": { "unit": "a1", "dice_pool": 3 } }),
+        json!({ "event": "wounded", "facts": { "unit": "x", "loss": 3 } }),
+    ];
+    let asked = [("holder", "x"), ("ap_use", "extra_die")];
+    requests.extend(events.iter().enumerate().map(|(i, e)| req(10 + i as i64, "apply", e.clone())));
+    // Each question is answered after the request that asks it: assign_ap, then wounded.
+    requests.insert(8, req(20, "answer", json!({ "choice": asked[0].0, "value": asked[0].1 })));
+    requests.push(req(21, "answer", json!({ "choice": asked[1].0, "value": asked[1].1 })));
+    requests.push(req(22, "state", json!({})));
+    let replies = serve(&[], &requests);
+    for r in &replies {
+        assert!(r.get("error").is_none(), "{r}");
+    }
+    let by_id = |id: i64| replies.iter().find(|r| r["id"] == id).unwrap()["result"].clone();
+    let q = &by_id(11)["outcome"]["question"];
+    assert_eq!((&q["choice"], &q["asker"], &q["options"]), (&json!("holder"), &json!("b"), &json!(["x"])));
+    assert!(by_id(11)["log"].as_array().unwrap().is_empty(), "nothing happened yet");
+    let q = &by_id(13)["outcome"]["question"];
+    assert_eq!((&q["choice"], &q["asker"], &q["default"]), (&json!("ap_use"), &json!("x"), &json!("keep")));
+    let morale = by_id(21)["outcome"]["checks"][0].clone();
+    assert_eq!(morale["check"], "morale");
+    let modifiers = morale["modifiers"].as_array().unwrap();
+    assert!(modifiers.iter().any(|m| m["label"] == "Action Point: extra die"), "the AP was spent: {morale}");
+
+    // The library, with a chooser giving the same answers.
+    let rules = mettle::Ruleset::from_path(root().join(IF)).unwrap();
+    let mut s = mettle::Session::new(&rules, 11);
+    for side in ["a", "b"] {
+        s.create("side", side, &[]).unwrap();
+    }
+    for (name, side, spi) in units {
+        let side = mettle::Value::Entity(s.entity(side).unwrap());
+        s.create("unit", name, &[("side", side), ("spi", mettle::Value::Int(spi))]).unwrap();
+    }
+    s.set_chooser(move |q: &mettle::Question| {
+        let (_, answer) = asked.iter().find(|(c, _)| *c == q.choice).expect("an expected question");
+        let value = match q.shown.iter().position(|o| o == answer) {
+            Some(i) => q.options[i].clone(),
+            None => return mettle::Reply::Default,
+        };
+        mettle::Reply::Answer(value)
+    });
+    let x = mettle::Value::Entity(s.entity("x").unwrap());
+    let a1 = mettle::Value::Entity(s.entity("a1").unwrap());
+    let b = mettle::Value::Entity(s.entity("b").unwrap());
+    s.apply("turn_start", &[]).unwrap();
+    s.apply("assign_ap", &[("side", b)]).unwrap();
+    s.apply("attack", &[("unit", a1), ("dice_pool", mettle::Value::Int(3))]).unwrap();
+    let done = s.apply("wounded", &[("unit", x), ("loss", mettle::Value::Int(3))]).unwrap();
+    let rolled = serde_json::to_value(mettle::wire::check(&s, &done.checks[0])).unwrap();
+    assert_eq!(rolled, morale, "the same dice");
+    let state = serde_json::to_value(mettle::wire::state(&s)).unwrap();
+    assert_eq!(by_id(22)["state"], state);
+}
+
+#[test]
+fn a_removed_entity_restored_from_a_save_is_named_by_nothing() {
+    let rules = mettle::Ruleset::from_path(root().join(IF)).unwrap();
+    let mut s = mettle::Session::new(&rules, 1);
+    for name in ["y", "z"] {
+        s.create("unit", name, &[]).unwrap();
+    }
+    s.remove_entity("y").unwrap();
+    let replies = serve(
+        &[IF],
+        &[
+            req(1, "restore", json!({ "save": serde_json::from_str::<Value>(&s.save()).unwrap() })),
+            req(2, "set", json!({ "entity": "y", "attribute": "spi", "value": 2 })),
+            req(3, "set", json!({ "entity": "z", "attribute": "spi", "value": 2 })),
+            req(4, "state", json!({})),
+        ],
+    );
+    assert!(replies[0]["result"].is_object(), "{}", replies[0]);
+    assert_eq!(
+        replies[1]["error"]["data"]["errors"][0]["code"], "mettle::serve::unknown_entity",
+        "{}",
+        replies[1]
+    );
+    assert_eq!(replies[2]["result"]["log"][0]["to"], 2, "{}", replies[2]);
+    let entities = replies[3]["result"]["state"]["entities"].as_array().unwrap();
+    assert_eq!(entities.len(), 1, "only `z` is in play");
+    assert_eq!(entities[0]["name"], "z");
+    assert_eq!(attr(&replies[3], "spi"), 2);
 }

@@ -47,8 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Save, reload, and carry on exactly where the original would have.
     let saved = session.save();
     let mut resumed = Session::load(&rules, &saved)?;
-    let a = session.roll("morale", &[("spi", Value::Int(3))])?;
-    let b = resumed.roll("morale", &[("spi", Value::Int(3))])?;
+    let a = session.roll("morale", &[("spi", Value::Int(3))])?.rolled.ok_or("no result")?;
+    let b = resumed.roll("morale", &[("spi", Value::Int(3))])?.rolled.ok_or("no result")?;
     assert_eq!(a.total, b.total);
     println!("saved {} bytes; the reloaded session rolled the same {}", saved.len(), b.total);
     Ok(())

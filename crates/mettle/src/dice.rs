@@ -81,7 +81,7 @@ impl<'a> DieRequest<'a> {
 /// let mut s = Session::new(&rules, 1);
 /// // A host generator of its own: here every die shows its highest face.
 /// s.set_dice_source(|die: mettle::dice::DieRequest<'_>| Ok(die.faces.max()));
-/// assert_eq!(s.roll("c", &[]).unwrap().total, 12);
+/// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 12);
 /// ```
 pub trait DiceSource: Send {
     /// One face of the die `die`. An error stops the action, which is undone; the faces this source
@@ -122,7 +122,7 @@ where
 /// assert_eq!(e.code, "mettle::dice::no_face");
 /// assert_eq!(table.len(), 1, "the 4 went back to the queue");
 /// table.push(&[5]);
-/// assert_eq!(s.roll("c", &[]).unwrap().total, 9);
+/// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 9);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct QueuedDice {
@@ -193,6 +193,9 @@ pub(crate) type SharedSource = Arc<Mutex<dyn DiceSource>>;
 /// back if it fails), and the error it stopped with.
 pub(crate) struct Host<'a> {
     pub(crate) source: &'a mut dyn DiceSource,
+    /// Faces to give again before the source is asked: those an action that waited on a question
+    /// drew, now that it runs on.
+    pub(crate) replay: &'a mut VecDeque<i64>,
     pub(crate) drawn: &'a mut Vec<i64>,
     pub(crate) error: &'a mut Option<Box<Diagnostic>>,
 }
@@ -303,7 +306,11 @@ impl Source<'_> {
         }
         if let Some(host) = self.host.as_mut() {
             let die = DieRequest { faces, notation: self.notation };
-            let face = match host.source.face(die) {
+            let given = match host.replay.pop_front() {
+                Some(f) => Ok(f),
+                None => host.source.face(die),
+            };
+            let face = match given {
                 Ok(f) if die.can_show(f) => f,
                 Ok(f) => {
                     *host.error = Some(Box::new(

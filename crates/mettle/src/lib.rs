@@ -21,7 +21,7 @@
 //!
 //! let mut session = Session::new(&rules, 42);
 //! session.force_dice(&[3]); // the next d6 shows 3
-//! let result = session.roll("morale", &[("spi", Value::Int(2))]).unwrap();
+//! let result = session.roll("morale", &[("spi", Value::Int(2))]).unwrap().rolled.unwrap();
 //! assert_eq!(result.total, 5);
 //! assert_eq!(result.outcome, "shaken");
 //! // Every number can be traced to the rule that produced it:
@@ -119,5 +119,5 @@ pub use dice::{DiceSource, QueuedDice};
 pub use program::{AppliedModifier, CheckId, CheckResult, Die, KindId, Pool, SetId, Value};
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
 pub use script::{Clock, ScriptLimits};
-pub use session::{Change, Chooser, LogEntry, ObserverId, Question, Reply, Session};
+pub use session::{Change, Chooser, LogEntry, ObserverId, Outcome, Question, Reply, Session};
 pub use values::WrongType;

@@ -834,6 +834,9 @@ pub enum Stmt {
         options: ChoiceOpts,
         /// Default answer.
         default: Option<Expr>,
+        /// The slot of the entity the asking rule is about (a check's subject, a trigger's first
+        /// entity fact), shown to the host as who asks.
+        asker: Option<u32>,
         /// Where.
         span: Span,
     },

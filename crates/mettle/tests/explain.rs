@@ -92,10 +92,10 @@ check nerve for unit {
     let mut s = Session::new(&rules, 0);
     let u = s.create("unit", "u", &[]).unwrap();
     s.force_dice(&[5]);
-    let held = s.roll_for("nerve", Some(u), &[]).unwrap();
+    let held = s.roll_for("nerve", Some(u), &[]).unwrap().rolled.unwrap();
     assert_eq!(held.values, [("shown".to_string(), "10".to_string())], "`lost` is for `breaks` only");
     s.force_dice(&[2]);
-    let broke = s.roll_for("nerve", Some(u), &[]).unwrap();
+    let broke = s.roll_for("nerve", Some(u), &[]).unwrap().rolled.unwrap();
     assert_eq!(broke.values, [("lost".to_string(), "5".to_string()), ("shown".to_string(), "4".to_string())]);
     assert_eq!(s.get("u", "hp"), Some(&mettle::Value::Int(1)));
 }

@@ -39,7 +39,10 @@ fn without_a_source_the_seeded_generator_rolls_as_before() {
     other.set_dice_source(QueuedDice::new());
     other.clear_dice_source();
     for _ in 0..5 {
-        assert_eq!(plain.roll("c", &[]).unwrap().total, other.roll("c", &[]).unwrap().total);
+        assert_eq!(
+            plain.roll("c", &[]).unwrap().rolled.unwrap().total,
+            other.roll("c", &[]).unwrap().rolled.unwrap().total
+        );
     }
 }
 
@@ -78,7 +81,7 @@ fn faces_taken_by_an_action_that_failed_go_back_to_the_queue() {
     assert_eq!(s.roll("c", &[]).unwrap_err().code, "mettle::dice::no_face");
     assert_eq!(typed.len(), 2);
     typed.push(&[4]);
-    let r = s.roll("c", &[]).unwrap();
+    let r = s.roll("c", &[]).unwrap().rolled.unwrap();
     let faces: Vec<i64> = r.pool.as_ref().unwrap().dice.iter().map(|d| d.face).collect();
     assert_eq!(faces, [1, 2, 4]);
 }
@@ -93,7 +96,7 @@ fn a_host_generator_is_asked_for_each_die_and_checked() {
         seen.lock().unwrap().push(die.notation.to_string());
         Ok(die.faces.max())
     });
-    assert_eq!(s.roll("c", &[]).unwrap().total, 12);
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 12);
     assert_eq!(*asked.lock().unwrap(), ["2d6", "2d6"]);
     s.set_dice_source(|_: DieRequest<'_>| Ok(7));
     let e = s.roll("c", &[]).unwrap_err();
@@ -109,10 +112,10 @@ fn forced_dice_come_first_and_can_be_cleared() {
     s.set_dice_source(typed.clone());
     typed.push(&[2]);
     s.force_dice(&[5, 6]);
-    assert_eq!(s.roll("c", &[]).unwrap().total, 5);
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 5);
     s.clear_forced_dice();
     assert!(s.state().forced().next().is_none());
-    assert_eq!(s.roll("c", &[]).unwrap().total, 2, "the typed die, not the forced 6");
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 2, "the typed die, not the forced 6");
 }
 
 #[test]
@@ -122,15 +125,18 @@ fn a_save_keeps_the_generator_and_not_the_hosts_source() {
     let typed = QueuedDice::new();
     s.set_dice_source(typed.clone());
     typed.push(&[6, 6, 6]);
-    s.roll("c", &[]).unwrap();
+    s.roll("c", &[]).unwrap().rolled.unwrap();
     let mut loaded = Session::load(&r, &s.save()).unwrap();
     // The loaded session rolls with the generator, which the typed dice never moved.
     let mut fresh = Session::new(&r, 9);
-    assert_eq!(loaded.roll("c", &[]).unwrap().total, fresh.roll("c", &[]).unwrap().total);
+    assert_eq!(
+        loaded.roll("c", &[]).unwrap().rolled.unwrap().total,
+        fresh.roll("c", &[]).unwrap().rolled.unwrap().total
+    );
     // The host sets its source again to go on with typed dice.
     loaded.set_dice_source(typed.clone());
     typed.push(&[1, 1, 1]);
-    assert_eq!(loaded.roll("c", &[]).unwrap().total, 3);
+    assert_eq!(loaded.roll("c", &[]).unwrap().rolled.unwrap().total, 3);
 }
 
 // --------------------------------------------------------------------------------------- choices
@@ -302,9 +308,9 @@ fn a_step_waits_for_an_answer_and_resumes_with_the_same_dice() {
 
     s.set_chooser(|_: &Question| Reply::Wait);
     let before = (s.state().clone(), s.log().len());
-    let stop = s.apply("ask", &[("unit", u)]).unwrap_err();
-    assert_eq!(stop.code, "mettle::run::needs_answer");
-    assert_eq!(stop.message, "choice `colour` waits for an answer: \"Which colour?\"");
+    let stop = s.apply("ask", &[("unit", u)]).unwrap();
+    assert_eq!(stop.question.as_ref().map(|q| q.question.as_str()), Some("Which colour?"));
+    assert!(stop.changes.is_empty() && stop.checks.is_empty(), "nothing happened yet");
     assert_eq!((s.state().clone(), s.log().len()), before, "nothing happened yet");
     let q = s.question().unwrap();
     assert_eq!((q.choice.as_str(), q.shown.len()), ("colour", 3));
@@ -335,7 +341,7 @@ fn an_answer_outside_the_waiting_questions_options_is_refused() {
     let mut s = Session::new(&r, 3);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     s.set_chooser(|_: &Question| Reply::Wait);
-    assert_eq!(s.apply("ask", &[("unit", u)]).unwrap_err().code, "mettle::run::needs_answer");
+    assert!(s.apply("ask", &[("unit", u)]).unwrap().question.is_some());
     assert_eq!(s.question().unwrap().range, Some((1, Some(20))));
     let before = s.state().clone();
     let e = s.answer("bet", Value::Int(0)).unwrap_err();
@@ -436,7 +442,7 @@ fn the_host_sets_attributes_checked_and_logged() {
     assert_eq!(seen.lock().unwrap()[2], "#0 z.hp: Int(6) -> Int(2) @0");
 
     let before = (s.state().clone(), s.log().len());
-    let err = |r: Result<(), mettle::Diagnostic>| {
+    let err = |r: Result<mettle::Outcome, mettle::Diagnostic>| {
         let e = r.unwrap_err();
         (e.code, e.help.unwrap_or_default())
     };
@@ -445,7 +451,7 @@ fn the_host_sets_attributes_checked_and_logged() {
         ("mettle::run::out_of_range".into(), "give a value between 0 and 9".into())
     );
     assert_eq!(err(s.set_attribute("z", "hp", Value::Bool(true))).0, "mettle::run::type_mismatch");
-    assert_eq!(err(s.set_attribute("z", "leader", Value::Entity(7))).0, "mettle::run::type_mismatch");
+    assert_eq!(err(s.set_attribute("z", "leader", Value::Entity(7))).0, "mettle::run::unknown_entity");
     assert_eq!(
         err(s.set_attribute("zz", "hp", Value::Int(1))),
         ("mettle::run::unknown_entity".into(), "did you mean `z`?".into())
@@ -458,7 +464,7 @@ fn the_host_sets_attributes_checked_and_logged() {
 }
 
 #[test]
-fn removing_an_entity_clears_references_and_lowers_later_ids() {
+fn removing_an_entity_clears_references_and_keeps_every_other_id() {
     let r = rules(
         "kind unit { leader: unit  a: flag = no }
          event boost(unit: unit)
@@ -472,11 +478,11 @@ fn removing_an_entity_clears_references_and_lowers_later_ids() {
     s.apply("boost", &[("unit", Value::Entity(other))]).unwrap();
     let seen = watch(&mut s);
     s.remove_entity("boss").unwrap();
-    assert_eq!((s.entity("grunt"), s.entity("other"), s.entity("boss")), (Some(0), Some(1), None));
+    assert_eq!((s.entity("grunt"), s.entity("other"), s.entity("boss")), (Some(1), Some(2), None));
     assert_eq!(s.get("grunt", "leader"), Some(&Value::None));
-    assert_eq!(s.get("other", "leader"), Some(&Value::Entity(0)));
+    assert_eq!(s.get("other", "leader"), Some(&Value::Entity(grunt)));
     assert_eq!(s.state().timed().len(), 1, "boss's timed change is gone");
-    assert_eq!(s.state().timed()[0].entity, 1);
+    assert_eq!(s.state().timed()[0].entity, other);
     assert!(shown(&s).ends_with("removed unit boss\n"), "{}", shown(&s));
     assert_eq!(*seen.lock().unwrap(), ["removed #0 boss"]);
     // The state still fits the rules: it saves and loads, and the timed change still runs out.
@@ -484,6 +490,111 @@ fn removing_an_entity_clears_references_and_lowers_later_ids() {
     back.apply("turn_end", &[]).unwrap();
     assert_eq!(back.get("other", "a"), Some(&Value::Bool(false)));
     assert_eq!(s.remove_entity("boss").unwrap_err().code, "mettle::run::unknown_entity");
+}
+
+/// A session of units `a`, `b`, `c` with `b` removed, and their ids.
+fn without_b() -> (Session, [u32; 3]) {
+    let mut s = Session::new(&rules(MORALE), 1);
+    let ids = ["a", "b", "c"].map(|n| s.create("unit", n, &[]).unwrap());
+    s.remove_entity("b").unwrap();
+    (s, ids)
+}
+
+/// The code of an error, and whether its help names `b`.
+fn removed(e: mettle::Diagnostic) -> (String, bool) {
+    let names_b = e.help.as_deref().is_some_and(|h| h.contains("`b`"));
+    (e.code, names_b)
+}
+
+#[test]
+fn an_id_names_the_same_entity_after_another_is_removed() {
+    let (mut s, [a, _, c]) = without_b();
+    assert_eq!((s.entity("a"), s.entity("c")), (Some(a), Some(c)));
+    // An order meant for `c`, given by the id the host kept, reaches `c`.
+    s.apply("hit", &[("unit", Value::Entity(c))]).unwrap();
+    assert_eq!(s.get("c", "hp"), Some(&Value::Int(4)));
+    assert_eq!(s.get("a", "hp"), Some(&Value::Int(6)), "`a` was not hit");
+    s.set_attribute("a", "leader", Value::Entity(c)).unwrap();
+    let r = s.roll_for("morale", Some(c), &[]).unwrap();
+    assert!(shown(&s).contains("morale"), "{r:?}");
+    assert_eq!(s.state().entities().get(c).map(|e| e.name.as_str()), Some("c"));
+    let view = mettle::wire::state(&s);
+    let names: Vec<&str> = view.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["a", "c"]);
+    assert_eq!(mettle::wire::value(&s, s.get("a", "leader").unwrap()), mettle::wire::Val::Name("c".into()));
+}
+
+#[test]
+fn a_removed_id_is_refused_by_every_entry_point_with_its_name() {
+    let r = rules(
+        "kind unit { spi: 0..6 = 3  hp: 0..9 = 6  leader: unit }
+         kind side { vp: 0.. = 0 }
+         event hit(unit: unit)
+         on hit { remove 2 from unit.hp }
+         check morale for unit { input who: unit  roll d6  otherwise done }
+         on hit { choose pick \"Who?\" from unit u  set unit.leader to pick }",
+    );
+    let mut s = Session::new(&r, 1);
+    let [_a, b, c] = ["a", "b", "c"].map(|n| s.create("unit", n, &[]).unwrap());
+    s.remove_entity("b").unwrap();
+    let before = (s.state().clone(), s.log().len());
+    let gone = Value::Entity(b);
+    let want = ("mettle::run::removed_entity".to_string(), true);
+    assert_eq!(removed(s.apply("hit", &[("unit", gone.clone())]).unwrap_err()), want, "a fact");
+    assert_eq!(removed(s.create("unit", "d", &[("leader", gone.clone())]).unwrap_err()), want, "with");
+    assert_eq!(removed(s.set_attribute("c", "leader", gone.clone()).unwrap_err()), want, "an attribute");
+    assert_eq!(removed(s.roll_for("morale", Some(b), &[]).unwrap_err()), want, "a subject");
+    assert_eq!(removed(s.roll("morale", &[("who", gone.clone())]).unwrap_err()), want, "an input");
+    assert_eq!(removed(s.answer("pick", gone.clone()).unwrap_err()), want, "an answer");
+    assert_eq!((s.state().clone(), s.log().len()), before, "refused, nothing changed");
+    // An id never given, and an entity of the wrong kind, are refused too.
+    let e = s.apply("hit", &[("unit", Value::Entity(99))]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::unknown_entity");
+    assert!(s.roll_for("morale", Some(99), &[]).is_err());
+    let side = s.create("side", "blue", &[]).unwrap();
+    let e = s.apply("hit", &[("unit", Value::Entity(side))]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::type_mismatch");
+    assert!(e.message.contains("unit") && e.message.contains("side"), "{}", e.message);
+    let e = s.roll_for("morale", Some(side), &[]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::type_mismatch");
+    assert_eq!(s.get("blue", "vp"), Some(&Value::Int(0)));
+    s.apply("hit", &[("unit", Value::Entity(c))]).unwrap();
+}
+
+#[test]
+fn a_removed_id_is_never_given_again_though_its_name_may_be() {
+    let (mut s, [a, b, c]) = without_b();
+    let d = s.create("unit", "d", &[]).unwrap();
+    assert!(![a, b, c].contains(&d), "a new entity gets a new id, not b's");
+    let b2 = s.create("unit", "b", &[]).unwrap();
+    assert_ne!(b2, b, "the name is free again, the id is not");
+    assert_eq!(s.entity("b"), Some(b2));
+    let e = s.apply("hit", &[("unit", Value::Entity(b))]).unwrap_err();
+    assert_eq!(e.code, "mettle::run::removed_entity");
+    s.apply("hit", &[("unit", Value::Entity(b2))]).unwrap();
+    assert_eq!(s.get("b", "hp"), Some(&Value::Int(4)));
+    assert_eq!(s.state().entities().len(), 4);
+    assert_eq!(s.state().entities().slots(), 5);
+}
+
+#[test]
+fn ids_and_removals_survive_save_and_load() {
+    let (s, [a, b, c]) = without_b();
+    let saved = s.save();
+    let mut back = Session::load(s.ruleset(), &saved).unwrap();
+    assert_eq!(back.state(), s.state());
+    assert_eq!((back.entity("a"), back.entity("c"), back.entity("b")), (Some(a), Some(c), None));
+    let e = back.apply("hit", &[("unit", Value::Entity(b))]).unwrap_err();
+    assert_eq!(removed(e), ("mettle::run::removed_entity".to_string(), true));
+    back.apply("hit", &[("unit", Value::Entity(c))]).unwrap();
+    assert_eq!(back.get("c", "hp"), Some(&Value::Int(4)));
+    assert!(back.create("unit", "d", &[]).unwrap() > c, "ids go on after the removed one");
+    // The removed entity's place is in the save; an attribute naming it is refused on loading.
+    let mut json: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    assert_eq!(json["state"]["entities"][b as usize], serde_json::json!({ "removed": "b" }));
+    json["state"]["entities"][a as usize]["fields"][3] = serde_json::json!({ "Entity": b });
+    let e = Session::load(s.ruleset(), &json.to_string()).unwrap_err();
+    assert_eq!(e.code, "mettle::save::bad_value", "{e:?}");
 }
 
 #[test]
@@ -526,11 +637,11 @@ fn a_check_made_for_a_unit_takes_missing_inputs_from_its_attributes() {
     let mut s = Session::new(&r, 1);
     let z = s.create("unit", "z", &[("spi", Value::Int(5))]).unwrap();
     s.force_dice(&[2]);
-    let res = s.roll_for("morale", Some(z), &[]).unwrap();
+    let res = s.roll_for("morale", Some(z), &[]).unwrap().rolled.unwrap();
     assert_eq!((res.total, res.outcome.as_str()), (7, "steady"), "2 + z's spi of 5");
     // Given, the input wins.
     s.force_dice(&[2]);
-    assert_eq!(s.roll_for("morale", Some(z), &[("spi", Value::Int(1))]).unwrap().total, 3);
+    assert_eq!(s.roll_for("morale", Some(z), &[("spi", Value::Int(1))]).unwrap().rolled.unwrap().total, 3);
     // Made by nobody, the input must be given.
     assert_eq!(s.roll("morale", &[]).unwrap_err().code, "mettle::run::missing_input");
     // The rules may say `roll morale for unit` without `with spi = unit.spi`.
@@ -603,7 +714,7 @@ fn an_answer_the_waiting_question_does_not_offer_is_refused_at_once() {
     s.create("unit", "a", &[("ready", Value::Bool(true))]).unwrap();
     let idle = s.create("unit", "b", &[]).unwrap();
     s.set_chooser(|_: &Question| Reply::Wait);
-    assert_eq!(s.apply("pick", &[]).unwrap_err().code, "mettle::run::needs_answer");
+    assert!(s.apply("pick", &[]).unwrap().question.is_some());
     assert_eq!(s.question().unwrap().shown, ["a"]);
     let before = (s.state().clone(), s.log().len());
     let e = s.answer("who", Value::Entity(idle)).unwrap_err();

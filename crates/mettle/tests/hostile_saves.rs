@@ -26,7 +26,7 @@ fn saved() -> serde_json::Value {
     let mut s = Session::new(&r, 3);
     let blue = s.create("side", "blue", &[]).unwrap();
     s.create("unit", "u", &[("side", Value::Entity(blue))]).unwrap();
-    s.roll("c", &[]).unwrap();
+    s.roll("c", &[]).unwrap().rolled.unwrap();
     s.answer("go", Value::Bool(true)).unwrap();
     serde_json::from_str(&s.save()).unwrap()
 }
@@ -77,16 +77,31 @@ fn a_newer_format_is_refused() {
 
 #[test]
 fn a_save_of_another_ruleset_is_refused() {
-    let other = Ruleset::from_str("other.mettle", &format!("{RULES}\nkind extra {{ n: int = 0 }}")).unwrap();
+    let other = Ruleset::from_str("other.mettle", "kind thing { size: 0..3 = 1 }").unwrap();
     let text = saved().to_string();
     assert_eq!(Session::load(&other, &text).unwrap_err().code, "mettle::save::other_ruleset");
+    let titled = |t: &str| Ruleset::from_str("t.mettle", &format!("ruleset \"{t}\"\n{RULES}")).unwrap();
+    let text = Session::new(&titled("Mine"), 1).save();
+    let e = Session::load(&titled("Yours"), &text).unwrap_err();
+    assert_eq!(
+        (e.code.as_str(), e.message.as_str()),
+        ("mettle::save::other_ruleset", "this session was saved with another ruleset, \"Mine\"")
+    );
 }
 
 #[test]
-fn a_save_of_another_ruleset_loads_only_when_asked_with_a_warning() {
-    let other = Ruleset::from_str("other.mettle", &format!("{RULES}\n// edited since")).unwrap();
+fn a_save_of_a_changed_ruleset_is_refused_naming_the_change() {
+    let other = Ruleset::from_str("other.mettle", &format!("{RULES}\nkind extra {{ n: int = 0 }}")).unwrap();
+    let e = Session::load(&other, &saved().to_string()).unwrap_err();
+    assert_eq!(e.code, "mettle::save::changed_rules");
+    assert_eq!(e.message, "the rules changed since this save: kind extra was added");
+}
+
+#[test]
+fn a_save_of_a_changed_ruleset_loads_only_when_asked_with_a_warning() {
+    let other = Ruleset::from_str("other.mettle", &format!("{RULES}\nkind extra {{ n: int = 0 }}")).unwrap();
     let (s, warnings) = Session::load_with(&other, &saved().to_string(), true).unwrap();
-    assert_eq!(warnings[0].code, "mettle::save::other_ruleset");
+    assert_eq!(warnings[0].code, "mettle::save::changed_rules");
     assert_eq!(s.state().entities().len(), 2);
 }
 
@@ -94,20 +109,83 @@ fn a_save_of_another_ruleset_loads_only_when_asked_with_a_warning() {
 fn a_save_that_does_not_fit_is_refused_even_when_asked() {
     let other = Ruleset::from_str("other.mettle", "kind thing { size: 0..3 = 1 }").unwrap();
     let err = Session::load_with(&other, &saved().to_string(), true).unwrap_err();
-    assert_eq!(err.code, "mettle::save::bad_value");
+    assert_eq!(err.code, "mettle::save::does_not_fit");
+    assert!(
+        err.message.contains("`blue` is a side, and the ruleset no longer has that kind"),
+        "{}",
+        err.message
+    );
+}
+
+/// The save as format 2 wrote it: a fingerprint of the ruleset's text and no structure.
+fn format_2(v: &mut serde_json::Value) {
+    v["format"] = json!(2);
+    v.as_object_mut().unwrap().remove("structure");
+}
+
+#[test]
+fn a_format_2_save_loads_when_its_fingerprint_is_the_ruleset_texts() {
+    let mut v = saved();
+    format_2(&mut v);
+    assert!(Session::load(&rules(), &v.to_string()).is_ok());
+    let edited = Ruleset::from_str("saves.mettle", &format!("{RULES}\n// edited since")).unwrap();
+    assert_eq!(Session::load(&edited, &v.to_string()).unwrap_err().code, "mettle::save::other_ruleset");
+    let (_, warnings) = Session::load_with(&edited, &v.to_string(), true).unwrap();
+    assert_eq!(warnings[0].code, "mettle::save::other_ruleset");
 }
 
 #[test]
 fn a_forged_fingerprint_is_refused() {
-    assert_eq!(edited(|v| v["fingerprint"] = json!("0000000000000000")), "mettle::save::other_ruleset");
+    assert_eq!(
+        edited(|v| {
+            format_2(v);
+            v["fingerprint"] = json!("0000000000000000")
+        }),
+        "mettle::save::other_ruleset"
+    );
 }
 
 #[test]
 fn a_save_without_a_fingerprint_is_treated_as_foreign() {
     assert_eq!(
-        edited(|v| v.as_object_mut().unwrap().remove("fingerprint").map(drop).unwrap()),
+        edited(|v| {
+            format_2(v);
+            v.as_object_mut().unwrap().remove("fingerprint");
+        }),
         "mettle::save::other_ruleset"
     );
+}
+
+#[test]
+fn a_forged_structure_does_not_let_a_value_in() {
+    // The save claims hp was 0..99, and holds 50: the change is named, and carrying it over refused.
+    let forge = |v: &mut serde_json::Value| {
+        v["structure"]["kinds"][1]["attributes"][1]["type"] = json!("0..99");
+        v["state"]["entities"][1]["fields"][1] = json!({"Int": 50});
+    };
+    assert_eq!(edited(forge), "mettle::save::changed_rules");
+    let mut v = saved();
+    forge(&mut v);
+    let e = Session::load_with(&rules(), &v.to_string(), true).unwrap_err();
+    assert_eq!(e.code, "mettle::save::does_not_fit");
+    assert!(e.message.contains("`u.hp` is 50, outside 0..6"), "{}", e.message);
+}
+
+#[test]
+fn a_structure_that_points_nowhere_is_refused_not_trusted() {
+    for forge in [
+        json!({"kinds": [], "sets": [], "checks": [], "choices": [], "options": [], "results": 99}),
+        json!({"kinds": [{"name": "unit", "attributes": []}], "sets": [], "checks": [], "choices": [], "options": [], "results": 0}),
+        json!("not a structure"),
+    ] {
+        let mut v = saved();
+        v["structure"] = forge;
+        let plain = Session::load(&rules(), &v.to_string()).unwrap_err().code;
+        assert!(plain.starts_with("mettle::save::"), "{plain}");
+        if let Err(e) = Session::load_with(&rules(), &v.to_string(), true) {
+            assert!(e.code.starts_with("mettle::save::"), "{}", e.code);
+        }
+    }
 }
 
 #[test]
@@ -315,9 +393,33 @@ fn restore_bang_loads_a_save_of_an_edited_ruleset_with_a_warning() {
     assert!(!repl.handle(&format!(":save {}", path.display())).failed);
     std::fs::write(dir.join("saves.mettle"), format!("{RULES}\n// a comment added later\n")).unwrap();
     assert!(!repl.handle(":reload").failed);
+    let commented = repl.handle(&format!(":restore {}", path.display()));
+    assert!(!commented.failed, "{}", commented.err);
+    std::fs::write(dir.join("saves.mettle"), RULES.replace("vp: 0..10", "vp: 0..20")).unwrap();
+    assert!(!repl.handle(":reload").failed);
     let strict = repl.handle(&format!(":restore {}", path.display()));
-    assert!(strict.err.contains("mettle::save::other_ruleset"), "{}", strict.err);
+    assert!(strict.err.contains("mettle::save::changed_rules"), "{}", strict.err);
+    assert!(strict.err.contains("attribute vp of side: was 0..10, now"), "{}", strict.err);
     let forced = repl.handle(&format!(":restore! {}", path.display()));
     assert!(!forced.failed, "{}", forced.err);
     assert!(forced.out.contains("warning"), "{}", forced.out);
+}
+
+#[test]
+fn save_no_log_leaves_the_log_out_and_restores() {
+    let dir = folder("save-no-log");
+    let mut repl = repl_in(&dir);
+    assert!(!repl.handle("new side red").failed);
+    let (full, bare) = (dir.join("full.json"), dir.join("bare.json"));
+    assert!(!repl.handle(&format!(":save {}", full.display())).failed);
+    let reply = repl.handle(&format!(":save {} --no-log", bare.display()));
+    assert!(!reply.failed, "{}", reply.err);
+    let read = |p: &PathBuf| {
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    assert_eq!(read(&full)["session"]["log"].as_array().unwrap().len(), 1);
+    assert_eq!(read(&bare)["session"]["log"], json!([]));
+    assert_eq!(read(&bare)["session"]["log_dropped"], json!(1));
+    let restored = repl.handle(&format!(":restore {}", bare.display()));
+    assert!(!restored.failed, "{}", restored.err);
 }

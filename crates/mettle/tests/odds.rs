@@ -226,7 +226,7 @@ fn brute_force_in(r: &Ruleset, check: &str, with: &[(&str, Value)], inputs: &[(&
         let mut t = s.clone();
         t.set_logging(false);
         t.force_dice(&roll);
-        let res = t.roll_for(check, who, inputs).unwrap();
+        let res = t.roll_for(check, who, inputs).unwrap().rolled.unwrap();
         let k = r.program().checks[c as usize]
             .outcomes
             .iter()

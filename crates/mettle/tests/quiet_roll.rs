@@ -107,7 +107,11 @@ fn modifiers_follow_an_option_changed_between_rolls() {
     s.force_dice(&[6, 6, 6]);
     assert_eq!(s.roll_quietly(id, Some(unit), &args).unwrap().total, 20);
     let r = s.roll_for("morale", Some(unit), &[("spi", Value::Int(2)), ("comms", Value::Bool(true))]);
-    assert_eq!(r.unwrap().pool.as_ref().unwrap().dice.len(), 2, "SPI and Comms Gear: a second die");
+    assert_eq!(
+        r.unwrap().rolled.unwrap().pool.as_ref().unwrap().dice.len(),
+        2,
+        "SPI and Comms Gear: a second die"
+    );
     // And back.
     s.set_option("bonus_die", rules.option_value("bonus_die", "flat_plus_one").unwrap()).unwrap();
     s.force_dice(&[6]);
@@ -199,8 +203,8 @@ fn a_result_written_over_the_last_one_equals_a_new_one() {
         let mut all = vec![];
         for strength in [1, 2, 6, 3, 6, 1, 4] {
             let inputs = [("strength", Value::Int(strength)), ("charging", Value::Bool(strength > 3))];
-            let a = (*reused.roll("assault", &inputs).unwrap()).clone();
-            let b = kept.roll("assault", &inputs).unwrap();
+            let a = (*reused.roll("assault", &inputs).unwrap().rolled.unwrap()).clone();
+            let b = kept.roll("assault", &inputs).unwrap().rolled.unwrap();
             assert_eq!(&a, &*b, "strength {strength}, logging {logging}");
             all.push(b);
         }

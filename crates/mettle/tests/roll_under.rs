@@ -55,14 +55,14 @@ fn margin_reads_the_right_way_round_and_the_log_says_which_way_passes() {
     let mut s = Session::new(&r, 0);
     s.force_dice(&[1, 2]);
     let v = s.create("agent", "vera", &[("skill", Value::Int(9))]).unwrap();
-    let res = s.roll_for("nerve", Some(v), &[]).unwrap();
+    let res = s.roll_for("nerve", Some(v), &[]).unwrap().rolled.unwrap();
     assert_eq!(
         (res.total, res.target, res.margin, res.under, res.outcome.as_str()),
         (3, Some(9), Some(6), true, "cool")
     );
     assert_eq!(serde_json::to_value(&*res).unwrap()["under"], true);
     s.force_dice(&[5]);
-    let res = s.roll("over", &[]).unwrap();
+    let res = s.roll("over", &[]).unwrap().rolled.unwrap();
     assert_eq!((res.margin, res.under), (Some(2), false));
     assert!(
         serde_json::to_value(&*res).unwrap().get("under").is_none(),

@@ -115,7 +115,7 @@ fn drive(rules: &Ruleset, seed: u64, steps: usize, rng: &mut TestRng) {
             let facts: Vec<(String, Value)> =
                 e.facts.iter().map(|f| (f.name.clone(), value(p, &f.ty, &entities, rng))).collect();
             let refs: Vec<(&str, Value)> = facts.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-            s.apply(&e.name, &refs)
+            s.apply(&e.name, &refs).map(|_| ())
         } else {
             let c = &p.checks[rng.random_range(0..p.checks.len())];
             let inputs: Vec<(String, Value)> = c

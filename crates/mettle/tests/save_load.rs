@@ -85,9 +85,9 @@ fn apply(s: &mut Session, step: &Step) {
             let sd = ent(s, SIDES[*side]);
             s.apply("assign_ap", &[("side", sd)])
         }
-        Step::Roll { spi, leadership } => s
-            .roll("morale", &[("spi", Value::Int(*spi)), ("leadership", Value::Int(*leadership))])
-            .map(|_| ()),
+        Step::Roll { spi, leadership } => {
+            s.roll("morale", &[("spi", Value::Int(*spi)), ("leadership", Value::Int(*leadership))])
+        }
     };
 }
 
@@ -120,7 +120,7 @@ fn same_seed_same_log() {
     let run = |seed| {
         let mut s = setup(seed);
         for _ in 0..20 {
-            s.roll("morale", &[("spi", Value::Int(2))]).unwrap();
+            s.roll("morale", &[("spi", Value::Int(2))]).unwrap().rolled.unwrap();
         }
         s.save()
     };
@@ -149,7 +149,7 @@ fn saving_a_loaded_session_gives_the_same_text() {
     let red = Value::Entity(s.entity("red").unwrap());
     s.apply("turn_start", &[]).unwrap();
     s.apply("assign_ap", &[("side", red)]).unwrap();
-    s.roll("morale", &[("spi", Value::Int(2))]).unwrap();
+    s.roll("morale", &[("spi", Value::Int(2))]).unwrap().rolled.unwrap();
     let saved = s.save();
     let loaded = Session::load(rules(), &saved).unwrap();
     assert_eq!(loaded.save(), saved);

@@ -281,7 +281,7 @@ fn script_calls_are_exact_and_repeatable() {
     let rules = Ruleset::from_str("tn.mettle", text).unwrap();
     let mut s = Session::new(&rules, 1);
     for (stress, tn) in [(0, 6), (1, 7), (2, 9), (3, 12), (4, 16)] {
-        let r = s.roll("morale", &[("stress", Value::Int(stress))]).unwrap();
+        let r = s.roll("morale", &[("stress", Value::Int(stress))]).unwrap().rolled.unwrap();
         assert_eq!(r.target, Some(tn));
     }
 }
@@ -324,7 +324,7 @@ fn outcomes_follow_reactions_and_blocks_share_functions() {
     let mut s = Session::new(&rules, 1);
     s.create("unit", "u", &[]).unwrap();
     s.force_dice(&[2]);
-    let r = s.roll_for("nerve", Some(0), &[]).unwrap();
+    let r = s.roll_for("nerve", Some(0), &[]).unwrap().rolled.unwrap();
     assert_eq!(r.outcome, "breaks");
     assert_eq!(s.show(s.get("u", "stance").unwrap()), "routed");
     assert_eq!(s.state().orders()[0].verb, "flee");

@@ -166,6 +166,8 @@ fn tables_ladders_and_formulas() {
                     ("shift_by", Value::Int(shift)),
                 ],
             )
+            .unwrap()
+            .rolled
             .unwrap();
         res.values.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
     };
@@ -192,12 +194,12 @@ fn modifiers_apply_with_conditions_caps_and_dice() {
     );
     let mut s = Session::new(&r, 0);
     s.force_dice(&[3, 4]);
-    let res = s.roll("c", &[("advancing", Value::Int(5))]).unwrap();
+    let res = s.roll("c", &[("advancing", Value::Int(5))]).unwrap().rolled.unwrap();
     assert_eq!((res.total, res.outcome.as_str()), (9, "pass"));
     assert_eq!(res.modifiers.len(), 1);
     assert_eq!((res.modifiers[0].label.as_str(), res.modifiers[0].amount), ("Members advancing", 2));
     s.force_dice(&[6]);
-    let res = s.roll("c", &[("shaken", Value::Bool(true))]).unwrap();
+    let res = s.roll("c", &[("shaken", Value::Bool(true))]).unwrap().rolled.unwrap();
     assert_eq!(res.pool.as_ref().unwrap().dice.len(), 1);
     assert_eq!((res.total, res.outcome.as_str()), (6, "fail"));
 }
@@ -294,7 +296,7 @@ fn dice_set_aside_do_not_explode() {
     let r = rules("check c { roll 2d6kl1x outcome any otherwise none_ }");
     let mut s = Session::new(&r, 0);
     s.force_dice(&[6, 2, 5]);
-    assert_eq!(s.roll("c", &[]).unwrap().total, 2);
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 2);
 }
 
 #[test]
@@ -303,8 +305,8 @@ fn input_defaults_use_earlier_inputs() {
         "check c { input base: 0..6 = 2  input more: 0..9 = base + 1  outcome x when more == 3 otherwise y }",
     );
     let mut s = Session::new(&r, 0);
-    assert_eq!(s.roll("c", &[]).unwrap().outcome, "x");
-    assert_eq!(s.roll("c", &[("base", Value::Int(5))]).unwrap().outcome, "y");
+    assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().outcome, "x");
+    assert_eq!(s.roll("c", &[("base", Value::Int(5))]).unwrap().rolled.unwrap().outcome, "y");
     let bad =
         Ruleset::from_str("t.mettle", "check c { input a: 0..9 = b + 1  input b: 0..9 = 1  otherwise x }");
     assert_eq!(bad.unwrap_err().diagnostics[0].code, "mettle::resolve::unknown_name");
@@ -337,7 +339,9 @@ fn division_rounds_down() {
     let r = rules("check c { input a: int  input b: int  let q = a / b  otherwise x }");
     let mut s = Session::new(&r, 0);
     let q = |s: &mut Session, a, b| {
-        s.roll("c", &[("a", Value::Int(a)), ("b", Value::Int(b))]).unwrap().values[0].1.clone()
+        s.roll("c", &[("a", Value::Int(a)), ("b", Value::Int(b))]).unwrap().rolled.unwrap().values[0]
+            .1
+            .clone()
     };
     assert_eq!(q(&mut s, 7, 2), "3");
     assert_eq!(q(&mut s, 7, -2), "-4");
@@ -359,7 +363,7 @@ fn a_check_made_by_someone_rolled_for_nobody_says_so() {
     assert!(e.message.contains("made by a unit"), "{}", e.message);
     let u = s.create("unit", "u", &[]).unwrap();
     s.force_dice(&[2]);
-    assert_eq!(s.roll_for("c", Some(u), &[]).unwrap().total, 5);
+    assert_eq!(s.roll_for("c", Some(u), &[]).unwrap().rolled.unwrap().total, 5);
 }
 
 #[test]

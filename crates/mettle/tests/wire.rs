@@ -103,7 +103,7 @@ fn a_roll_read_directly_matches_the_log() {
     let rules = frontiers();
     let mut s = Session::new(&rules, 3);
     s.force_dice(&[1]);
-    let r = s.roll("morale", &[("spi", Value::Int(6))]).unwrap();
+    let r = s.roll("morale", &[("spi", Value::Int(6))]).unwrap().rolled.unwrap();
     let view = serde_json::to_value(mettle::wire::check(&s, &r)).unwrap();
     assert_eq!(view["outcome"], "broken", "a natural 1 breaks the unit even with SPI 6");
     assert_eq!(view["subject"], Json::Null);
@@ -162,12 +162,16 @@ fn rewinding_puts_back_the_dice_and_the_log_but_keeps_nothing_of_what_followed()
     let rules = frontiers();
     let mut s = Session::new(&rules, 9);
     let before = s.checkpoint();
-    let first = s.roll("morale", &[("spi", Value::Int(2))]).unwrap().total;
+    let first = s.roll("morale", &[("spi", Value::Int(2))]).unwrap().rolled.unwrap().total;
     s.force_dice(&[6, 6]);
     s.rewind(before);
     assert!(s.log().is_empty());
     assert!(s.state().forced().next().is_none(), "forced dice are part of what is taken back");
-    assert_eq!(s.roll("morale", &[("spi", Value::Int(2))]).unwrap().total, first, "the generator too");
+    assert_eq!(
+        s.roll("morale", &[("spi", Value::Int(2))]).unwrap().rolled.unwrap().total,
+        first,
+        "the generator too"
+    );
 }
 
 #[test]
@@ -177,7 +181,7 @@ fn a_choice_answered_with_an_entity_is_logged_by_name() {
     let a = s.create("side", "a", &[]).unwrap();
     s.create("side", "b", &[]).unwrap();
     let v = s.create("unit", "v", &[("side", Value::Entity(a))]).unwrap();
-    let b = s.state().entities().iter().position(|e| e.name == "b").unwrap() as u32;
+    let b = s.state().entities().iter().find(|(_, e)| e.name == "b").unwrap().0;
     for n in ["b1", "b2"] {
         s.create("unit", n, &[("side", Value::Entity(b))]).unwrap();
     }

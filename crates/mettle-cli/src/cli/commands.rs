@@ -299,8 +299,9 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
         Err(code) => return code,
     };
     let refs = refs(&rolling.inputs);
-    match rolling.session.roll_for(check, rolling.subject, &refs) {
-        Ok(result) => {
+    // The command line's session has no chooser: a roll always gives its result.
+    match rolling.session.roll_for(check, rolling.subject, &refs).map(|done| done.rolled) {
+        Ok(Some(result)) => {
             if json {
                 super::json::print(&super::json::RollDoc {
                     mettle: super::json::Meta::default(),
@@ -317,6 +318,7 @@ pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64
             }
             0
         }
+        Ok(None) => 1,
         Err(d) => {
             runtime_error(&rolling.rules, &d);
             1

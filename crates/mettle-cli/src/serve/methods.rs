@@ -26,6 +26,7 @@ impl Server {
                         Some("send `load` first, or start with `mettle serve FILE`"),
                     ));
                 };
+                super::questions::not_while_waiting(&world.session, method)?;
                 let before = world.session.checkpoint();
                 match act(world, method, p, self.budget.steps) {
                     Ok((outcome, changed)) => {
@@ -73,7 +74,10 @@ impl Server {
                 return Err(Failure { code: code::LOAD, errors });
             }
         };
-        let session = Session::new(&rules, p.seed.unwrap_or(self.seed));
+        let mut session = Session::new(&rules, p.seed.unwrap_or(self.seed));
+        if p.choices.unwrap_or(Choices::Ask) == Choices::Ask {
+            super::questions::ask(&mut session);
+        }
         let before = self.world.replace(World { rules: rules.clone(), session });
         self.remember(Step::Replaced(before.map(Box::new)));
         let pr = rules.program();
@@ -101,12 +105,19 @@ impl Server {
             ));
         };
         let text = p.save.to_string();
-        let session = Session::load(&world.rules, &text).map_err(|d| Failure::rules(&world.rules, &d))?;
+        let rules = &world.rules;
+        let (session, warnings) =
+            Session::load_with(rules, &text, p.adapt).map_err(|d| Failure::rules(rules, &d))?;
+        let warnings = warnings.iter().map(|d| error_info(d, rules.name(), rules.text())).collect();
         let mut new = world.clone();
         new.session = session;
         let before = self.world.replace(new);
         self.remember(Step::Replaced(before.map(Box::new)));
-        Ok(state_reply(&self.world.as_ref().expect("just restored").session, 0))
+        let mut reply = state_reply(&self.world.as_ref().expect("just restored").session, 0);
+        if let Outcome::State(r) = &mut reply {
+            r.warnings = warnings;
+        }
+        Ok(reply)
     }
 
     fn undo_step(&mut self) -> Result<Outcome, Failure> {
@@ -130,6 +141,7 @@ impl Server {
             Some(w) => state_reply(&w.session, w.session.log().len()),
             None => Outcome::State(StateReply {
                 mettle: Meta::default(),
+                warnings: vec![],
                 log: vec![],
                 state: mettle::wire::StateView {
                     seed: self.seed,
@@ -141,17 +153,31 @@ impl Server {
                     forced: vec![],
                     over: None,
                 },
+                outcome: None,
             }),
         })
     }
 }
 
 /// The state, and the log from line `from` on.
-fn state_reply(s: &Session, from: usize) -> Outcome {
+pub(super) fn state_reply(s: &Session, from: usize) -> Outcome {
     Outcome::State(StateReply {
         mettle: Meta::default(),
+        warnings: vec![],
         log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
         state: mettle::wire::state(s),
+        outcome: None,
+    })
+}
+
+/// The state, the log from line `from` on, and what the request did.
+pub(super) fn done_reply(s: &Session, from: usize, done: &mettle::Outcome) -> Outcome {
+    Outcome::State(StateReply {
+        mettle: Meta::default(),
+        warnings: vec![],
+        log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
+        state: mettle::wire::state(s),
+        outcome: Some(mettle::wire::outcome(s, done)),
     })
 }
 
@@ -169,13 +195,21 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
                 return Err(refused(s.create(&p.kind, &p.name, &[]).expect_err("no such kind")));
             };
             let with = named(s, &kind.fields, &p.with, &format!("attribute of a {}", kind.name))?;
-            s.create(&p.kind, &p.name, &with).map_err(refused)?;
-            Ok((state_reply(s, start), true))
+            let id = s.create(&p.kind, &p.name, &with).map_err(refused)?;
+            // The host's entity is all a creation does: no rule runs.
+            let mut done = mettle::Outcome::default();
+            done.changes.push(mettle::Change::Created {
+                entity: id,
+                name: p.name.clone(),
+                kind: p.kind.clone(),
+                span: Default::default(),
+            });
+            Ok((done_reply(s, start, &done), true))
         }
         "set" => {
             let p: SetParams = params(method, p)?;
-            set(w, p)?;
-            Ok((state_reply(&w.session, start), true))
+            let done = set(w, p)?;
+            Ok((done_reply(&w.session, start, &done), true))
         }
         "apply" => {
             let p: ApplyParams = params(method, p)?;
@@ -184,27 +218,33 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
             };
             let facts = named(s, &event.facts, &p.facts, &format!("fact of event `{}`", event.name))?;
             s.force_dice(&p.dice);
-            s.apply(&p.event, &facts).map_err(refused)?;
-            Ok((state_reply(s, start), true))
+            let done = s.apply(&p.event, &facts).map_err(refused)?;
+            Ok((done_reply(s, start, &done), true))
         }
         "roll" => {
             let p: RollParams = params(method, p)?;
             let (by, inputs) = check_args(s, &p.check, p.by.as_deref(), &p.set)?;
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             s.force_dice(&p.dice);
-            let r = s.roll_for(&p.check, by, &refs).map_err(refused)?;
-            let result = mettle::wire::check(s, &r);
-            let log = mettle::wire::log(s, &s.log()[start..]);
-            Ok((Outcome::Rolled(Rolled { mettle: Meta::default(), result, log }), true))
+            let done = s.roll_for(&p.check, by, &refs).map_err(refused)?;
+            Ok((rolled_reply(s, start, &done), true))
         }
         "answer" => {
             let p: AnswerParams = params(method, p)?;
-            let Some(c) = pr.choices.iter().find(|c| c.name == p.choice) else {
-                return Err(refused(s.answer(&p.choice, Value::None).expect_err("no such choice")));
-            };
-            let v = value(s, &c.ty, &p.value, &format!("the answer to `{}`", c.name))?;
-            s.answer(&p.choice, v).map_err(refused)?;
-            Ok((state_reply(s, start), true))
+            super::questions::answer(s, p, start)
+        }
+        "cancel" => {
+            let _: Empty = params(method, p)?;
+            super::questions::cancel(s)
+        }
+        "answers" => {
+            let _: Empty = params(method, p)?;
+            Ok((super::questions::answers_reply(s), false))
+        }
+        "clear_answers" => {
+            let _: Empty = params(method, p)?;
+            s.clear_answers();
+            Ok((super::questions::answers_reply(s), true))
         }
         "odds" => {
             let p: OddsParams = params(method, p)?;
@@ -225,8 +265,11 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
             Ok((Outcome::Sim(sim(s, p, steps)?), false))
         }
         "save" => {
-            let _: Empty = params(method, p)?;
-            let save = serde_json::from_str(&s.save()).unwrap_or_default();
+            let p: SaveParams = params(method, p)?;
+            let mut options = mettle::session::SaveOptions::default();
+            options.log = p.log;
+            let text = s.save_with(&options).map_err(refused)?;
+            let save = serde_json::from_str(&text).unwrap_or_default();
             Ok((Outcome::Saved(Saved { mettle: Meta::default(), save }), false))
         }
         "state" => {
@@ -235,9 +278,19 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
         }
         "log" => {
             let p: LogParams = params(method, p)?;
-            let lines = &s.log()[p.from.min(s.log().len())..];
+            // Lines are numbered from the game's first: those `trim_log` let go are not sent.
+            let first = s.log_start();
+            let lines = &s.log()[p.from.saturating_sub(first).min(s.log().len())..];
             let log = mettle::wire::log(s, lines);
-            Ok((Outcome::Log(LogReply { mettle: Meta::default(), length: s.log().len(), log }), false))
+            let length = first + s.log().len();
+            Ok((Outcome::Log(LogReply { mettle: Meta::default(), length, first, log }), false))
+        }
+        "trim_log" => {
+            let p: TrimLogParams = params(method, p)?;
+            // Lines let go do not come back: `undo` does not take this back.
+            let dropped = s.trim_log(p.keep);
+            let (first, length) = (s.log_start(), s.log_start() + s.log().len());
+            Ok((Outcome::Trimmed(Trimmed { mettle: Meta::default(), dropped, first, length }), false))
         }
         "export" => {
             let _: Empty = params(method, p)?;
@@ -249,6 +302,17 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
         }
         _ => unreachable!("methods are checked against METHODS"),
     }
+}
+
+/// What `roll` gives: the check's result (none while it waits on a question), the log from line
+/// `from` on, and what the roll did.
+fn rolled_reply(s: &Session, from: usize, done: &mettle::Outcome) -> Outcome {
+    Outcome::Rolled(Rolled {
+        mettle: Meta::default(),
+        result: done.rolled.as_ref().map(|r| mettle::wire::check(s, r)),
+        log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
+        outcome: mettle::wire::outcome(s, done),
+    })
 }
 
 /// A check's inputs by name.
@@ -281,7 +345,7 @@ fn check_args(
 
 /// `set`: an option through the session, an attribute through a `set` statement run at the prompt
 /// (checked and logged as a rule's would be).
-fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
+fn set(w: &mut World, p: SetParams) -> Result<mettle::Outcome, Failure> {
     let rules = w.rules.clone();
     let s = &mut w.session;
     let pr = rules.program();
@@ -302,11 +366,21 @@ fn set(w: &mut World, p: SetParams) -> Result<(), Failure> {
                 return Err(Failure::rules(&rules, &d));
             };
             let v = value(s, &f.ty, &p.value, &format!("option `{o}`"))?;
-            s.set_option(o, v).map_err(|d| Failure::rules(&rules, &d))
+            s.set_option(o, v).map_err(|d| Failure::rules(&rules, &d))?;
+            // A house rule is not part of the game's state: nothing to report.
+            Ok(mettle::Outcome::default())
         }
         (None, Some(e), Some(a)) => {
             let id = entity(s, e, None)?;
-            let kind = &pr.kinds[s.state().entities()[id as usize].kind as usize];
+            let Some(held) = s.state().entities().get(id) else {
+                return Err(Failure::plain(
+                    code::RULES,
+                    "mettle::serve::unknown_entity",
+                    "no such entity",
+                    None,
+                ));
+            };
+            let kind = &pr.kinds[held.kind as usize];
             let Some(f) = kind.fields.iter().find(|f| &f.name == a) else {
                 let known: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
                 return Err(Failure::plain(

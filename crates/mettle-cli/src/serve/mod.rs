@@ -4,6 +4,7 @@
 
 mod methods;
 pub mod protocol;
+mod questions;
 mod values;
 
 use crate::cli::json::{ErrorDoc, ErrorInfo, Meta, plain_error};
@@ -30,6 +31,8 @@ pub mod code {
     pub const NOTHING: i64 = 3;
     /// Over a budget.
     pub const BUDGET: i64 = 4;
+    /// An action waits on a question.
+    pub const WAITING: i64 = 5;
 }
 
 /// A failed request: its code, and the errors.

@@ -47,14 +47,21 @@ pub enum Call {
     Apply(ApplyParams),
     /// Roll a check.
     Roll(RollParams),
-    /// Queue the answer to a choice the rules will ask.
+    /// Answer a choice: the question an action waits on (the action then runs on), or one the rules
+    /// will ask later.
     Answer(AnswerParams),
+    /// Drop the action waiting on a question.
+    Cancel(Empty),
+    /// The answers waiting for their choices.
+    Answers(Empty),
+    /// Drop every answer waiting for its choice.
+    ClearAnswers(Empty),
     /// The exact odds of a check (or an estimate when exact is out of reach).
     Odds(OddsParams),
     /// Simulate a scenario or a check many times.
     Sim(SimParams),
-    /// The session as a save document.
-    Save(Empty),
+    /// The session as a save document (with its log, or without).
+    Save(SaveParams),
     /// Put back a session from a save document.
     Restore(RestoreParams),
     /// Take back the last request that changed the session.
@@ -63,6 +70,8 @@ pub enum Call {
     State(Empty),
     /// The log, or the part of it from a line on.
     Log(LogParams),
+    /// Let go of all but the last lines of the log.
+    TrimLog(TrimLogParams),
     /// The ruleset's outline.
     Export(Empty),
 }
@@ -92,9 +101,25 @@ pub fn request_schema() -> schemars::Schema {
 }
 
 /// The method names, in the order of [`Call`].
-pub const METHODS: [&str; 14] = [
-    "load", "create", "set", "apply", "roll", "answer", "odds", "sim", "save", "restore", "undo", "state",
-    "log", "export",
+pub const METHODS: [&str; 18] = [
+    "load",
+    "create",
+    "set",
+    "apply",
+    "roll",
+    "answer",
+    "cancel",
+    "answers",
+    "clear_answers",
+    "odds",
+    "sim",
+    "save",
+    "restore",
+    "undo",
+    "state",
+    "log",
+    "trim_log",
+    "export",
 ];
 
 /// No parameters (`{}`, or leave `params` out).
@@ -114,6 +139,19 @@ pub struct LoadParams {
     pub name: Option<String>,
     /// The seed of the new session's dice (default: the one `mettle serve --seed` was given).
     pub seed: Option<u64>,
+    /// What happens when a rule asks a choice that has no answer waiting (default `ask`).
+    pub choices: Option<Choices>,
+}
+
+/// What happens when a rule asks a choice that has no answer waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Choices {
+    /// The request stops with the question in its `outcome`, and the action waits for `answer` or
+    /// `cancel`.
+    Ask,
+    /// The choice takes its default, and nothing is asked.
+    Default,
 }
 
 /// `create`: a new entity.
@@ -223,21 +261,54 @@ pub struct SimParams {
     pub seed: u64,
 }
 
+/// `save`: with the log (the default) or without it.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaveParams {
+    /// Whether the save carries the log (default `true`). Without it, the restored session's log is
+    /// empty and numbers its lines on from where this one's are.
+    #[serde(default = "yes")]
+    pub log: bool,
+}
+
+impl Default for SaveParams {
+    fn default() -> SaveParams {
+        SaveParams { log: true }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
 /// `restore`: a document `save` gave.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RestoreParams {
     /// The save document.
     pub save: serde_json::Value,
+    /// Carry a save over to rules whose structure changed since (default `false`): every value in it
+    /// is found again by name and must fit; each change comes back as a warning.
+    #[serde(default)]
+    pub adapt: bool,
 }
 
-/// `log`: the lines from `from` on (default 0, the whole log).
+/// `log`: the lines from `from` on (default 0, the whole log). Lines are numbered from the game's
+/// first, including the lines `trim_log` let go.
 #[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LogParams {
     /// The first line wanted.
     #[serde(default)]
     pub from: usize,
+}
+
+/// `trim_log`: keep the last `keep` lines.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TrimLogParams {
+    /// How many of the last lines to keep.
+    pub keep: usize,
 }
 
 /// A reply: the request's id with a result, or with an error.
@@ -283,7 +354,7 @@ pub struct ReplyError {
 pub enum Outcome {
     /// `load`.
     Loaded(Loaded),
-    /// `create`, `set`, `apply`, `answer`, `restore`, `undo`, `state`.
+    /// `create`, `set`, `apply`, `answer`, `cancel`, `restore`, `undo`, `state`.
     State(StateReply),
     /// `roll`.
     Rolled(Rolled),
@@ -295,6 +366,10 @@ pub enum Outcome {
     Saved(Saved),
     /// `log`.
     Log(LogReply),
+    /// `trim_log`.
+    Trimmed(Trimmed),
+    /// `answers`, `clear_answers`.
+    Answers(AnswersReply),
     /// `export`.
     Export(crate::cli::json::ExportDoc),
 }
@@ -327,10 +402,17 @@ pub struct Loaded {
 pub struct StateReply {
     /// The schema version.
     pub mettle: Meta,
+    /// What a `restore` with `adapt` carried over (the changes of the rules), as warnings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<ErrorInfo>,
     /// The lines the request added to the log.
     pub log: Vec<wire::Line>,
     /// The state after it.
     pub state: wire::StateView,
+    /// What the request did (`create`, `set`, `apply`, and `answer` when it ran on an action that
+    /// waited); its `question` says what the action waits on, if it stopped on one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<wire::OutcomeView>,
 }
 
 /// What `roll` gives.
@@ -338,10 +420,21 @@ pub struct StateReply {
 pub struct Rolled {
     /// The schema version.
     pub mettle: Meta,
-    /// The check's result.
-    pub result: wire::Check,
+    /// The check's result (`null` when the roll waits on a question).
+    pub result: Option<wire::Check>,
     /// The lines the roll added to the log (the check, and its outcome's rules).
     pub log: Vec<wire::Line>,
+    /// What the roll did; its `question` says what it waits on, if it stopped on one.
+    pub outcome: wire::OutcomeView,
+}
+
+/// What `answers` and `clear_answers` give.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AnswersReply {
+    /// The schema version.
+    pub mettle: Meta,
+    /// The answers waiting for their choices, in the order they will be taken.
+    pub answers: Vec<wire::AnswerView>,
 }
 
 /// What `odds` gives.
@@ -367,8 +460,23 @@ pub struct Saved {
 pub struct LogReply {
     /// The schema version.
     pub mettle: Meta,
-    /// How many lines the whole log has.
+    /// How many lines the whole log has, counting those `trim_log` let go.
     pub length: usize,
-    /// The lines asked for.
+    /// The number of the first line kept (how many `trim_log` let go).
+    pub first: usize,
+    /// The lines asked for (those of them that are kept).
     pub log: Vec<wire::Line>,
+}
+
+/// What `trim_log` gives.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Trimmed {
+    /// The schema version.
+    pub mettle: Meta,
+    /// How many lines this request let go.
+    pub dropped: usize,
+    /// The number of the first line kept.
+    pub first: usize,
+    /// How many lines the whole log has, counting those let go.
+    pub length: usize,
 }

@@ -52,31 +52,29 @@ pub fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Failur
     }
 }
 
-/// The entity called `name` (of kind `kind`, when given).
+/// The entity in play called `name` (of kind `kind`, when given). A removed entity's name names
+/// nothing (until a new entity takes it).
 pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Failure> {
     let p = s.ruleset().program();
-    match s.entity(name) {
-        Some(e) => {
-            let found = s.state().entities()[e as usize].kind;
-            match kind {
-                Some(k) if k != found => Err(Failure::plain(
-                    code::RULES,
-                    "mettle::serve::wrong_kind",
-                    &format!(
-                        "`{name}` is a {}, not a {}",
-                        p.kinds[found as usize].name, p.kinds[k as usize].name
-                    ),
-                    None,
-                )),
-                _ => Ok(e),
-            }
-        }
+    match s.entity(name).and_then(|e| Some((e, s.state().entities().get(e)?.kind))) {
+        Some((e, found)) => match kind {
+            Some(k) if k != found => Err(Failure::plain(
+                code::RULES,
+                "mettle::serve::wrong_kind",
+                &format!(
+                    "`{name}` is a {}, not a {}",
+                    p.kinds[found as usize].name, p.kinds[k as usize].name
+                ),
+                None,
+            )),
+            _ => Ok(e),
+        },
         None => {
-            let known: Vec<&str> = s.state().entities().iter().map(|e| e.name.as_str()).collect();
+            let known: Vec<&str> = s.state().entities().iter().map(|(_, e)| e.name.as_str()).collect();
             Err(Failure::plain(
                 code::RULES,
                 "mettle::serve::unknown_entity",
-                &format!("there is no entity called `{name}`"),
+                &format!("there is no entity in play called `{name}`"),
                 Some(&suggest(name, "entity", &known)),
             ))
         }

@@ -151,6 +151,7 @@ impl<'a> Checker<'a> {
                 s
             }
         };
+        self.asker = subject.map(|_| subject_slot);
         let mut slots =
             CheckSlots { subject: subject_slot, dice: 0, natural: 0, total: 0, target: 0, margin: 0 };
         let mut steps = vec![];

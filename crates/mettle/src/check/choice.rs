@@ -116,6 +116,10 @@ impl Checker<'_> {
             self.value_for(d, &ty, &format!("the default of choice `{}`", c.name.name), &c.name.name)
         });
         let slot = self.scope.bind(&c.name.name, ty, c.name.span, false);
-        Some(Stmt::Choose { choice: id, slot, options, default, span })
+        let asker = match self.ctx {
+            super::Ctx::Trigger | super::Ctx::Outcome => self.asker,
+            _ => None,
+        };
+        Some(Stmt::Choose { choice: id, slot, options, default, asker, span })
     }
 }

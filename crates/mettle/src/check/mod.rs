@@ -81,6 +81,9 @@ pub(crate) struct Checker<'a> {
     /// Range of the target of the check being checked.
     target_range: (Option<i64>, Option<i64>),
     ctx: Ctx,
+    /// The slot of the entity the rule being checked is about, who asks its choices: the subject of
+    /// the check whose outcomes are checked, or the first entity among a trigger's facts.
+    asker: Option<u32>,
     /// Script functions by name.
     script_fns: HashMap<String, u32>,
     /// House-rule options by name.
@@ -198,6 +201,7 @@ impl<'a> Checker<'a> {
             target_range: (None, None),
             winner_kind: None,
             ctx: Ctx::Pure,
+            asker: None,
             script_fns: HashMap::new(),
             options: HashMap::new(),
             shapes: HashMap::new(),
@@ -648,8 +652,12 @@ impl<'a> Checker<'a> {
         self.scope = Scope::default();
         self.ctx = Ctx::Trigger;
         let facts = self.prog.events[event as usize].facts.clone();
+        self.asker = None;
         for f in &facts {
-            self.scope.bind(&f.name, f.ty.clone(), f.span, false);
+            let slot = self.scope.bind(&f.name, f.ty.clone(), f.span, false);
+            if matches!(f.ty, Ty::Entity(_)) && self.asker.is_none() {
+                self.asker = Some(slot);
+            }
         }
         let when = t.when.as_ref().map(|w| {
             let c = self.expr(w, Some(&Ty::Flag));

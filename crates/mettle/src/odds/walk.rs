@@ -125,7 +125,7 @@ fn snapshot(s: &Session) -> Vec<(String, String)> {
         out.push(("game".into(), o.result.clone()));
         out.push(("winner".into(), o.winner.clone().unwrap_or_else(|| "none".into())));
     }
-    for e in &st.entities {
+    for (_, e) in &st.entities {
         for (f, v) in p.kinds[e.kind as usize].fields.iter().zip(&e.fields) {
             out.push((format!("{}.{}", e.name, f.name), s.show(v)));
         }

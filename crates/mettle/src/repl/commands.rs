@@ -403,11 +403,17 @@ impl Repl {
     }
 
     fn save(&mut self, rest: &str, force: bool, reply: &mut Reply) -> Result<(), Diagnostic> {
+        // `:save FILE --no-log` leaves the log out: a long game's save stays small.
+        let (rest, log) = match rest.strip_suffix("--no-log") {
+            Some(r) if r.ends_with(' ') => (r.trim_end(), false),
+            _ => (rest, true),
+        };
         let path = self.need_path(rest, if force { ":save!" } else { ":save" })?;
         if !force {
             refuse_to_overwrite(Path::new(path), self.budget.save_bytes)?;
         }
-        let session: serde_json::Value = serde_json::from_str(&self.world.session.save()).unwrap_or_default();
+        let text = self.world.session.save_with(&crate::session::SaveOptions { log })?;
+        let session: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         let saved = Saved {
             mettle_repl: 1,
             file: self.world.file.as_ref().map(|f| f.display().to_string()),

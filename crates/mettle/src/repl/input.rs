@@ -83,16 +83,21 @@ impl Repl {
     fn prompt_names(&self, only: Option<&std::collections::HashSet<&str>>) -> (Vec<PromptName>, Vec<Value>) {
         let mut names = vec![];
         let mut frame = vec![];
-        for (i, e) in self.world.session.state().entities.iter().enumerate() {
+        let entities = &self.world.session.state().entities;
+        for (id, e) in entities.iter() {
             if only.is_some_and(|words| !words.contains(e.name.as_str())) {
                 continue;
             }
             names.push(PromptName { name: e.name.clone(), ty: Ty::Entity(e.kind) });
-            frame.push(Value::Entity(i as u32));
+            frame.push(Value::Entity(id));
         }
         for l in self.world.lets.iter() {
             names.push(PromptName { name: l.name.clone(), ty: l.ty.clone() });
-            frame.push(l.value.clone());
+            // A `let` that named an entity since removed names none.
+            frame.push(match l.value {
+                Value::Entity(id) if entities.get(id).is_none() => Value::None,
+                ref v => v.clone(),
+            });
         }
         (names, frame)
     }
@@ -150,7 +155,7 @@ impl Repl {
             let value = frame[slot as usize].clone();
             // `new` binds the entity's own name: the entity is known from the session already.
             if let Value::Entity(id) = value
-                && self.world.session.state().entities.get(id as usize).is_some_and(|e| e.name == name)
+                && self.world.session.state().entities.get(id).is_some_and(|e| e.name == name)
             {
                 continue;
             }
@@ -183,7 +188,7 @@ impl Repl {
             Ok(v) => {
                 let shown = self.world.session.show(&v);
                 match v {
-                    Value::Entity(id) => reply.say(show::entity(&self.world.session, id as usize)),
+                    Value::Entity(id) => reply.say(show::entity(&self.world.session, id)),
                     _ => reply.say(shown),
                 }
                 if self.world.session.log().len() > start {

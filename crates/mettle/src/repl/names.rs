@@ -56,7 +56,12 @@ impl Names {
             events: sorted(p.events.iter().map(|e| e.name.clone()).collect()),
             kinds: sorted(p.kinds.iter().map(|k| k.name.clone()).collect()),
             units: sorted(
-                s.state().entities.iter().map(|e| e.name.clone()).chain(lets.map(String::from)).collect(),
+                s.state()
+                    .entities
+                    .iter()
+                    .map(|(_, e)| e.name.clone())
+                    .chain(lets.map(String::from))
+                    .collect(),
             ),
             attributes: sorted(
                 p.kinds.iter().flat_map(|k| k.fields.iter().map(|f| f.name.clone())).collect(),
@@ -75,7 +80,7 @@ impl Names {
                 .state()
                 .entities
                 .iter()
-                .filter_map(|e| Some((e.name.clone(), p.kinds.get(e.kind as usize)?.name.clone())))
+                .filter_map(|(_, e)| Some((e.name.clone(), p.kinds.get(e.kind as usize)?.name.clone())))
                 .collect(),
             check_inputs: p
                 .checks

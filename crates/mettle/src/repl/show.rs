@@ -265,9 +265,14 @@ pub(super) fn brief(log: &[LogLine], text: &str) -> String {
 }
 
 /// One entity and its attributes: `alpha (unit) spi=2 morale=steady`.
-pub(super) fn entity(s: &Session, id: usize) -> String {
+pub(super) fn entity(s: &Session, id: u32) -> String {
     let p = s.ruleset().program();
-    let e = &s.state().entities[id];
+    let Some(e) = s.state().entities.get(id) else {
+        return match s.state().entities.removed(id) {
+            Some(name) => format!("{name} (removed from play)"),
+            None => "none".into(),
+        };
+    };
     let kind = &p.kinds[e.kind as usize];
     let attrs: Vec<String> =
         kind.fields.iter().zip(&e.fields).map(|(f, v)| format!("{}={}", f.name, s.show(v))).collect();
@@ -276,11 +281,10 @@ pub(super) fn entity(s: &Session, id: usize) -> String {
 
 /// Every entity, one a line.
 pub(super) fn units(s: &Session) -> String {
-    let n = s.state().entities.len();
-    if n == 0 {
+    if s.state().entities.is_empty() {
         return "no units yet; create one with `new KIND NAME`\n".into();
     }
-    (0..n).map(|i| entity(s, i) + "\n").collect()
+    s.state().entities.iter().map(|(id, _)| entity(s, id) + "\n").collect()
 }
 
 /// The round and turn, dice and answers waiting, timed changes and how the game ended.
@@ -304,7 +308,7 @@ pub(super) fn state(s: &Session) -> String {
         let _ = writeln!(out, "waiting answer: {} = {}", p.choices[*c as usize].name, s.show(v));
     }
     for t in &st.timed {
-        let e = &st.entities[t.entity as usize];
+        let Some(e) = st.entities.get(t.entity) else { continue };
         let f = &p.kinds[e.kind as usize].fields[t.field as usize];
         let when = match t.expiry {
             crate::session::Expiry::TurnEnd => "at the end of the turn".to_string(),

@@ -4,16 +4,17 @@
 use super::Let;
 use crate::Ruleset;
 use crate::program::{CheckResult, Program, Ty, Value};
-use crate::session::{Entity, GameOver, Session, State, Timed};
+use crate::session::{Entities, Entity, GameOver, Session, State, Timed};
 use std::sync::Arc;
 
 /// Maps the values of one program to another.
 struct Mover<'a> {
     old: &'a Program,
     new: &'a Program,
-    /// New id of each old entity (none when dropped).
+    /// Id of each old entity in the new state, by old id: the same id, or none when it is dropped
+    /// (or was removed already).
     ids: Vec<Option<u32>>,
-    /// Kind of each kept entity in the new program, by new id.
+    /// Kind of each kept entity in the new program, by id (anything for the others).
     kinds: Vec<u32>,
 }
 
@@ -112,24 +113,35 @@ pub(super) fn move_over(
     let st = session.state();
     let mut notes = vec![];
     let show = |v: &Value| session.show(v);
-    // Entities first, so that references between them can be mapped.
+    // Entities first, so that references between them can be mapped. Every entity keeps its id;
+    // one whose kind is gone is removed, as are those removed already.
     let mut m = Mover { old, new, ids: vec![], kinds: vec![] };
-    for e in &st.entities {
+    for id in 0..st.entities.slots() as u32 {
+        let Some(e) = st.entities.get(id) else {
+            m.ids.push(None);
+            m.kinds.push(0);
+            continue;
+        };
         let kname = &old.kinds[e.kind as usize].name;
         match new.kinds.iter().position(|k| &k.name == kname) {
             Some(k) => {
-                m.ids.push(Some(m.kinds.len() as u32));
+                m.ids.push(Some(id));
                 m.kinds.push(k as u32);
             }
             None => {
                 notes.push(format!("{}: removed, there is no kind `{kname}` any more", e.name));
                 m.ids.push(None);
+                m.kinds.push(0);
             }
         }
     }
-    let mut entities = vec![];
-    for (i, e) in st.entities.iter().enumerate() {
-        let Some(new_id) = m.ids[i] else { continue };
+    let mut entities = Entities::default();
+    for id in 0..st.entities.slots() as u32 {
+        let (Some(e), Some(new_id)) = (st.entities.get(id), m.ids[id as usize]) else {
+            let name = st.entities.get(id).map(|e| e.name.as_str()).or_else(|| st.entities.removed(id));
+            entities.push_removed(name.unwrap_or_default().to_string());
+            continue;
+        };
         let okind = &old.kinds[e.kind as usize];
         let nkind = &new.kinds[m.kinds[new_id as usize] as usize];
         let mut fields = vec![];
@@ -175,7 +187,7 @@ pub(super) fn move_over(
     }
     let mut timed = vec![];
     for t in &st.timed {
-        let e = &st.entities[t.entity as usize];
+        let Some(e) = st.entities.get(t.entity) else { continue };
         let fname = &old.kinds[e.kind as usize].fields[t.field as usize].name;
         let moved = m.ids[t.entity as usize].and_then(|id| {
             let kind = &new.kinds[m.kinds[id as usize] as usize];
@@ -230,7 +242,7 @@ pub(super) fn move_over(
         rng: st.rng.clone(),
         round: st.round,
         turn: st.turn,
-        entities: entities.into(),
+        entities,
         forced: st.forced.clone(),
         answers,
         host_answers: vec![],
@@ -274,7 +286,12 @@ pub(super) fn move_over(
 
 /// Entity names of the new state, by new id, for showing moved values.
 fn entities_names(st: &State, m: &Mover<'_>) -> Vec<String> {
-    st.entities.iter().zip(&m.ids).filter(|(_, id)| id.is_some()).map(|(e, _)| e.name.clone()).collect()
+    (0..st.entities.slots() as u32)
+        .map(|id| match (st.entities.get(id), m.ids[id as usize]) {
+            (Some(e), Some(_)) => e.name.clone(),
+            _ => String::new(),
+        })
+        .collect()
 }
 
 /// A value of the new program as people read it.
@@ -297,8 +314,8 @@ pub(super) fn fits(session: &Session, l: &Let) -> bool {
     let m = Mover {
         old: p,
         new: p,
-        ids: (0..st.entities.len() as u32).map(Some).collect(),
-        kinds: st.entities.iter().map(|e| e.kind).collect(),
+        ids: (0..st.entities.slots() as u32).map(|id| st.entities.get(id).map(|_| id)).collect(),
+        kinds: (0..st.entities.slots() as u32).map(|id| st.entities.get(id).map_or(0, |e| e.kind)).collect(),
     };
     m.ty(&l.ty).is_some_and(|ty| ty == l.ty && m.typed(&l.value, &ty).is_some())
 }

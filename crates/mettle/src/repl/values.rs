@@ -50,11 +50,11 @@ pub(super) fn value(s: &Session, ty: &Ty, text: &str, what: &str) -> Result<Valu
             }
             let kind = &p.kinds[*k as usize].name;
             let ents = &s.state().entities;
-            match ents.iter().position(|e| e.name == text && e.kind == *k) {
-                Some(i) => Ok(Value::Entity(i as u32)),
+            match ents.iter().find(|(_, e)| e.name == text && e.kind == *k) {
+                Some((id, _)) => Ok(Value::Entity(id)),
                 None => {
                     let known: Vec<&str> =
-                        ents.iter().filter(|e| e.kind == *k).map(|e| e.name.as_str()).collect();
+                        ents.iter().filter(|(_, e)| e.kind == *k).map(|(_, e)| e.name.as_str()).collect();
                     Err(bad(
                         "bad_value",
                         format!("{what} must be a {kind}; there is no {kind} called `{text}`"),

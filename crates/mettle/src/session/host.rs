@@ -23,6 +23,13 @@ pub struct Question {
     pub shown: Vec<String>,
     /// For a number choice: the lowest and the highest answer (none when unbounded).
     pub range: Option<(i64, Option<i64>)>,
+    /// What the rules take when nobody answers: the choice's `default`, else its first option (none
+    /// when it has no option).
+    pub default: Option<Value>,
+    /// Who asks: the entity the asking rule is about, by id, when there is one: the one making the
+    /// check whose outcome asks it, else the first entity among the facts of the event whose rule
+    /// asks it (none in a scenario, or when that fact is none).
+    pub asker: Option<u32>,
     /// Where the rule asks it.
     pub span: Span,
 }
@@ -45,9 +52,10 @@ pub enum Reply {
     Answer(Value),
     /// The choice's default, as if no host were asked.
     Default,
-    /// Not now: the action stops with `mettle::run::needs_answer` and is undone, the question is
-    /// kept ([`crate::Session::question`]), and the host answers it ([`crate::Session::answer`])
-    /// and runs the action again ([`crate::Session::resume`]).
+    /// Not now: the action stops and is undone, and returns an [`crate::Outcome`] whose `question`
+    /// is this question (also kept as [`crate::Session::question`]); the host answers it
+    /// ([`crate::Session::answer`]) and runs the action on ([`crate::Session::resume`]), with the
+    /// same dice, or drops it ([`crate::Session::abandon`]).
     Wait,
 }
 
@@ -94,9 +102,10 @@ pub enum Change {
         /// The rule that created it (empty when the host did).
         span: Span,
     },
-    /// The host removed an entity; those created after it now have ids one lower.
+    /// The host removed an entity. Every other entity keeps its id, and this one's is never given
+    /// again.
     Removed {
-        /// The id it had.
+        /// Its id, which now names no entity.
         entity: u32,
         /// Its name.
         name: String,

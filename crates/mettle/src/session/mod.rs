@@ -1,17 +1,21 @@
 //! A game in progress: entities, the round and turn, a seeded random generator (ChaCha8, seeded from a
 //! `u64`), and the explained log. Events, checks and scenarios run here.
 
+mod action;
+mod adapt;
 mod checkpoint;
 mod entities;
 mod host;
 mod log;
 mod ops;
+mod outcome;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) mod plan;
 mod prompt;
 pub(crate) mod run;
 mod save;
 mod show;
+mod structure;
 
 pub use checkpoint::Checkpoint;
 pub use entities::Entities;
@@ -19,7 +23,8 @@ pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub(crate) use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
-pub use save::{SAVE_FORMAT, fingerprint};
+pub use outcome::{Note, Outcome, QueuedAnswer};
+pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
 
 use crate::Ruleset;
@@ -211,6 +216,9 @@ pub struct ScenarioReport {
     pub passed: usize,
     /// Expectations that failed, as log entries.
     pub failures: Vec<LogEntry>,
+    /// What the scenario did (its `question`, if it stopped on one: then it did nothing yet).
+    #[serde(skip)]
+    pub outcome: Outcome,
 }
 
 /// A game in progress over one ruleset.
@@ -220,7 +228,7 @@ pub struct ScenarioReport {
 ///     check test { roll 2d6  target 8  outcome hit when total >= target  otherwise miss }
 /// "#).unwrap();
 /// let mut s = mettle::Session::new(&rules, 7);
-/// let r = s.roll("test", &[]).unwrap();
+/// let r = s.roll("test", &[]).unwrap().rolled.unwrap();
 /// assert!(r.outcome == "hit" || r.outcome == "miss");
 /// ```
 #[derive(Debug, Clone)]
@@ -228,6 +236,9 @@ pub struct Session {
     rules: Ruleset,
     state: State,
     log: Vec<LogLine>,
+    /// How many lines of the game's log were let go before the first one in `log`
+    /// ([`Session::trim_log`], a save without its log).
+    log_start: usize,
     logging: bool,
     /// Set from another thread (Ctrl-C in the REPL) to stop the running action; the action is undone.
     cancel: Arc<AtomicBool>,
@@ -236,7 +247,7 @@ pub struct Session {
     /// The host's dice source, chooser and observers.
     hooks: host::Hooks,
     /// The question the last action stopped on, and that action, to resume.
-    waiting: Option<ops::Waiting>,
+    waiting: Option<action::Waiting>,
     /// Frames and dice a quiet roll keeps for the next.
     spare: run::Spare,
 }
@@ -264,6 +275,7 @@ impl Session {
                 walk: None,
             },
             log: vec![],
+            log_start: 0,
             logging: true,
             cancel: Arc::default(),
             undone: vec![],
@@ -313,6 +325,32 @@ impl Session {
         std::mem::take(&mut self.log)
     }
 
+    /// Lets go of all but the last `keep` lines of the log, and says how many it let go. The lines
+    /// kept keep their numbers: line `i` of [`Session::log`] is line `log_start() + i` of the game.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("t.mettle", "check c { roll d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// for _ in 0..5 {
+    ///     s.roll("c", &[]).unwrap();
+    /// }
+    /// assert_eq!(s.trim_log(2), 3);
+    /// assert_eq!((s.log().len(), s.log_start()), (2, 3));
+    /// assert_eq!(s.trim_log(10), 0);
+    /// ```
+    pub fn trim_log(&mut self, keep: usize) -> usize {
+        let dropped = self.log.len().saturating_sub(keep);
+        self.log.drain(..dropped);
+        self.log_start += dropped;
+        dropped
+    }
+
+    /// How many lines of the game's log were let go before the first one in [`Session::log`] (by
+    /// [`Session::trim_log`], or by a save without its log): the number of its first line.
+    pub fn log_start(&self) -> usize {
+        self.log_start
+    }
+
     /// Turns the log off (for fast simulation) or on.
     pub fn set_logging(&mut self, on: bool) {
         self.logging = on;
@@ -324,7 +362,7 @@ impl Session {
     /// let rules = mettle::Ruleset::from_str("f.mettle", "check c { roll 2d6  otherwise done }").unwrap();
     /// let mut s = mettle::Session::new(&rules, 1);
     /// s.force_dice(&[6, 5]);
-    /// assert_eq!(s.roll("c", &[]).unwrap().total, 11);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 11);
     /// ```
     pub fn force_dice(&mut self, faces: &[i64]) {
         self.state.forced.extend(faces);
@@ -338,47 +376,8 @@ impl Session {
             Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging, &mut self.spare);
         runner.limit(self.rules.budget(), &self.cancel);
         runner.hooks = Some(&self.hooks);
+        runner.watched = !self.hooks.observers.is_empty();
         runner
-    }
-
-    /// Runs `f` as one action, within the ruleset's budget (steps, log entries) and stopped by the
-    /// cancel flag, and, if it fails, puts the state and log back as they were: an error never leaves a
-    /// half-applied event behind. What the failed action logged is kept aside ([`Session::undone_log`]).
-    fn atomic<T>(
-        &mut self,
-        f: impl FnOnce(&mut Runner<'_>) -> Result<T, Box<Diagnostic>>,
-    ) -> Result<T, Diagnostic> {
-        // A Ctrl-C that came between actions does not stop the next one.
-        self.cancel.store(false, Ordering::Relaxed);
-        let saved = self.state.clone();
-        let log_len = self.log.len();
-        let (r, host) = {
-            let mut runner = self.runner();
-            let r = f(&mut runner).and_then(|v| runner.finish().map(|()| v));
-            runner.put_away();
-            let host = std::mem::take(&mut runner.host);
-            drop(runner);
-            (r, host)
-        };
-        self.waiting = None;
-        self.end_walk();
-        if r.is_ok() {
-            self.hooks.tell(&host.changes);
-        } else {
-            // Faces the host's dice gave go back, so that running the action again draws them again.
-            if let Some(source) = &self.hooks.dice
-                && !host.drawn.is_empty()
-            {
-                source.lock().unwrap_or_else(|e| e.into_inner()).give_back(&host.drawn);
-            }
-            self.waiting = host.asked.map(|question| ops::Waiting { question: *question, action: None });
-            // A walk through every roll learns from the run that stopped which die it needs next.
-            let walk = self.state.walk.take();
-            self.state = saved;
-            self.state.walk = walk;
-            self.undone = self.log.split_off(log_len);
-        }
-        r.map_err(|e| *e)
     }
 
     /// Plays on under another reading of a house rule: sets option `name` to `value` (of its type).
@@ -390,16 +389,16 @@ impl Session {
     ///     check c { roll d6  modifier "Bonus" +1 die when bonus_die is yes_die  otherwise done }
     /// "#).unwrap();
     /// let mut s = mettle::Session::new(&rules, 1);
-    /// assert_eq!(s.roll("c", &[]).unwrap().pool.as_ref().unwrap().dice.len(), 1);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().pool.as_ref().unwrap().dice.len(), 1);
     /// let v = rules.option_value("bonus_die", "yes_die").unwrap();
     /// s.set_option("bonus_die", v).unwrap();
-    /// assert_eq!(s.roll("c", &[]).unwrap().pool.as_ref().unwrap().dice.len(), 2);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().pool.as_ref().unwrap().dice.len(), 2);
     /// assert_eq!(s.show(s.option("bonus_die").unwrap()), "yes_die");
     /// ```
     pub fn set_option(&mut self, name: &str, value: Value) -> Result<(), Diagnostic> {
         let p = self.rules.program();
         let i = find(&p.options, |o| &o.name, name, "option", format!("there is no option called `{name}`"))?;
-        check_value(&value, &p.options[i].ty, &format!("option `{name}`"))?;
+        check_value(p, &self.state, &value, &p.options[i].ty, &format!("option `{name}`"))?;
         if let Some(slot) = self.state.options.get_mut(i) {
             *slot = value;
         }
@@ -426,6 +425,7 @@ impl Session {
             rules: self.rules.clone(),
             state: self.state.clone(),
             log: vec![],
+            log_start: self.log_start,
             logging: self.logging,
             cancel: self.cancel.clone(),
             undone: vec![],
@@ -459,9 +459,22 @@ impl Session {
         &self.undone
     }
 
-    /// The id of the entity called `name`.
+    /// The id of the entity in play called `name`. An entity keeps its id for the life of the
+    /// session; a removed one's id is never given again, and the name is free for a new entity
+    /// (with a new id).
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("e.mettle", "kind unit { hp: 0..9 = 1 }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let a = s.create("unit", "a", &[]).unwrap();
+    /// assert_eq!(s.entity("a"), Some(a));
+    /// s.remove_entity("a").unwrap();
+    /// assert_eq!(s.entity("a"), None);
+    /// let again = s.create("unit", "a", &[]).unwrap();
+    /// assert_ne!(again, a);
+    /// ```
     pub fn entity(&self, name: &str) -> Option<u32> {
-        self.state.entities.iter().position(|e| e.name == name).map(|i| i as u32)
+        self.state.entities.iter().find(|(_, e)| e.name == name).map(|(id, _)| id)
     }
 
     /// Creates an entity of `kind` called `name` with the given attribute values (the rest default).
@@ -497,6 +510,7 @@ impl Session {
             )?;
             let v = conform_value(
                 &rules,
+                &self.state,
                 v,
                 &p.kinds[k].fields[i].ty,
                 &format!("attribute `{f}` of `{name}`"),
@@ -518,7 +532,7 @@ impl Session {
                 format!("give it, as `(\"{f}\", value)`: the ruleset asks for it on every {kind}"),
             ));
         }
-        self.atomic(|r| r.create(k as KindId, name, fields, Span::default()))
+        self.host_change(|r| r.create(k as KindId, name, fields, Span::default())).map(|(id, _)| id)
     }
 
     /// Puts a stand-in of `kind` in play for a "what if" (odds, a hover, a stand-in's own opponent):
@@ -606,7 +620,7 @@ impl Session {
     /// assert_eq!(s.get("u", "hp"), Some(&Value::Int(4)));
     /// assert_eq!(s.apply("hti", &[]).unwrap_err().help.as_deref(), Some("did you mean `hit`?"));
     /// ```
-    pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<(), Diagnostic> {
+    pub fn apply(&mut self, event: &str, facts: &[(&str, Value)]) -> Result<Outcome, Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
         let e = find(&p.events, |e| &e.name, event, "event", format!("there is no event called `{event}`"))?;
@@ -622,6 +636,7 @@ impl Session {
                 Some(v) => {
                     let v = conform_value(
                         &rules,
+                        &self.state,
                         &v,
                         &f.ty,
                         &format!("fact `{}` of event `{event}`", f.name),
@@ -639,32 +654,63 @@ impl Session {
                 }
             }
         }
-        self.act(ops::Replay::Apply(e as EventId, out)).map(drop)
+        self.act(action::Replay::Apply(e as EventId, out), vec![])
     }
 
     /// Rolls a check by name with inputs by name; nobody makes it, so its outcome's effects are not
-    /// applied. Returns the explained result.
-    pub fn roll(&mut self, check: &str, inputs: &[(&str, Value)]) -> Result<Arc<CheckResult>, Diagnostic> {
+    /// applied. The explained result is the outcome's `rolled`.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("r.mettle", "check c { roll 2d6  otherwise done }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let done = s.roll("c", &[]).unwrap();
+    /// let r = done.rolled.unwrap();
+    /// assert!((2..=12).contains(&r.total));
+    /// assert_eq!(done.checks.len(), 1);
+    /// ```
+    pub fn roll(&mut self, check: &str, inputs: &[(&str, Value)]) -> Result<Outcome, Diagnostic> {
         self.roll_for(check, None, inputs)
     }
 
-    /// Rolls a check made by the entity `subject` (its outcome's effects are applied).
+    /// Rolls a check made by the entity `subject` (its outcome's effects are applied). The subject
+    /// must be in play (`run::removed_entity`, `run::unknown_entity`) and of the kind that makes the
+    /// check (`run::type_mismatch`). The explained result is the outcome's `rolled` (none when the
+    /// roll stopped on a question).
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("f.mettle", r#"
+    ///     kind unit { shaken: flag = no }
+    ///     check nerve for unit { roll d6  outcome fail when total <= 3 { set unit.shaken to yes }  otherwise pass }
+    /// "#).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let u = s.create("unit", "u", &[]).unwrap();
+    /// s.force_dice(&[2]);
+    /// let done = s.roll_for("nerve", Some(u), &[]).unwrap();
+    /// assert_eq!(done.rolled.unwrap().outcome, "fail");
+    /// assert_eq!(done.changes.len(), 1);
+    /// ```
     pub fn roll_for(
         &mut self,
         check: &str,
         subject: Option<u32>,
         inputs: &[(&str, Value)],
-    ) -> Result<Arc<CheckResult>, Diagnostic> {
+    ) -> Result<Outcome, Diagnostic> {
         let (c, args) = self.resolve(check, inputs)?;
-        let r = self.act(ops::Replay::Roll(c, subject, args))?;
-        // A roll always gives a result.
-        r.ok_or_else(|| {
-            api_error(
-                "no_result",
-                format!("check `{check}` gave no result"),
-                "this is a bug in mettle".into(),
-            )
-        })
+        if let Some(id) = subject {
+            let p = self.rules.program();
+            let e = entity_in_play(&self.state, id, &format!("the subject of check `{check}`"))?;
+            if let Some(k) = p.checks[c as usize].subject
+                && e.kind != k
+            {
+                let (want, got) = (&p.kinds[k as usize].name, &p.kinds[e.kind as usize].name);
+                return Err(api_error(
+                    "type_mismatch",
+                    format!("check `{check}` is made by a {want}, and `{}` is a {got}", e.name),
+                    format!("roll it for a {want} in play"),
+                ));
+            }
+        }
+        self.act(action::Replay::Roll(c, subject, args), vec![])
     }
 
     /// The index of check `check` and of each named input, with the values checked against their
@@ -694,6 +740,7 @@ impl Session {
             )?;
             let v = conform_value(
                 &self.rules,
+                &self.state,
                 v,
                 &p.checks[c].inputs[i].field.ty,
                 &format!("input `{n}` of check `{check}`"),
@@ -795,6 +842,7 @@ impl Session {
         options.extend(p.options.iter().map(|o| o.default.clone().unwrap_or(Value::None)));
         *walk = None;
         self.log.clear();
+        self.log_start = 0;
         self.logging = false;
         self.undone.clear();
         self.waiting = None;
@@ -823,9 +871,8 @@ impl Session {
             format!("there is no scenario called `{name}`"),
         )?;
         let start = self.log.len();
-        let _ = s;
-        self.act(ops::Replay::Scenario(name.to_string()))?;
-        let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![] };
+        let outcome = self.act(action::Replay::Scenario(s), vec![])?;
+        let mut report = ScenarioReport { name: name.to_string(), passed: 0, failures: vec![], outcome };
         for line in &self.log[start..] {
             if let LogEntry::Expect { passed, .. } = &line.entry {
                 if *passed {
@@ -840,7 +887,7 @@ impl Session {
 
     /// The value of `entity.field`.
     pub fn get(&self, entity: &str, field: &str) -> Option<&Value> {
-        let e = &self.state.entities[self.entity(entity)? as usize];
+        let e = self.state.entities.get(self.entity(entity)?)?;
         let i = self.rules.program().kinds[e.kind as usize].fields.iter().position(|f| f.name == field)?;
         e.fields.get(i)
     }
@@ -872,13 +919,20 @@ fn find<T>(
 /// A value given through the API, checked against its declared type and bounds; data of a shape is
 /// checked against the shape and completed from its defaults. `root` names it in data errors
 /// (`seen.enemies[2].distance`).
-fn conform_value(rules: &Ruleset, v: &Value, ty: &Ty, what: &str, root: &str) -> Result<Value, Diagnostic> {
+fn conform_value(
+    rules: &Ruleset,
+    st: &State,
+    v: &Value,
+    ty: &Ty,
+    what: &str,
+    root: &str,
+) -> Result<Value, Diagnostic> {
     use crate::shape::{ShapeTy, conform};
     let shape = match (ty, v) {
         (Ty::Shape(s), Value::Data(_)) => ShapeTy::Shape(*s),
         (Ty::Data, Value::Data(_)) => ShapeTy::Any,
         _ => {
-            check_value(v, ty, what)?;
+            check_value(rules.program(), st, v, ty, what)?;
             return Ok(v.clone());
         }
     };
@@ -891,9 +945,22 @@ fn conform_value(rules: &Ruleset, v: &Value, ty: &Ty, what: &str, root: &str) ->
     }
 }
 
-/// Checks a value given through the API against its declared type and bounds.
-fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
+/// Checks a value given through the API against its declared type and bounds; an entity must be in
+/// play (`run::removed_entity`, `run::unknown_entity`) and of the declared kind.
+fn check_value(p: &Program, st: &State, v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
     let ok = match (ty, v) {
+        (Ty::Entity(k), Value::Entity(id)) => {
+            let e = entity_in_play(st, *id, what)?;
+            if e.kind != *k {
+                let (want, got) = (&p.kinds[*k as usize].name, &p.kinds[e.kind as usize].name);
+                return Err(api_error(
+                    "type_mismatch",
+                    format!("{what} must be a {want}, and `{}` is a {got}", e.name),
+                    format!("give a {want} in play"),
+                ));
+            }
+            true
+        }
         (Ty::Int { lo, hi }, Value::Int(x)) => {
             if lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h) {
                 return Err(api_error(
@@ -905,7 +972,7 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
             true
         }
         (Ty::Flag, Value::Bool(_))
-        | (Ty::Entity(_), Value::Entity(_) | Value::None)
+        | (Ty::Entity(_), Value::None)
         | (Ty::Data | Ty::Shape(_), Value::Data(_)) => true,
         (Ty::Name(s), Value::Name { set, .. }) => s == set,
         _ => false,
@@ -919,6 +986,32 @@ fn check_value(v: &Value, ty: &Ty, what: &str) -> Result<(), Diagnostic> {
             "give a value of the declared type".into(),
         ))
     }
+}
+
+/// The entity in play with id `id`, given through the API as `what`; a removed entity's id is
+/// `run::removed_entity` naming it, an id never given `run::unknown_entity`.
+fn entity_in_play<'s>(st: &'s State, id: u32, what: &str) -> Result<&'s Entity, Diagnostic> {
+    if let Some(e) = st.entities.get(id) {
+        return Ok(e);
+    }
+    Err(match st.entities.removed(id) {
+        Some(name) => api_error(
+            "removed_entity",
+            format!("{what} names entity #{id}, `{name}`, which was removed from play"),
+            format!(
+                "`{name}` is out of play and its id #{id} is never given again; name an entity in \
+                 play (`Session::entity` finds one's id by name)"
+            ),
+        ),
+        None => api_error(
+            "unknown_entity",
+            format!("{what} names entity #{id}, which was never made"),
+            format!(
+                "ids come from `Session::create` and `Session::entity`; {} have been given so far",
+                st.entities.slots()
+            ),
+        ),
+    })
 }
 
 fn api_error(code: &str, message: String, help: String) -> Diagnostic {

@@ -1,28 +1,14 @@
 //! The host's side of a session: the dice it supplies, its answers to choices, its observers of
 //! state changes, and the changes it makes itself (setting an attribute, removing an entity).
 
-use super::host::{Change, Chooser, ObserverId, Question};
+use super::host::{Change, Chooser, ObserverId};
+use super::outcome::Outcome;
 use super::{Session, api_error, check_value, find, run};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::dice::DiceSource;
-use crate::program::{CheckId, CheckResult, EventId, Ty, Value};
+use crate::program::Value;
 use std::sync::{Arc, Mutex};
-
-/// The question an action stopped on, and the action, to run again once it is answered.
-#[derive(Debug, Clone)]
-pub(super) struct Waiting {
-    pub question: Question,
-    pub action: Option<Replay>,
-}
-
-/// An action the host asked for, as it can be run again.
-#[derive(Debug, Clone)]
-pub(super) enum Replay {
-    Apply(EventId, Vec<Value>),
-    Roll(CheckId, Option<u32>, Vec<(u32, Value)>),
-    Scenario(String),
-}
 
 impl Session {
     /// Rolls the session's dice with `source` from now on (dice typed in by the players, a generator
@@ -36,7 +22,7 @@ impl Session {
     /// let typed = QueuedDice::new();
     /// s.set_dice_source(typed.clone());
     /// typed.push(&[6, 2]); // what the player rolled
-    /// assert_eq!(s.roll("c", &[]).unwrap().total, 8);
+    /// assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 8);
     /// ```
     pub fn set_dice_source(&mut self, source: impl DiceSource + 'static) {
         self.hooks.set_dice(source);
@@ -96,7 +82,7 @@ impl Session {
             "choice",
             format!("no rule asks a choice called `{choice}`"),
         )?;
-        check_value(&value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
+        check_value(p, &self.state, &value, &p.choices[c].ty, &format!("the answer to `{choice}`"))?;
         if let Some(w) = &self.waiting
             && w.question.choice == choice
             && !w.question.takes(&value)
@@ -141,76 +127,6 @@ impl Session {
     /// Stops asking the chooser: choices without an answer waiting take their defaults again.
     pub fn clear_chooser(&mut self) {
         self.hooks.chooser = None;
-    }
-
-    /// The question the last action stopped on, when the chooser replied [`crate::Reply::Wait`]:
-    /// answer it with [`Session::answer`] and run the action again with [`Session::resume`].
-    ///
-    /// ```
-    /// use mettle::{Reply, Ruleset, Session, Value};
-    /// let rules = Ruleset::from_str("w.mettle", r#"
-    ///     kind unit { brave: flag = no }
-    ///     event dare(unit: unit)
-    ///     on dare { choose go "Take the dare?" from yes | no default no  set unit.brave to go }
-    /// "#).unwrap();
-    /// let mut s = Session::new(&rules, 1);
-    /// let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
-    /// s.set_chooser(|_: &mettle::Question| Reply::Wait);
-    /// let stop = s.apply("dare", &[("unit", u)]).unwrap_err();
-    /// assert_eq!(stop.code, "mettle::run::needs_answer");
-    /// assert_eq!(s.question().unwrap().question, "Take the dare?");
-    /// s.answer("go", Value::Bool(true)).unwrap();
-    /// s.resume().unwrap();
-    /// assert_eq!(s.get("u", "brave"), Some(&Value::Bool(true)));
-    /// ```
-    pub fn question(&self) -> Option<&Question> {
-        self.waiting.as_ref().map(|w| &w.question)
-    }
-
-    /// Runs again the action that stopped on [`Session::question`], now that it has an answer
-    /// waiting. Until then the action was undone, generator included, so it rolls the same dice
-    /// again up to the question (with a host's dice source, the same only if the source takes back
-    /// the faces it gave, as [`crate::QueuedDice`] does). For a check, the result is in
-    /// `state().last`.
-    pub fn resume(&mut self) -> Result<(), Diagnostic> {
-        let Some(Waiting { action: Some(action), .. }) = self.waiting.take() else {
-            return Err(api_error(
-                "nothing_to_resume",
-                "no action is waiting for an answer".into(),
-                "resume runs again an action that stopped with `mettle::run::needs_answer`".into(),
-            ));
-        };
-        match action {
-            Replay::Apply(e, facts) => self.act(Replay::Apply(e, facts)).map(drop),
-            Replay::Roll(c, subject, args) => self.act(Replay::Roll(c, subject, args)).map(drop),
-            Replay::Scenario(name) => self.run_scenario(&name).map(drop),
-        }
-    }
-
-    /// Runs `action` as one action; if it stops on a question, keeps it to resume.
-    pub(super) fn act(&mut self, action: Replay) -> Result<Option<Arc<CheckResult>>, Diagnostic> {
-        let r = match &action {
-            Replay::Apply(e, facts) => self.atomic(|r| r.fire(*e, facts, Span::default())).map(|()| None),
-            Replay::Roll(c, subject, args) => {
-                let args = args.clone();
-                self.atomic(|r| r.roll_check(*c, *subject, args, Span::default())).map(Some)
-            }
-            Replay::Scenario(name) => {
-                let s = self.rules.program().scenarios.iter().position(|s| &s.name == name);
-                self.atomic(|r| r.scenario(s.unwrap_or_default())).map(|()| None)
-            }
-        };
-        self.remember(action);
-        r
-    }
-
-    /// Keeps `action` with the question it stopped on, if it stopped on one.
-    pub(super) fn remember(&mut self, action: Replay) {
-        if let Some(w) = &mut self.waiting
-            && w.action.is_none()
-        {
-            w.action = Some(action);
-        }
     }
 
     /// Calls `observer` with every change to the game's state from now on: attributes changed (by
@@ -268,11 +184,19 @@ impl Session {
     /// assert_eq!(s.set_attribute("u", "hp", Value::Int(12)).unwrap_err().code, "mettle::run::out_of_range");
     /// assert_eq!(s.set_attribute("u", "hq", Value::Int(1)).unwrap_err().help.as_deref(), Some("did you mean `hp`?"));
     /// ```
-    pub fn set_attribute(&mut self, entity: &str, attribute: &str, value: Value) -> Result<(), Diagnostic> {
+    pub fn set_attribute(
+        &mut self,
+        entity: &str,
+        attribute: &str,
+        value: Value,
+    ) -> Result<Outcome, Diagnostic> {
         let rules = self.rules.clone();
         let p = rules.program();
         let e = self.find_entity(entity)?;
-        let kind = &p.kinds[self.state.entities[e as usize].kind as usize];
+        let Some(held) = self.state.entities.get(e) else {
+            return Err(self.no_entity(entity));
+        };
+        let kind = &p.kinds[held.kind as usize];
         let i = find(
             &kind.fields,
             |f| &f.name,
@@ -281,50 +205,48 @@ impl Session {
             format!("a {} has no attribute `{attribute}`", kind.name),
         )?;
         let ty = &kind.fields[i].ty;
-        check_value(&value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
-        if let (Ty::Entity(k), Value::Entity(other)) = (ty, &value)
-            && self.state.entities.get(*other as usize).is_none_or(|o| o.kind != *k)
-        {
-            return Err(api_error(
-                "type_mismatch",
-                format!("attribute `{attribute}` of `{entity}` holds a {}", p.kinds[*k as usize].name),
-                format!("give an entity of kind {} in play", p.kinds[*k as usize].name),
-            ));
-        }
-        self.atomic(|r| r.write(e, i as u32, value, Span::default()))
+        check_value(p, &self.state, &value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
+        self.host_change(|r| r.write(e, i as u32, value, Span::default())).map(|((), o)| o)
     }
 
     /// Takes entity `entity` out of play, as the host (a unit routed off the table): attributes that
     /// named it become none, its timed changes and the answers naming it are dropped, and the log
-    /// and observers hear of it. **Entities created after it have their ids lowered by one**: look
-    /// them up again by name ([`Session::entity`]).
+    /// and observers hear of it. Every other entity keeps its id; the removed one's id is never
+    /// given again, and a host that gives it later gets `mettle::run::removed_entity`. Its name is
+    /// free for a new entity, which gets a new id.
     ///
     /// ```
     /// use mettle::{Ruleset, Session, Value};
-    /// let rules = Ruleset::from_str("r.mettle", "kind unit { leader: unit }").unwrap();
+    /// let rules = Ruleset::from_str("r.mettle", "kind unit { leader: unit  hp: 0..9 = 1 }").unwrap();
     /// let mut s = Session::new(&rules, 1);
     /// let boss = s.create("unit", "boss", &[]).unwrap();
-    /// s.create("unit", "grunt", &[("leader", Value::Entity(boss))]).unwrap();
+    /// let grunt = s.create("unit", "grunt", &[("leader", Value::Entity(boss))]).unwrap();
     /// s.remove_entity("boss").unwrap();
-    /// assert_eq!(s.entity("grunt"), Some(0));
+    /// assert_eq!(s.entity("grunt"), Some(grunt));
     /// assert_eq!(s.get("grunt", "leader"), Some(&Value::None));
+    /// let late = s.set_attribute("grunt", "leader", Value::Entity(boss)).unwrap_err();
+    /// assert_eq!(late.code, "mettle::run::removed_entity");
     /// assert_eq!(s.remove_entity("grnut").unwrap_err().help.as_deref(), Some("did you mean `grunt`?"));
     /// ```
-    pub fn remove_entity(&mut self, entity: &str) -> Result<(), Diagnostic> {
+    pub fn remove_entity(&mut self, entity: &str) -> Result<Outcome, Diagnostic> {
         let e = self.find_entity(entity)?;
-        self.atomic(|r| r.remove(e))
+        self.host_change(|r| r.remove(e)).map(|((), o)| o)
     }
 
     /// The id of the entity called `name`, or `mettle::run::unknown_entity` with a "did you mean".
     pub(super) fn find_entity(&self, name: &str) -> Result<u32, Diagnostic> {
-        self.entity(name).ok_or_else(|| {
-            let known: Vec<&str> = self.state.entities.iter().map(|e| e.name.as_str()).collect();
-            let help = if known.is_empty() {
-                "no entity is in play yet; create one first".to_string()
-            } else {
-                suggest(name, "entity", &known)
-            };
-            api_error("unknown_entity", format!("there is no entity called `{name}`"), help)
-        })
+        self.entity(name).ok_or_else(|| self.no_entity(name))
+    }
+
+    /// `mettle::run::unknown_entity` for `name`, which no entity in play has, with a "did you mean"
+    /// among those in play.
+    fn no_entity(&self, name: &str) -> Diagnostic {
+        let known: Vec<&str> = self.state.entities.iter().map(|(_, e)| e.name.as_str()).collect();
+        let help = if known.is_empty() {
+            "no entity is in play; create one first".to_string()
+        } else {
+            suggest(name, "entity", &known)
+        };
+        api_error("unknown_entity", format!("there is no entity in play called `{name}`"), help)
     }
 }

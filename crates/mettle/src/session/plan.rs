@@ -176,6 +176,7 @@ impl Session {
             rules: self.rules.clone(),
             state: self.state.clone(),
             log: vec![],
+            log_start: 0,
             logging: false,
             cancel: self.cancel.clone(),
             undone: vec![],

@@ -28,6 +28,7 @@ impl Session {
             rules: rules.clone(),
             state,
             log,
+            log_start: 0,
             logging: true,
             cancel: Default::default(),
             undone: vec![],
@@ -41,7 +42,7 @@ impl Session {
     /// steps of a scenario. On an error the session and the frame are left as they were.
     pub(crate) fn run_prompt(&mut self, stmts: &[Stmt], frame: &mut Vec<Value>) -> Result<(), Diagnostic> {
         let before = frame.clone();
-        let r = self.atomic(|r| r.prompt(stmts, frame));
+        let r = self.host_change(|r| r.prompt(stmts, frame)).map(drop);
         if r.is_err() {
             *frame = before;
         }
@@ -50,7 +51,7 @@ impl Session {
 
     /// Evaluates an expression compiled by [`crate::check::check_prompt`] (dice in it are rolled).
     pub(crate) fn eval_prompt(&mut self, expr: &Expr, frame: &mut Vec<Value>) -> Result<Value, Diagnostic> {
-        self.atomic(|r| r.eval(expr, frame))
+        self.host_change(|r| r.eval(expr, frame)).map(|(v, _)| v)
     }
 
     /// Starts the dice generator again from `seed`; everything else stays.

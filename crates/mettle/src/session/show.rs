@@ -19,7 +19,7 @@ fn line_of(breaks: &[usize], span: Span) -> Option<usize> {
 /// let rules = mettle::Ruleset::from_str("r.mettle", "check c {\n  roll d6\n  otherwise done\n}").unwrap();
 /// let mut s = mettle::Session::new(&rules, 1);
 /// s.force_dice(&[4]);
-/// s.roll("c", &[]).unwrap();
+/// s.roll("c", &[]).unwrap().rolled.unwrap();
 /// let text = mettle::session::render_log(s.log(), rules.text());
 /// assert!(text.contains("dice d6: 4 = 4"));
 /// assert!(text.contains("outcome: done  (line 3)"));

@@ -121,7 +121,11 @@ impl CheckSampler {
                         (p.checks[self.check as usize].inputs[*i as usize].field.name.as_str(), v.clone())
                     })
                     .collect();
-                s.roll_for(name, Some(who), &inputs)?
+                // A sampler's session has no chooser: every roll gives a result.
+                s.roll_for(name, Some(who), &inputs)?.rolled.ok_or_else(|| {
+                    Diagnostic::plain("run::no_result", format!("check `{name}` gave no result"))
+                        .with_help("this is a bug in mettle: please report it")
+                })?
             }
         };
         Ok((r.outcome.clone(), r.total))

@@ -203,7 +203,7 @@ pub fn log(session: &Session, lines: &[LogLine]) -> Vec<Line> {
 /// The declared type of `entity.field`.
 fn field_ty<'a>(session: &'a Session, entity: &str, field: &str) -> Option<&'a Ty> {
     let p = session.ruleset().program();
-    let e = session.state().entities.get(session.entity(entity)? as usize)?;
+    let e = session.state().entities.get(session.entity(entity)?)?;
     p.kinds.get(e.kind as usize)?.fields.iter().find(|f| f.name == field).map(|f| &f.ty)
 }
 

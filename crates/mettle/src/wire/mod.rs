@@ -17,7 +17,7 @@
 //! let mut s = Session::new(&rules, 1);
 //! let a = s.create("unit", "alpha", &[]).unwrap();
 //! s.force_dice(&[2]);
-//! let r = s.roll_for("morale", Some(a), &[("spi", Value::Int(3))]).unwrap();
+//! let r = s.roll_for("morale", Some(a), &[("spi", Value::Int(3))]).unwrap().rolled.unwrap();
 //! let json = serde_json::to_value(mettle::wire::check(&s, &r)).unwrap();
 //! assert_eq!(json["inputs"][0], serde_json::json!({ "name": "spi", "value": 3 }));
 //! assert_eq!(json["outcome"], "shaken");
@@ -27,9 +27,14 @@
 
 mod log;
 mod odds;
+mod outcome;
 
 pub use log::{Entry, Line, log};
 pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};
+pub use outcome::{
+    AnswerView, ChangeView, MadeView, NoteView, OutcomeView, QuestionView, RangeView, answers, outcome,
+    question,
+};
 
 use crate::program::{CheckResult, Program, Ty, Value};
 use crate::session::Session;
@@ -234,7 +239,7 @@ pub fn value(session: &Session, v: &Value) -> Val {
         Value::Int(i) => Val::Number(*i),
         Value::Bool(b) => Val::Flag(*b),
         Value::Name { .. } => Val::Name(crate::export::value_name(session.ruleset().program(), v)),
-        Value::Entity(e) => match session.state().entities.get(*e as usize) {
+        Value::Entity(e) => match session.state().entities.get(*e) {
             Some(e) => Val::Name(e.name.clone()),
             None => Val::Data(serde_json::Value::Null),
         },
@@ -337,7 +342,7 @@ pub fn state(session: &Session) -> StateView {
         entities: st
             .entities
             .iter()
-            .map(|e| {
+            .map(|(_, e)| {
                 let kind = &p.kinds[e.kind as usize];
                 EntityView {
                     name: e.name.clone(),

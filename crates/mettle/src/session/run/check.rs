@@ -234,6 +234,12 @@ impl Runner<'_> {
             self.log
                 .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
         }
+        // The host's action collects the result before the effects, which may roll other checks.
+        if let Some(o) = self.host.outcome.as_deref_mut()
+            && let Some(r) = &self.st.last[c as usize]
+        {
+            o.checks.push(r.clone());
+        }
         if subject.is_some() {
             self.exec_block(&outcome.body, f)?;
         }
@@ -503,7 +509,7 @@ impl Runner<'_> {
                 self.span = input.field.span;
                 f[i] = self.eval(e, f)?;
             } else if let Some((who, a)) = subject
-                .and_then(|s| self.st.entities.get(s as usize).filter(|e| Some(e.kind) == check.subject))
+                .and_then(|s| self.st.entities.get(s).filter(|e| Some(e.kind) == check.subject))
                 .zip(self.p.subject_attribute(c, i as u32))
             {
                 // A check made by a unit takes an input the unit has as an attribute from the unit.

@@ -111,7 +111,8 @@ impl Leaf {
         match self {
             Leaf::Local(s) => f.get(s as usize),
             Leaf::Attr(s, i) => match f.get(s as usize)? {
-                Value::Entity(id) => r.st.entities.get(*id as usize)?.fields.get(i as usize),
+                // A tombstone has no attributes to find.
+                Value::Entity(id) => r.st.entities.slot(*id)?.fields.get(i as usize),
                 _ => None,
             },
         }
@@ -661,7 +662,7 @@ mod tests {
         let mut seen = vec![];
         for roll in 0..12 {
             if roll > 0 {
-                s.roll("skill", &[]).unwrap();
+                s.roll("skill", &[]).unwrap().rolled.unwrap();
             }
             let mut r = s.runner();
             for index in [0, 1] {

@@ -323,6 +323,7 @@ impl Runner<'_> {
         let mut guard = source.map(|s| s.lock().unwrap_or_else(|e| e.into_inner()));
         let host = guard.as_deref_mut().map(|source| dice::Host {
             source,
+            replay: &mut self.host.replay,
             drawn: &mut self.host.drawn,
             error: &mut self.host.dice_error,
         });

@@ -206,7 +206,7 @@ impl Runner<'_> {
             && let Some(slot) = self
                 .st
                 .entities
-                .get_mut(entity as usize)
+                .slot_mut(entity)
                 .filter(|e| e.kind == place.kind)
                 .and_then(|e| e.fields.get_mut(place.field as usize))
         {
@@ -332,8 +332,7 @@ impl Runner<'_> {
     fn add(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
         let kind = &self.p.kinds[e.kind as usize].name;
         e.name.push_str(name);
-        let id = self.st.entities.len() as u32;
-        self.st.entities.push(e);
+        let id = self.st.entities.push(e);
         self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: kind.clone(), span });
         if self.logging {
             self.push(LogEntry::New { entity: name.to_string(), kind: kind.clone(), span });
@@ -453,10 +452,11 @@ impl Runner<'_> {
             Stmt::ForEach { kind, slot, filter, body } => {
                 self.tick(1)?;
                 // Rules only ever add entities, at the end: the ones in play now keep their ids and
-                // kinds while the body runs, so they are visited without listing them first.
-                let n = self.st.entities.len() as u32;
+                // kinds while the body runs, so they are visited without listing them first. A
+                // removed entity's tombstone is of no kind a loop asks for.
+                let n = self.st.entities.slots() as u32;
                 for id in 0..n {
-                    if self.st.entities.get(id as usize).is_none_or(|e| e.kind != *kind) {
+                    if self.st.entities.slot(id).is_none_or(|e| e.kind != *kind) {
                         continue;
                     }
                     self.tick(1)?;
@@ -496,9 +496,9 @@ impl Runner<'_> {
                 self.keep_event_frame(*event, values);
                 r
             }
-            Stmt::Choose { choice, slot, options, default, span } => {
+            Stmt::Choose { choice, slot, options, default, asker, span } => {
                 self.at(*span)?;
-                self.choose(*choice, *slot, options, default.as_ref(), *span, f)
+                self.choose(*choice, *slot, options, default.as_ref(), *asker, *span, f)
             }
             Stmt::EndGame { result, winner, span } => {
                 self.at(*span)?;
@@ -510,7 +510,7 @@ impl Runner<'_> {
                     },
                     None => None,
                 };
-                let winner = winner_id.and_then(|e| self.st.entities.get(e as usize)).map(|e| e.name.clone());
+                let winner = winner_id.and_then(|e| self.st.entities.get(e)).map(|e| e.name.clone());
                 let name = set.names[*result as usize].clone();
                 if self.logging {
                     let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
@@ -526,6 +526,9 @@ impl Runner<'_> {
             }
             Stmt::Note(text, span) => {
                 self.at(*span)?;
+                if let Some(o) = self.host.outcome.as_deref_mut() {
+                    o.notes.push(crate::session::Note { text: text.clone(), span: *span });
+                }
                 if self.logging {
                     self.push(LogEntry::Note { text: text.clone(), span: *span });
                 }
@@ -686,12 +689,17 @@ impl Runner<'_> {
     /// Asks choice `choice` (its answer into `slot`): an answer the scenario gave, the host's, or the
     /// default.
     #[inline(never)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the parts of one `choose` statement, read where they stand"
+    )]
     fn choose(
         &mut self,
         choice: u32,
         slot: u32,
         options: &ChoiceOpts,
         default: Option<&Expr>,
+        asker: Option<u32>,
         span: Span,
         f: &mut Vec<Value>,
     ) -> R<()> {
@@ -713,10 +721,11 @@ impl Runner<'_> {
                     // known: the default's, or the first candidate's.
                     let sure = sure.as_deref().is_some_and(|locals| {
                         locals.iter().all(|s| {
-                            matches!(f.get(*s as usize), Some(Value::Entity(e)) if (*e as usize) < self.st.entities.len())
+                            matches!(f.get(*s as usize), Some(Value::Entity(e)) if (*e as usize) < self.st.entities.slots())
                         })
                     });
-                    for id in 0..self.st.entities.len() as u32 {
+                    // A removed entity's tombstone is of no kind a scan asks for.
+                    for id in 0..self.st.entities.slots() as u32 {
                         if self.st.entities[id as usize].kind != *kind {
                             continue;
                         }
@@ -754,7 +763,7 @@ impl Runner<'_> {
             ChoiceOpts::Names(set, idx) => idx.iter().map(|i| Value::Name { set: *set, index: *i }).collect(),
             ChoiceOpts::Entities { kind, slot: cs, filter, .. } => {
                 let mut out = vec![];
-                for id in 0..self.st.entities.len() as u32 {
+                for id in 0..self.st.entities.slots() as u32 {
                     if self.st.entities[id as usize].kind != *kind {
                         continue;
                     }
@@ -770,7 +779,11 @@ impl Runner<'_> {
                 out
             }
         };
-        let question = |r: &Self| Question {
+        let asked_by = match asker.and_then(|s| f.get(s as usize)) {
+            Some(Value::Entity(e)) if (*e as usize) < self.st.entities.len() => Some(*e),
+            _ => None,
+        };
+        let question = |r: &Self, default: Option<Value>| Question {
             choice: decl.name.clone(),
             question: decl.question.clone(),
             shown: candidates.iter().map(|c| r.show(c)).collect(),
@@ -779,6 +792,8 @@ impl Runner<'_> {
                 ChoiceOpts::Range { lo, hi } => Some((*lo, *hi)),
                 _ => None,
             },
+            default: default.or_else(|| candidates.first().cloned()),
+            asker: asked_by,
             span,
         };
         let (answer, by) = match answered {
@@ -788,16 +803,21 @@ impl Runner<'_> {
                 if i < self.st.host_answers.len() {
                     self.st.host_answers.remove(i);
                 }
-                let q = question(self);
+                let q = question(self, None);
                 if !q.takes(&v) {
                     return Err(Box::new(self.bad_answer(&q, &v)));
                 }
                 (v, if by_host { "host" } else { "scenario" })
             }
             None => {
+                // The default is worked out once, before the chooser is asked: it shows it.
+                let default = match default {
+                    Some(d) => Some(self.eval(d, f)?),
+                    None => None,
+                };
                 let reply = match chooser {
                     Some(c) => {
-                        let q = question(self);
+                        let q = question(self, default.clone());
                         let reply = c.lock().unwrap_or_else(|e| e.into_inner()).choose(&q);
                         Some((q, reply))
                     }
@@ -825,7 +845,7 @@ impl Runner<'_> {
                         return Err(Box::new(e));
                     }
                     Some((_, Reply::Default)) | None => match default {
-                        Some(d) => (self.eval(d, f)?, "default"),
+                        Some(d) => (d, "default"),
                         None => (candidates.first().cloned().unwrap_or(Value::None), "default"),
                     },
                 }

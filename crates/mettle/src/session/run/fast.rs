@@ -184,7 +184,8 @@ impl Runner<'_> {
     fn attribute<'e>(&'e self, base: &Expr, i: u32, f: &'e [Value]) -> Option<&'e Value> {
         let Expr::Local(s) = base else { return None };
         match f.get(*s as usize)? {
-            Value::Entity(id) => self.st.entities.get(*id as usize)?.fields.get(i as usize),
+            // A tombstone has no attributes to find.
+            Value::Entity(id) => self.st.entities.slot(*id)?.fields.get(i as usize),
             _ => None,
         }
     }
@@ -234,7 +235,8 @@ impl Runner<'_> {
         f: &mut Vec<Value>,
     ) -> R<i64> {
         let mut n = 0;
-        for id in 0..self.st.entities.len() {
+        // A removed entity's tombstone is of no kind a scan asks for.
+        for id in 0..self.st.entities.slots() {
             if self.st.entities[id].kind != kind {
                 continue;
             }
@@ -262,7 +264,7 @@ impl Runner<'_> {
     pub(super) fn entity_as(&mut self, e: &Expr, f: &mut Vec<Value>, what: &str) -> R<u32> {
         if let Expr::Local(s) = e
             && let Some(Value::Entity(id)) = f.get(*s as usize)
-            && (*id as usize) < self.st.entities.len()
+            && (*id as usize) < self.st.entities.slots()
         {
             return Ok(*id);
         }
@@ -275,14 +277,14 @@ impl Runner<'_> {
         // An entity a local's entity names (`group.opponent`), read where it is.
         if let Expr::Field(base, i) = e
             && let Some(Value::Entity(id)) = self.attribute(base, *i, f)
-            && (*id as usize) < self.st.entities.len()
+            && (*id as usize) < self.st.entities.slots()
         {
             return Ok(*id);
         }
         // The winner of a game that is over, as scenarios' closing checks ask for it.
         if let Expr::Global(Global::Winner) = e
             && let Some(id) = self.st.over.as_ref().and_then(|o| o.winner_id)
-            && (id as usize) < self.st.entities.len()
+            && self.st.entities.get(id).is_some()
         {
             return Ok(id);
         }

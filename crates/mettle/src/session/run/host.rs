@@ -1,6 +1,7 @@
 //! What a run does for the host: the answers a question takes, and taking an entity out of play.
 
 use super::{R, Runner, fail};
+use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::LogEntry;
@@ -31,70 +32,66 @@ impl Runner<'_> {
 }
 
 impl Runner<'_> {
-    /// Takes entity `id` out of play: references to it become none, those to entities after it go
-    /// down by one, and its timed changes and the answers naming it are dropped.
+    /// Takes entity `id` out of play: its id stays with it, unused, and no other id moves.
+    /// References to it become none, and its timed changes and the answers naming it are dropped.
     pub fn remove(&mut self, id: u32) -> R<()> {
         self.tick(1)?;
-        // Results not made yet name entities by the places they had.
+        // Results not made yet read the entity where it is.
         self.settle_all_last();
-        let gone = self.st.entities.remove(id as usize);
-        let shift = |v: &mut Value| {
-            if let Value::Entity(e) = v {
-                match (*e).cmp(&id) {
-                    std::cmp::Ordering::Equal => *v = Value::None,
-                    std::cmp::Ordering::Greater => *e -= 1,
-                    std::cmp::Ordering::Less => {}
-                }
+        let Some(gone) = self.st.entities.remove(id) else {
+            return Err(Box::new(fail(
+                "removed_entity",
+                format!("entity #{id} is not in play"),
+                Span::default(),
+                "remove an entity in play, by its name",
+            )));
+        };
+        let forget = |v: &mut Value| {
+            if *v == Value::Entity(id) {
+                *v = Value::None;
             }
         };
-        fn result(r: &mut std::sync::Arc<CheckResult>, shift: &dyn Fn(&mut Value)) {
+        fn result(r: &mut std::sync::Arc<CheckResult>, forget: &dyn Fn(&mut Value)) {
             if r.slots.iter().any(|v| matches!(v, Value::Entity(_) | Value::Result(_))) {
                 let r = std::sync::Arc::make_mut(r);
                 for v in &mut r.slots {
                     if let Value::Result(inner) = v {
-                        result(inner, shift);
+                        result(inner, forget);
                     }
-                    shift(v);
+                    forget(v);
                 }
             }
         }
-        for e in &mut self.st.entities {
+        for (_, e) in &mut self.st.entities {
             for v in &mut e.fields {
                 if let Value::Result(r) = v {
-                    result(r, &shift);
+                    result(r, &forget);
                 }
-                shift(v);
+                forget(v);
             }
         }
         self.st.timed.retain(|t| t.entity != id);
         for t in &mut self.st.timed {
-            if t.entity > id {
-                t.entity -= 1;
-            }
-            shift(&mut t.restore);
+            forget(&mut t.restore);
         }
         let mut keep = vec![];
         for (i, (c, v)) in std::mem::take(&mut self.st.answers).into_iter().enumerate() {
             let by_host = self.st.host_answers.get(i).copied().unwrap_or(false);
             if v != Value::Entity(id) {
-                let mut v = v;
-                shift(&mut v);
                 keep.push(((c, v), by_host));
             }
         }
         (self.st.answers, self.st.host_answers) = keep.into_iter().unzip();
         for r in self.st.last.iter_mut().flatten() {
-            result(r, &shift);
+            result(r, &forget);
         }
-        if let Some(over) = &mut self.st.over {
-            over.winner_id = match over.winner_id {
-                Some(w) if w == id => None,
-                Some(w) if w > id => Some(w - 1),
-                w => w,
-            };
+        if let Some(over) = &mut self.st.over
+            && over.winner_id == Some(id)
+        {
+            over.winner_id = None;
         }
         for v in &mut self.st.options {
-            shift(v);
+            forget(v);
         }
         let kind = self.p.kinds[gone.kind as usize].name.clone();
         self.changed(|| Change::Removed { entity: id, name: gone.name.clone() });

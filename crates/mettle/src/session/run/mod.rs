@@ -89,9 +89,7 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
             .and_then(|s| s.names.get(*index as usize))
             .cloned()
             .unwrap_or_else(|| "?".into()),
-        Value::Entity(e) => {
-            st.entities.get(*e as usize).map(|e| e.name.clone()).unwrap_or_else(|| "?".into())
-        }
+        Value::Entity(e) => st.entities.get(*e).map(|e| e.name.clone()).unwrap_or_else(|| "?".into()),
         Value::None => "none".into(),
         Value::Pool(pool) => {
             let faces: Vec<String> = pool
@@ -163,6 +161,9 @@ pub(super) struct Runner<'a> {
     script_given: Option<u64>,
     /// What the host plugged in, if this run uses it.
     pub(super) hooks: Option<&'a Hooks>,
+    /// Whether the changes this run makes are wanted: by observers, or for the outcome of an action
+    /// the host asked for.
+    pub(super) watched: bool,
     /// What the run did with the host's hooks, for the session to act on when it ends.
     pub(super) host: HostRun,
     /// What runners keep from one action to the next, to be used again instead of allocated anew
@@ -255,8 +256,15 @@ pub(in crate::session) struct HostRun {
     pub dice_error: Option<Box<Diagnostic>>,
     /// The question a chooser said to wait on.
     pub asked: Option<Box<Question>>,
-    /// Changes made, for the observers (collected only when there are observers).
+    /// Changes made, for the observers and the outcome (collected only when one of them wants them:
+    /// see [`Runner::watched`]).
     pub changes: Vec<Change>,
+    /// What the action did, collected for the host when it asked for the action (none in quiet
+    /// games and samplers). Its changes are in `changes` until the action ends.
+    pub outcome: Option<Box<crate::session::Outcome>>,
+    /// Faces an action that waited on a question drew from the host's dice source, given again, in
+    /// order, before the source is asked, now that it runs on.
+    pub replay: std::collections::VecDeque<i64>,
 }
 
 /// Units of an exact answer's work (see [`crate::odds::work`]) one step of a rule costs.
@@ -313,6 +321,7 @@ impl<'a> Runner<'a> {
             scripts_capped: false,
             script_given: None,
             hooks: None,
+            watched: false,
             host: HostRun::default(),
             kit,
             game: None,
@@ -325,12 +334,19 @@ impl<'a> Runner<'a> {
         self.settle_all_last();
     }
 
-    /// Whether observers want the changes this run makes.
+    /// Whether observers, or the outcome of the host's action, want the changes this run makes.
+    #[inline(always)]
     pub(super) fn observed(&self) -> bool {
-        self.hooks.is_some_and(|h| !h.observers.is_empty())
+        self.watched
     }
 
-    /// Notes `change` for the observers, if there are any.
+    /// Collects what the host's action does from now on, for its outcome (changes included).
+    pub(in crate::session) fn collect(&mut self) {
+        self.watched = true;
+        self.host.outcome = Some(Box::default());
+    }
+
+    /// Notes `change` for the observers and the outcome, if they want it.
     pub(super) fn changed(&mut self, change: impl FnOnce() -> Change) {
         if self.observed() {
             self.host.changes.push(change());
@@ -507,7 +523,7 @@ impl<'a> Runner<'a> {
 
     fn entity_id(&self, v: &Value, what: &str) -> R<u32> {
         match v {
-            Value::Entity(e) if (*e as usize) < self.st.entities.len() => Ok(*e),
+            Value::Entity(e) if self.st.entities.get(*e).is_some() => Ok(*e),
             _ => Err(Box::new(fail(
                 "no_entity",
                 format!("{what} is none, so it has no attributes"),

@@ -68,7 +68,7 @@ impl Runner<'_> {
             let d = match v {
                 // One level only: an attribute naming another entity gives its handle, which reads as
                 // its name and lets a reaction act on the entity it reached.
-                Value::Entity(other) => match self.st.entities.get(*other as usize) {
+                Value::Entity(other) => match self.st.entities.get(*other) {
                     Some(o) => {
                         let k = &self.p.kinds[o.kind as usize].name;
                         Dynamic::from(Handle::new(*other, &o.name, k))
@@ -218,7 +218,7 @@ impl Runner<'_> {
         bad: &impl Fn(String, String, rhai::Position) -> Diagnostic,
     ) -> R<(u32, u32)> {
         let id = match named(who) {
-            Named::Entity(id) if (id as usize) < self.st.entities.len() => id as usize,
+            Named::Entity(id) if self.st.entities.get(id).is_some() => id as usize,
             Named::Text(name) => {
                 return Err(Box::new(bad(
                     format!("the action names `{name}` by its name; a reaction may only change entities it was given"),
@@ -292,9 +292,7 @@ impl Runner<'_> {
             }
             Ty::Entity(k) => match named(&value) {
                 Named::Nobody => Value::None,
-                Named::Entity(i) if self.st.entities.get(i as usize).is_some_and(|e| e.kind == *k) => {
-                    Value::Entity(i)
-                }
+                Named::Entity(i) if self.st.entities.get(i).is_some_and(|e| e.kind == *k) => Value::Entity(i),
                 Named::Entity(_) => {
                     return Err(Box::new(bad(
                         format!(
