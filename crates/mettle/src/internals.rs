@@ -261,3 +261,42 @@ pub mod odds {
 pub fn type_name(p: &program::Program, ty: &program::Ty) -> String {
     crate::export::type_name(p, ty)
 }
+
+/// A simulation's engine: runs in seeded chunks, the samplers that play them and the tallies that
+/// count them, for the benches and tests that seed games the way a simulation does.
+pub mod sim {
+    use crate::Diagnostic;
+    pub use crate::sim::sampler::{
+        CHUNK, CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler, mix,
+    };
+    pub use crate::sim::tally::{End, Recorded, Tally};
+    use crate::sim::{Options, Report};
+
+    /// Runs `sampler` over `opts.runs` runs in chunks of [`CHUNK`], as [`crate::sim::simulate`] does
+    /// with the sampler it picks for its target.
+    ///
+    /// ```
+    /// use mettle::internals::sim::{Chunk, End, Sampler, Tally, run};
+    /// struct Heads;
+    /// impl Sampler for Heads {
+    ///     fn sample(&self, chunk: Chunk, tally: &mut Tally) {
+    ///         for i in 0..chunk.runs {
+    ///             let heads = chunk.run_seed(i) % 2 == 0;
+    ///             let end = End { result: Some(if heads { "heads" } else { "tails" }.into()), winner: None };
+    ///             tally.add::<&str>(end, &[], false);
+    ///         }
+    ///     }
+    /// }
+    /// let opts = mettle::sim::Options { runs: 1000, seed: 3, threads: 1 };
+    /// let report = run(&Heads, &opts, &|_| {}).unwrap();
+    /// assert_eq!(report.results.iter().map(|f| f.count).sum::<u64>(), 1000);
+    /// assert_eq!(report, run(&Heads, &opts, &|_| {}).unwrap(), "the same seed, the same report");
+    /// ```
+    pub fn run(
+        sampler: &dyn Sampler,
+        opts: &Options,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Report, Diagnostic> {
+        crate::sim::run(sampler, opts, progress)
+    }
+}

@@ -184,7 +184,10 @@ fn a_save_without_its_log_restores_the_game_and_numbers_lines_on() {
     let mut b = Session::load(&rules(RULES), &text).unwrap();
     assert!(b.log().is_empty());
     assert_eq!(b.log_start(), a.log().len());
-    assert_eq!(a.roll("rally", &[]).unwrap().rolled.unwrap().total, b.roll("rally", &[]).unwrap().rolled.unwrap().total);
+    assert_eq!(
+        a.roll("rally", &[]).unwrap().rolled.unwrap().total,
+        b.roll("rally", &[]).unwrap().rolled.unwrap().total
+    );
     assert_eq!(a.state(), b.state());
     assert_eq!(a.log_start() + a.log().len(), b.log_start() + b.log().len());
 }

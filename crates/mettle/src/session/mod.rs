@@ -21,9 +21,9 @@ pub use checkpoint::Checkpoint;
 pub use entities::Entities;
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
+pub use outcome::{Note, Outcome, QueuedAnswer};
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub(crate) use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
-pub use outcome::{Note, Outcome, QueuedAnswer};
 pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
 
