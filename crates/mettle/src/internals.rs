@@ -240,6 +240,7 @@ pub fn waiting_answers(state: &crate::session::State) -> &[(u32, Value)] {
 /// out up to their dice.
 pub mod odds {
     pub use crate::odds::check::{BUDGET, check_odds};
+    pub use crate::odds::weight::Weight;
 
     /// Dice expressions typed at the command line (`mettle roll 3d6+2`), compiled and worked out.
     pub mod expr {

@@ -16,7 +16,7 @@ mod sampler;
 mod scan;
 mod sorted;
 mod walk;
-pub mod weight;
+pub(crate) mod weight;
 pub(crate) mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
@@ -27,4 +27,6 @@ pub use lint::unreachable;
 pub use report::{Chance, How, OutcomeOdds, Report};
 pub use sampler::Sampler;
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
-pub use weight::{Fraction, Weight};
+pub use weight::Fraction;
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+pub(crate) use weight::Weight;
