@@ -23,6 +23,12 @@ pub mod program {
     pub use crate::program::*;
 }
 
+/// The shapes of host data: their types, how data is checked against them (`conform`) and written
+/// back as the language writes it.
+pub mod shape {
+    pub use crate::shape::*;
+}
+
 /// The REPL's engine: typed lines in, replies out (the command adds the line editor).
 pub mod repl {
     pub use crate::repl::*;

@@ -104,7 +104,8 @@ mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
-pub mod shape;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod shape;
 pub mod sim;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 mod syntax;
