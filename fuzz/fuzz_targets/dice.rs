@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let compiled = match compile(text) {
         Ok(c) => c,
         Err(diags) => {
-            let _ = mettle::diagnostics::render_plain(&diags, "--dice", text, 80);
+            let _ = mettle::diagnostics::render(&diags, "--dice", text, &Default::default());
             return;
         }
     };

@@ -18,6 +18,11 @@ pub mod check {
     pub use crate::check::*;
 }
 
+/// "Did you mean": the help the command's own messages give for an unknown name.
+pub mod diagnostics {
+    pub use crate::suggest::{did_you_mean, suggest, suggest_or};
+}
+
 /// The compiled program: kinds, checks, events, types and values as indices.
 pub mod program {
     pub use crate::program::*;

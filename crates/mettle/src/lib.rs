@@ -107,6 +107,7 @@ pub mod session;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 mod shape;
 pub mod sim;
+mod suggest;
 #[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 mod syntax;
 pub mod text;

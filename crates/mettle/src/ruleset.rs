@@ -3,7 +3,7 @@
 
 use crate::Budget;
 use crate::ast::ItemKind;
-use crate::diagnostics::{Diagnostic, render_plain};
+use crate::diagnostics::{Diagnostic, RenderOptions, render};
 use crate::program::Program;
 use crate::script::{EngineHook, ScriptLimits, Scripts};
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ pub struct LoadError {
 impl LoadError {
     /// The diagnostics rendered without colour at `width` columns.
     pub fn render(&self, width: usize) -> String {
-        render_plain(&self.diagnostics, &self.name, &self.text, width)
+        render(&self.diagnostics, &self.name, &self.text, &RenderOptions::default().with_width(width))
     }
 }
 

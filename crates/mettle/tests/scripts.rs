@@ -1,7 +1,7 @@
 //! Scripts: the sandbox holds against hostile scripts (each stopped with a located error, quickly, with
 //! the session untouched), errors in script files point into the file, and host hooks are contained.
 
-use mettle::diagnostics::render_plain;
+use mettle::diagnostics::{RenderOptions, render};
 use mettle::{LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ fn stopped(rules: &Ruleset, code: &str) -> String {
     assert_eq!(s.save(), before, "a stopped script changed the session");
     s.apply("heal", &[("u", Value::Entity(0))]).expect("the session is still usable");
     assert_eq!(s.get("a", "hp"), Some(&Value::Int(4)));
-    render_plain(&[err], rules.name(), rules.text(), 100)
+    render(&[err], rules.name(), rules.text(), &RenderOptions::default().with_width(100))
 }
 
 /// Loading fails with `code`, pointing at the text `at`.
@@ -269,8 +269,8 @@ fn errors_in_script_files_point_into_the_file() {
     let span = err.span();
     let line = file.text[..span.start].lines().count();
     assert_eq!(line, 13, "{err:?}");
-    let shown =
-        render_plain(&[err], rules.name(), rules.text(), 80).replace(&*scripts_dir().to_string_lossy(), "…");
+    let shown = render(&[err], rules.name(), rules.text(), &RenderOptions::default().with_width(80))
+        .replace(&*scripts_dir().to_string_lossy(), "…");
     insta::assert_snapshot!(shown);
 }
 

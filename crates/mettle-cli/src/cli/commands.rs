@@ -1,7 +1,8 @@
 //! The commands. Everything printed goes through here; the library only returns data.
 
-use mettle::diagnostics::{Diagnostic, render_color, render_plain, suggest};
+use mettle::diagnostics::{Diagnostic, RenderOptions};
 use mettle::internals::RulesetInternals as _;
+use mettle::internals::diagnostics::suggest;
 use mettle::internals::program::{Program, Ty};
 use mettle::{LoadError, Ruleset, Session, Value};
 use std::io::IsTerminal;
@@ -15,11 +16,13 @@ pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
         let doc = super::json::ErrorDoc { mettle: super::json::Meta::default(), errors };
         return serde_json::to_string(&doc).unwrap_or_default() + "\n";
     }
-    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        render_color(diags, name, text, WIDTH)
-    } else {
-        render_plain(diags, name, text, WIDTH)
-    }
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    mettle::diagnostics::render(
+        diags,
+        name,
+        text,
+        &RenderOptions::default().with_width(WIDTH).with_color(color),
+    )
 }
 
 pub(super) fn load(path: &Path) -> Option<Ruleset> {

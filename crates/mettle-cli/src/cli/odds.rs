@@ -204,7 +204,7 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
                 return Err(format!(
                     "a {} has no attribute `{attr}`; {}",
                     kind.name,
-                    mettle::diagnostics::suggest(attr, "attribute", &names)
+                    mettle::internals::diagnostics::suggest(attr, "attribute", &names)
                 ));
             };
             (format!("attribute `{name}`"), f.ty.clone(), Target::Attribute(attr.to_string()))
@@ -217,13 +217,13 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
             if only_option {
                 return Err(format!(
                     "there is no option called `{name}` to sweep; {}",
-                    mettle::diagnostics::suggest(name, "option", &names)
+                    mettle::internals::diagnostics::suggest(name, "option", &names)
                 ));
             }
             names.extend(decl.inputs.iter().map(|i| i.field.name.as_str()));
             return Err(format!(
                 "check `{check}` has no input or option `{name}`; {}",
-                mettle::diagnostics::suggest(name, "input", &names)
+                mettle::internals::diagnostics::suggest(name, "input", &names)
             ));
         };
         let values: Vec<Value> = match (&ty, range) {

@@ -1,7 +1,7 @@
 //! `mettle sim`: play a scenario or roll a check many times and report the frequencies.
 
 use super::commands::{load, parse_assignment, runtime_error};
-use mettle::diagnostics::suggest;
+use mettle::internals::diagnostics::suggest;
 use mettle::internals::program::Ty;
 use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::sim::{Distribution, Options, Report, Target};

@@ -148,7 +148,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
         // Prints the error for a line refused whole.
         let refused = |code: &str, message: String, help: &str| {
             let d = mettle::Diagnostic::plain(code, message).with_help(help);
-            let err = mettle::diagnostics::render_plain(&[d], "input", "", 80);
+            let err = mettle::diagnostics::render(&[d], "input", "", &Default::default());
             print(&super::Reply { err, failed: true, ..Default::default() });
         };
         let line = match read_line(&mut input, cap) {

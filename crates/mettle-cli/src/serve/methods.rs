@@ -387,7 +387,7 @@ fn set(w: &mut World, p: SetParams) -> Result<mettle::Outcome, Failure> {
                     code::RULES,
                     "mettle::serve::unknown_field",
                     &format!("a {} has no attribute `{a}`", kind.name),
-                    Some(&mettle::diagnostics::suggest(a, "attribute", &known)),
+                    Some(&mettle::internals::diagnostics::suggest(a, "attribute", &known)),
                 ));
             };
             let v = value(s, &f.ty, &p.value, &format!("`{e}.{a}`"))?;
@@ -419,7 +419,7 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
                     code::RULES,
                     "mettle::serve::unknown_scenario",
                     &format!("there is no scenario called `{name}`"),
-                    Some(&mettle::diagnostics::suggest(name, "scenario", &known)),
+                    Some(&mettle::internals::diagnostics::suggest(name, "scenario", &known)),
                 ));
             }
             (Target::Scenario(name.clone()), SimTarget::Scenario { scenario: name.clone() })

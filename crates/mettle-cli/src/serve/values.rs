@@ -2,8 +2,8 @@
 //! yes/no, a name (a string) for a state or an entity, `null` for none, anything for `data`.
 
 use super::{Failure, code};
-use mettle::diagnostics::suggest;
 use mettle::internals::RulesetInternals as _;
+use mettle::internals::diagnostics::suggest;
 use mettle::internals::program::{FieldDef, Ty};
 use mettle::{Session, Value};
 use serde_json::Value as Json;
