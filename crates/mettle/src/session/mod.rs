@@ -18,7 +18,7 @@ mod show;
 mod structure;
 
 pub use checkpoint::Checkpoint;
-pub use entities::Entities;
+pub use entities::{Entities, Iter};
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 pub use outcome::{Note, Outcome, QueuedAnswer};
