@@ -1,8 +1,9 @@
 //! A dice expression → roll it once, and ask its exact odds.
 #![no_main]
 
+use mettle::internals::SessionInternals as _;
 use libfuzzer_sys::fuzz_target;
-use mettle::odds::expr::{compile, dist};
+use mettle::internals::odds::expr::{compile, dist};
 use mettle::{Ruleset, Session, Value};
 
 fuzz_target!(|data: &[u8]| {
@@ -10,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let compiled = match compile(text) {
         Ok(c) => c,
         Err(diags) => {
-            let _ = mettle::diagnostics::render_plain(&diags, "--dice", text, 80);
+            let _ = mettle::diagnostics::render(&diags, "--dice", text, &Default::default());
             return;
         }
     };

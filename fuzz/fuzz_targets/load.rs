@@ -1,6 +1,7 @@
 //! Ruleset text → load (parse, check, compile) → render the diagnostics, or run every scenario.
 #![no_main]
 
+use mettle::internals::RulesetInternals as _;
 use libfuzzer_sys::fuzz_target;
 use mettle::{Budget, LoadOptions, Ruleset, Session};
 

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 
 const RULESET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/infinite_frontiers.mettle");
 

@@ -2,6 +2,7 @@
 //! forward and save again.
 #![no_main]
 
+use mettle::internals::RulesetInternals as _;
 use libfuzzer_sys::fuzz_target;
 use mettle::{Ruleset, Session};
 use std::sync::OnceLock;

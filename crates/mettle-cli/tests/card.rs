@@ -1,6 +1,7 @@
 //! `mettle card`: the Markdown card of every shipped ruleset as a snapshot, the HTML card's content
 //! and print style, escaping of a hostile ruleset, and the command line (`--format`, `-o`).
 
+use mettle::internals::RulesetInternals as _;
 use std::path::Path;
 use std::process::{Command, Output};
 

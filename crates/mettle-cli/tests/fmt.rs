@@ -2,6 +2,7 @@
 //! meaning, keeps every comment, and is idempotent; messy inputs come out as in the snapshots; the
 //! command rewrites files in place and `--check` reports without writing.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{LoadOptions, Ruleset, Session};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -381,7 +382,7 @@ fn reshuffled_whitespace_formats_and_is_idempotent() {
         }
         for seed in 0..6 {
             let text = reshuffled(&case.text, seed);
-            if !mettle::syntax::parse(&text).1.is_empty() {
+            if !mettle::internals::syntax::parse(&text).1.is_empty() {
                 continue;
             }
             let tidy = mettle::fmt::format(&text)

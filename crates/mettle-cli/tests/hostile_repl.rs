@@ -2,7 +2,7 @@
 //! blocks left open, output that cannot be written, and Ctrl-C. Each case checks the code and that the
 //! session (or the next line) goes on.
 
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::Ordering;
@@ -245,10 +245,10 @@ fn a_continuation_that_can_never_be_valid_is_reported_at_once() {
 #[test]
 fn a_continuation_that_can_never_be_valid_is_sent_at_once_from_the_line_editor() {
     // The line editor's check: read on while the text may still become valid, send it when not.
-    assert!(mettle::syntax::is_incomplete("on damaged {\n  note \"a\""));
-    assert!(!mettle::syntax::never_completes("on damaged {\n  note \"a\""));
-    assert!(mettle::syntax::never_completes("on damaged {\n  note \"a\" \"b\""));
-    assert!(mettle::syntax::never_completes("kind unit {\n  spi: 0..6 = \u{200b}3"));
+    assert!(mettle::internals::syntax::is_incomplete("on damaged {\n  note \"a\""));
+    assert!(!mettle::internals::syntax::never_completes("on damaged {\n  note \"a\""));
+    assert!(mettle::internals::syntax::never_completes("on damaged {\n  note \"a\" \"b\""));
+    assert!(mettle::internals::syntax::never_completes("kind unit {\n  spi: 0..6 = \u{200b}3"));
 }
 
 #[test]

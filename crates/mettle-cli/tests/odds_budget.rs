@@ -2,6 +2,7 @@
 //! scenario's walk and the `mettle check` lint all stop when it is spent, and then estimate from
 //! samples or say the work was cut short — never run on for minutes.
 
+use mettle::internals::SessionInternals as _;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -120,7 +121,7 @@ fn the_library_gives_the_reason_and_leaves_the_session_as_it_was() {
     let state = s.state().clone();
     let (c, args) = s.resolve("heavy", &[("a", Value::Int(1)), ("b", Value::Int(1))]).unwrap();
     let prepared = s.prepare(c, None, args).unwrap();
-    let why = mettle::odds::check_odds(&mut s, &prepared).unwrap().unwrap_err();
+    let why = mettle::internals::odds::check_odds(&mut s, &prepared).unwrap().unwrap_err();
     assert!(why.contains("more work than its budget allows"), "{why}");
     assert_eq!(s.state(), &state);
     // With room to work, the same question is exact: 3d6 reach 10 or more 135 ways in 216.
@@ -128,7 +129,7 @@ fn the_library_gives_the_reason_and_leaves_the_session_as_it_was() {
     let mut s = Session::new(&rules, 3);
     let (c, args) = s.resolve("heavy", &[("a", Value::Int(1)), ("b", Value::Int(1))]).unwrap();
     let prepared = s.prepare(c, None, args).unwrap();
-    let odds = mettle::odds::check_odds(&mut s, &prepared).unwrap().unwrap();
+    let odds = mettle::internals::odds::check_odds(&mut s, &prepared).unwrap().unwrap();
     let mid = &odds.outcomes.iter().find(|(n, _)| n == "mid").unwrap().1;
     assert_eq!((mid.to_string(), odds.total.to_string()), ("135".to_string(), "216".to_string()));
 }

@@ -145,7 +145,7 @@ fn every_command_takes_options() {
 
 #[test]
 fn the_repl_lists_and_picks_options_and_undoes_the_pick() {
-    let mut r = mettle::repl::Repl::new(1, false, 80);
+    let mut r = mettle::internals::repl::Repl::new(1, false, 80);
     assert!(
         !r.handle(&format!(
             ":load {}",

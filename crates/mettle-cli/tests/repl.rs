@@ -85,7 +85,7 @@ fn reload_moves_the_session_over() {
         "kind unit {\n  spi: 0..6 = 3\n  grit: 0..3 = 1\n  morale: steady | shaken | broken = steady\n}\nkind crate { full: flag = yes }\n",
     )
     .unwrap();
-    let mut repl = mettle::repl::Repl::new(1, false, 80);
+    let mut repl = mettle::internals::repl::Repl::new(1, false, 80);
     let mut said = String::new();
     let mut run = |line: &str| {
         let r = repl.handle(line);
@@ -197,7 +197,7 @@ fn terminal_session() {
 /// rolls, a definition, a `:load` and undos, the log is line for line what it was at that point.
 #[test]
 fn undo_cuts_the_shared_log_back_exactly() {
-    let mut r = mettle::repl::Repl::new(1, false, 80);
+    let mut r = mettle::internals::repl::Repl::new(1, false, 80);
     let path = root().join("rulesets/infinite_frontiers.mettle");
     assert!(!r.handle(&format!(":load {}", path.display())).failed);
     assert!(!r.handle("new unit u with spi = 2").failed);

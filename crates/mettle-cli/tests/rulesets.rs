@@ -1,6 +1,7 @@
 //! Every shipped ruleset loads without warnings and passes every scenario, through the library and
 //! through `mettle test rulesets/`.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session};
 use std::path::PathBuf;
 use std::process::Command;
@@ -35,7 +36,12 @@ fn the_five_seed_rulesets_ship() {
 fn every_shipped_ruleset_is_clean_and_its_scenarios_pass() {
     for path in shipped() {
         let rules = Ruleset::from_path(&path).unwrap_or_else(|e| panic!("{}", e.render(100)));
-        let warnings = mettle::diagnostics::render_plain(rules.warnings(), rules.name(), rules.text(), 100);
+        let warnings = mettle::diagnostics::render(
+            rules.warnings(),
+            rules.name(),
+            rules.text(),
+            &mettle::diagnostics::RenderOptions::default().with_width(100),
+        );
         assert!(rules.warnings().is_empty(), "{} has warnings:\n{warnings}", path.display());
         assert!(!rules.program().scenarios.is_empty(), "{} has no scenarios", path.display());
         for sc in &rules.program().scenarios {

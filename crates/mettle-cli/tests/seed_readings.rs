@@ -1,6 +1,7 @@
 //! The seeds as a player reads them: every reading a ruleset offers passes every scenario, and the
 //! decisions that are not scenarios (values a host must give) are enforced.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -69,7 +70,7 @@ fn a_combat_hq_group_needs_its_starting_morale_points() {
     let e = s.create("group", "max", &[]).unwrap_err();
     assert_eq!(e.code, "mettle::run::missing_attribute");
     assert!(e.message.contains("`mp`"), "{}", e.message);
-    assert!(s.state().entities.is_empty(), "nothing was created");
+    assert!(s.state().entities().is_empty(), "nothing was created");
     s.create("group", "max", &[("mp", Value::Int(5))]).unwrap();
     // On the command line, the stand-in that makes a check must be given it too.
     let o = mettle(&["odds", "rulesets/combat_hq.mettle", "dispersal"]);

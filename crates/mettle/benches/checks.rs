@@ -5,6 +5,7 @@
 //! - the exact odds of every shipped check (target: each under 1 ms), against settling one roll.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::{Ruleset, Session, Value};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -28,7 +28,9 @@ fn load(c: &mut Criterion) {
     for (name, text) in rulesets() {
         let mut g = c.benchmark_group(format!("load/{name}"));
         g.bench_function("baseline: copy text", |b| b.iter(|| black_box(text.clone())));
-        g.bench_function("parse", |b| b.iter(|| black_box(mettle::syntax::parse(black_box(&text)))));
+        g.bench_function("parse", |b| {
+            b.iter(|| black_box(mettle::internals::syntax::parse(black_box(&text))))
+        });
         g.bench_function("parse + check + compile", |b| {
             b.iter(|| black_box(mettle::Ruleset::from_str(&name, black_box(&text)).unwrap()))
         });

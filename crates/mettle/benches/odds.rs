@@ -2,9 +2,9 @@
 //! convolution for sums, every roll listed for a small keep, and the closed form for the best of 20d20.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mettle::ast::DiceMod;
 use mettle::dice::Faces;
-use mettle::odds::pool::term;
+use mettle::internals::ast::DiceMod;
+use mettle::internals::odds::pool::term;
 use num_bigint::BigUint;
 use std::hint::black_box;
 

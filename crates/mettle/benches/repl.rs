@@ -9,7 +9,7 @@
 mod generate;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

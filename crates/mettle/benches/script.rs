@@ -3,6 +3,7 @@
 //! (`follow`) applying two actions, against the same event with the changes written as rules.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::{Ruleset, Session, Value};
 use std::hint::black_box;
 

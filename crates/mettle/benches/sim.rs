@@ -10,6 +10,7 @@ mod firefight;
 mod morale_race;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mettle::internals::sim::{CHUNK, mix};
 use mettle::sim::{self, Options, Target};
 use std::hint::black_box;
 use std::time::Instant;
@@ -44,8 +45,8 @@ fn by_hand(scenario: &str) -> Option<fn(u64) -> u64> {
         "morale_race" => Some(|runs| {
             let mut ends = [0u64; 5];
             for i in 0..runs {
-                let chunk = sim::mix(1, i / sim::CHUNK);
-                let g = morale_race::play(sim::mix(chunk, i % sim::CHUNK));
+                let chunk = mix(1, i / CHUNK);
+                let g = morale_race::play(mix(chunk, i % CHUNK));
                 ends[match g.end {
                     morale_race::End::Draw => 0,
                     morale_race::End::Major(w) => 1 + w,
@@ -57,8 +58,8 @@ fn by_hand(scenario: &str) -> Option<fn(u64) -> u64> {
         "firefight" => Some(|runs| {
             let mut ends = [0u64; 3];
             for i in 0..runs {
-                let chunk = sim::mix(1, i / sim::CHUNK);
-                let g = firefight::play(sim::mix(chunk, i % sim::CHUNK));
+                let chunk = mix(1, i / CHUNK);
+                let g = firefight::play(mix(chunk, i % CHUNK));
                 ends[match g.end {
                     firefight::End::Drawn => 0,
                     firefight::End::Won(w) => 1 + w,

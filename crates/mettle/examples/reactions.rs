@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     print!("{}", mettle::session::render_log(session.log(), rules.text()));
     println!("\norders for the table:");
-    for order in &session.state().orders {
+    for order in session.state().orders() {
         println!("  - {}", order.text);
     }
     Ok(())

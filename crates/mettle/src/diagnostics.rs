@@ -135,73 +135,70 @@ impl From<Box<Diagnostic>> for Diagnostic {
     }
 }
 
-/// Renders diagnostics as text without colour, `width` columns wide: the form used by the CLI when
-/// its output is not a terminal, and by the snapshot tests.
+/// How [`render`] lays diagnostics out: how many columns wide, and whether in colour for a
+/// terminal. Made with [`RenderOptions::default`] (80 columns, no colour) and the `with_` methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// Columns the text may take.
+    pub width: usize,
+    /// Colours for a terminal (ANSI escapes); without them, plain text.
+    pub color: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions { width: 80, color: false }
+    }
+}
+
+impl RenderOptions {
+    /// These options, `width` columns wide.
+    ///
+    /// ```
+    /// let opts = mettle::diagnostics::RenderOptions::default().with_width(100);
+    /// assert_eq!((opts.width, opts.color), (100, false));
+    /// ```
+    pub fn with_width(mut self, width: usize) -> Self {
+        self.width = width;
+        self
+    }
+
+    /// These options, in colour (`true`) or plain (`false`).
+    ///
+    /// ```
+    /// let opts = mettle::diagnostics::RenderOptions::default().with_color(true);
+    /// assert_eq!((opts.width, opts.color), (80, true));
+    /// ```
+    pub fn with_color(mut self, color: bool) -> Self {
+        self.color = color;
+        self
+    }
+}
+
+/// Renders diagnostics against the text they point into (`name` is how the file is called in the
+/// report), as the `mettle` command shows them: code, message, the lines with their labels, help.
+/// Plain text is what the command writes when its output is not a terminal, and what the snapshot
+/// tests compare.
 ///
 /// ```
+/// use mettle::diagnostics::{RenderOptions, render};
 /// let text = "check c {\n  input spi: 0..6\n  let x = spy\n  otherwise done\n}";
 /// let err = mettle::Ruleset::from_str("r.mettle", text).unwrap_err();
-/// let shown = mettle::diagnostics::render_plain(&err.diagnostics, "r.mettle", text, 80);
+/// let shown = render(&err.diagnostics, "r.mettle", text, &RenderOptions::default());
 /// assert!(shown.contains("mettle::resolve::unknown_name"));
 /// assert!(shown.contains("r.mettle:3:11"));
 /// assert!(shown.contains("did you mean `spi`?"));
+/// assert!(!shown.contains('\u{1b}'), "no colour");
+/// let coloured = render(&err.diagnostics, "r.mettle", text, &RenderOptions::default().with_color(true));
+/// assert!(coloured.contains('\u{1b}'));
 /// ```
-pub fn render_plain(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
-    crate::render::render(&crate::render::plain(width), diags, name, text)
+pub fn render(diags: &[Diagnostic], name: &str, text: &str, opts: &RenderOptions) -> String {
+    let handler =
+        if opts.color { crate::render::color(opts.width) } else { crate::render::plain(opts.width) };
+    crate::render::render(&handler, diags, name, text)
 }
 
-/// Renders diagnostics in colour for a terminal.
-pub fn render_color(diags: &[Diagnostic], name: &str, text: &str, width: usize) -> String {
-    crate::render::render(&crate::render::color(width), diags, name, text)
-}
-
-/// The known name closest to `name`, if one is close enough to be a likely misspelling: at most one
-/// edit (or one swap of neighbours) away for short names, a few for long ones, or very similar overall.
-pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = name.to_lowercase();
-    let budget = (name.chars().count() / 3).max(1);
-    let mut best: Option<(usize, f64, &str)> = None;
-    for k in known {
-        if k == name {
-            continue;
-        }
-        let kl = k.to_lowercase();
-        let edits = strsim::osa_distance(&lower, &kl);
-        let similar = strsim::jaro_winkler(&lower, &kl);
-        if edits > budget && similar < 0.88 {
-            continue;
-        }
-        let better = match best {
-            None => true,
-            Some((e, s, _)) => edits < e || (edits == e && similar > s),
-        };
-        if better {
-            best = Some((edits, similar, k));
-        }
-    }
-    best.map(|(_, _, k)| k)
-}
-
-/// `help` text for an unknown name: "did you mean" when a close name exists.
-pub fn suggest(name: &str, what: &str, known: &[&str]) -> String {
-    match did_you_mean(name, known.iter().copied()) {
-        Some(k) => format!("did you mean `{k}`?"),
-        None if known.is_empty() => format!("no {what} is defined here; define one first"),
-        None => {
-            let mut list: Vec<&str> = known.to_vec();
-            list.sort_unstable();
-            list.dedup();
-            let shown: Vec<String> = list.iter().take(8).map(|k| format!("`{k}`")).collect();
-            let more = if list.len() > 8 { ", …" } else { "" };
-            format!("the {what}s here are {}{more}", shown.join(", "))
-        }
-    }
-}
-
-/// Like [`suggest`], but when no close name exists adds `otherwise` (such as how to declare the name).
-pub fn suggest_or(name: &str, what: &str, known: &[&str], otherwise: &str) -> String {
-    match did_you_mean(name, known.iter().copied()) {
-        Some(k) => format!("did you mean `{k}`?"),
-        None => format!("{}; {otherwise}", suggest(name, what, known)),
-    }
-}
+// "Did you mean" lives apart, for the crate and the command (`internals::diagnostics`).
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+pub(crate) use crate::suggest::{did_you_mean, suggest, suggest_or};

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 /// Most dice an exploding or rerolling die may add or roll again.
-pub const MAX_CHAIN: usize = 100;
+pub(crate) const MAX_CHAIN: usize = 100;
 
 /// The faces of a die: `1..=n`, or a list.
 #[derive(Debug, Clone, Copy)]
@@ -191,7 +191,7 @@ pub(crate) type SharedSource = Arc<Mutex<dyn DiceSource>>;
 
 /// The host's source while a roll draws from it: the source, the faces drawn in this action (to give
 /// back if it fails), and the error it stopped with.
-pub struct Host<'a> {
+pub(crate) struct Host<'a> {
     pub(crate) source: &'a mut dyn DiceSource,
     /// Faces to give again before the source is asked: those an action that waited on a question
     /// drew, now that it runs on.
@@ -202,7 +202,7 @@ pub struct Host<'a> {
 
 /// Where faces come from: forced values first (scenarios' `dice 4, 3`), then a walk's faces when
 /// every roll is being tried in turn, then the host's dice source, else the generator.
-pub struct Source<'a> {
+pub(crate) struct Source<'a> {
     /// The seeded generator.
     pub rng: &'a mut ChaCha8Rng,
     /// Faces the next dice must show.
@@ -218,7 +218,7 @@ pub struct Source<'a> {
 /// One path of an exhaustive walk through every roll: the faces its dice show, in order. When they run
 /// out, the next die stops the run and leaves its faces in `needs`, so the walk can try each.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Walk {
+pub(crate) struct Walk {
     /// Faces the next dice show.
     pub faces: VecDeque<i64>,
     /// The faces of the die that found `faces` empty.
@@ -234,24 +234,19 @@ pub struct Walk {
 }
 
 /// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
-pub const OVERFLOW: &str = "the dice add up to more than mettle can count";
+pub(crate) const OVERFLOW: &str = "the dice add up to more than mettle can count";
 
-/// The sum of `faces`, or `None` if it would overflow.
-///
-/// ```
-/// assert_eq!(mettle::dice::checked_sum([1, 2, 3]), Some(6));
-/// assert_eq!(mettle::dice::checked_sum([i64::MAX, 1]), None);
-/// ```
-pub fn checked_sum(faces: impl IntoIterator<Item = i64>) -> Option<i64> {
+/// The sum of `faces`, or `None` if it would overflow (`[1, 2, 3]` gives 6, `[i64::MAX, 1]` none).
+pub(crate) fn checked_sum(faces: impl IntoIterator<Item = i64>) -> Option<i64> {
     faces.into_iter().try_fold(0i64, |a, b| a.checked_add(b))
 }
 
 /// The message of the error that stops a walk's run at a die it has no face for.
-pub const WALK_END: &str = "an exhaustive walk needs the next face";
+pub(crate) const WALK_END: &str = "an exhaustive walk needs the next face";
 
 /// The message of the error that stops a roll when the host's dice source failed or gave a face the
 /// die cannot show; the source's own error is in [`Host`].
-pub const HOST_FAILED: &str = "the host's dice source gave no usable face";
+pub(crate) const HOST_FAILED: &str = "the host's dice source gave no usable face";
 
 impl Source<'_> {
     /// One face of a die.
@@ -345,7 +340,7 @@ impl Source<'_> {
 
 /// What the kept `dice` come to: how many show a success, when `successes` says what one is, else
 /// their sum ([`OVERFLOW`] if it is more than a number holds).
-pub fn kept_value(dice: &[Die], successes: Option<(Cmp, i64)>) -> Result<i64, &'static str> {
+pub(crate) fn kept_value(dice: &[Die], successes: Option<(Cmp, i64)>) -> Result<i64, &'static str> {
     match successes {
         Some((cmp, n)) => Ok(dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64),
         None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(OVERFLOW),
@@ -354,7 +349,12 @@ pub fn kept_value(dice: &[Die], successes: Option<(Cmp, i64)>) -> Result<i64, &'
 
 /// Rolls `count` dice with `faces` and applies `mods` in order. `labels` names, for each die past the
 /// first `count - labels.len()`, the modifier that added it.
-pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'_>) -> Result<Pool, String> {
+pub(crate) fn roll(
+    count: usize,
+    faces: Faces<'_>,
+    mods: &[DiceMod],
+    src: &mut Source<'_>,
+) -> Result<Pool, String> {
     let mut pool = Pool { notation: String::new(), sides: 0, dice: Vec::with_capacity(count), value: 0 };
     roll_into(&mut pool, count, faces, mods, src)?;
     Ok(pool)
@@ -362,7 +362,7 @@ pub fn roll(count: usize, faces: Faces<'_>, mods: &[DiceMod], src: &mut Source<'
 
 /// Rolls as [`roll`] does into `pool`, whose dice vector is emptied and filled again (its
 /// allocation kept); the notation is left as it is.
-pub fn roll_into(
+pub(crate) fn roll_into(
     pool: &mut Pool,
     count: usize,
     faces: Faces<'_>,

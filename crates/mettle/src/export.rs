@@ -138,7 +138,7 @@ fn shape_fields(p: &Program, fields: &[crate::shape::ShapeField], line: &dyn Fn(
 }
 
 /// A type as written in a ruleset: `0..6`, `flag`, `steady | shaken`, a kind's or ladder's name.
-pub fn type_name(p: &Program, ty: &Ty) -> String {
+pub(crate) fn type_name(p: &Program, ty: &Ty) -> String {
     match ty {
         Ty::Int { lo: None, hi: None } => "int".into(),
         Ty::Int { lo, hi } => format!(

@@ -47,7 +47,7 @@
 //! let orc = session.create("creature", "orc", &[]).unwrap();
 //! let seen = serde_json::json!({ "enemies": [{ "name": "ranger", "distance": 8 }] });
 //! session.apply("spotted", &[("creature", Value::Entity(orc)), ("seen", Value::Data(seen.into()))]).unwrap();
-//! assert_eq!(session.state().orders[0].text, "move away from ranger");
+//! assert_eq!(session.state().orders()[0].text, "move away from ranger");
 //! ```
 //!
 //! The same rules answer "how likely is this?" exactly ([`odds`]), and sample or simulate at speed
@@ -77,13 +77,14 @@
 #![warn(missing_docs)]
 
 // The compiler's insides (syntax tree, parser, checker, compiled program) and the REPL's engine are
-// public only for the `mettle` command and the tests; a host uses what is re-exported below.
-#[doc(hidden)]
-pub mod ast;
+// private: the `mettle` command and the tests reach them through `internals` (feature `internals`);
+// a host uses what is re-exported below.
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod ast;
 pub mod budget;
 pub mod card;
-#[doc(hidden)]
-pub mod check;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod check;
 pub mod diagnostics;
 pub mod dice;
 pub mod export;
@@ -92,19 +93,23 @@ pub mod fmt;
 ///
 #[doc = include_str!("../../../docs/embedding.md")]
 pub mod embedding {}
+#[cfg(feature = "internals")]
+pub mod internals;
 pub mod odds;
-#[doc(hidden)]
-pub mod program;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod program;
 mod render;
-#[doc(hidden)]
-pub mod repl;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod repl;
 mod ruleset;
 pub mod script;
 pub mod session;
-pub mod shape;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod shape;
 pub mod sim;
-#[doc(hidden)]
-pub mod syntax;
+mod suggest;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod syntax;
 pub mod text;
 mod values;
 pub mod wire;
@@ -113,7 +118,8 @@ pub use ast::Span;
 pub use budget::Budget;
 pub use diagnostics::Diagnostic;
 pub use dice::{DiceSource, QueuedDice};
-pub use program::{AppliedModifier, CheckId, CheckResult, Die, Pool, Value};
+pub use program::{AppliedModifier, CheckId, CheckResult, Die, KindId, Pool, SetId, Value};
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
 pub use script::{Clock, ScriptLimits};
 pub use session::{Change, Chooser, LogEntry, ObserverId, Outcome, Question, Reply, Session};
+pub use values::WrongType;

@@ -42,8 +42,9 @@ pub enum Value {
 }
 
 impl Value {
-    /// The integer, for values of integer or pool type.
-    pub fn int(&self) -> i64 {
+    /// The integer, for values of integer or pool type, and 0 for anything else: for the engine,
+    /// whose checker has already made sure of the type. A host asks [`Value::as_int`].
+    pub(crate) fn int(&self) -> i64 {
         match self {
             Value::Int(i) => *i,
             Value::Pool(p) => p.value,
@@ -51,8 +52,8 @@ impl Value {
             _ => 0,
         }
     }
-    /// The truth of a flag.
-    pub fn truth(&self) -> bool {
+    /// The truth of a flag, and no for anything else (a host asks [`Value::as_bool`]).
+    pub(crate) fn truth(&self) -> bool {
         matches!(self, Value::Bool(true))
     }
 }

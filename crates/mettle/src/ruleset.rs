@@ -3,7 +3,7 @@
 
 use crate::Budget;
 use crate::ast::ItemKind;
-use crate::diagnostics::{Diagnostic, render_plain};
+use crate::diagnostics::{Diagnostic, RenderOptions, render};
 use crate::program::Program;
 use crate::script::{EngineHook, ScriptLimits, Scripts};
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ pub struct LoadError {
 impl LoadError {
     /// The diagnostics rendered without colour at `width` columns.
     pub fn render(&self, width: usize) -> String {
-        render_plain(&self.diagnostics, &self.name, &self.text, width)
+        render(&self.diagnostics, &self.name, &self.text, &RenderOptions::default().with_width(width))
     }
 }
 
@@ -132,7 +132,7 @@ impl Ruleset {
     ///
     /// ```
     /// let r = mettle::Ruleset::from_str("x.mettle", "kind unit { spi: 0..6 = 3 }").unwrap();
-    /// assert_eq!(r.program().kinds[0].name, "unit");
+    /// assert_eq!(r.kind_name(0), Some("unit"));
     /// let e = mettle::Ruleset::from_str("x.mettle", "kind unit { spi: 0..6 = 9 }").unwrap_err();
     /// assert_eq!(e.diagnostics[0].code, "mettle::resolve::out_of_range");
     /// ```
@@ -148,7 +148,7 @@ impl Ruleset {
     /// let text = "script { fn tn(n) { 6 + n * (n + 1) / 2 } }\ndefine stress_tn(n: 0..) = tn(n)";
     /// let opts = LoadOptions { limits: ScriptLimits { operations: 10_000, ..Default::default() }, ..Default::default() };
     /// let r = Ruleset::load("s.mettle", text, &opts).unwrap();
-    /// assert_eq!(r.program().scripts.as_ref().unwrap().functions[0].name, "tn");
+    /// assert_eq!(r.name(), "s.mettle");
     /// ```
     pub fn load(name: &str, text: &str, opts: &LoadOptions) -> Result<Ruleset, LoadError> {
         if text.len() as u64 > opts.budget.ruleset_bytes {
@@ -169,8 +169,7 @@ impl Ruleset {
     /// [`crate::syntax::parse`] gave for `text`, which must be normalized
     /// ([`crate::syntax::normalize`]). For hosts that keep the syntax tree too (the language
     /// server), so that a text is parsed once.
-    #[doc(hidden)]
-    pub fn load_parsed(
+    pub(crate) fn load_parsed(
         name: &str,
         text: &str,
         file: &crate::ast::File,
@@ -277,8 +276,7 @@ impl Ruleset {
     }
 
     /// The compiled program.
-    #[doc(hidden)]
-    pub fn program(&self) -> &Program {
+    pub(crate) fn program(&self) -> &Program {
         &self.0.program
     }
 

@@ -151,7 +151,7 @@ fn value_words(v: &J) -> String {
 /// `too_large`), and nothing deeper than [`MAX_DEPTH`].
 ///
 /// ```
-/// use mettle::shape::{conform, ShapeTy};
+/// use mettle::internals::shape::{conform, ShapeTy};
 /// let ty = ShapeTy::List(Box::new(ShapeTy::Int { lo: Some(0), hi: None }));
 /// assert!(conform(&[], &ty, &serde_json::json!([1, 2]), "distances", 100).is_ok());
 /// let e = conform(&[], &ty, &serde_json::json!([1, -2]), "distances", 100).unwrap_err();

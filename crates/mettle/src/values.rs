@@ -1,9 +1,9 @@
 //! Values written as text through a ruleset (`shaken`, `3`, `yes`) and back, for hosts that hold
-//! names rather than indices.
+//! names rather than indices; and values converted to and from Rust numbers and yes/no.
 
 use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::program::{Program, Ty, Value};
+use crate::program::{KindId, Program, Ty, Value};
 
 fn bad(code: &str, message: String, help: String) -> Diagnostic {
     Diagnostic::plain(&format!("value::{code}"), message).with_help(help)
@@ -121,6 +121,169 @@ impl Ruleset {
         match v {
             Value::Entity(e) => format!("#{e}"),
             v => crate::Session::new(self, 0).show(v),
+        }
+    }
+}
+
+/// A value was not of the type it was read as ([`Value::as_int`]'s `TryFrom` forms).
+///
+/// ```
+/// let e = i64::try_from(&mettle::Value::Bool(true)).unwrap_err();
+/// assert_eq!(e.to_string(), "expected a number, got yes/no");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrongType {
+    /// What was asked for: `a number`, `yes/no`, `an entity`.
+    pub expected: &'static str,
+    /// What the value is, in the same words.
+    pub found: &'static str,
+}
+
+impl std::fmt::Display for WrongType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "expected {}, got {}", self.expected, self.found)
+    }
+}
+
+impl std::error::Error for WrongType {}
+
+impl Value {
+    /// What kind of value this is, in words (`a number`, `yes/no`, `a name`, `an entity`, `none`,
+    /// `dice`, `a check's result`, `data`).
+    ///
+    /// ```
+    /// assert_eq!(mettle::Value::Int(3).kind_words(), "a number");
+    /// ```
+    pub fn kind_words(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "a number",
+            Value::Bool(_) => "yes/no",
+            Value::Name { .. } => "a name",
+            Value::Entity(_) => "an entity",
+            Value::None => "none",
+            Value::Pool(_) => "dice",
+            Value::Result(_) => "a check's result",
+            Value::Data(_) => "data",
+        }
+    }
+
+    /// The number this is: a number, or the value of rolled dice; `None` for anything else.
+    ///
+    /// ```
+    /// use mettle::Value;
+    /// assert_eq!(Value::Int(4).as_int(), Some(4));
+    /// assert_eq!(Value::Bool(true).as_int(), None);
+    /// ```
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Pool(p) => Some(p.value),
+            _ => None,
+        }
+    }
+
+    /// Yes or no, for a flag; `None` for anything else.
+    ///
+    /// ```
+    /// assert_eq!(mettle::Value::Bool(false).as_bool(), Some(false));
+    /// assert_eq!(mettle::Value::Int(0).as_bool(), None);
+    /// ```
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The id of the entity this names; `None` for anything else (`Value::None` included).
+    ///
+    /// ```
+    /// assert_eq!(mettle::Value::Entity(2).as_entity(), Some(2));
+    /// assert_eq!(mettle::Value::None.as_entity(), None);
+    /// ```
+    pub fn as_entity(&self) -> Option<u32> {
+        match self {
+            Value::Entity(e) => Some(*e),
+            _ => None,
+        }
+    }
+}
+
+impl From<i64> for Value {
+    /// A number.
+    fn from(x: i64) -> Value {
+        Value::Int(x)
+    }
+}
+
+impl From<bool> for Value {
+    /// Yes or no.
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl TryFrom<&Value> for i64 {
+    type Error = WrongType;
+    /// The number, as [`Value::as_int`] reads it; anything else is an error that says what it was.
+    fn try_from(v: &Value) -> Result<i64, WrongType> {
+        v.as_int().ok_or(WrongType { expected: "a number", found: v.kind_words() })
+    }
+}
+
+impl TryFrom<Value> for i64 {
+    type Error = WrongType;
+    fn try_from(v: Value) -> Result<i64, WrongType> {
+        i64::try_from(&v)
+    }
+}
+
+impl TryFrom<&Value> for bool {
+    type Error = WrongType;
+    /// Yes or no; anything else is an error that says what it was.
+    fn try_from(v: &Value) -> Result<bool, WrongType> {
+        v.as_bool().ok_or(WrongType { expected: "yes/no", found: v.kind_words() })
+    }
+}
+
+impl TryFrom<Value> for bool {
+    type Error = WrongType;
+    fn try_from(v: Value) -> Result<bool, WrongType> {
+        bool::try_from(&v)
+    }
+}
+
+impl Ruleset {
+    /// The name of kind `kind` (an entity's [`crate::session::Entity::kind`]), as the ruleset spells
+    /// it; `None` for a kind the ruleset lacks.
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("k.mettle", "kind unit { hp: 0.. = 3 }  kind banner { }").unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let id = s.create("banner", "red", &[]).unwrap();
+    /// let kind = s.state().entities().get(id as usize).unwrap().kind;
+    /// assert_eq!(rules.kind_name(kind), Some("banner"));
+    /// assert_eq!(rules.kind_name(7), None);
+    /// ```
+    pub fn kind_name(&self, kind: KindId) -> Option<&str> {
+        self.program().kinds.get(kind as usize).map(|k| k.name.as_str())
+    }
+
+    /// The name a name value stands for (`shaken`), as the ruleset spells it; `None` for a value that
+    /// is not a name of this ruleset. The other way is [`Ruleset::value`].
+    ///
+    /// ```
+    /// let rules = mettle::Ruleset::from_str("n.mettle", "kind unit { morale: steady | shaken = steady }").unwrap();
+    /// let v = rules.value("morale", "shaken").unwrap();
+    /// assert_eq!(rules.name_of(&v), Some("shaken"));
+    /// assert_eq!(rules.name_of(&mettle::Value::Int(1)), None);
+    /// ```
+    pub fn name_of(&self, v: &Value) -> Option<&str> {
+        match v {
+            Value::Name { set, index } => {
+                self.program().sets.get(*set as usize)?.names.get(*index as usize).map(String::as_str)
+            }
+            _ => None,
         }
     }
 }

@@ -8,7 +8,8 @@
 //! To regenerate the snapshots after a deliberate change of wording:
 //! `INSTA_UPDATE=always cargo test --test diagnostics`, then read every changed `.snap` file.
 
-use mettle::diagnostics::{Diagnostic, render_plain};
+use mettle::diagnostics::{Diagnostic, RenderOptions, render};
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -85,7 +86,8 @@ fn diagnostics(c: &Case) -> Vec<Diagnostic> {
         (Ok(_), Expect::Error) => panic!("{}: expected an error, but it loaded", c.name),
         (Ok(r), Expect::Warning) => r.warnings().to_vec(),
         (Ok(r), Expect::Runtime) => {
-            let warnings = render_plain(r.warnings(), &c.name, &c.text, WIDTH);
+            let warnings =
+                render(r.warnings(), &c.name, &c.text, &RenderOptions::default().with_width(WIDTH));
             assert!(r.warnings().is_empty(), "{}: unexpected warnings:\n{warnings}", c.name);
             let d = first_runtime_error(&r)
                 .unwrap_or_else(|| panic!("{}: no scenario stopped with an error", c.name));
@@ -134,7 +136,8 @@ fn bad_inputs() {
     let mut failed = vec![];
     for c in &cases {
         let outcome = std::panic::catch_unwind(|| {
-            let rendered = render_plain(&diagnostics(c), &c.name, &c.text, WIDTH);
+            let rendered =
+                render(&diagnostics(c), &c.name, &c.text, &RenderOptions::default().with_width(WIDTH));
             let mut settings = insta::Settings::clone_current();
             settings.set_snapshot_suffix(c.name.clone());
             settings.set_input_file(inputs_dir().join("bad").join(&c.name));
@@ -210,10 +213,18 @@ fn good_inputs() {
         let name = path.file_name().expect("file name").to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).expect("readable input");
         let r = Ruleset::from_str(&name, &text).unwrap_or_else(|e| panic!("{}", e.render(WIDTH)));
-        assert!(r.warnings().is_empty(), "{}", render_plain(r.warnings(), &name, &text, WIDTH));
+        assert!(
+            r.warnings().is_empty(),
+            "{}",
+            render(r.warnings(), &name, &text, &RenderOptions::default().with_width(WIDTH))
+        );
         for sc in &r.program().scenarios {
             let rep = Session::new(&r, 0).run_scenario(&sc.name).unwrap_or_else(|d| {
-                panic!("{name} :: {}\n{}", sc.name, render_plain(&[d], &name, &text, WIDTH))
+                panic!(
+                    "{name} :: {}\n{}",
+                    sc.name,
+                    render(&[d], &name, &text, &RenderOptions::default().with_width(WIDTH))
+                )
             });
             assert!(rep.failures.is_empty(), "{name} :: {}: {:?}", sc.name, rep.failures);
         }
@@ -439,7 +450,7 @@ proptest! {
                 }
             }
             // Rendering must not panic either (a splice can give hundreds of errors: render a few).
-            let _ = render_plain(&e.diagnostics[..e.diagnostics.len().min(4)], "damaged.mettle", &text, WIDTH);
+            let _ = render(&e.diagnostics[..e.diagnostics.len().min(4)], "damaged.mettle", &text, &RenderOptions::default().with_width(WIDTH));
         }
     }
 }

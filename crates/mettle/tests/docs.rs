@@ -1,6 +1,7 @@
 //! Every example in the language reference loads (or fails exactly as the text says), and its
 //! scenarios pass: the reference cannot drift from the language.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session};
 
 fn examples() -> Vec<(usize, String)> {

@@ -1,7 +1,8 @@
 //! Inputs the fuzzers (`fuzz/`) found that crashed, hung or ran out of memory, each fed through the
 //! same path as its fuzz target. Each file under `tests/inputs/fuzz/TARGET/` is one input.
 
-use mettle::odds::expr::{compile, dist};
+use mettle::internals::odds::expr::{compile, dist};
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::{Ruleset, Session, Value};
 use std::path::Path;
 

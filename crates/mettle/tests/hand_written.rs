@@ -41,7 +41,7 @@ fn played(r: &Ruleset, scenario: &str, seed: u64) -> (Session, BTreeMap<String, 
 /// The scenario played by the rules with the log off, read back as a [`Game`].
 fn by_the_rules(r: &Ruleset, seed: u64) -> Game {
     let (s, rec) = played(r, "morale_race", seed);
-    let over = s.state().over.clone().expect("the engagement always ends");
+    let over = s.state().over().cloned().expect("the engagement always ends");
     let who = |w: &Option<String>| match w.as_deref() {
         Some("max") => 0,
         Some("tom") => 1,
@@ -95,11 +95,11 @@ fn the_ends_come_up_as_often_as_by_the_rules() {
     const N: u64 = 6000;
     let r = rules();
     // Different seeds on each side: independent samples of the two games.
-    let ruled = shares((0..N).map(|i| by_the_rules(&r, mettle::sim::mix(1, i)).end));
-    let hand = shares((0..N).map(|i| morale_race::play(mettle::sim::mix(2, i)).end));
+    let ruled = shares((0..N).map(|i| by_the_rules(&r, mettle::internals::sim::mix(1, i)).end));
+    let hand = shares((0..N).map(|i| morale_race::play(mettle::internals::sim::mix(2, i)).end));
     assert!(agree(&ruled, &hand, N), "by the rules {ruled:?}, by hand {hand:?}");
     // The bound tells a game with other odds apart: a lost unit Tom's three times in seven, not four.
-    let skewed = shares((0..N).map(|i| morale_race::play_with(mettle::sim::mix(2, i), 3).end));
+    let skewed = shares((0..N).map(|i| morale_race::play_with(mettle::internals::sim::mix(2, i), 3).end));
     assert!(!agree(&ruled, &skewed, N), "by the rules {ruled:?}, skewed {skewed:?}");
 }
 
@@ -108,7 +108,7 @@ fn the_ends_come_up_as_often_as_by_the_rules() {
 /// Infinite Frontiers' `firefight` played by the rules, read back as a [`firefight::Game`].
 fn firefight_by_the_rules(r: &Ruleset, seed: u64) -> firefight::Game {
     let (s, rec) = played(r, "firefight", seed);
-    let over = s.state().over.clone().expect("the firefight always ends");
+    let over = s.state().over().cloned().expect("the firefight always ends");
     let end = match (over.result.as_str(), over.winner.as_deref()) {
         ("firefight_drawn", None) => firefight::End::Drawn,
         ("firefight_won", Some("a")) => firefight::End::Won(0),
@@ -143,13 +143,13 @@ fn seeded_alike_the_firefights_end_alike() {
 fn the_firefights_end_as_often_as_by_the_rules() {
     const N: u64 = 6000;
     let r = ruleset("infinite_frontiers.mettle");
-    let ruled = shares((0..N).map(|i| firefight_by_the_rules(&r, mettle::sim::mix(1, i)).end));
-    let hand = shares((0..N).map(|i| firefight::play(mettle::sim::mix(2, i)).end));
+    let ruled = shares((0..N).map(|i| firefight_by_the_rules(&r, mettle::internals::sim::mix(1, i)).end));
+    let hand = shares((0..N).map(|i| firefight::play(mettle::internals::sim::mix(2, i)).end));
     assert!(agree(&ruled, &hand, N), "by the rules {ruled:?}, by hand {hand:?}");
     // The bound tells a game with other odds apart: morale checks against 9, not 7. (The ends move
     // little with morale: against 8 the veterans' share grows by about 4 points, at the edge of the
     // bound; against 9 by about 10.)
     let harder = firefight::Rules { morale_target: 9 };
-    let skewed = shares((0..N).map(|i| firefight::play_with(mettle::sim::mix(2, i), harder).end));
+    let skewed = shares((0..N).map(|i| firefight::play_with(mettle::internals::sim::mix(2, i), harder).end));
     assert!(!agree(&ruled, &skewed, N), "by the rules {ruled:?}, skewed {skewed:?}");
 }

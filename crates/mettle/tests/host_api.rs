@@ -2,6 +2,7 @@
 //! values written as text, and walks that end with their action.
 
 use mettle::dice::{DieRequest, QueuedDice};
+use mettle::internals::SessionInternals as _;
 use mettle::{Change, Question, Reply, Ruleset, Session, Value};
 use std::sync::{Arc, Mutex};
 
@@ -53,6 +54,7 @@ fn typed_dice_are_used_in_order_and_an_empty_queue_is_a_coded_error() {
     let typed = QueuedDice::new();
     s.set_dice_source(typed.clone());
     let before = (s.state().clone(), s.log().len());
+    let drawn = s.generator_position();
     let e = s.apply("hit", &[("unit", z.clone())]).unwrap_err();
     assert_eq!(e.code, "mettle::dice::no_face");
     assert_eq!(e.message, "no face was given for the next die of `d6`");
@@ -66,7 +68,7 @@ fn typed_dice_are_used_in_order_and_an_empty_queue_is_a_coded_error() {
     s.apply("hit", &[("unit", z)]).unwrap();
     assert_eq!(s.show(s.get("z", "morale").unwrap()), "shaken", "3 + 2 is short of 7");
     assert_eq!(typed.len(), 1, "one die was used, the 6 waits");
-    assert_eq!(s.state().rng, before.0.rng, "the generator was not touched");
+    assert_eq!(s.generator_position(), drawn, "the generator was not touched");
 }
 
 #[test]
@@ -112,7 +114,7 @@ fn forced_dice_come_first_and_can_be_cleared() {
     s.force_dice(&[5, 6]);
     assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 5);
     s.clear_forced_dice();
-    assert!(s.state().forced.is_empty());
+    assert!(s.state().forced().next().is_none());
     assert_eq!(s.roll("c", &[]).unwrap().rolled.unwrap().total, 2, "the typed die, not the forced 6");
 }
 
@@ -479,8 +481,8 @@ fn removing_an_entity_clears_references_and_keeps_every_other_id() {
     assert_eq!((s.entity("grunt"), s.entity("other"), s.entity("boss")), (Some(1), Some(2), None));
     assert_eq!(s.get("grunt", "leader"), Some(&Value::None));
     assert_eq!(s.get("other", "leader"), Some(&Value::Entity(grunt)));
-    assert_eq!(s.state().timed.len(), 1, "boss's timed change is gone");
-    assert_eq!(s.state().timed[0].entity, other);
+    assert_eq!(s.state().timed().len(), 1, "boss's timed change is gone");
+    assert_eq!(s.state().timed()[0].entity, other);
     assert!(shown(&s).ends_with("removed unit boss\n"), "{}", shown(&s));
     assert_eq!(*seen.lock().unwrap(), ["removed #0 boss"]);
     // The state still fits the rules: it saves and loads, and the timed change still runs out.
@@ -515,7 +517,7 @@ fn an_id_names_the_same_entity_after_another_is_removed() {
     s.set_attribute("a", "leader", Value::Entity(c)).unwrap();
     let r = s.roll_for("morale", Some(c), &[]).unwrap();
     assert!(shown(&s).contains("morale"), "{r:?}");
-    assert_eq!(s.state().entities.get(c).map(|e| e.name.as_str()), Some("c"));
+    assert_eq!(s.state().entities().get(c).map(|e| e.name.as_str()), Some("c"));
     let view = mettle::wire::state(&s);
     let names: Vec<&str> = view.entities.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["a", "c"]);
@@ -571,8 +573,8 @@ fn a_removed_id_is_never_given_again_though_its_name_may_be() {
     assert_eq!(e.code, "mettle::run::removed_entity");
     s.apply("hit", &[("unit", Value::Entity(b2))]).unwrap();
     assert_eq!(s.get("b", "hp"), Some(&Value::Int(4)));
-    assert_eq!(s.state().entities.len(), 4);
-    assert_eq!(s.state().entities.slots(), 5);
+    assert_eq!(s.state().entities().len(), 4);
+    assert_eq!(s.state().entities().slots(), 5);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Hostile rules at run time: each case runs rules built to loop, fan out, flood the log or overflow,
 //! and checks the coded error, that the session is exactly as before, and that it still works.
 
+use mettle::internals::SessionInternals as _;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use std::sync::atomic::Ordering;
 
@@ -286,7 +287,7 @@ fn a_scenario_over_budget_is_undone_and_keeps_its_log_aside() {
     let mut s = Session::new(&r, 1);
     let err = s.run_scenario("long").unwrap_err();
     assert_eq!(err.code, "mettle::budget::steps");
-    assert!(s.state().entities.is_empty(), "the scenario's unit was kept");
+    assert!(s.state().entities().is_empty(), "the scenario's unit was kept");
     assert!(s.log().is_empty());
     assert!(!s.undone_log().is_empty(), "the undone log shows how far it got");
     survives(&mut s);
@@ -356,7 +357,7 @@ fn a_simulated_game_counts_its_expectations_and_records_against_the_log_budget()
     let mut own = Session::new(&r, 1);
     own.set_logging(false);
     assert_eq!(own.run_scenario("flood").unwrap_err().code, "mettle::budget::log_entries");
-    let mut game = mettle::session::QuietGame::default();
+    let mut game = mettle::internals::session::QuietGame::default();
     let err = Session::new(&r, 0).play_quietly(0, 1, &mut game).unwrap_err();
     assert_eq!(err.code, "mettle::budget::log_entries");
     // Under the budget, both count the same expectations as passed and keep the same records.

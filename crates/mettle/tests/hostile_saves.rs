@@ -1,7 +1,7 @@
 //! Hostile saves: corrupt, edited, oversized or foreign saves are refused whole with a coded error,
 //! and the REPL never writes over a file that is not a save, nor loses a good save.
 
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use serde_json::json;
 use std::path::PathBuf;
@@ -102,7 +102,7 @@ fn a_save_of_a_changed_ruleset_loads_only_when_asked_with_a_warning() {
     let other = Ruleset::from_str("other.mettle", &format!("{RULES}\nkind extra {{ n: int = 0 }}")).unwrap();
     let (s, warnings) = Session::load_with(&other, &saved().to_string(), true).unwrap();
     assert_eq!(warnings[0].code, "mettle::save::changed_rules");
-    assert_eq!(s.state().entities.len(), 2);
+    assert_eq!(s.state().entities().len(), 2);
 }
 
 #[test]
@@ -275,7 +275,7 @@ fn counters_at_the_largest_number_stop_with_an_error_not_a_wrap() {
     v["state"]["round"] = json!(i64::MAX);
     let mut s = Session::load(&rules(), &v.to_string()).unwrap();
     assert_eq!(s.apply("round_start", &[]).unwrap_err().code, "mettle::run::overflow");
-    assert_eq!(s.state().round, i64::MAX);
+    assert_eq!(s.state().round(), i64::MAX);
 }
 
 /// A fresh folder for REPL files.
@@ -373,7 +373,7 @@ fn restore_refuses_a_corrupt_save_and_keeps_the_session() {
     let reply = repl.handle(&format!(":restore {}", path.display()));
     assert!(reply.failed);
     assert!(reply.err.contains("mettle::save::not_a_save"), "{}", reply.err);
-    assert_eq!(repl.session().state().entities.len(), 1);
+    assert_eq!(repl.session().state().entities().len(), 1);
 }
 
 #[test]

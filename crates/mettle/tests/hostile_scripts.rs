@@ -281,7 +281,7 @@ fn a_scenario_over_the_script_budget_is_undone() {
     .unwrap();
     let mut s = Session::new(&r, 1);
     assert_eq!(s.run_scenario("heavy").unwrap_err().code, "mettle::budget::script_operations");
-    assert!(s.state().entities.is_empty());
+    assert!(s.state().entities().is_empty());
 }
 
 #[test]
@@ -360,7 +360,7 @@ fn entities_given_and_reached_can_be_changed() {
     s.apply("spotted", &[("creature", Value::Entity(orc))]).unwrap();
     assert_eq!(s.show(s.get("orc", "stance").unwrap()), "wary");
     assert_eq!(s.show(s.get("boss", "stance").unwrap()), "wary");
-    assert_eq!(s.state().orders[0].text, "follow boss");
+    assert_eq!(s.state().orders()[0].text, "follow boss");
 }
 
 #[test]
@@ -371,5 +371,5 @@ fn a_reached_entity_still_reads_as_its_name() {
     let mut s = session(&r);
     let orc = s.entity("orc").unwrap();
     s.apply("spotted", &[("creature", Value::Entity(orc))]).unwrap();
-    assert_eq!(s.state().orders[0].text, "led by the boss");
+    assert_eq!(s.state().orders()[0].text, "led by the boss");
 }

@@ -2,7 +2,8 @@
 //! characters, odd line endings, and rulesets big enough to show anything quadratic. Each case checks
 //! the code (and the span where it matters), and that a normal ruleset still loads afterwards.
 
-use mettle::diagnostics::render_plain;
+use mettle::diagnostics::{RenderOptions, render};
+use mettle::internals::RulesetInternals as _;
 use mettle::{Budget, LoadOptions, Ruleset};
 
 const OK: &str = "kind unit { hp: 0..9 = 1 }\nevent poke(unit: unit)\non poke { add 1 to unit.hp }\n";
@@ -30,7 +31,7 @@ fn located(text: &str) -> (String, usize, usize) {
 /// The first error of `text`, rendered as the CLI shows it.
 fn rendered(text: &str) -> String {
     let err = Ruleset::from_str("hostile.mettle", text).unwrap_err();
-    render_plain(&err.diagnostics[..1], "hostile.mettle", text, 80)
+    render(&err.diagnostics[..1], "hostile.mettle", text, &RenderOptions::default().with_width(80))
 }
 
 fn with_rule(expr: &str) -> String {

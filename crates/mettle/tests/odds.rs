@@ -1,6 +1,7 @@
 //! Exact odds of the shipped checks: fractions worked out by hand, and a brute-force cross-check that
 //! forces every possible roll through the real session.
 
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::odds::{Chance, How, Report};
 use mettle::{Ruleset, Session, Value};
 
@@ -19,7 +20,7 @@ fn setup(r: &Ruleset, check: &str, with: &[(&str, Value)]) -> (Session, Option<u
         let kind = &p.kinds[k as usize];
         let mut all = with.to_vec();
         for f in &kind.fields {
-            if let mettle::program::Ty::Entity(other) = f.ty
+            if let mettle::internals::program::Ty::Entity(other) = f.ty
                 && !with.iter().any(|(n, _)| *n == f.name)
             {
                 let id = s

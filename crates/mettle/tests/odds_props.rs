@@ -1,6 +1,7 @@
 //! Random checks: the exact odds always equal an exhaustive walk through every roll the dice can make
 //! (each path replayed with its faces through the real rules).
 
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::odds::{Chance, Fraction};
 use mettle::{Ruleset, Session, Value};
 use num_bigint::BigUint;

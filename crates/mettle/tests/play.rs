@@ -3,6 +3,7 @@
 //!
 //! To accept intended changes: `INSTA_UPDATE=always cargo test --test play`, then read the diff.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session};
 
 fn play(file: &str, scenario: &str) -> String {

@@ -5,6 +5,9 @@
 //! outer build), with the default features: what a host depending on `mettle` sees. After a deliberate
 //! change, regenerate it with
 //! `METTLE_UPDATE_API=1 cargo test -p mettle --test public_api`.
+//!
+//! The test also fails when a public signature names a `mettle::…` type that is not a public item
+//! itself (a type from a private module): a host could get such a value but never name its type.
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -38,6 +41,13 @@ fn rustdoc_json() -> Value {
 #[test]
 fn the_public_api_is_the_checked_in_listing() {
     let listing = render(&rustdoc_json());
+    let hidden = unlisted_names(&listing);
+    assert!(
+        hidden.is_empty(),
+        "public signatures name types a host cannot name (not public items of mettle):\n{}\n\nMake each type \
+         public where a host reaches it, or keep the signature that names it out of the public API.",
+        hidden.join("\n")
+    );
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/public-api.txt");
     if std::env::var_os("METTLE_UPDATE_API").is_some() {
         std::fs::write(&file, &listing).unwrap();
@@ -56,6 +66,67 @@ fn the_public_api_is_the_checked_in_listing() {
             diff.join("\n")
         );
     }
+}
+
+/// Every `mettle::…` path that a line of the listing names (beyond the item the line is about) and
+/// that is not itself a public item, with its line: a public signature naming a type a host cannot
+/// name.
+fn unlisted_names(listing: &str) -> Vec<String> {
+    let listed = listing.lines().take_while(|l| !l.starts_with("# Public items hidden"));
+    let lines: Vec<&str> = listed.filter(|l| !l.starts_with('#') && !l.is_empty()).collect();
+    // The items a host can name: types, traits, aliases, modules and constants, and re-exports.
+    let kinds =
+        ["pub struct ", "pub enum ", "pub trait ", "pub type ", "pub union ", "pub mod ", "pub const "];
+    let mut items: BTreeSet<String> = BTreeSet::new();
+    for l in &lines {
+        if let Some(rest) =
+            kinds.iter().find_map(|k| l.strip_prefix(k)).or_else(|| l.strip_prefix("pub use "))
+        {
+            let path = mettle_paths(rest).into_iter().next().unwrap_or_default();
+            items.insert(path);
+        }
+    }
+    let mut out = vec![];
+    for l in &lines {
+        let paths = mettle_paths(l);
+        // A line that declares or lists a member names itself first; an impl line names only others.
+        let skip = usize::from(!l.starts_with("impl"));
+        for p in paths.into_iter().skip(skip) {
+            if !items.contains(&p) {
+                out.push(format!("  `{p}` in: {l}"));
+            }
+        }
+    }
+    out
+}
+
+/// The `mettle::a::b` paths in a line, in order, each up to the first segment that is not a path's.
+fn mettle_paths(line: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut rest = line;
+    while let Some(at) = rest.find("mettle::") {
+        let before = rest[..at].chars().next_back();
+        let tail = &rest[at..];
+        let len = tail
+            .char_indices()
+            .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .map_or(tail.len(), |(i, _)| i);
+        let path = tail[..len].trim_end_matches(':');
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            out.push(path.to_string());
+        }
+        rest = &tail[len..];
+    }
+    out
+}
+
+#[test]
+fn a_hidden_type_in_a_public_signature_is_caught() {
+    let listing = "# header\npub struct mettle::A\npub fn mettle::A::get(&self) -> mettle::inner::B\n\
+                   pub fn mettle::A::new() -> mettle::A\nimpl core::convert::From<mettle::A> for mettle::A\n";
+    let found = unlisted_names(listing);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("`mettle::inner::B`"), "{found:?}");
 }
 
 // ------------------------------------------------------------------ rendering the listing

@@ -5,6 +5,7 @@
 //! Allocations are counted per thread (the test harness allocates on its own threads while other
 //! tests finish), and the tests still run one at a time (a lock), each counting between its marks.
 
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::{Ruleset, Session, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -215,7 +216,7 @@ fn a_result_written_over_the_last_one_equals_a_new_one() {
 fn game_allocations(rules: &Ruleset, scenario: &str, n: u64) -> u64 {
     let index = rules.program().scenarios.iter().position(|s| s.name == scenario).unwrap();
     let mut s = Session::new(rules, 0);
-    let mut game = mettle::session::QuietGame::default();
+    let mut game = mettle::internals::session::QuietGame::default();
     s.play_quietly(index, 1, &mut game).unwrap();
     let before = allocated();
     for seed in 2..2 + n {
@@ -318,16 +319,16 @@ scenario s {
     )
     .unwrap();
     let mut reused = Session::new(&rules, 0);
-    let mut game = mettle::session::QuietGame::default();
+    let mut game = mettle::internals::session::QuietGame::default();
     let mut outcomes = std::collections::BTreeSet::new();
     for seed in 0..40 {
         let mut quiet = Session::new(&rules, seed);
         quiet.set_logging(false);
         quiet.run_scenario("s").unwrap();
         reused.play_quietly(0, seed, &mut game).unwrap();
-        let last = |s: &Session| s.state().last.clone();
+        let last = |s: &Session| s.state().last().to_vec();
         assert_eq!(last(&quiet), last(&reused), "seed {seed}");
-        outcomes.insert(quiet.state().last[0].as_ref().unwrap().outcome.clone());
+        outcomes.insert(quiet.state().last()[0].as_ref().unwrap().outcome.clone());
     }
     assert_eq!(outcomes.len(), 3, "every outcome comes last in some game: {outcomes:?}");
 }

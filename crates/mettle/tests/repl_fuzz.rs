@@ -1,7 +1,7 @@
 //! Random lines at the prompt: pieces of real input, shuffled and cut short. The REPL never panics, and
 //! a line that fails leaves the session and its saved form exactly as they were.
 
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 use proptest::prelude::*;
 
 /// Lines a person might type, good and bad, over the Infinite Frontiers and Shadow Deep rulesets.

@@ -2,7 +2,7 @@
 //! with the game that goes on, and taking steps back gives exactly the earlier game (state, generator,
 //! log, `let` values, options, definitions), never an entity changed since.
 
-use mettle::repl::Repl;
+use mettle::internals::repl::Repl;
 use std::path::Path;
 
 fn loaded() -> Repl {
@@ -117,7 +117,7 @@ fn undo_keeps_as_many_steps_as_its_budget_and_says_so_past_them() {
     for _ in 0..3 {
         ok(&mut r, ":undo");
     }
-    assert_eq!(r.session().state().entities.len(), 3, "the side and two units");
+    assert_eq!(r.session().state().entities().len(), 3, "the side and two units");
     let reply = r.handle(":undo");
     assert!(reply.failed);
     assert!(reply.err.contains("repl::undo_budget"), "{}", reply.err);
@@ -143,7 +143,7 @@ fn a_definition_typed_into_a_session_is_taken_back_with_its_text() {
 /// same spans and the same messages as parsing it padded.
 #[test]
 fn a_line_parsed_at_its_place_reads_as_when_padded() {
-    use mettle::syntax::{parse_repl, parse_repl_at};
+    use mettle::internals::syntax::{parse_repl, parse_repl_at};
     let lines = [
         "kind squad { nerve: 0..6 = 3 }",
         "define bonus(x: 0..) = x + 2",

@@ -1,6 +1,7 @@
 //! Roll-under checks: a check whose outcomes pass on `total <= target` has its margin the right way
 //! round (positive for a pass), says "needs N or less" in its explanation, and its odds agree.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::odds::{Chance, How};
 use mettle::{Ruleset, Session, Value};
 

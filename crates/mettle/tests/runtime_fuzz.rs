@@ -1,7 +1,8 @@
 //! Random hosts driving every shipped ruleset: random events with random (in-range) facts and random
 //! check rolls. Rules may refuse (an error), but never panic, and a refused step changes nothing.
 
-use mettle::program::{Program, Ty};
+use mettle::internals::RulesetInternals as _;
+use mettle::internals::program::{Program, Ty};
 use mettle::{Ruleset, Session, Value};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};

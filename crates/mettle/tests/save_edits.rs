@@ -145,15 +145,15 @@ fn a_last_roll_follows_its_check_or_is_forgotten() {
     let r = edited("check rally", "check scout { roll d6  otherwise seen }\ncheck rally");
     let (s, warnings) = carried(&r);
     assert_eq!(warnings, ["the rules changed since this save: check scout was added"]);
-    let rally = s.state().last[1].as_ref().expect("rally's last roll");
+    let rally = s.state().last()[1].as_ref().expect("rally's last roll");
     assert_eq!(rally.check, "rally");
-    assert!(s.state().last[0].is_none());
+    assert!(s.state().last()[0].is_none());
     // Its values changed: the last roll is forgotten, as if rally had not been rolled.
     let (s, warnings) = carried(&edited(
         "let need = 7 - spi  outcome back when total >= need",
         "let goal = 7 - spi  outcome back when total >= goal",
     ));
-    assert!(s.state().last[0].is_none());
+    assert!(s.state().last()[0].is_none());
     assert!(
         warnings.iter().any(|w| w
             .ends_with("the last roll of check rally was forgotten: its outcomes, inputs or values changed")),
@@ -184,7 +184,10 @@ fn a_save_without_its_log_restores_the_game_and_numbers_lines_on() {
     let mut b = Session::load(&rules(RULES), &text).unwrap();
     assert!(b.log().is_empty());
     assert_eq!(b.log_start(), a.log().len());
-    assert_eq!(a.roll("rally", &[]).unwrap().rolled.unwrap().total, b.roll("rally", &[]).unwrap().rolled.unwrap().total);
+    assert_eq!(
+        a.roll("rally", &[]).unwrap().rolled.unwrap().total,
+        b.roll("rally", &[]).unwrap().rolled.unwrap().total
+    );
     assert_eq!(a.state(), b.state());
     assert_eq!(a.log_start() + a.log().len(), b.log_start() + b.log().len());
 }

@@ -1,7 +1,7 @@
 //! Scripts: the sandbox holds against hostile scripts (each stopped with a located error, quickly, with
 //! the session untouched), errors in script files point into the file, and host hooks are contained.
 
-use mettle::diagnostics::render_plain;
+use mettle::diagnostics::{RenderOptions, render};
 use mettle::{LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
 use std::sync::Arc;
@@ -36,7 +36,7 @@ fn stopped(rules: &Ruleset, code: &str) -> String {
     assert_eq!(s.save(), before, "a stopped script changed the session");
     s.apply("heal", &[("u", Value::Entity(0))]).expect("the session is still usable");
     assert_eq!(s.get("a", "hp"), Some(&Value::Int(4)));
-    render_plain(&[err], rules.name(), rules.text(), 100)
+    render(&[err], rules.name(), rules.text(), &RenderOptions::default().with_width(100))
 }
 
 /// Loading fails with `code`, pointing at the text `at`.
@@ -227,7 +227,7 @@ fn reactions_apply_checked_actions() {
     s.create("unit", "a", &[]).unwrap();
     s.apply("go", &[("u", Value::Entity(0))]).unwrap();
     assert_eq!(s.show(s.get("a", "stance").unwrap()), "wary");
-    let orders: Vec<&str> = s.state().orders.iter().map(|o| o.text.as_str()).collect();
+    let orders: Vec<&str> = s.state().orders().iter().map(|o| o.text.as_str()).collect();
     assert_eq!(orders, ["move towards hill", "hold"]);
 }
 
@@ -270,8 +270,8 @@ fn errors_in_script_files_point_into_the_file() {
     let span = err.span();
     let line = file.text[..span.start].lines().count();
     assert_eq!(line, 13, "{err:?}");
-    let shown =
-        render_plain(&[err], rules.name(), rules.text(), 80).replace(&*scripts_dir().to_string_lossy(), "…");
+    let shown = render(&[err], rules.name(), rules.text(), &RenderOptions::default().with_width(80))
+        .replace(&*scripts_dir().to_string_lossy(), "…");
     insta::assert_snapshot!(shown);
 }
 
@@ -296,7 +296,7 @@ fn hosts_pass_data_through_the_library() {
     s.create("unit", "a", &[]).unwrap();
     let seen = serde_json::json!({ "cover": [{ "name": "low wall", "distance": 3 }] });
     s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Data(Arc::new(seen)))]).unwrap();
-    assert_eq!(s.state().orders[0].text, "move towards low wall");
+    assert_eq!(s.state().orders()[0].text, "move towards low wall");
     let wrong = s.apply("spotted", &[("u", Value::Entity(0)), ("seen", Value::Int(3))]).unwrap_err();
     assert_eq!(wrong.code, "mettle::run::type_mismatch");
 }
@@ -328,7 +328,7 @@ fn outcomes_follow_reactions_and_blocks_share_functions() {
     let r = s.roll_for("nerve", Some(0), &[]).unwrap().rolled.unwrap();
     assert_eq!(r.outcome, "breaks");
     assert_eq!(s.show(s.get("u", "stance").unwrap()), "routed");
-    assert_eq!(s.state().orders[0].verb, "flee");
+    assert_eq!(s.state().orders()[0].verb, "flee");
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn one_ruleset_runs_scripts_on_many_threads() {
                 s.create("unit", "a", &[]).unwrap();
                 for _ in 0..50 {
                     s.apply("go", &[("u", Value::Entity(0))]).unwrap();
-                    assert_eq!(s.state().orders[0].text, "flee");
+                    assert_eq!(s.state().orders()[0].text, "flee");
                 }
             });
         }
@@ -367,14 +367,14 @@ fn a_saved_session_with_data_and_orders_continues_exactly() {
     a.apply("activates", &[("creature", Value::Entity(0)), ("situation", seen(2))]).unwrap();
     let saved = a.save();
     let mut b = Session::load(&rules, &saved).unwrap();
-    assert_eq!(a.state().orders, b.state().orders);
+    assert_eq!(a.state().orders(), b.state().orders());
     for n in 3..7 {
         for s in [&mut a, &mut b] {
             s.apply("activates", &[("creature", Value::Entity(0)), ("situation", seen(n))]).unwrap();
         }
     }
     assert_eq!(a.save(), b.save());
-    assert!(!a.state().orders.is_empty());
+    assert!(!a.state().orders().is_empty());
 }
 
 #[test]

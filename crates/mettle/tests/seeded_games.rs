@@ -10,7 +10,9 @@
 //! To accept intended changes: `INSTA_UPDATE=always cargo test -p mettle --test seeded_games`, then
 //! read the diff.
 
-use mettle::session::{LogEntry, QuietGame, render_log};
+use mettle::internals::session::QuietGame;
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
+use mettle::session::{LogEntry, render_log};
 use mettle::sim::{self, Options, Target};
 use mettle::{Ruleset, Session};
 use std::fmt::Write;
@@ -23,7 +25,7 @@ fn rules(file: &str) -> Ruleset {
 
 /// How a game ended and what it recorded, as the simulation sees it.
 fn ending(s: &Session) -> String {
-    let over = match &s.state().over {
+    let over = match s.state().over() {
         Some(o) => format!("{} for {:?}", o.result, o.winner),
         None => "not over".into(),
     };
@@ -82,7 +84,7 @@ fn games(file: &str) -> String {
                 // game with the log off made at each roll (a simulation keeps no modifiers' labels,
                 // on the result or on the dice they add).
                 let unlabelled = |s: &Session| {
-                    let mut last = s.state().last.clone();
+                    let mut last = s.state().last().to_vec();
                     for r in last.iter_mut().flatten() {
                         let r = std::sync::Arc::make_mut(r);
                         r.modifiers.clear();

@@ -1,5 +1,6 @@
 //! How a session runs rules: one small ruleset per behaviour.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session, Value};
 
 fn rules(text: &str) -> Ruleset {
@@ -7,7 +8,7 @@ fn rules(text: &str) -> Ruleset {
 }
 
 fn int(s: &Session, e: &str, f: &str) -> i64 {
-    s.get(e, f).unwrap().int()
+    s.get(e, f).unwrap().as_int().unwrap()
 }
 
 const COUNTER: &str = "kind unit { n: 0..100 = 0  log: 0..1000 = 0 } event poke(unit: unit)";
@@ -15,7 +16,7 @@ const COUNTER: &str = "kind unit { n: 0..100 = 0  log: 0..1000 = 0 } event poke(
 #[test]
 fn program_is_send_and_sync() {
     fn assert_both<T: Send + Sync>() {}
-    assert_both::<mettle::program::Program>();
+    assert_both::<mettle::internals::program::Program>();
     assert_both::<Ruleset>();
 }
 
@@ -83,7 +84,7 @@ fn timed_changes_expire() {
     );
     let mut s = Session::new(&r, 0);
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
-    let flags = |s: &Session| ["a", "b", "c"].map(|f| s.get("u", f).unwrap().truth());
+    let flags = |s: &Session| ["a", "b", "c"].map(|f| s.get("u", f).unwrap().as_bool().unwrap());
     s.apply("round_start", &[]).unwrap();
     s.apply("turn_start", &[]).unwrap();
     s.apply("boost", &[("unit", u)]).unwrap();
@@ -212,7 +213,7 @@ fn game_over_stops_further_events() {
     let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
     s.apply("poke", &[("unit", u.clone())]).unwrap();
     assert_eq!(int(&s, "u", "n"), 0, "the rule stops at the end of the game");
-    assert_eq!(s.state().over.as_ref().unwrap().winner.as_deref(), Some("u"));
+    assert_eq!(s.state().over().unwrap().winner.as_deref(), Some("u"));
     assert_eq!(s.apply("poke", &[("unit", u)]).unwrap_err().code, "mettle::run::game_over");
 }
 

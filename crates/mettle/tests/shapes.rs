@@ -37,7 +37,7 @@ fn spot(rules: &Ruleset, seen: serde_json::Value) -> Result<i64, mettle::Diagnos
     let before = s.save();
     let r = s.apply("spotted", &[("creature", Value::Entity(c)), ("seen", Value::Data(Arc::new(seen)))]);
     match r {
-        Ok(_) => Ok(s.get("c", "stress").map(Value::int).unwrap_or(-1)),
+        Ok(_) => Ok(s.get("c", "stress").and_then(Value::as_int).unwrap_or(-1)),
         Err(e) => {
             assert_eq!(s.save(), before, "bad data changed the session");
             Err(e)

@@ -166,7 +166,7 @@ fn rewinding_puts_back_the_dice_and_the_log_but_keeps_nothing_of_what_followed()
     s.force_dice(&[6, 6]);
     s.rewind(before);
     assert!(s.log().is_empty());
-    assert!(s.state().forced.is_empty(), "forced dice are part of what is taken back");
+    assert!(s.state().forced().next().is_none(), "forced dice are part of what is taken back");
     assert_eq!(
         s.roll("morale", &[("spi", Value::Int(2))]).unwrap().rolled.unwrap().total,
         first,
@@ -181,7 +181,7 @@ fn a_choice_answered_with_an_entity_is_logged_by_name() {
     let a = s.create("side", "a", &[]).unwrap();
     s.create("side", "b", &[]).unwrap();
     let v = s.create("unit", "v", &[("side", Value::Entity(a))]).unwrap();
-    let b = s.state().entities.iter().find(|(_, e)| e.name == "b").unwrap().0;
+    let b = s.state().entities().iter().find(|(_, e)| e.name == "b").unwrap().0;
     for n in ["b1", "b2"] {
         s.create("unit", n, &[("side", Value::Entity(b))]).unwrap();
     }

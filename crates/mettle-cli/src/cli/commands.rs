@@ -1,7 +1,9 @@
 //! The commands. Everything printed goes through here; the library only returns data.
 
-use mettle::diagnostics::{Diagnostic, render_color, render_plain, suggest};
-use mettle::program::{Program, Ty};
+use mettle::diagnostics::{Diagnostic, RenderOptions};
+use mettle::internals::RulesetInternals as _;
+use mettle::internals::diagnostics::suggest;
+use mettle::internals::program::{Program, Ty};
 use mettle::{LoadError, Ruleset, Session, Value};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -14,11 +16,13 @@ pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
         let doc = super::json::ErrorDoc { mettle: super::json::Meta::default(), errors };
         return serde_json::to_string(&doc).unwrap_or_default() + "\n";
     }
-    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        render_color(diags, name, text, WIDTH)
-    } else {
-        render_plain(diags, name, text, WIDTH)
-    }
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    mettle::diagnostics::render(
+        diags,
+        name,
+        text,
+        &RenderOptions::default().with_width(WIDTH).with_color(color),
+    )
 }
 
 pub(super) fn load(path: &Path) -> Option<Ruleset> {
@@ -148,9 +152,9 @@ pub(super) fn parse_assignment(
             }
         }
         // Data is written as in a ruleset (`{enemies: [{name: "ranger", distance: 8}]}`), or as JSON.
-        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::syntax::parse_repl(v) {
-            Ok(mettle::syntax::ReplInput::Expr(mettle::ast::Expr {
-                kind: mettle::ast::ExprKind::Data(d),
+        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::internals::syntax::parse_repl(v) {
+            Ok(mettle::internals::syntax::ReplInput::Expr(mettle::internals::ast::Expr {
+                kind: mettle::internals::ast::ExprKind::Data(d),
                 ..
             })) => Value::Data(std::sync::Arc::new(d)),
             _ => match serde_json::from_str(v) {
@@ -347,7 +351,7 @@ pub fn play(file: &Path, scenario: &str, seed: u64, json: bool, verbose: bool) -
         } else {
             out!("{}", mettle::session::render_log(log, r.text()));
         }
-        if let Some(over) = &session.state().over {
+        if let Some(over) = session.state().over() {
             outln!(
                 "result: {}{}",
                 over.result,
@@ -450,8 +454,8 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
 /// scenario probably does not do what its author thinks.
 fn leftovers(s: &Session) {
     let st = s.state();
-    if !st.forced.is_empty() {
-        let faces: Vec<String> = st.forced.iter().map(i64::to_string).collect();
+    let faces: Vec<String> = st.forced().map(|f| f.to_string()).collect();
+    if !faces.is_empty() {
         let n = faces.len();
         outln!(
             "        warning: {n} forced {} never rolled ({}); `expect no dice waiting` checks for this",
@@ -460,7 +464,7 @@ fn leftovers(s: &Session) {
         );
     }
     let p = s.ruleset().program();
-    for (c, v) in &st.answers {
+    for (c, v) in mettle::internals::waiting_answers(st) {
         outln!(
             "        warning: the answer `{} = {}` was never asked for",
             p.choices.get(*c as usize).map_or("?", |c| c.name.as_str()),

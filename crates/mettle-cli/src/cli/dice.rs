@@ -1,7 +1,8 @@
 //! `mettle roll --dice` and `mettle odds --dice`: mettle as a dice calculator.
 
 use mettle::diagnostics::Diagnostic;
-use mettle::odds::expr::{Compiled, compile, dist};
+use mettle::internals::SessionInternals as _;
+use mettle::internals::odds::expr::{Compiled, compile, dist};
 use mettle::odds::{Chance, Fraction, How, OutcomeOdds, Report};
 use mettle::{LogEntry, Ruleset, Session, Value};
 use std::path::Path;
@@ -55,13 +56,13 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
         .collect();
     let shown = match &value {
         Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
-        v => v.int().to_string(),
+        v => v.as_int().unwrap_or_default().to_string(),
     };
     if json {
         use super::json::{DiceRoll, DiceRollDoc, Meta};
         let value = match value {
             Value::Bool(b) => mettle::wire::Val::Flag(b),
-            v => mettle::wire::Val::Number(v.int()),
+            v => mettle::wire::Val::Number(v.as_int().unwrap_or_default()),
         };
         let rolls = rolls
             .iter()
@@ -94,7 +95,7 @@ pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let (exact, _) = mettle::odds::work::within(super::budget().odds_work, || dist(&c.expr));
+    let (exact, _) = mettle::internals::odds::work::within(super::budget().odds_work, || dist(&c.expr));
     let report = match exact {
         Ok(d) => {
             let mut report = Report {
@@ -150,18 +151,18 @@ fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Repor
     session.set_logging(false);
     let mut counts: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
     // The rolls' steps count against the budget of work; the estimate stops when it is spent.
-    let (done, _) = mettle::odds::work::within(rules.budget().odds_work, || {
+    let (done, _) = mettle::internals::odds::work::within(rules.budget().odds_work, || {
         let mut runs = 0;
         while runs < most {
             frame.iter_mut().for_each(|v| *v = Value::None);
             let v = match session.eval_prompt(&c.expr, &mut frame) {
-                Err(_) if mettle::odds::work::dry() => break,
+                Err(_) if mettle::internals::odds::work::dry() => break,
                 v => v.map_err(fail)?,
             };
-            if !mettle::odds::work::charge(1) {
+            if !mettle::internals::odds::work::charge(1) {
                 break;
             }
-            *counts.entry(v.int()).or_default() += 1;
+            *counts.entry(v.as_int().unwrap_or_default()).or_default() += 1;
             runs += 1;
         }
         Ok::<u64, u8>(runs)

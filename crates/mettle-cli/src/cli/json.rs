@@ -3,6 +3,7 @@
 //! generated from (`mettle schemas --out schemas`).
 
 use mettle::diagnostics::{Diagnostic, Level};
+use mettle::internals::RulesetInternals as _;
 use mettle::wire;
 use schemars::JsonSchema;
 use serde::Serialize;

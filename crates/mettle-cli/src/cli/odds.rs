@@ -3,8 +3,9 @@
 
 use super::commands::{Rolling, refs, rolling, runtime_error};
 use super::plot;
+use mettle::internals::RulesetInternals as _;
+use mettle::internals::program::Ty;
 use mettle::odds::{Chance, Dist, Fraction, How, Report};
-use mettle::program::Ty;
 use mettle::{Session, Value};
 use std::path::{Path, PathBuf};
 
@@ -87,8 +88,9 @@ pub fn run(args: &Args) -> u8 {
     // Every row together has the budget of one question (an exact try and an estimate), shared
     // out evenly: a row that needs less leaves more for the rows after it.
     let odds_work = r.rules.budget().odds_work;
-    let (rows, _) =
-        mettle::odds::work::within(odds_work.saturating_mul(2), || sweep_rows(args, &mut r, &sweeps));
+    let (rows, _) = mettle::internals::odds::work::within(odds_work.saturating_mul(2), || {
+        sweep_rows(args, &mut r, &sweeps)
+    });
     match rows {
         Ok(rows) => {
             let mut grouped = vec![];
@@ -122,7 +124,7 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
     let all = combinations(sweeps);
     let count = all.len() as u64;
     for (i, values) in all.into_iter().enumerate() {
-        let share = mettle::odds::work::left() / (count - i as u64).max(1);
+        let share = mettle::internals::odds::work::left() / (count - i as u64).max(1);
         let mut inputs = r.inputs.clone();
         inputs.retain(|(n, _)| !sweeps.iter().any(|s| s.target == Target::Input && &s.name == n));
         let swept: Vec<(String, Value)> =
@@ -159,7 +161,7 @@ fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>
                 }
             }
         }
-        let (report, _) = mettle::odds::work::within(share, || {
+        let (report, _) = mettle::internals::odds::work::within(share, || {
             mettle::odds::ask(&mut r.session, &args.check, subject, &refs(&inputs), args.seed)
         });
         match report {
@@ -202,7 +204,7 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
                 return Err(format!(
                     "a {} has no attribute `{attr}`; {}",
                     kind.name,
-                    mettle::diagnostics::suggest(attr, "attribute", &names)
+                    mettle::internals::diagnostics::suggest(attr, "attribute", &names)
                 ));
             };
             (format!("attribute `{name}`"), f.ty.clone(), Target::Attribute(attr.to_string()))
@@ -215,13 +217,13 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
             if only_option {
                 return Err(format!(
                     "there is no option called `{name}` to sweep; {}",
-                    mettle::diagnostics::suggest(name, "option", &names)
+                    mettle::internals::diagnostics::suggest(name, "option", &names)
                 ));
             }
             names.extend(decl.inputs.iter().map(|i| i.field.name.as_str()));
             return Err(format!(
                 "check `{check}` has no input or option `{name}`; {}",
-                mettle::diagnostics::suggest(name, "input", &names)
+                mettle::internals::diagnostics::suggest(name, "input", &names)
             ));
         };
         let values: Vec<Value> = match (&ty, range) {
@@ -252,7 +254,7 @@ fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Res
                 if min.is_some_and(|m| lo < m) || max.is_some_and(|m| hi > m) {
                     return Err(format!(
                         "`--sweep {spec}` leaves the range of {what}, which is {}",
-                        mettle::check::range_words(*min, *max)
+                        mettle::internals::check::range_words(*min, *max)
                     ));
                 }
                 // Counted in 128 bits: `i64::MIN..i64::MAX` has more values than an i64 can count.
@@ -408,7 +410,7 @@ fn estimate_scenario(
 /// How many runs of scenario `name` an estimate can make within the budget of work, and what the
 /// costliest of a few quiet probe runs cost. An error when not even one run fits.
 fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<(u64, u64), mettle::Diagnostic> {
-    use mettle::odds::work;
+    use mettle::internals::odds::work;
     const PROBES: u64 = 8;
     let budget = r.budget().odds_work;
     let ((done, most), _) = work::within(budget, || {

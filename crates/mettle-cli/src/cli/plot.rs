@@ -325,7 +325,7 @@ pub fn sweep(
                 Some(o) => known.iter().position(|n| *n == o).ok_or_else(|| {
                     format!(
                         "`--plot-of {o}`: there is no outcome or group `{o}`; {}",
-                        mettle::diagnostics::suggest(o, "outcome", &known)
+                        mettle::internals::diagnostics::suggest(o, "outcome", &known)
                     )
                 })?,
                 None => names.iter().position(|(_, _, g)| *g).unwrap_or(0),

@@ -1,8 +1,9 @@
 //! `mettle sim`: play a scenario or roll a check many times and report the frequencies.
 
 use super::commands::{load, parse_assignment, runtime_error};
-use mettle::diagnostics::suggest;
-use mettle::program::Ty;
+use mettle::internals::diagnostics::suggest;
+use mettle::internals::program::Ty;
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::sim::{Distribution, Options, Report, Target};
 use mettle::{Ruleset, Value};
 use std::io::IsTerminal;
@@ -141,8 +142,8 @@ pub fn run(args: &Args) -> u8 {
 /// the dice generator (every die it rolls is forced, and nothing else is left to chance).
 fn leaves_nothing_to_chance(r: &Ruleset, scenario: &str) -> bool {
     let mut s = mettle::Session::new(r, 0);
-    let before = s.state().rng.clone();
-    s.run_scenario(scenario).is_ok() && s.state().rng == before
+    let before = s.generator_position();
+    s.run_scenario(scenario).is_ok() && s.generator_position() == before
 }
 
 /// The scenario, or the check with its inputs and stand-in, from the command line.

@@ -3,8 +3,8 @@
 use super::index::Index;
 use super::position::LineIndex;
 use lsp_types::Uri;
-use mettle::ast::{File, Span};
 use mettle::diagnostics::Diagnostic;
+use mettle::internals::ast::{File, Span};
 use mettle::{Budget, LoadOptions, Ruleset};
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
@@ -34,7 +34,7 @@ const SCRIPT_BYTES: u64 = 4 * 1024 * 1024;
 impl Analysis {
     /// Analyses `text`, the document at `path` (if it is a file), within `budget`.
     pub fn new(text: &str, path: Option<&Path>, budget: &Budget) -> Analysis {
-        let text = mettle::syntax::normalize(text).into_owned();
+        let text = mettle::internals::syntax::normalize(text).into_owned();
         let base = path.and_then(Path::parent).map(Path::to_path_buf);
         let name = path.map_or_else(|| "untitled.mettle".to_string(), |p| p.display().to_string());
         let opts = LoadOptions { base: base.clone(), budget: budget.clone(), ..LoadOptions::default() };
@@ -42,9 +42,10 @@ impl Analysis {
         let (file, syntax) = if text.len() as u64 > opts.budget.ruleset_bytes {
             (File::default(), vec![])
         } else {
-            mettle::syntax::parse(&text)
+            mettle::internals::syntax::parse(&text)
         };
-        let (ruleset, diagnostics) = match Ruleset::load_parsed(&name, &text, &file, syntax, &opts) {
+        let (ruleset, diagnostics) = match mettle::internals::load_parsed(&name, &text, &file, syntax, &opts)
+        {
             Ok(r) => {
                 let mut d = r.warnings().to_vec();
                 d.extend(mettle::odds::unreachable(&r));

@@ -6,7 +6,7 @@ use super::index::{Def, Index, SymKind};
 use lsp_types::{
     CompletionItem, CompletionItemKind, Documentation, InsertTextFormat, MarkupContent, MarkupKind, Position,
 };
-use mettle::program::TIME_EVENTS;
+use mettle::internals::program::TIME_EVENTS;
 
 /// Snippets for each top-level construct: label, detail, body.
 const ITEM_SNIPPETS: &[(&str, &str, &str)] = &[

@@ -32,7 +32,7 @@ struct Place<'a> {
 }
 
 impl Place<'_> {
-    fn range(&self, span: mettle::ast::Span) -> Range {
+    fn range(&self, span: mettle::internals::ast::Span) -> Range {
         self.lines.range(self.text, span)
     }
 }

@@ -9,7 +9,8 @@ use lsp_types::{
     Position, PrepareRenameResponse, TextEdit, Uri, WorkspaceEdit,
 };
 use mettle::Ruleset;
-use mettle::ast::{CheckLineKind, ItemKind, Span};
+use mettle::internals::RulesetInternals as _;
+use mettle::internals::ast::{CheckLineKind, ItemKind, Span};
 use std::collections::HashMap;
 
 /// The words that cannot be names.

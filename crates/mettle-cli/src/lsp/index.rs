@@ -1,6 +1,6 @@
 //! Every name a ruleset defines and every place it is used, with spans.
 
-use mettle::ast::Span;
+use mettle::internals::ast::Span;
 use std::collections::HashMap;
 
 /// What a name names.

@@ -1,8 +1,9 @@
 //! A check's exact odds at default inputs for hovers: on a helper thread, time-boxed and cached.
 
-use mettle::odds::{CheckOdds, check_odds};
-use mettle::program::{Check, Program, Ty, Value};
+use mettle::internals::program::{Check, Program, Ty, Value};
+use mettle::internals::{RulesetInternals as _, SessionInternals as _};
 use mettle::{Ruleset, Session};
+use mettle::{internals::odds::check_odds, odds::CheckOdds};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

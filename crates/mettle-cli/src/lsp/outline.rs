@@ -8,7 +8,7 @@ use lsp_types::{
     DocumentSymbol, FoldingRange, FoldingRangeKind, SemanticToken, SemanticTokenModifier, SemanticTokenType,
     SemanticTokens, SemanticTokensLegend, SymbolKind,
 };
-use mettle::ast::{CheckLineKind, ItemKind, Span, Stmt, StmtKind};
+use mettle::internals::ast::{CheckLineKind, ItemKind, Span, Stmt, StmtKind};
 use std::collections::HashMap;
 
 fn symbol_kind(k: SymKind) -> SymbolKind {

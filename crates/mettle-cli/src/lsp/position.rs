@@ -1,7 +1,7 @@
 //! Byte offsets in a text to LSP positions (line and UTF-16 column) and back.
 
 use lsp_types::{Position, Range};
-use mettle::ast::Span;
+use mettle::internals::ast::Span;
 
 /// Bytes between two marks of a line that is not plain ASCII.
 const MARK: usize = 128;

@@ -1,7 +1,7 @@
 //! Builds the [`Index`] of a parsed ruleset: declares every item, then resolves names by scope.
 
 use super::index::{Def, Index, SymKind, script_functions};
-use mettle::ast::*;
+use mettle::internals::ast::*;
 
 /// Reads a script file named by `script "x.rhai"`, if it can be read.
 pub type ReadScript<'a> = &'a dyn Fn(&str) -> Option<String>;

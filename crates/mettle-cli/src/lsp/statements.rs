@@ -2,7 +2,7 @@
 
 use super::index::SymKind;
 use super::resolve::{Builder, one_line};
-use mettle::ast::*;
+use mettle::internals::ast::*;
 
 impl Builder<'_> {
     /// Declares a variable holding an entity of kind `kind` (if known) and puts it in scope.

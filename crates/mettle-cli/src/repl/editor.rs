@@ -1,7 +1,7 @@
 //! The line editor's helper: completion, hints, highlighting, bracket matching, and a validator
 //! that keeps reading while a block is open.
 
-use mettle::repl::Names;
+use mettle::internals::repl::Names;
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
@@ -314,8 +314,8 @@ impl Validator for MettleHelper {
         // Keep reading while a block is open and the text could still become valid; a line that
         // makes it invalid sends it now, to be reported.
         if !input.trim_start().starts_with(':')
-            && mettle::syntax::is_incomplete(input)
-            && !mettle::syntax::never_completes(input)
+            && mettle::internals::syntax::is_incomplete(input)
+            && !mettle::internals::syntax::never_completes(input)
         {
             return Ok(ValidationResult::Incomplete);
         }

@@ -148,7 +148,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
         // Prints the error for a line refused whole.
         let refused = |code: &str, message: String, help: &str| {
             let d = mettle::Diagnostic::plain(code, message).with_help(help);
-            let err = mettle::diagnostics::render_plain(&[d], "input", "", 80);
+            let err = mettle::diagnostics::render(&[d], "input", "", &Default::default());
             print(&super::Reply { err, failed: true, ..Default::default() });
         };
         let line = match read_line(&mut input, cap) {
@@ -207,12 +207,12 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 checked = 0;
                 continue;
             }
-            if !command && mettle::syntax::is_incomplete(&buffer) {
+            if !command && mettle::internals::syntax::is_incomplete(&buffer) {
                 // Read on only while the lines so far could still become valid: a line that makes
                 // that impossible is reported now. Past 64 KiB the text is parsed again only each
                 // time it has doubled, so a long block costs time in proportion to its length.
                 let due = buffer.len() <= 64 * 1024 || buffer.len() >= 2 * checked;
-                if !due || !mettle::syntax::never_completes(&buffer) {
+                if !due || !mettle::internals::syntax::never_completes(&buffer) {
                     if due {
                         checked = buffer.len();
                     }
@@ -220,7 +220,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 }
             }
             checked = 0;
-        } else if !buffer.trim().is_empty() && mettle::syntax::is_incomplete(&buffer) {
+        } else if !buffer.trim().is_empty() && mettle::internals::syntax::is_incomplete(&buffer) {
             refused(
                 "repl::unclosed",
                 "the input ended inside a block or bracket that was never closed".into(),

@@ -4,6 +4,7 @@ use super::protocol::*;
 use super::values::{entity, named, value};
 use super::{Failure, Server, Step, World, code, params};
 use crate::cli::json::{ExportDoc, Meta, SimDoc, SimTarget, error_info};
+use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session, Value};
 
 impl Server {
@@ -329,7 +330,8 @@ fn check_args(
         let d = s.resolve(check, &[]).expect_err("no such check");
         return Err(Failure::rules(s.ruleset(), &d));
     };
-    let fields: Vec<mettle::program::FieldDef> = decl.inputs.iter().map(|i| i.field.clone()).collect();
+    let fields: Vec<mettle::internals::program::FieldDef> =
+        decl.inputs.iter().map(|i| i.field.clone()).collect();
     let inputs = named(s, &fields, given, &format!("input of check `{check}`"))?
         .into_iter()
         .map(|(n, v)| (n.to_string(), v))
@@ -370,7 +372,7 @@ fn set(w: &mut World, p: SetParams) -> Result<mettle::Outcome, Failure> {
         }
         (None, Some(e), Some(a)) => {
             let id = entity(s, e, None)?;
-            let Some(held) = s.state().entities.get(id) else {
+            let Some(held) = s.state().entities().get(id) else {
                 return Err(Failure::plain(
                     code::RULES,
                     "mettle::serve::unknown_entity",
@@ -385,7 +387,7 @@ fn set(w: &mut World, p: SetParams) -> Result<mettle::Outcome, Failure> {
                     code::RULES,
                     "mettle::serve::unknown_field",
                     &format!("a {} has no attribute `{a}`", kind.name),
-                    Some(&mettle::diagnostics::suggest(a, "attribute", &known)),
+                    Some(&mettle::internals::diagnostics::suggest(a, "attribute", &known)),
                 ));
             };
             let v = value(s, &f.ty, &p.value, &format!("`{e}.{a}`"))?;
@@ -417,7 +419,7 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
                     code::RULES,
                     "mettle::serve::unknown_scenario",
                     &format!("there is no scenario called `{name}`"),
-                    Some(&mettle::diagnostics::suggest(name, "scenario", &known)),
+                    Some(&mettle::internals::diagnostics::suggest(name, "scenario", &known)),
                 ));
             }
             (Target::Scenario(name.clone()), SimTarget::Scenario { scenario: name.clone() })

@@ -163,7 +163,7 @@ impl Server {
                 code::UNKNOWN_METHOD,
                 "mettle::serve::unknown_method",
                 &format!("there is no method `{method}`"),
-                Some(&mettle::diagnostics::suggest(method, "method", &protocol::METHODS)),
+                Some(&mettle::internals::diagnostics::suggest(method, "method", &protocol::METHODS)),
             ));
         }
         let params = match obj.get("params") {

@@ -6,6 +6,7 @@ use super::protocol::{AnswerParams, AnswersReply, Outcome};
 use super::values::value;
 use super::{Failure, code};
 use crate::cli::json::{Meta, error_info};
+use mettle::internals::RulesetInternals as _;
 use mettle::{Question, Reply, Session, Value};
 
 /// The requests that act on the game, refused while an action waits on a question.

@@ -2,8 +2,9 @@
 //! yes/no, a name (a string) for a state or an entity, `null` for none, anything for `data`.
 
 use super::{Failure, code};
-use mettle::diagnostics::suggest;
-use mettle::program::{FieldDef, Ty};
+use mettle::internals::RulesetInternals as _;
+use mettle::internals::diagnostics::suggest;
+use mettle::internals::program::{FieldDef, Ty};
 use mettle::{Session, Value};
 use serde_json::Value as Json;
 
@@ -55,7 +56,7 @@ pub fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Failur
 /// nothing (until a new entity takes it).
 pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Failure> {
     let p = s.ruleset().program();
-    match s.entity(name).and_then(|e| Some((e, s.state().entities.get(e)?.kind))) {
+    match s.entity(name).and_then(|e| Some((e, s.state().entities().get(e)?.kind))) {
         Some((e, found)) => match kind {
             Some(k) if k != found => Err(Failure::plain(
                 code::RULES,
@@ -69,7 +70,7 @@ pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Failure
             _ => Ok(e),
         },
         None => {
-            let known: Vec<&str> = s.state().entities.iter().map(|(_, e)| e.name.as_str()).collect();
+            let known: Vec<&str> = s.state().entities().iter().map(|(_, e)| e.name.as_str()).collect();
             Err(Failure::plain(
                 code::RULES,
                 "mettle::serve::unknown_entity",

@@ -18,7 +18,7 @@ impl Dist {
     }
 
     /// From weights for `lo, lo + 1, …`; zero weights at either end are trimmed.
-    pub fn from_weights<W: Weight>(lo: i64, weights: Vec<W>) -> Dist {
+    pub(crate) fn from_weights<W: Weight>(lo: i64, weights: Vec<W>) -> Dist {
         let first = weights.iter().position(|w| !w.is_zero());
         let Some(first) = first else { return Dist { lo: 0, weights: vec![] } };
         let last = weights.iter().rposition(|w| !w.is_zero()).unwrap_or(first);

@@ -40,11 +40,11 @@ impl Compiled {
 /// REPL line is compiled, against an empty ruleset. Errors are located in `text`.
 ///
 /// ```
-/// let c = mettle::odds::expr::compile("2d6 + 3 >= 8").unwrap();
+/// let c = mettle::internals::odds::expr::compile("2d6 + 3 >= 8").unwrap();
 /// assert!(c.is_flag());
-/// let d = mettle::odds::expr::dist(&c.expr).unwrap();
+/// let d = mettle::internals::odds::expr::dist(&c.expr).unwrap();
 /// assert_eq!(d.probability(1).to_string(), "5/6");
-/// assert_eq!(mettle::odds::expr::compile("2d6 +").unwrap_err()[0].code, "mettle::parse::syntax");
+/// assert_eq!(mettle::internals::odds::expr::compile("2d6 +").unwrap_err()[0].code, "mettle::parse::syntax");
 /// ```
 pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
     let e = match parse_repl(text)? {
@@ -86,8 +86,8 @@ pub fn compile(text: &str) -> Result<Compiled, Vec<Diagnostic>> {
 /// of it has too many outcomes to combine exactly.
 ///
 /// ```
-/// let c = mettle::odds::expr::compile("3d6 + 1d4").unwrap();
-/// let d = mettle::odds::expr::dist(&c.expr).unwrap();
+/// let c = mettle::internals::odds::expr::compile("3d6 + 1d4").unwrap();
+/// let d = mettle::internals::odds::expr::dist(&c.expr).unwrap();
 /// assert_eq!((d.lo(), d.hi()), (4, 22));
 /// assert_eq!(d.probability(4).to_string(), "1/864");
 /// ```

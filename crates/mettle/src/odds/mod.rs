@@ -2,28 +2,31 @@
 //! scenarios without listing every roll; samplers and estimates where exact is out of reach.
 
 mod ask;
-pub mod check;
+pub(crate) mod check;
 mod cover;
 pub mod dist;
-pub mod expr;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) mod expr;
 mod layout;
 mod lint;
 mod poly;
-pub mod pool;
+pub(crate) mod pool;
 pub mod report;
 mod sampler;
 mod scan;
 mod sorted;
 mod walk;
-pub mod weight;
-pub mod work;
+pub(crate) mod weight;
+pub(crate) mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
-pub use check::{CheckOdds, check_odds};
+pub use check::CheckOdds;
 pub(crate) use cover::settle_missing_otherwise;
 pub use dist::Dist;
 pub use lint::unreachable;
 pub use report::{Chance, How, OutcomeOdds, Report};
 pub use sampler::Sampler;
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
-pub use weight::{Fraction, Weight};
+pub use weight::Fraction;
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+pub(crate) use weight::Weight;

@@ -14,9 +14,9 @@ use num_bigint::BigUint;
 /// exact odds (a simulation can still answer).
 ///
 /// ```
-/// use mettle::ast::DiceMod;
+/// use mettle::internals::ast::DiceMod;
 /// use mettle::dice::Faces;
-/// let d = mettle::odds::pool::term(4, Faces::Count(6), &[DiceMod::KeepHighest(3)]).unwrap();
+/// let d = mettle::internals::odds::pool::term(4, Faces::Count(6), &[DiceMod::KeepHighest(3)]).unwrap();
 /// assert_eq!(d.probability(18).to_string(), "7/432"); // 21 of 1296 rolls
 /// ```
 pub fn term(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Result<Dist, String> {

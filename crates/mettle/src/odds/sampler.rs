@@ -99,13 +99,13 @@ impl Sampler {
 
     /// Rolls the dice with `rng` and gives the index of the outcome (in the check's outcomes).
     #[inline]
-    pub fn sample(&self, rng: &mut ChaCha8Rng) -> usize {
+    pub(crate) fn sample(&self, rng: &mut ChaCha8Rng) -> usize {
         self.odds.table.outcome[self.roll(rng)] as usize
     }
 
     /// Rolls the dice with `rng`: the index of the outcome, and the total.
     #[inline]
-    pub fn sample_total(&self, rng: &mut ChaCha8Rng) -> (usize, i64) {
+    pub(crate) fn sample_total(&self, rng: &mut ChaCha8Rng) -> (usize, i64) {
         let at = self.roll(rng);
         (self.odds.table.outcome[at] as usize, self.odds.table.total[at])
     }

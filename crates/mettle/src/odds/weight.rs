@@ -27,8 +27,6 @@ pub trait Weight: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static {
     fn div(&self, o: &Self) -> Self;
     /// The greatest common divisor (`gcd(0, x) = x`).
     fn gcd(&self, o: &Self) -> Self;
-    /// A big integer as this weight, or `None` when it does not fit.
-    fn from_big(b: &BigUint) -> Option<Self>;
     /// `self += o`, or `None` when it does not fit (then `self` is left unspecified).
     fn add_to(&mut self, o: &Self) -> Option<()> {
         *self = self.add(o)?;
@@ -70,9 +68,6 @@ impl Weight for u128 {
     fn div(&self, o: &Self) -> Self {
         self.checked_div(*o).unwrap_or(0)
     }
-    fn from_big(b: &BigUint) -> Option<Self> {
-        num_traits::ToPrimitive::to_u128(b)
-    }
     fn gcd(&self, o: &Self) -> Self {
         let (mut a, mut b) = (*self, *o);
         while b != 0 {
@@ -110,9 +105,6 @@ impl Weight for BigUint {
     fn div(&self, o: &Self) -> Self {
         super::work::charge(words(self).saturating_mul(words(o)));
         if Zero::is_zero(o) { Zero::zero() } else { self / o }
-    }
-    fn from_big(b: &BigUint) -> Option<Self> {
-        Some(b.clone())
     }
     fn gcd(&self, o: &Self) -> Self {
         // Binary gcd: a step per bit, each over the words.

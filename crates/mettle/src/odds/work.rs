@@ -20,7 +20,7 @@ thread_local! {
 /// returned and whether its allowance ran dry.
 ///
 /// ```
-/// use mettle::odds::{expr, work};
+/// use mettle::internals::odds::{expr, work};
 /// let c = expr::compile("100d6 + 100d6").unwrap();
 /// // Too little work for an exact answer: the engine gives up, and says why.
 /// let (d, dry) = work::within(10_000, || expr::dist(&c.expr));

@@ -206,19 +206,11 @@ impl Repl {
     }
 
     fn render_with_file(&self, diags: &[Diagnostic], rules: &crate::Ruleset) -> String {
-        if self.color {
-            crate::diagnostics::render_color(diags, rules.name(), rules.text(), self.width)
-        } else {
-            crate::diagnostics::render_plain(diags, rules.name(), rules.text(), self.width)
-        }
+        self.render_with(diags, rules.name(), rules.text())
     }
 
     fn render_load_error(&self, e: &crate::LoadError) -> String {
-        let mut out = if self.color {
-            crate::diagnostics::render_color(&e.diagnostics, &e.name, &e.text, self.width)
-        } else {
-            crate::diagnostics::render_plain(&e.diagnostics, &e.name, &e.text, self.width)
-        };
+        let mut out = self.render_with(&e.diagnostics, &e.name, &e.text);
         let n = e.diagnostics.iter().filter(|d| d.is_error()).count();
         out.push_str(&format!("{}: {n} error{}; nothing changed\n", e.name, if n == 1 { "" } else { "s" }));
         out

@@ -171,7 +171,7 @@ impl Repl {
     /// wide, in colour when `color` is set.
     ///
     /// ```
-    /// let mut repl = mettle::repl::Repl::new(1, false, 80);
+    /// let mut repl = mettle::internals::repl::Repl::new(1, false, 80);
     /// repl.handle("kind unit { spi: 0..6 = 3 }");
     /// repl.handle("new unit alpha with spi = 2");
     /// assert_eq!(repl.handle("alpha.spi + 1").out, "3\n");

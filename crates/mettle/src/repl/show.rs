@@ -3,7 +3,7 @@
 
 use super::Repl;
 use crate::ast::Span;
-use crate::diagnostics::{Diagnostic, render_color, render_plain};
+use crate::diagnostics::{Diagnostic, RenderOptions, render};
 use crate::session::{LogEntry, LogLine, Session, render_log};
 use std::fmt::Write;
 
@@ -21,12 +21,8 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl Repl {
-    fn render_with(&self, diags: &[Diagnostic], name: &str, text: &str) -> String {
-        if self.color {
-            render_color(diags, name, text, self.width)
-        } else {
-            render_plain(diags, name, text, self.width)
-        }
+    pub(super) fn render_with(&self, diags: &[Diagnostic], name: &str, text: &str) -> String {
+        render(diags, name, text, &RenderOptions::default().with_width(self.width).with_color(self.color))
     }
 
     /// Renders diagnostics about `input` (typed after the ruleset, see [`Repl::base`]): one whose

@@ -220,7 +220,9 @@ impl Compiler<'_> {
             Ok(a) => a,
             Err(e) => return self.diags.push(errors::syntax(&e, &self.sources, span)),
         };
-        if let Some(stmt) = compiled.statements().first() {
+        // The script's own statements, outside any function.
+        let outside: &[_] = compiled.as_ref();
+        if let Some(stmt) = outside.first() {
             let d = Diagnostic::error(
                 "script::outside_function",
                 "a script may only define functions",

@@ -31,7 +31,7 @@ pub(crate) const REMOVED: KindId = KindId::MAX;
 /// let b = s.create("unit", "b", &[]).unwrap();
 /// let c = s.create("unit", "c", &[]).unwrap();
 /// s.remove_entity("b").unwrap();
-/// let e = &s.state().entities;
+/// let e = &s.state().entities();
 /// let names: Vec<(u32, &str)> = e.iter().map(|(id, e)| (id, e.name.as_str())).collect();
 /// assert_eq!(names, [(0, "a"), (2, "c")]);
 /// assert_eq!(e.get(c).unwrap().name, "c");
@@ -64,7 +64,8 @@ impl Default for Entities {
     }
 }
 
-/// The entities in play with their ids, in the order they were made.
+/// The entities in play with their ids, in the order they were made: what [`Entities::iter`] and
+/// `for (id, e) in state.entities()` go through.
 #[derive(Clone)]
 pub struct Iter<'a> {
     slots: IterIn<'a>,
@@ -134,7 +135,7 @@ impl DoubleEndedIterator for Iter<'_> {
 
 /// The entities in play with their ids, to change (each chunk is copied first if another state
 /// shares it).
-pub struct IterMut<'a> {
+pub(crate) struct IterMut<'a> {
     slots: IterMutIn<'a>,
     next: u32,
 }
@@ -227,7 +228,7 @@ impl Entities {
 
     /// The entity with id `id`, to change, if it is in play.
     #[inline]
-    pub fn get_mut(&mut self, id: u32) -> Option<&mut Entity> {
+    pub(crate) fn get_mut(&mut self, id: u32) -> Option<&mut Entity> {
         self.slot_mut(id).filter(|e| e.kind != REMOVED)
     }
 
@@ -258,7 +259,7 @@ impl Entities {
     }
 
     /// The entities in play with their ids, to change.
-    pub fn iter_mut(&mut self) -> IterMut<'_> {
+    pub(crate) fn iter_mut(&mut self) -> IterMut<'_> {
         IterMut {
             slots: match &mut self.store {
                 Store::Own(v) => IterMutIn::Own(v.iter_mut()),
@@ -273,7 +274,7 @@ impl Entities {
     }
 
     /// Puts `entity` in play with the next id, and returns the id.
-    pub fn push(&mut self, entity: Entity) -> u32 {
+    pub(crate) fn push(&mut self, entity: Entity) -> u32 {
         let id = self.slots as u32;
         self.removed += usize::from(entity.kind == REMOVED);
         match &mut self.store {
@@ -299,7 +300,7 @@ impl Entities {
 
     /// Takes the entity with id `id` out of play and returns it; a tombstone keeps its place and
     /// its name, so no other id moves and `id` is not given again. `None` if `id` is not in play.
-    pub fn remove(&mut self, id: u32) -> Option<Entity> {
+    pub(crate) fn remove(&mut self, id: u32) -> Option<Entity> {
         let e = self.get_mut(id)?;
         let tombstone = Entity { kind: REMOVED, name: e.name.clone(), fields: vec![] };
         let gone = std::mem::replace(e, tombstone);
@@ -307,8 +308,10 @@ impl Entities {
         Some(gone)
     }
 
-    /// Keeps the first `slots` ids (in play or removed) and lets the later ones go.
-    pub fn truncate(&mut self, slots: usize) {
+    /// Keeps the first `slots` ids (in play or removed) and lets the later ones go. Only the tests
+    /// shorten the entities (to try the shared store's chunk edges); a session never does.
+    #[cfg(test)]
+    pub(crate) fn truncate(&mut self, slots: usize) {
         if slots >= self.slots {
             return;
         }
@@ -332,8 +335,8 @@ impl Entities {
     }
 
     /// Whether `self` and `other` share every chunk: the same entities, known without reading them.
-    #[doc(hidden)]
-    pub fn shares_all(&self, other: &Entities) -> bool {
+    #[cfg(test)]
+    pub(crate) fn shares_all(&self, other: &Entities) -> bool {
         match (&self.store, &other.store) {
             (Store::Shared(a), Store::Shared(b)) => {
                 self.slots == other.slots && a.iter().zip(b).all(|(a, b)| Arc::ptr_eq(a, b))
@@ -455,14 +458,6 @@ impl<'a> IntoIterator for &'a Entities {
     type IntoIter = Iter<'a>;
     fn into_iter(self) -> Iter<'a> {
         self.iter()
-    }
-}
-
-impl<'a> IntoIterator for &'a mut Entities {
-    type Item = (u32, &'a mut Entity);
-    type IntoIter = IterMut<'a>;
-    fn into_iter(self) -> IterMut<'a> {
-        self.iter_mut()
     }
 }
 
@@ -605,7 +600,7 @@ mod tests {
         assert!(e.is_empty() && matches!(&e.store, Store::Shared(c) if c.is_empty()));
         assert_eq!(e.push(unit(7)), 0);
         assert_eq!(e[0].name, "u7");
-        for (_, x) in &mut e {
+        for (_, x) in e.iter_mut() {
             x.name.push('!');
         }
         assert_eq!(e[0].name, "u7!");
@@ -638,10 +633,10 @@ mod tests {
         assert_eq!(shared.remove(1).map(|e| e.name), Some("u1".into()));
         own.truncate(CHUNK);
         shared.truncate(CHUNK);
-        for (_, e) in &mut own {
+        for (_, e) in own.iter_mut() {
             e.name.push('!');
         }
-        for (_, e) in &mut shared {
+        for (_, e) in shared.iter_mut() {
             e.name.push('!');
         }
         assert_eq!(own, shared);

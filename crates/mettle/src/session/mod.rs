@@ -9,19 +9,21 @@ mod host;
 mod log;
 mod ops;
 mod outcome;
-mod plan;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) mod plan;
 mod prompt;
-mod run;
+pub(crate) mod run;
 mod save;
 mod show;
 mod structure;
 
 pub use checkpoint::Checkpoint;
-pub use entities::Entities;
+pub use entities::{Entities, Iter};
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
 pub use log::{LogEntry, LogLine};
 pub use outcome::{Note, Outcome, QueuedAnswer};
-pub use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+pub(crate) use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
 pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
 
@@ -31,7 +33,7 @@ use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-pub use run::QuietGame;
+pub(crate) use run::QuietGame;
 use run::Runner;
 pub(crate) use run::{Compiled, compile};
 use serde::{Deserialize, Serialize};
@@ -42,7 +44,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// An entity in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entity {
-    /// Its kind.
+    /// Its kind, by index ([`Ruleset::kind_name`] names it).
     pub kind: KindId,
     /// Its name.
     pub name: String,
@@ -101,43 +103,108 @@ pub struct GameOver {
     pub winner_id: Option<u32>,
 }
 
-/// Everything that changes while a game runs; serialises losslessly, generator included.
+/// Everything that changes while a game runs; serialises losslessly, generator included. A host reads
+/// it through [`Session::state`] and the accessors below; it changes only through the session.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("s.mettle", "kind unit { hp: 0.. = 3 }").unwrap();
+/// let mut s = mettle::Session::new(&rules, 42);
+/// s.create("unit", "a", &[]).unwrap();
+/// s.force_dice(&[6, 1]);
+/// let state = s.state();
+/// assert_eq!((state.seed(), state.round(), state.entities().len()), (42, 0, 1));
+/// assert_eq!(state.forced().collect::<Vec<_>>(), [6, 1]);
+/// assert!(state.over().is_none() && state.orders().is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The seed the session started from.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The generator (ChaCha8).
-    pub rng: ChaCha8Rng,
+    pub(crate) rng: ChaCha8Rng,
     /// Current round.
-    pub round: i64,
+    pub(crate) round: i64,
     /// Current turn.
-    pub turn: i64,
+    pub(crate) turn: i64,
     /// Entities, by id (copies of the state share the entities neither has changed).
-    pub entities: Entities,
+    pub(crate) entities: Entities,
     /// Faces the next dice must show.
-    pub forced: VecDeque<i64>,
+    pub(crate) forced: VecDeque<i64>,
     /// Answers waiting for their choices.
-    pub answers: Vec<(u32, Value)>,
+    pub(crate) answers: Vec<(u32, Value)>,
     /// Which of the waiting answers the host gave ([`Session::answer`]), by position; missing ones
     /// are a scenario's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub host_answers: Vec<bool>,
+    pub(crate) host_answers: Vec<bool>,
     /// Changes to undo later.
-    pub timed: Vec<Timed>,
+    pub(crate) timed: Vec<Timed>,
     /// The last result of each check.
-    pub last: Vec<Option<Arc<CheckResult>>>,
+    pub(crate) last: Vec<Option<Arc<CheckResult>>>,
     /// Set once the game has ended.
-    pub over: Option<GameOver>,
+    pub(crate) over: Option<GameOver>,
     /// The orders the last reaction gave, for the table.
     #[serde(default)]
-    pub orders: Vec<crate::script::Order>,
+    pub(crate) orders: Vec<crate::script::Order>,
     /// The value of each house-rule option in this session (saves from before options had none:
     /// they load with the ruleset's values).
     #[serde(default)]
-    pub options: Vec<Value>,
+    pub(crate) options: Vec<Value>,
     /// The path of an exhaustive walk through every roll, while one runs (never saved).
     #[serde(skip)]
-    pub walk: Option<crate::dice::Walk>,
+    pub(crate) walk: Option<crate::dice::Walk>,
+}
+
+impl State {
+    /// The seed the session started from (or was last reseeded with).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The current round.
+    pub fn round(&self) -> i64 {
+        self.round
+    }
+
+    /// The current turn.
+    pub fn turn(&self) -> i64 {
+        self.turn
+    }
+
+    /// The entities, by id.
+    pub fn entities(&self) -> &Entities {
+        &self.entities
+    }
+
+    /// The faces the next dice must show ([`Session::force_dice`]), first first.
+    pub fn forced(&self) -> impl ExactSizeIterator<Item = i64> + '_ {
+        self.forced.iter().copied()
+    }
+
+    /// The changes waiting to be undone at the end of a turn or round.
+    pub fn timed(&self) -> &[Timed] {
+        &self.timed
+    }
+
+    /// The last result of each check, by check id (`None` for a check not rolled yet).
+    pub fn last(&self) -> &[Option<Arc<CheckResult>>] {
+        &self.last
+    }
+
+    /// How the game ended, once it has.
+    pub fn over(&self) -> Option<&GameOver> {
+        self.over.as_ref()
+    }
+
+    /// The orders the last reaction gave, for the table.
+    pub fn orders(&self) -> &[crate::script::Order] {
+        &self.orders
+    }
+
+    /// The value of each house-rule option, in the order the ruleset declares them (read one by name
+    /// with [`Session::option`]).
+    pub fn options(&self) -> &[Value] {
+        &self.options
+    }
 }
 
 /// The outcome of one scenario run.
@@ -686,8 +753,7 @@ impl Session {
 
     /// Rolls a check with inputs already resolved to input indices, with its effects. To sample a check
     /// many times, [`Session::sampler`] is much faster.
-    #[doc(hidden)]
-    pub fn roll_id(
+    pub(crate) fn roll_id(
         &mut self,
         check: CheckId,
         inputs: Vec<(u32, Value)>,
@@ -707,22 +773,7 @@ impl Session {
     /// used again, and a failed game is not undone (the next game starts fresh anyway); a host's dice
     /// source and chooser are asked as in any action, but observers are not told of a game's changes.
     /// Afterwards [`Session::state`] shows how the game ended.
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("t.mettle", r#"
-    ///     kind side { n: 0.. = 0 }
-    ///     scenario s { new side a  add d6 to a.n  record "n" = a.n  expect a.n > 6 }
-    /// "#).unwrap();
-    /// let mut s = mettle::Session::new(&rules, 0);
-    /// let mut game = mettle::session::QuietGame::default();
-    /// s.play_quietly(0, 7, &mut game).unwrap();
-    /// let mut fresh = mettle::Session::new(&rules, 7);
-    /// fresh.run_scenario("s").unwrap();
-    /// assert_eq!(game.records[0].1, fresh.get("a", "n").unwrap().int());
-    /// assert!(game.failed);
-    /// ```
-    #[doc(hidden)]
-    pub fn play_quietly(
+    pub(crate) fn play_quietly(
         &mut self,
         scenario: usize,
         seed: u64,

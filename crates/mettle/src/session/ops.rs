@@ -36,7 +36,7 @@ impl Session {
     /// let mut s = mettle::Session::new(&rules, 1);
     /// s.force_dice(&[6, 6, 6]);
     /// s.clear_forced_dice();
-    /// assert!(s.state().forced.is_empty());
+    /// assert_eq!(s.state().forced().len(), 0);
     /// ```
     pub fn clear_forced_dice(&mut self) {
         self.state.forced.clear();

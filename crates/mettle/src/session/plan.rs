@@ -93,16 +93,7 @@ pub struct Settled {
 impl Session {
     /// Works out check `check` up to its dice (inputs, the `let`s before the roll, modifiers) for
     /// `subject`, without rolling or changing anything.
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("p.mettle", "check c { input n: int  roll (n)d6  modifier \"Edge\" +1  otherwise done }").unwrap();
-    /// let mut s = mettle::Session::new(&rules, 1);
-    /// let p = s.prepare(0, None, vec![(0, mettle::Value::Int(3))]).unwrap();
-    /// assert_eq!(p.dice.unwrap().count, 3);
-    /// assert_eq!(p.modifiers[0].amount, 1);
-    /// ```
-    #[doc(hidden)]
-    pub fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         check: CheckId,
         subject: Option<u32>,
@@ -127,14 +118,12 @@ impl Session {
 
     /// Settles one roll of a prepared check: `pool` is what the dice showed (`None` for a check without
     /// dice). Applies no effects and changes nothing.
-    #[doc(hidden)]
-    pub fn settle(&mut self, prepared: &Prepared, pool: Option<Pool>) -> Result<Settled, Diagnostic> {
+    pub(crate) fn settle(&mut self, prepared: &Prepared, pool: Option<Pool>) -> Result<Settled, Diagnostic> {
         Ok(self.settle_all(prepared, std::iter::once(pool))?.remove(0))
     }
 
     /// Settles many rolls of a prepared check, in order, as [`Session::settle`] does one.
-    #[doc(hidden)]
-    pub fn settle_all(
+    pub(crate) fn settle_all(
         &mut self,
         prepared: &Prepared,
         pools: impl IntoIterator<Item = Option<Pool>>,
@@ -173,8 +162,7 @@ impl Session {
 
 impl Session {
     /// Works out `e` (an expression of check `prepared.check`) with the check's slots as prepared.
-    #[doc(hidden)]
-    pub fn evaluate(&mut self, prepared: &Prepared, e: &Expr) -> Result<Value, Diagnostic> {
+    pub(crate) fn evaluate(&mut self, prepared: &Prepared, e: &Expr) -> Result<Value, Diagnostic> {
         self.untouched(|r| {
             let mut slots = prepared.frame.clone();
             r.eval(e, &mut slots)
@@ -183,7 +171,7 @@ impl Session {
 
     /// A copy of this session with its generator seeded from `seed` and its log off: a fresh start for a
     /// simulation from the same state.
-    pub fn reseeded(&self, seed: u64) -> Session {
+    pub(crate) fn reseeded(&self, seed: u64) -> Session {
         let mut s = Session {
             rules: self.rules.clone(),
             state: self.state.clone(),
@@ -206,35 +194,24 @@ impl Session {
     /// scenario): its dice show `faces`, in order, and the first die past them stops it (see
     /// [`Session::walk_needs`]). The walk ends with that action, whatever happens: the dice after it
     /// roll as usual again.
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("w.mettle", "check c { roll 2d6  otherwise done }").unwrap();
-    /// let mut s = mettle::Session::new(&rules, 1);
-    /// s.walk(&[3]);
-    /// assert!(s.roll("c", &[]).is_err(), "the second die has no face");
-    /// assert_eq!(s.walk_needs(), Some(&[1, 2, 3, 4, 5, 6][..]));
-    /// assert!(s.roll("c", &[]).is_ok(), "the walk is over");
-    /// ```
-    pub fn walk(&mut self, faces: &[i64]) {
+    pub(crate) fn walk(&mut self, faces: &[i64]) {
         self.state.walk =
             Some(crate::dice::Walk { faces: faces.iter().copied().collect(), ..Default::default() });
     }
 
     /// Starts a random path of a walk for the next action: its dice roll with the generator, and
     /// [`Session::walk_met`] tells how many faces each had.
-    #[doc(hidden)]
-    pub fn explore(&mut self) {
+    pub(crate) fn explore(&mut self) {
         self.state.walk = Some(crate::dice::Walk { explore: true, ..Default::default() });
     }
 
     /// The number of faces of each die an exploring path met.
-    #[doc(hidden)]
-    pub fn walk_met(&self) -> &[usize] {
+    pub(crate) fn walk_met(&self) -> &[usize] {
         self.state.walk.as_ref().map_or(&[], |w| &w.met)
     }
 
     /// The faces of the die that stopped the walk's path, if one did.
-    pub fn walk_needs(&self) -> Option<&[i64]> {
+    pub(crate) fn walk_needs(&self) -> Option<&[i64]> {
         self.state.walk.as_ref().and_then(|w| w.needs.as_deref())
     }
 
@@ -256,17 +233,7 @@ impl Session {
     ///
     /// Nothing of the roll is kept but its total, target and outcome, so a quiet roll allocates
     /// nothing once the session has rolled the check before: its frame and its dice are used again.
-    ///
-    /// ```
-    /// let rules = mettle::Ruleset::from_str("q.mettle", "check c { roll 2d6  target 7  outcome hit when total >= target  otherwise miss }").unwrap();
-    /// let mut s = mettle::Session::new(&rules, 1);
-    /// let (id, args) = s.resolve("c", &[]).unwrap();
-    /// let r = s.roll_quietly(id, None, &args).unwrap();
-    /// assert_eq!(r.target, Some(7));
-    /// assert_eq!(r.outcome, if r.total >= 7 { 0 } else { 1 });
-    /// ```
-    #[doc(hidden)]
-    pub fn roll_quietly(
+    pub(crate) fn roll_quietly(
         &mut self,
         check: CheckId,
         subject: Option<u32>,

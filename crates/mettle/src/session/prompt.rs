@@ -12,7 +12,11 @@ use rand_chacha::ChaCha8Rng;
 impl Session {
     /// A session over `rules` in the given state, with the given log. Refused when the state names
     /// kinds, entities, names, checks or choices the ruleset lacks.
-    pub fn from_state(rules: &Ruleset, state: State, log: Vec<LogLine>) -> Result<Session, Diagnostic> {
+    pub(crate) fn from_state(
+        rules: &Ruleset,
+        state: State,
+        log: Vec<LogLine>,
+    ) -> Result<Session, Diagnostic> {
         if fits(rules.program(), &state).is_err() {
             return Err(api_error(
                 "save_mismatch",
@@ -36,8 +40,7 @@ impl Session {
 
     /// Runs statements compiled by [`crate::check::check_prompt`] on `frame` (their locals), like the
     /// steps of a scenario. On an error the session and the frame are left as they were.
-    #[doc(hidden)]
-    pub fn run_prompt(&mut self, stmts: &[Stmt], frame: &mut Vec<Value>) -> Result<(), Diagnostic> {
+    pub(crate) fn run_prompt(&mut self, stmts: &[Stmt], frame: &mut Vec<Value>) -> Result<(), Diagnostic> {
         let before = frame.clone();
         let r = self.host_change(|r| r.prompt(stmts, frame)).map(drop);
         if r.is_err() {
@@ -47,13 +50,12 @@ impl Session {
     }
 
     /// Evaluates an expression compiled by [`crate::check::check_prompt`] (dice in it are rolled).
-    #[doc(hidden)]
-    pub fn eval_prompt(&mut self, expr: &Expr, frame: &mut Vec<Value>) -> Result<Value, Diagnostic> {
+    pub(crate) fn eval_prompt(&mut self, expr: &Expr, frame: &mut Vec<Value>) -> Result<Value, Diagnostic> {
         self.host_change(|r| r.eval(expr, frame)).map(|(v, _)| v)
     }
 
     /// Starts the dice generator again from `seed`; everything else stays.
-    pub fn reseed(&mut self, seed: u64) {
+    pub(crate) fn reseed(&mut self, seed: u64) {
         self.state.seed = seed;
         self.state.rng = ChaCha8Rng::seed_from_u64(seed);
     }

@@ -1,6 +1,6 @@
 //! Simulation: play a scenario or roll a check many times, in parallel and reproducibly, and count the results.
 //!
-//! Runs are split into chunks of [`CHUNK`] runs; chunk `i` is seeded from the simulation's seed and `i`,
+//! Runs are split into chunks of 256 runs; chunk `i` is seeded from the simulation's seed and `i`,
 //! and each chunk's counters are merged in an order-free way, so the same seed gives the same report
 //! whatever the number of threads.
 //!
@@ -23,20 +23,20 @@
 //! assert!(heads.low < 0.5 && 0.5 < heads.high);
 //! ```
 
-mod sampler;
-mod tally;
+// The engine of a simulation (chunks, samplers, tallies) is the crate's own; the command's benches and
+// tests reach it through `internals::sim`.
+pub(crate) mod sampler;
+pub(crate) mod tally;
 
-pub use sampler::{CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler};
-pub use tally::{End, Recorded, Tally, wilson};
+use sampler::{CHUNK, CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler, mix};
+use tally::Tally;
+pub use tally::wilson;
 
 use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::Value;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Runs per chunk: the unit of seeding, of parallel work and of progress.
-pub const CHUNK: u64 = 256;
 
 /// How many runs, from which seed, on how many threads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,22 +142,6 @@ pub struct Report {
     pub records: Vec<Distribution>,
 }
 
-/// SplitMix64 of `a` and `b`: independent-looking seeds from a seed and a counter.
-///
-/// ```
-/// assert_ne!(mettle::sim::mix(1, 0), mettle::sim::mix(1, 1));
-/// assert_eq!(mettle::sim::mix(1, 0), mettle::sim::mix(1, 0));
-/// ```
-pub fn mix(a: u64, b: u64) -> u64 {
-    let step = |mut z: u64| {
-        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    step(step(a) ^ b)
-}
-
 /// Plays `target` `opts.runs` times and reports how often each end came up. `progress` is called from
 /// worker threads with the number of runs done so far, after each chunk.
 ///
@@ -176,7 +160,7 @@ pub fn simulate(
 /// Runs `sampler` over `opts.runs` runs in chunks on a pool of `opts.threads` threads (with the
 /// `parallel` feature; without it the chunks run one after another on the calling thread, to the same
 /// report).
-pub fn run(
+pub(crate) fn run(
     sampler: &dyn Sampler,
     opts: &Options,
     progress: &(dyn Fn(u64) + Sync),

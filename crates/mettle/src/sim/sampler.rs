@@ -6,6 +6,25 @@ use crate::program::{CheckId, Value};
 use crate::session::{QuietGame, Session};
 use crate::{Ruleset, program::KindId};
 
+/// Runs per chunk: the unit of seeding, of parallel work and of progress.
+pub const CHUNK: u64 = 256;
+
+/// SplitMix64 of `a` and `b`: independent-looking seeds from a seed and a counter.
+///
+/// ```
+/// assert_ne!(mettle::internals::sim::mix(1, 0), mettle::internals::sim::mix(1, 1));
+/// assert_eq!(mettle::internals::sim::mix(1, 0), mettle::internals::sim::mix(1, 0));
+/// ```
+pub fn mix(a: u64, b: u64) -> u64 {
+    let step = |mut z: u64| {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    step(step(a) ^ b)
+}
+
 /// A batch of consecutive runs, with the seed of its generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chunk {
@@ -20,7 +39,7 @@ pub struct Chunk {
 impl Chunk {
     /// The seed of the chunk's `i`th run.
     pub fn run_seed(&self, i: u64) -> u64 {
-        super::mix(self.seed, i)
+        mix(self.seed, i)
     }
 }
 

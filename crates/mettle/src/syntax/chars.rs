@@ -11,8 +11,8 @@ use std::borrow::Cow;
 /// text as written.
 ///
 /// ```
-/// assert_eq!(mettle::syntax::normalize("\u{feff}kind"), "   kind");
-/// assert_eq!(mettle::syntax::normalize("a\rb\r\nc"), "a\nb\r\nc");
+/// assert_eq!(mettle::internals::syntax::normalize("\u{feff}kind"), "   kind");
+/// assert_eq!(mettle::internals::syntax::normalize("a\rb\r\nc"), "a\nb\r\nc");
 /// ```
 pub fn normalize(text: &str) -> Cow<'_, str> {
     let bom = text.starts_with('\u{feff}');

@@ -29,12 +29,12 @@ pub enum ReplInput {
 /// is reported and the items that do parse are still returned.
 ///
 /// ```
-/// let (file, errors) = mettle::syntax::parse("ruleset \"Demo\"\nkind unit { spi: 0..6 = 3 }");
+/// let (file, errors) = mettle::internals::syntax::parse("ruleset \"Demo\"\nkind unit { spi: 0..6 = 3 }");
 /// assert!(errors.is_empty());
 /// assert_eq!(file.title.unwrap().0, "Demo");
 /// assert_eq!(file.items.len(), 1);
 ///
-/// let (_, errors) = mettle::syntax::parse("kind unit { spi 0..6 }");
+/// let (_, errors) = mettle::internals::syntax::parse("kind unit { spi 0..6 }");
 /// assert_eq!(errors[0].message, "expected `:`, found `0`");
 /// ```
 pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
@@ -113,7 +113,7 @@ fn single(mut pairs: Pairs<'_, Rule>) -> pest::iterators::Pair<'_, Rule> {
 /// expression. On failure, reports the error of the reading that got furthest.
 ///
 /// ```
-/// use mettle::syntax::{ReplInput, parse_repl};
+/// use mettle::internals::syntax::{ReplInput, parse_repl};
 /// assert!(matches!(parse_repl("kind unit { spi: 0..6 }"), Ok(ReplInput::Items(_))));
 /// assert!(matches!(parse_repl("set y.spi to 2"), Ok(ReplInput::Stmts(_))));
 /// assert!(matches!(parse_repl("2d6 + 1"), Ok(ReplInput::Expr(_))));
@@ -162,7 +162,7 @@ pub fn parse_repl(text: &str) -> Result<ReplInput, Vec<Diagnostic>> {
 /// without reading the padding. A line that does not parse is parsed padded, for the same message.
 ///
 /// ```
-/// use mettle::syntax::{ReplInput, parse_repl_at};
+/// use mettle::internals::syntax::{ReplInput, parse_repl_at};
 /// let Ok(ReplInput::Stmts(s)) = parse_repl_at("set y.spi to 2", 100) else { panic!() };
 /// assert_eq!(s[0].span.start, 100);
 /// ```
@@ -201,8 +201,8 @@ pub fn parse_repl_at(line: &str, base: usize) -> Result<ReplInput, Vec<Diagnosti
 /// line before parsing it.
 ///
 /// ```
-/// assert!(mettle::syntax::is_incomplete("on damaged {"));
-/// assert!(!mettle::syntax::is_incomplete("on damaged { }"));
+/// assert!(mettle::internals::syntax::is_incomplete("on damaged {"));
+/// assert!(!mettle::internals::syntax::is_incomplete("on damaged { }"));
 /// ```
 pub fn is_incomplete(text: &str) -> bool {
     scan::is_incomplete(text)
@@ -213,7 +213,7 @@ pub fn is_incomplete(text: &str) -> bool {
 /// that no text after it can mend). A REPL then reports it at once instead of reading on.
 ///
 /// ```
-/// use mettle::syntax::never_completes;
+/// use mettle::internals::syntax::never_completes;
 /// assert!(!never_completes("let x = (2 +"));
 /// assert!(never_completes("let x = (2 +\n3 4"));
 /// assert!(!never_completes("on damaged {\n  note \"hit\""));

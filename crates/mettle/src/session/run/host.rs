@@ -62,7 +62,7 @@ impl Runner<'_> {
                 }
             }
         }
-        for (_, e) in &mut self.st.entities {
+        for (_, e) in self.st.entities.iter_mut() {
             for v in &mut e.fields {
                 if let Value::Result(r) = v {
                     result(r, &forget);
