@@ -120,7 +120,7 @@ impl Session {
     /// assert!(b.log().is_empty());
     /// // The log's lines go on being numbered from where the game's were.
     /// assert_eq!(b.log_start(), a.log().len());
-    /// assert_eq!(a.roll("c", &[]).unwrap().total, b.roll("c", &[]).unwrap().total);
+    /// assert_eq!(a.roll("c", &[]).unwrap().rolled.unwrap().total, b.roll("c", &[]).unwrap().rolled.unwrap().total);
     /// ```
     pub fn save_with(&self, options: &SaveOptions) -> Result<String, Diagnostic> {
         let text = self.saved(options.log);
