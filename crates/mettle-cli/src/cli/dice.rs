@@ -162,7 +162,9 @@ fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Repor
             if !mettle::internals::odds::work::charge(1) {
                 break;
             }
-            *counts.entry(v.as_int().unwrap_or_default()).or_default() += 1;
+            // A comparison's yes and no are tallied as 1 and 0, as the exact odds count them.
+            let n = v.as_bool().map_or_else(|| v.as_int().unwrap_or_default(), i64::from);
+            *counts.entry(n).or_default() += 1;
             runs += 1;
         }
         Ok::<u64, u8>(runs)
