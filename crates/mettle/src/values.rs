@@ -261,7 +261,7 @@ impl Ruleset {
     /// let rules = mettle::Ruleset::from_str("k.mettle", "kind unit { hp: 0.. = 3 }  kind banner { }").unwrap();
     /// let mut s = mettle::Session::new(&rules, 1);
     /// let id = s.create("banner", "red", &[]).unwrap();
-    /// let kind = s.state().entities().get(id as usize).unwrap().kind;
+    /// let kind = s.state().entities().get(id).unwrap().kind;
     /// assert_eq!(rules.kind_name(kind), Some("banner"));
     /// assert_eq!(rules.kind_name(7), None);
     /// ```
