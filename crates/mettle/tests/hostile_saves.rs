@@ -423,3 +423,14 @@ fn save_no_log_leaves_the_log_out_and_restores() {
     let restored = repl.handle(&format!(":restore {}", bare.display()));
     assert!(!restored.failed, "{}", restored.err);
 }
+
+#[test]
+fn a_count_of_lines_let_go_past_any_log_is_refused() {
+    // With a log of its own, the numbering of the last line would run past what a count can hold.
+    let code = edited(|v| v["log_dropped"] = serde_json::json!(u64::MAX));
+    assert_eq!(code, "mettle::save::bad_value");
+    let mut v = saved();
+    v["log_dropped"] = serde_json::json!(12);
+    let s = Session::load(&rules(), &v.to_string()).expect("a plain count loads");
+    assert_eq!(s.log_start(), 12);
+}

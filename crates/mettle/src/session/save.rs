@@ -234,6 +234,17 @@ impl Session {
                     .into(),
             ));
         }
+        // The log's lines are numbered from the game's first: a number past what a count of lines
+        // can reach is not a save's.
+        if log_dropped.checked_add(log.len()).is_none_or(|n| n > i64::MAX as usize) {
+            return Err(save_error(
+                "bad_value",
+                format!(
+                    "this saved session says {log_dropped} lines of its log were let go, more than a game can log"
+                ),
+                "a save edited by hand must keep `log_dropped` a count of the lines let go".into(),
+            ));
+        }
         let mut state = state;
         if state.options.is_empty() {
             state.options = p.options.iter().map(|o| o.default.clone().unwrap_or(Value::None)).collect();
