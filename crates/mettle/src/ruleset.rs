@@ -14,6 +14,10 @@ use std::sync::Arc;
 pub struct LoadOptions {
     /// The folder `script "file.rhai"` is read from; the current folder when `None`.
     pub base: Option<PathBuf>,
+    /// Script files given in memory, by the name the ruleset writes (`"reactions.rhai"`), for hosts with
+    /// no file system (a browser, a bot holding its rulesets in a database). When set, `script "NAME"`
+    /// is looked up here only and no file is read; each text is held to the budget's `script_bytes`.
+    pub scripts: Option<std::collections::BTreeMap<String, String>>,
     /// Limits on every script call.
     pub limits: ScriptLimits,
     /// Adds host functions to the script engine (line of sight, distances…) before scripts compile.
@@ -79,6 +83,7 @@ impl std::fmt::Debug for LoadOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoadOptions")
             .field("base", &self.base)
+            .field("scripts", &self.scripts.as_ref().map(|m| m.keys().collect::<Vec<_>>()))
             .field("limits", &self.limits)
             .field("hook", &self.hook.is_some())
             .field("budget", &self.budget)
@@ -197,7 +202,7 @@ impl Ruleset {
             let (scripts, more) = Scripts::compile(
                 &defs,
                 text,
-                opts.base.as_deref(),
+                super::script::Files { base: opts.base.as_deref(), given: opts.scripts.as_ref() },
                 &opts.limits,
                 opts.budget.script_bytes,
                 opts.hook.as_ref(),

@@ -18,7 +18,7 @@ use crate::ast::{ScriptDef, Span};
 use crate::diagnostics::{Diagnostic, SourceFile};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, Scope};
 use sources::Sources;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path};
 use std::sync::Arc;
 
@@ -127,11 +127,19 @@ fn safe_path(path: &str) -> bool {
     !path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
+/// Where a ruleset's script files come from: the texts the host gave, when it gave any, or else files
+/// in folder `base` (the current folder when `None`).
+#[derive(Clone, Copy)]
+pub(crate) struct Files<'a> {
+    pub(crate) base: Option<&'a Path>,
+    pub(crate) given: Option<&'a BTreeMap<String, String>>,
+}
+
 /// Compiling a ruleset's scripts one by one into one program, collecting every error.
 struct Compiler<'a> {
     engine: &'a Engine,
     text: &'a str,
-    base: Option<&'a Path>,
+    files: Files<'a>,
     /// The largest script file that may be read.
     script_bytes: u64,
     sources: Sources,
@@ -163,8 +171,14 @@ impl Compiler<'_> {
             );
             return None;
         }
-        let path = self.base.map_or_else(|| Path::new(code).to_path_buf(), |b| b.join(code));
-        let text = match self.read(code, &path) {
+        let (name, read) = match self.files.given {
+            Some(given) => (code.to_string(), self.given(code, given)),
+            None => {
+                let path = self.files.base.map_or_else(|| Path::new(code).to_path_buf(), |b| b.join(code));
+                (path.display().to_string(), self.read(code, &path))
+            }
+        };
+        let text = match read {
             Ok(t) => t,
             Err(mut d) => {
                 d.labels
@@ -173,7 +187,7 @@ impl Compiler<'_> {
                 return None;
             }
         };
-        let file = Arc::new(SourceFile { name: path.display().to_string(), text });
+        let file = Arc::new(SourceFile { name, text });
         let Some(padded) = self.sources.add_file(file.clone()) else {
             self.diags.push(Diagnostic::error(
                 "script::too_long",
@@ -194,7 +208,7 @@ impl Compiler<'_> {
             Diagnostic::plain("script::unreadable", format!("cannot read the script file `{code}`: {e}"))
                 .with_help("check the name; script files are found next to the ruleset")
         };
-        let folder = std::fs::canonicalize(self.base.unwrap_or(Path::new("."))).map_err(unreadable)?;
+        let folder = std::fs::canonicalize(self.files.base.unwrap_or(Path::new("."))).map_err(unreadable)?;
         let real = std::fs::canonicalize(path).map_err(unreadable)?;
         if !real.starts_with(&folder) {
             return Err(Diagnostic::plain(
@@ -210,6 +224,31 @@ impl Compiler<'_> {
             d.code = d.code.replace("mettle::io::", "mettle::script::");
             d
         })
+    }
+
+    /// Script file `code` from the texts the host gave, held to the same size budget as a file.
+    fn given(&self, code: &str, given: &BTreeMap<String, String>) -> Result<String, Diagnostic> {
+        let Some(text) = given.get(code) else {
+            let known: Vec<&str> = given.keys().map(String::as_str).collect();
+            let help = if known.is_empty() {
+                format!("no script files were given with the ruleset; give `{code}` with it")
+            } else {
+                crate::diagnostics::suggest(code, "script file", &known)
+            };
+            return Err(Diagnostic::plain(
+                "script::unreadable",
+                format!("the script file `{code}` was not given with the ruleset"),
+            )
+            .with_help(help));
+        };
+        if text.len() as u64 > self.script_bytes {
+            return Err(Diagnostic::plain(
+                "script::too_large",
+                format!("the script file `{code}` is larger than {} bytes", self.script_bytes),
+            )
+            .with_help("raise the budget's `script_bytes` if the script is meant to be this large"));
+        }
+        Ok(text.clone())
     }
 
     /// Compiles one script and adds its functions.
@@ -283,7 +322,7 @@ impl Scripts {
     pub(crate) fn compile(
         defs: &[&ScriptDef],
         text: &str,
-        base: Option<&Path>,
+        files: Files<'_>,
         limits: &ScriptLimits,
         script_bytes: u64,
         hook: Option<&EngineHook>,
@@ -296,7 +335,7 @@ impl Scripts {
         let mut c = Compiler {
             engine: &engine,
             text,
-            base,
+            files,
             script_bytes,
             sources: Sources::new(text),
             diags: Vec::new(),
