@@ -178,11 +178,11 @@ pub fn fraction<'py>(py: Python<'py>, f: &mettle::odds::Fraction) -> PyResult<Bo
     FRACTION.import(py, "fractions", "Fraction")?.call1((big(py, &f.num)?, big(py, &f.den)?))
 }
 
-/// A distribution as `{value: Fraction}`, lowest value first.
+/// A distribution as `{value: Fraction}`, lowest value first; values that cannot come up are left out.
 pub fn dist<'py>(py: Python<'py>, d: &mettle::odds::Dist) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     let total = d.total();
-    for (v, w) in d.iter() {
+    for (v, w) in d.iter().filter(|(_, w)| !num_traits::Zero::is_zero(*w)) {
         let f = mettle::odds::Fraction::new(w.clone(), total.clone());
         out.set_item(v, fraction(py, &f)?)?;
     }

@@ -59,7 +59,7 @@ impl Session {
         self.inner.try_lock().map_err(|_| {
             errors::plain(
                 py,
-                "mettle::py::busy",
+                "py::busy",
                 "the session is in the middle of an action: a question, dice or observer callable cannot use it",
             )
         })
@@ -256,7 +256,7 @@ impl Session {
         let name = self.entity_name(&s, entity)?;
         match s.get(&name, attribute) {
             Some(v) => py_value(py, &s, v),
-            None => Err(errors::plain(py, "mettle::py::no_such_attribute", format!("`{name}` has no attribute `{attribute}` (or is not in play)"))),
+            None => Err(errors::plain(py, "py::no_such_attribute", format!("`{name}` has no attribute `{attribute}` (or is not in play)"))),
         }
     }
 
@@ -275,7 +275,7 @@ impl Session {
         let inputs = self.values(py, &s, inputs)?;
         let subject = match subject {
             Some(e) => Some(self.value(py, &s, "subject", e)?.as_entity().ok_or_else(|| {
-                errors::plain(py, "mettle::py::not_an_entity", "a check's subject is an entity")
+                errors::plain(py, "py::not_an_entity", "a check's subject is an entity")
             })?),
             None => None,
         };
@@ -396,7 +396,7 @@ impl Session {
             })
             .map_err(|e: PyErr| {
                 *raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                Diagnostic::plain("mettle::py::callback", "the dice callable raised")
+                Diagnostic::plain("py::callback", "the dice callable raised")
             })
         });
         Ok(())

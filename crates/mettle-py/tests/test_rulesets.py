@@ -51,13 +51,13 @@ def test_a_failing_scenario_says_what_failed():
         event hit(unit: unit)
         on hit { remove 2 from unit.hp }
         scenario wrong "two hits" {
-          create unit u
-          apply hit(unit: u)
+          new unit u
+          trigger hit(unit: u)
           expect u.hp == 5
         }
         scenario right "one hit" {
-          create unit u
-          apply hit(unit: u)
+          new unit u
+          trigger hit(unit: u)
           expect u.hp == 4
         }
         """
