@@ -64,7 +64,11 @@ pub fn value(py: Python<'_>, rules: &Ruleset, of: &str, v: &Bound<'_, PyAny>) ->
 }
 
 /// Named values given from Python (`spi=3`), read against their names.
-pub fn values(py: Python<'_>, rules: &Ruleset, given: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
+pub fn values(
+    py: Python<'_>,
+    rules: &Ruleset,
+    given: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, Value)>> {
     let mut out = vec![];
     if let Some(d) = given {
         for (k, v) in d.iter() {
@@ -91,7 +95,9 @@ pub fn json(v: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
         return Ok(J::Bool(b.is_true()));
     }
     if v.is_instance_of::<PyInt>() {
-        return Ok(J::from(v.extract::<i64>().map_err(|_| PyOverflowError::new_err("a number in data is too large"))?));
+        return Ok(J::from(
+            v.extract::<i64>().map_err(|_| PyOverflowError::new_err("a number in data is too large"))?,
+        ));
     }
     if let Ok(f) = v.cast::<PyFloat>() {
         return Ok(serde_json::Number::from_f64(f.value()).map_or(J::Null, J::Number));
@@ -113,7 +119,10 @@ pub fn json(v: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         return v.try_iter()?.map(|x| json(&x?)).collect::<PyResult<Vec<_>>>().map(J::Array);
     }
-    Err(PyTypeError::new_err(format!("data takes dict, list, str, int, float, bool or None, not {}", v.get_type().name()?)))
+    Err(PyTypeError::new_err(format!(
+        "data takes dict, list, str, int, float, bool or None, not {}",
+        v.get_type().name()?
+    )))
 }
 
 /// JSON as Python: dicts, lists, str, int, float, bool and `None`.
@@ -128,7 +137,9 @@ pub fn py_json<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'p
             _ => n.as_f64().unwrap_or_default().into_pyobject(py)?.into_any(),
         },
         J::String(s) => PyString::new(py, s).into_any(),
-        J::Array(a) => PyList::new(py, a.iter().map(|x| py_json(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+        J::Array(a) => {
+            PyList::new(py, a.iter().map(|x| py_json(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any()
+        }
         J::Object(m) => {
             let d = PyDict::new(py);
             for (k, v) in m {

@@ -28,7 +28,10 @@ impl Estimate {
     }
 
     fn __repr__(&self) -> String {
-        format!("Estimate({:.4}, low={:.4}, high={:.4}, runs={})", self.probability, self.low, self.high, self.runs)
+        format!(
+            "Estimate({:.4}, low={:.4}, high={:.4}, runs={})",
+            self.probability, self.low, self.high, self.runs
+        )
     }
 }
 

@@ -23,7 +23,11 @@ pub fn budget(py: Python<'_>, base: &Budget, given: Option<&Bound<'_, PyDict>>) 
 }
 
 /// House-rule options given from Python: a `str` is read as a reading of the option.
-pub fn options(py: Python<'_>, rules: &mettle::Ruleset, given: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
+pub fn options(
+    py: Python<'_>,
+    rules: &mettle::Ruleset,
+    given: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, Value)>> {
     let mut out = vec![];
     if let Some(d) = given {
         for (k, v) in d.iter() {
@@ -71,6 +75,7 @@ impl Ruleset {
 
     /// The odds of `check` in a new session: `options` set, made by a stand-in with `made_by`'s
     /// attributes when someone makes it.
+    #[allow(clippy::too_many_arguments, reason = "the parts of one question, each read from Python")]
     fn ask(
         &self,
         py: Python<'_>,
@@ -111,7 +116,13 @@ fn load_options(
     if let Some(d) = options {
         for (k, v) in d.iter() {
             let text = match v.cast::<pyo3::types::PyBool>() {
-                Ok(b) => if b.is_true() { "yes".to_string() } else { "no".to_string() },
+                Ok(b) => {
+                    if b.is_true() {
+                        "yes".to_string()
+                    } else {
+                        "no".to_string()
+                    }
+                }
                 Err(_) => v.str()?.to_cow()?.into_owned(),
             };
             opts.options.push((k.extract()?, text));
@@ -239,7 +250,7 @@ impl Ruleset {
         let fixed = self::options(py, &rules, options)?;
         let made_by = values(py, &rules, made_by)?;
         // Each swept name with its values, read as the input or option it is.
-        let mut axes: Vec<(String, bool, Vec<(Py<PyAny>, Value)>)> = vec![];
+        let mut axes: Vec<Axis> = vec![];
         for (d, is_option) in [(Some(over), false), (over_options, true)] {
             let Some(d) = d else { continue };
             for (k, vs) in d.iter() {
@@ -319,7 +330,9 @@ impl Ruleset {
                 with: values(py, &rules, made_by)?,
             },
             _ => {
-                return Err(pyo3::exceptions::PyTypeError::new_err("simulate takes a scenario or check=, not both"));
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "simulate takes a scenario or check=, not both",
+                ));
             }
         };
         let opts = mettle::sim::Options { runs, seed, threads };
@@ -352,10 +365,21 @@ impl Ruleset {
                         .collect::<Vec<_>>();
                     (rep.passed, failures, None)
                 }
-                Err(d) => (0, vec![], Some(errors::diags(py, &[d], self.rules.name(), self.rules.text())?.remove(0))),
+                Err(d) => (
+                    0,
+                    vec![],
+                    Some(errors::diags(py, &[d], self.rules.name(), self.rules.text())?.remove(0)),
+                ),
             };
             let log = mettle::session::render_log(s.log(), self.rules.text());
-            out.push(ScenarioResult { ok: failures.is_empty() && error.is_none(), scenario: name, passed, failures, error, log });
+            out.push(ScenarioResult {
+                ok: failures.is_empty() && error.is_none(),
+                scenario: name,
+                passed,
+                failures,
+                error,
+                log,
+            });
         }
         Ok(out)
     }
@@ -389,6 +413,9 @@ impl Ruleset {
     }
 }
 
+/// One swept name, whether it is an option, and its values as given and as read.
+type Axis = (String, bool, Vec<(Py<PyAny>, Value)>);
+
 /// One row of a sweep: the values set, and the odds with them.
 #[pyclass(frozen, get_all, module = "mettle")]
 pub struct Row {
@@ -401,7 +428,11 @@ pub struct Row {
 #[pymethods]
 impl Row {
     fn __repr__(&self, py: Python<'_>) -> String {
-        format!("Row({}, {})", self.set.bind(py).repr().map(|r| r.to_string()).unwrap_or_default(), self.odds.get().describe())
+        format!(
+            "Row({}, {})",
+            self.set.bind(py).repr().map(|r| r.to_string()).unwrap_or_default(),
+            self.odds.get().describe()
+        )
     }
 }
 
@@ -439,7 +470,12 @@ pub fn format(py: Python<'_>, text: &str) -> PyResult<String> {
 /// outcomes `yes` and `no` for a comparison.
 #[pyfunction]
 #[pyo3(signature = (expr, *, seed=0, budget=None))]
-pub fn odds_dice(py: Python<'_>, expr: &str, seed: u64, budget: Option<&Bound<'_, PyDict>>) -> PyResult<Odds> {
+pub fn odds_dice(
+    py: Python<'_>,
+    expr: &str,
+    seed: u64,
+    budget: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Odds> {
     let b = self::budget(py, &Budget::default(), budget)?;
     let r = py.detach(|| mettle::odds::dice(expr, &b, seed));
     r.map(Odds::new).map_err(|ds| errors::run_errors(py, &ds, "dice", expr))

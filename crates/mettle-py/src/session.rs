@@ -15,9 +15,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 #[derive(PartialEq, Clone, Copy)]
 pub enum Reply {
     /// Take the question's default.
-    DEFAULT,
+    #[pyo3(name = "DEFAULT")]
+    Default,
     /// Stop the action; it waits with the question until `Session.resume()`.
-    WAIT,
+    #[pyo3(name = "WAIT")]
+    Wait,
 }
 
 /// What the callables share with the session: an exception one of them raised during the action.
@@ -82,7 +84,12 @@ impl Session {
         }
     }
 
-    fn values(&self, py: Python<'_>, s: &mettle::Session, d: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
+    fn values(
+        &self,
+        py: Python<'_>,
+        s: &mettle::Session,
+        d: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<(String, Value)>> {
         let mut out = vec![];
         if let Some(d) = d {
             for (k, v) in d.iter() {
@@ -98,7 +105,12 @@ impl Session {
     fn entity_name(&self, s: &mettle::Session, e: &Bound<'_, PyAny>) -> PyResult<String> {
         if let Ok(h) = e.cast::<Entity>() {
             let id = h.get().id;
-            return Ok(s.state().entities().get(id).map(|x| x.name.clone()).unwrap_or_else(|| h.get().name.clone()));
+            return Ok(s
+                .state()
+                .entities()
+                .get(id)
+                .map(|x| x.name.clone())
+                .unwrap_or_else(|| h.get().name.clone()));
         }
         e.extract::<String>()
     }
@@ -207,7 +219,12 @@ impl Session {
     /// Restores a game saved by `save()`; `adapt=True` carries it over to rules edited since.
     #[staticmethod]
     #[pyo3(signature = (ruleset, saved, *, adapt=false))]
-    fn restore(py: Python<'_>, ruleset: &crate::ruleset::Ruleset, saved: &str, adapt: bool) -> PyResult<Session> {
+    fn restore(
+        py: Python<'_>,
+        ruleset: &crate::ruleset::Ruleset,
+        saved: &str,
+        adapt: bool,
+    ) -> PyResult<Session> {
         let rules = ruleset.rules.clone();
         match mettle::Session::load_with(&rules, saved, adapt) {
             Ok((s, _warnings)) => Ok(Session::wrap(rules, s)),
@@ -226,7 +243,13 @@ impl Session {
 
     /// Makes an entity of `kind` called `name`, its attributes given as keywords.
     #[pyo3(signature = (kind, name, /, **attributes))]
-    fn create(&self, py: Python<'_>, kind: &str, name: &str, attributes: Option<&Bound<'_, PyDict>>) -> PyResult<Entity> {
+    fn create(
+        &self,
+        py: Python<'_>,
+        kind: &str,
+        name: &str,
+        attributes: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Entity> {
         let mut s = self.lock(py)?;
         let with = self.values(py, &s, attributes)?;
         let mut made = None;
@@ -251,12 +274,21 @@ impl Session {
     }
 
     /// The value of an entity's attribute (the entity as a handle or a name).
-    fn get<'py>(&self, py: Python<'py>, entity: &Bound<'py, PyAny>, attribute: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        entity: &Bound<'py, PyAny>,
+        attribute: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let s = self.lock(py)?;
         let name = self.entity_name(&s, entity)?;
         match s.get(&name, attribute) {
             Some(v) => py_value(py, &s, v),
-            None => Err(errors::plain(py, "py::no_such_attribute", format!("`{name}` has no attribute `{attribute}` (or is not in play)"))),
+            None => Err(errors::plain(
+                py,
+                "py::no_such_attribute",
+                format!("`{name}` has no attribute `{attribute}` (or is not in play)"),
+            )),
         }
     }
 
@@ -270,20 +302,33 @@ impl Session {
 
     /// Rolls `check`, made by `subject` when given, with its inputs as keywords.
     #[pyo3(signature = (check, /, subject=None, **inputs))]
-    fn roll(&self, py: Python<'_>, check: &str, subject: Option<&Bound<'_, PyAny>>, inputs: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    fn roll(
+        &self,
+        py: Python<'_>,
+        check: &str,
+        subject: Option<&Bound<'_, PyAny>>,
+        inputs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
         let mut s = self.lock(py)?;
         let inputs = self.values(py, &s, inputs)?;
-        let subject = match subject {
-            Some(e) => Some(self.value(py, &s, "subject", e)?.as_entity().ok_or_else(|| {
-                errors::plain(py, "py::not_an_entity", "a check's subject is an entity")
-            })?),
-            None => None,
-        };
+        let subject =
+            match subject {
+                Some(e) => Some(self.value(py, &s, "subject", e)?.as_entity().ok_or_else(|| {
+                    errors::plain(py, "py::not_an_entity", "a check's subject is an entity")
+                })?),
+                None => None,
+            };
         self.act(py, &mut s, |s| s.roll_for(check, subject, &refs(&inputs)))
     }
 
     /// Sets an attribute of an entity as the host, checked as a rule's change is.
-    fn set_attribute(&self, py: Python<'_>, entity: &Bound<'_, PyAny>, attribute: &str, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    fn set_attribute(
+        &self,
+        py: Python<'_>,
+        entity: &Bound<'_, PyAny>,
+        attribute: &str,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
         let mut s = self.lock(py)?;
         let name = self.entity_name(&s, entity)?;
         let v = self.value(py, &s, attribute, value)?;
@@ -352,8 +397,8 @@ impl Session {
                     let r = r.bind(py);
                     if let Ok(reply) = r.cast::<Reply>() {
                         return Ok(match *reply.get() {
-                            Reply::DEFAULT => Answer::Default,
-                            Reply::WAIT => Answer::Wait,
+                            Reply::Default => Answer::Default,
+                            Reply::Wait => Answer::Wait,
                         });
                     }
                     // An entity or a name is looked for among the options as shown.
@@ -427,7 +472,14 @@ impl Session {
 
     /// The odds of `check` from this game's state (made by `subject` when given).
     #[pyo3(signature = (check, /, subject=None, seed=0, **inputs))]
-    fn odds(&self, py: Python<'_>, check: &str, subject: Option<&Bound<'_, PyAny>>, seed: u64, inputs: Option<&Bound<'_, PyDict>>) -> PyResult<Odds> {
+    fn odds(
+        &self,
+        py: Python<'_>,
+        check: &str,
+        subject: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+        inputs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Odds> {
         let mut s = self.lock(py)?;
         let inputs = self.values(py, &s, inputs)?;
         let subject = match subject {
@@ -472,7 +524,11 @@ impl Session {
 
 /// A question as the chooser sees it, while the session is busy asking: names as text, entities as
 /// handles named by the question's own words.
-fn question_alone<'py>(py: Python<'py>, rules: &mettle::Ruleset, q: &Question) -> PyResult<Bound<'py, PyDict>> {
+fn question_alone<'py>(
+    py: Python<'py>,
+    rules: &mettle::Ruleset,
+    q: &Question,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("choice", &q.choice)?;
     d.set_item("question", &q.question)?;
