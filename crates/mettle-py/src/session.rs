@@ -58,12 +58,19 @@ impl Session {
 
     /// The session, or an error when a callable of its own reaches back into it mid-action.
     fn lock(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, mettle::Session>> {
-        self.inner.try_lock().map_err(|_| {
-            errors::plain(
+        self.inner.try_lock().map_err(|e| match e {
+            std::sync::TryLockError::WouldBlock => errors::plain(
                 py,
                 "py::busy",
                 "the session is in the middle of an action: a question, dice or observer callable cannot use it",
-            )
+            ),
+            // A panic inside an action (a bug in mettle) reached Python as an exception; what the
+            // session held then is not to be trusted.
+            std::sync::TryLockError::Poisoned(_) => errors::plain(
+                py,
+                "py::broken",
+                "this session stopped in the middle of an action on an internal error: restore a save or start another",
+            ),
         })
     }
 
