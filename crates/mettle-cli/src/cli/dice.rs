@@ -2,8 +2,7 @@
 
 use mettle::diagnostics::Diagnostic;
 use mettle::internals::SessionInternals as _;
-use mettle::internals::odds::expr::{Compiled, compile, dist};
-use mettle::odds::{Chance, Fraction, How, OutcomeOdds, Report};
+use mettle::internals::odds::expr::{Compiled, compile};
 use mettle::{LogEntry, Ruleset, Session, Value};
 use std::path::Path;
 
@@ -85,132 +84,29 @@ pub fn roll(expr: &str, seed: u64, json: bool) -> u8 {
     0
 }
 
-/// Most dice an estimate rolls in all, when exact odds are out of reach.
-const DICE_BUDGET: u64 = 20_000_000;
-
 /// The exact distribution of a bare dice expression; an estimate from seeded rolls, saying why, when
-/// exact is out of reach.
+/// exact is out of reach (`mettle::odds::dice`).
 pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
-    let c = match compiled(expr) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let (exact, _) = mettle::internals::odds::work::within(super::budget().odds_work, || dist(&c.expr));
-    let report = match exact {
-        Ok(d) => {
-            let mut report = Report {
-                question: expr.trim().to_string(),
-                outcomes: vec![],
-                groups: vec![],
-                values: vec![],
-                how: How::Exact,
-            };
-            if c.is_flag() {
-                let total = d.total();
-                for (name, v) in [("yes", 1), ("no", 0)] {
-                    let chance = Chance::Exact(Fraction::new(d.weight(v), total.clone()));
-                    report.outcomes.push(OutcomeOdds { name: name.into(), chance });
+    // An expression that does not compile is a usage error (2); a roll that fails, a run's (1).
+    if let Err(code) = compiled(expr) {
+        return code;
+    }
+    match mettle::odds::dice(expr, &super::budget(), seed) {
+        Ok(report) => super::odds::print_report(&report, json, plot),
+        Err(diags) => match diags.as_slice() {
+            [d] if d.code == "mettle::odds::out_of_work" => {
+                let help = "raise it with `--budget odds_work=N`";
+                if super::json::on() {
+                    super::json::fail(&d.code, &d.message, Some(help));
+                } else {
+                    eprintln!("error[{}]: {}\n  help: {help}", d.code, d.message);
                 }
-            } else {
-                report.values.push(("value".into(), d));
+                1
             }
-            report
-        }
-        Err(why) => match estimate(expr, &c, why, seed) {
-            Ok(r) => r,
-            Err(code) => return code,
+            _ => {
+                eprint!("{}", render(&diags, expr));
+                1
+            }
         },
-    };
-    super::odds::print_report(&report, json, plot)
-}
-
-/// Rolls the expression many times with `seed`: as many as [`mettle::odds::FALLBACK_RUNS`], fewer
-/// when one roll throws so many dice that they would pass [`DICE_BUDGET`].
-fn estimate(expr: &str, c: &Compiled, reason: String, seed: u64) -> Result<Report, u8> {
-    let rules =
-        Ruleset::load(NAME, "", &mettle::LoadOptions { budget: super::budget(), ..Default::default() })
-            .map_err(|_| 2u8)?;
-    let mut session = Session::new(&rules, seed);
-    let mut frame = vec![Value::None; c.slots as usize];
-    // One roll first, to count its dice.
-    let fail = |d: Diagnostic| {
-        eprint!("{}", render(std::slice::from_ref(&d), expr));
-        1u8
-    };
-    session.eval_prompt(&c.expr, &mut frame).map_err(fail)?;
-    let dice: u64 = session
-        .log()
-        .iter()
-        .map(|l| match &l.entry {
-            LogEntry::Roll { faces, .. } => faces.len() as u64,
-            _ => 0,
-        })
-        .sum();
-    let most = (DICE_BUDGET / dice.max(1)).clamp(100, mettle::odds::FALLBACK_RUNS);
-    let mut session = Session::new(&rules, seed);
-    session.set_logging(false);
-    let mut counts: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
-    // The rolls' steps count against the budget of work; the estimate stops when it is spent.
-    let (done, _) = mettle::internals::odds::work::within(rules.budget().odds_work, || {
-        let mut runs = 0;
-        while runs < most {
-            frame.iter_mut().for_each(|v| *v = Value::None);
-            let v = match session.eval_prompt(&c.expr, &mut frame) {
-                Err(_) if mettle::internals::odds::work::dry() => break,
-                v => v.map_err(fail)?,
-            };
-            if !mettle::internals::odds::work::charge(1) {
-                break;
-            }
-            // A comparison's yes and no are tallied as 1 and 0, as the exact odds count them.
-            let n = v.as_bool().map_or_else(|| v.as_int().unwrap_or_default(), i64::from);
-            *counts.entry(n).or_default() += 1;
-            runs += 1;
-        }
-        Ok::<u64, u8>(runs)
-    });
-    let runs = done?;
-    if runs == 0 {
-        if super::json::on() {
-            super::json::fail(
-                "mettle::odds::out_of_work",
-                &format!("one roll of `{}` takes more than the budget of work of an estimate", expr.trim()),
-                Some("raise it with `--budget odds_work=N`"),
-            );
-        } else {
-            eprintln!(
-                "error[mettle::odds::out_of_work]: one roll of `{}` takes more than the budget of work of an \
-                 estimate\n  help: raise it with `--budget odds_work=N`",
-                expr.trim()
-            );
-        }
-        return Err(1);
     }
-    let reason = if runs < most {
-        format!("{reason}; the estimate stopped after {runs} rolls, when its budget of work ran out")
-    } else {
-        reason
-    };
-    let mut report = Report {
-        question: expr.trim().to_string(),
-        outcomes: vec![],
-        groups: vec![],
-        values: vec![],
-        how: How::Estimated { reason, runs, seed },
-    };
-    if c.is_flag() {
-        for (name, v) in [("yes", 1), ("no", 0)] {
-            let hits = counts.get(&v).copied().unwrap_or(0);
-            let (low, high) = mettle::sim::wilson(hits, runs);
-            report
-                .outcomes
-                .push(OutcomeOdds { name: name.into(), chance: Chance::Estimate { hits, runs, low, high } });
-        }
-    } else {
-        match mettle::odds::Dist::from_counts(counts) {
-            Some(d) => report.values.push(("value".into(), d)),
-            None => report.question.push_str(" (its values spread too widely to list)"),
-        }
-    }
-    Ok(report)
 }

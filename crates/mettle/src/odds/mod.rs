@@ -4,8 +4,8 @@
 mod ask;
 pub(crate) mod check;
 mod cover;
+mod dice;
 pub mod dist;
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) mod expr;
 mod layout;
 mod lint;
@@ -22,6 +22,7 @@ pub(crate) mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
 pub use check::CheckOdds;
+pub use dice::dice;
 pub(crate) use cover::settle_missing_otherwise;
 pub use dist::Dist;
 pub use lint::unreachable;
