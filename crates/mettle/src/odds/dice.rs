@@ -105,7 +105,7 @@ fn estimate(
     if runs == 0 {
         return Err(vec![
             Diagnostic::plain(
-                "mettle::odds::out_of_work",
+                "odds::out_of_work",
                 format!("one roll of `{}` takes more than the budget of work of an estimate", expr.trim()),
             )
             .with_help("raise the budget's `odds_work`"),
