@@ -28,6 +28,7 @@
 mod log;
 mod odds;
 mod outcome;
+pub mod read;
 
 pub use log::{Entry, Line, log};
 pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};
