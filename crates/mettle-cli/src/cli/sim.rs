@@ -74,26 +74,9 @@ pub fn run(args: &Args) -> u8 {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    // A check's groups of outcomes (`group pass = holds, inspired`): the runs of their members together.
-    let groups = super::json::sim_groups(&r, &target, &report);
+    let doc = mettle::wire::SimDoc::new(&r, &target, &report);
     if args.json {
-        use super::json::SimTarget;
-        let target = match &target {
-            Target::Scenario(s) => SimTarget::Scenario { scenario: s.clone() },
-            Target::Check { name, .. } => SimTarget::Check { check: name.clone() },
-        };
-        super::json::print(&super::json::SimDoc {
-            mettle: super::json::Meta::default(),
-            target,
-            runs: report.runs,
-            seed: report.seed,
-            results: report.results.clone(),
-            errors: report.errors,
-            first_error: report.first_error.as_ref().map(|d| super::json::error_info(d, r.name(), r.text())),
-            failed_expectations: report.failed_expectations,
-            records: report.records.clone(),
-            groups: groups.clone(),
-        });
+        super::json::print(&doc);
     } else {
         let what = match &target {
             Target::Scenario(s) => format!("scenario {s}"),
@@ -105,7 +88,7 @@ pub fn run(args: &Args) -> u8 {
             report.seed,
             report.runs as f64 / secs.max(1e-9)
         );
-        out!("{}", table(&report, &groups));
+        out!("{}", table(&report, &doc.groups));
     }
     if let Target::Scenario(name) = &target
         && leaves_nothing_to_chance(&r, name)
@@ -190,7 +173,7 @@ fn percent(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
 }
 
-fn table(rep: &Report, groups: &[super::json::SimGroup]) -> String {
+fn table(rep: &Report, groups: &[mettle::wire::SimGroup]) -> String {
     let mut rows: Vec<[String; 4]> =
         vec![["result".into(), "runs".into(), "%".into(), "95% interval".into()]];
     for f in &rep.results {

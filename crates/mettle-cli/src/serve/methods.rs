@@ -3,7 +3,7 @@
 use super::protocol::*;
 use super::values::{entity, named, value};
 use super::{Failure, Server, Step, World, code, params};
-use crate::cli::json::{ExportDoc, Meta, SimDoc, SimTarget, error_info};
+use crate::cli::json::{ExportDoc, Meta, SimDoc, error_info};
 use mettle::internals::RulesetInternals as _;
 use mettle::{Ruleset, Session, Value};
 
@@ -411,7 +411,7 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
             Some("ask for fewer runs, or raise the budget (`mettle serve --budget steps=N`)"),
         ));
     }
-    let (target, shown) = match (&p.scenario, &p.check) {
+    let target = match (&p.scenario, &p.check) {
         (Some(name), None) => {
             if !pr.scenarios.iter().any(|sc| &sc.name == name) {
                 let known: Vec<&str> = pr.scenarios.iter().map(|sc| sc.name.as_str()).collect();
@@ -422,7 +422,7 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
                     Some(&mettle::internals::diagnostics::suggest(name, "scenario", &known)),
                 ));
             }
-            (Target::Scenario(name.clone()), SimTarget::Scenario { scenario: name.clone() })
+            Target::Scenario(name.clone())
         }
         (None, Some(check)) => {
             let (_, inputs) = check_args(s, check, None, &p.set)?;
@@ -437,7 +437,7 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
                 }
                 None => vec![],
             };
-            (Target::Check { name: check.clone(), inputs, with }, SimTarget::Check { check: check.clone() })
+            Target::Check { name: check.clone(), inputs, with }
         }
         _ => {
             return Err(Failure::plain(
@@ -451,16 +451,5 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
     let opts = Options { runs: p.runs, seed: p.seed, threads: 1 };
     let report =
         mettle::sim::simulate(&rules, &target, &opts, &|_| {}).map_err(|d| Failure::rules(&rules, &d))?;
-    Ok(SimDoc {
-        mettle: Meta::default(),
-        target: shown,
-        runs: report.runs,
-        seed: report.seed,
-        results: report.results.clone(),
-        errors: report.errors,
-        first_error: report.first_error.as_ref().map(|d| error_info(d, rules.name(), rules.text())),
-        failed_expectations: report.failed_expectations,
-        records: report.records.clone(),
-        groups: crate::cli::json::sim_groups(&rules, &target, &report),
-    })
+    Ok(SimDoc::new(&rules, &target, &report))
 }

@@ -25,10 +25,19 @@
 //! assert!(log.as_array().unwrap().iter().any(|l| l["type"] == "change" && l["to"] == "shaken"));
 //! ```
 
+mod docs;
 mod log;
 mod odds;
 mod outcome;
 pub mod read;
+
+pub use docs::{
+    CheckDoc, DiceRoll, DiceRollDoc, ErrorDoc, ErrorInfo, ErrorLabel, ExportDoc, FileCheck, Group, Meta,
+    OddsDoc, Place, PlayDoc, RollDoc, SCHEMA, Severity, SimDoc, SimGroup, SimTarget, SweepDoc, SweepRow,
+    error_info, place, plain_error, plain_warning, sim_groups,
+};
+#[cfg(feature = "schema")]
+pub use docs::{schemas, written};
 
 pub use log::{Entry, Line, log};
 pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};
