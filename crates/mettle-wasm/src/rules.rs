@@ -122,13 +122,13 @@ impl Rules {
                 ));
             }
             (Some(kind), None) => {
-                let with = wire::read::attributes(&session, kind, &a.with).map_err(refused)?;
+                let with = wire::read(&session, wire::Fields::Attributes(kind), &a.with).map_err(refused)?;
                 let refs: Vec<(&str, Value)> = with.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
                 Some(session.stand_in(kind, kind, &refs).map_err(refused)?)
             }
             (None, None) => None,
         };
-        let inputs = wire::read::inputs(&session, check, &a.inputs).map_err(refused)?;
+        let inputs = wire::read(&session, wire::Fields::Inputs(check), &a.inputs).map_err(refused)?;
         Ok(Ready { session, by, inputs })
     }
 }
@@ -273,7 +273,7 @@ impl Rules {
                     let r = self.ready(&c, &a)?;
                     let by_kind = r.by.and_then(|id| r.session.state().entities().get(id)).map(|e| e.kind);
                     let with = match by_kind.and_then(|k| self.rules.kind_name(k)) {
-                        Some(kind) => wire::read::attributes(&r.session, kind, &t.with)
+                        Some(kind) => wire::read(&r.session, wire::Fields::Attributes(kind), &t.with)
                             .map_err(|d| Failure::rules(&self.rules, &d))?,
                         None => vec![],
                     };

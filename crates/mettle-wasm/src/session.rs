@@ -137,7 +137,7 @@ impl Game {
         self.not_waiting("create")?;
         self.step(true, |s, start| {
             let given: Map<String, Json> = params(with)?;
-            let with = wire::read::attributes(s, kind, &given).map_err(refused(s))?;
+            let with = wire::read(s, wire::Fields::Attributes(kind), &given).map_err(refused(s))?;
             let refs: Vec<(&str, Value)> = with.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             let id = s.create(kind, name, &refs).map_err(refused(s))?;
             // The host's entity is all a creation does: no rule runs.
@@ -159,7 +159,7 @@ impl Game {
         self.not_waiting("apply")?;
         self.step(true, |s, start| {
             let given: Map<String, Json> = params(facts)?;
-            let facts = wire::read::facts(s, event, &given).map_err(refused(s))?;
+            let facts = wire::read(s, wire::Fields::Facts(event), &given).map_err(refused(s))?;
             let refs: Vec<(&str, Value)> = facts.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             s.force_dice(&dice);
             let done = s.apply(event, &refs).map_err(refused(s))?;
@@ -173,10 +173,10 @@ impl Game {
         self.step(true, |s, start| {
             let a: RollArgs = params(args)?;
             let by = match &a.by {
-                Some(name) => Some(wire::read::subject(s, check, name).map_err(refused(s))?),
+                Some(name) => Some(wire::entity(s, name, None).map_err(refused(s))?),
                 None => None,
             };
-            let inputs = wire::read::inputs(s, check, &a.inputs).map_err(refused(s))?;
+            let inputs = wire::read(s, wire::Fields::Inputs(check), &a.inputs).map_err(refused(s))?;
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             s.force_dice(&a.dice);
             let done = s.roll_for(check, by, &refs).map_err(refused(s))?;
@@ -194,7 +194,10 @@ impl Game {
         self.not_waiting("set")?;
         self.step(true, |s, start| {
             let v: Json = params(value)?;
-            let v = wire::read::attribute(s, entity, attribute, &v).map_err(refused(s))?;
+            let id = wire::entity(s, entity, None).map_err(refused(s))?;
+            let kind =
+                s.state().entities().get(id).and_then(|e| s.ruleset().kind_name(e.kind)).unwrap_or_default();
+            let v = wire::read_one(s, wire::Fields::Attributes(kind), attribute, &v).map_err(refused(s))?;
             let done = s.set_attribute(entity, attribute, v).map_err(refused(s))?;
             Ok(reply(s, start, Some(&done)))
         })
@@ -205,7 +208,7 @@ impl Game {
         self.not_waiting("set")?;
         self.step(true, |s, start| {
             let v: Json = params(value)?;
-            let v = wire::read::option(s, option, &v).map_err(refused(s))?;
+            let v = wire::read_one(s, wire::Fields::Options, option, &v).map_err(refused(s))?;
             s.set_option(option, v).map_err(refused(s))?;
             Ok(reply(s, start, Some(&mettle::Outcome::default())))
         })
@@ -238,7 +241,7 @@ impl Game {
         };
         self.step(true, |s, start| {
             let v: Json = params(value)?;
-            let v = wire::read::answer(s, &choice, &v).map_err(refused(s))?;
+            let v = wire::read_answer(s, &choice, &v).map_err(refused(s))?;
             s.answer(&choice, v).map_err(refused(s))?;
             if s.question().is_none() {
                 return Ok(reply(s, start, None));
@@ -400,10 +403,10 @@ impl Game {
         self.step(false, |s, _| {
             let a: RollArgs = params(args)?;
             let by = match &a.by {
-                Some(name) => Some(wire::read::subject(s, check, name).map_err(refused(s))?),
+                Some(name) => Some(wire::entity(s, name, None).map_err(refused(s))?),
                 None => None,
             };
-            let inputs = wire::read::inputs(s, check, &a.inputs).map_err(refused(s))?;
+            let inputs = wire::read(s, wire::Fields::Inputs(check), &a.inputs).map_err(refused(s))?;
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             let keep = s.checkpoint();
             let report = mettle::odds::ask(s, check, by, &refs, a.seed);
