@@ -32,7 +32,7 @@ export class MettleError extends Error {
   /** What kind of failure, as `mettle serve`'s error codes say it: the ruleset did not load, the
    *  rules refused, the parameters were wrong, there was nothing to do it on, a budget ran out, an
    *  action waits on a question, or the engine panicked. */
-  readonly kind: "load" | "rules" | "params" | "nothing" | "budget" | "waiting" | "panic";
+  readonly kind: "load" | "rules" | "params" | "nothing" | "waiting" | "panic";
   /** Every error, as `--json` gives them: code, message, help, file, line, UTF-8 and UTF-16
    *  columns, span and labels. */
   readonly diagnostics: S.ErrorInfo[];
@@ -139,12 +139,7 @@ export class Ruleset {
   /** Rolls `check` once in a fresh session with `seed` (`mettle roll --json`); `dice` forces faces. */
   roll(check: string, args?: CheckArgs & { seed?: number | bigint; dice?: number[]; with?: Values }): S.RollDoc;
   /** The exact odds of `check` (`mettle odds --json`), or an estimate when over the `odds_work` budget. */
-  odds(check: string, args?: CheckArgs & { seed?: number | bigint; with?: Values; groups?: Record<string, string[]> }): S.OddsDoc;
-  /** Odds over every combination of inputs (`mettle odds --sweep NAME=LO..HI --json`): `sweep` maps an
-   *  input to `[lo, hi]`, or to `null` for its whole range. */
-  sweep(check: string, sweep: Record<string, [number, number] | null>, args?: CheckArgs & { seed?: number | bigint; with?: Values }): S.SweepDoc;
-  /** How a scenario ends, exactly when it can be walked (`mettle odds --scenario --json`). */
-  scenarioOdds(scenario: string, args?: { seed?: number | bigint }): S.OddsDoc;
+  odds(check: string, args?: CheckArgs & { seed?: number | bigint; with?: Values }): S.OddsDoc;
   /** Plays one scenario (`mettle play --json`). */
   play(scenario: string, args?: { seed?: number | bigint }): S.PlayDoc;
   /** Plays every scenario (`mettle test`). */
@@ -165,10 +160,6 @@ export class Ruleset {
 
 /** Formats a ruleset's text (`mettle fmt`); throws a `MettleError` when it does not parse. */
 export function format(text: string): string;
-/** Rolls a dice expression (`mettle roll --dice EXPR --json`). */
-export function rollDice(expr: string, options?: { seed?: number | bigint; times?: number }): S.DiceRollDoc;
-/** The odds of a dice expression (`mettle odds --dice EXPR --json`). */
-export function diceOdds(expr: string, options?: { budget?: Partial<Record<BudgetName, number>> }): S.OddsDoc;
 
 /** A game in progress: the whole host API of `mettle serve` (docs/protocol.md), one method each.
  *  A call that fails throws a `MettleError` and leaves the game exactly as it was. */
