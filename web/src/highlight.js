@@ -94,7 +94,9 @@ function segments(m, name, captures, outer) {
   const marks = [];
   for (const [group, cap] of Object.entries(captures)) {
     const idx = m.indices[Number(group)];
-    if (idx && idx[1] > idx[0]) marks.push([idx[0], idx[1], tokenName(cap.name) ?? base]);
+    // A comment's or a string's own punctuation (`//`, quotes) reads as the comment or string.
+    const own = cap.name?.startsWith('punctuation.definition') ? null : tokenName(cap.name);
+    if (idx && idx[1] > idx[0]) marks.push([idx[0], idx[1], own ?? base]);
   }
   marks.sort((a, b) => a[0] - b[0]);
   const out = [];

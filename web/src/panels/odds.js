@@ -1,0 +1,169 @@
+// The Odds panel: pick a check, set its inputs and the house rules, and read the exact chance of
+// each outcome with a chart of its numbers; or sweep one or two inputs over their values.
+import { h, percent } from '../text.js';
+import { fieldset, parseType } from '../forms.js';
+import { bars, lines, COLOURS } from '../chart.js';
+
+export function oddsPanel(root, app) {
+  const timings = (window.mettleTimings.odds = []);
+  const pick = h('select', { id: 'odds-check' });
+  const doc = h('p', { class: 'doc' });
+  const form = h('form', { class: 'odds-form', onsubmit: (e) => e.preventDefault() });
+  const out = h('div', { class: 'odds-out', 'aria-live': 'polite' });
+  root.replaceChildren(
+    h('div', { class: 'row' }, h('label', { for: 'odds-check' }, 'Check'), pick),
+    doc, form, out);
+
+  let fields = null, options = null, stand = null, sweepA = null, sweepB = null, heatOf = null;
+  let check = null;
+  let seq = 0;
+
+  // One "vary" control: an input of the check to run through its values, with a range for numbers.
+  function sweepControl(label, id) {
+    const which = h('select', { id }, h('option', { value: '' }, '(nothing)'),
+      check.inputs.map((i) => h('option', { value: i.name }, i.name)));
+    const lo = h('input', { type: 'number', 'aria-label': `${label}: from`, class: 'short' });
+    const hi = h('input', { type: 'number', 'aria-label': `${label}: to`, class: 'short' });
+    const range = h('span', { class: 'range', hidden: true }, 'from ', lo, ' to ', hi);
+    which.addEventListener('change', () => {
+      const input = check.inputs.find((i) => i.name === which.value);
+      const t = input && parseType(input.type, app.outline.kinds.map((k) => k.name));
+      range.hidden = !(t && t.type === 'range');
+      if (t?.type === 'range') {
+        const dflt = Number(input.default ?? t.lo ?? 0);
+        lo.value = t.lo ?? dflt - 3;
+        hi.value = t.hi ?? dflt + 3;
+      }
+      update();
+    });
+    for (const el of [lo, hi]) el.addEventListener('input', update);
+    const el = h('div', { class: 'field' }, h('label', { for: id }, label), which, range);
+    return {
+      el,
+      read() {
+        if (!which.value) return null;
+        return [which.value, range.hidden ? null : [Number(lo.value), Number(hi.value)]];
+      },
+    };
+  }
+
+  function build() {
+    const o = app.outline;
+    const prev = pick.value;
+    pick.replaceChildren(...(o?.checks ?? []).map((c) => h('option', { value: c.name }, c.name)));
+    if (!o?.checks.length) {
+      form.replaceChildren(); out.replaceChildren(h('p', { class: 'empty' }, o ? 'This ruleset has no checks.' : 'Loading…'));
+      check = null;
+      return;
+    }
+    if (o.checks.some((c) => c.name === prev)) pick.value = prev;
+    check = o.checks.find((c) => c.name === pick.value);
+    doc.textContent = (check.doc ?? '').split('\n\n')[0];
+    const kinds = o.kinds.map((k) => k.name);
+    fields = fieldset(check.inputs, { kinds, onchange: update });
+    options = fieldset(o.options, { kinds, onchange: update });
+    const maker = check.made_by && o.kinds.find((k) => k.name === check.made_by);
+    stand = maker ? fieldset(maker.attributes.filter((a) => parseType(a.type, kinds).type !== 'entity'), { kinds, onchange: update }) : null;
+    sweepA = sweepControl('Vary', 'odds-vary-1');
+    sweepB = sweepControl('and vary', 'odds-vary-2');
+    form.replaceChildren(
+      h('fieldset', {}, h('legend', {}, 'Inputs'), check.inputs.length ? fields.els : h('p', { class: 'empty' }, 'This check has no inputs.')),
+      o.options.length ? h('fieldset', {}, h('legend', {}, 'House rules'), options.els) : null,
+      stand ? h('details', { class: 'stand-in' },
+        h('summary', {}, `The ${check.made_by} who rolls (a stand-in, its attributes at their defaults unless set here)`),
+        h('div', { class: 'grid' }, stand.els)) : null,
+      h('fieldset', { class: 'sweep' }, h('legend', {}, 'Sweep: see the chances change as inputs change'), sweepA.el, sweepB.el),
+    );
+    update();
+  }
+
+  function outcomeTable(doc) {
+    return h('table', { class: 'odds-table' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Outcome'), h('th', { scope: 'col' }, 'Exact chance'), h('th', { scope: 'col' }, 'Percent'), h('th', { scope: 'col', class: 'barcol' }, h('span', { class: 'sr' }, 'Bar')))),
+      h('tbody', {}, doc.outcomes.map((o, i) => h('tr', { 'data-outcome': o.outcome },
+        h('th', { scope: 'row' }, o.outcome),
+        h('td', { class: 'exact' }, o.exact ?? '≈'),
+        h('td', { class: 'num' }, percent(o.probability)),
+        h('td', { class: 'barcol' }, h('span', { class: 'bar', style: `width:${(o.probability * 100).toFixed(2)}%;background:${COLOURS[i % COLOURS.length]}` }))))));
+  }
+
+  function showOne(doc) {
+    const valuePick = h('select', { 'aria-label': 'Number to chart' }, doc.values.map((v) => h('option', { value: v.name }, v.name)));
+    const chartBox = h('div', { class: 'chart-box' });
+    const draw = () => {
+      const v = doc.values.find((x) => x.name === valuePick.value);
+      chartBox.replaceChildren(v ? bars(v.distribution.map((d) => ({ label: String(d.value), p: d.probability, exact: d.exact })), { title: `Chance of each ${v.name}` }) : '');
+    };
+    valuePick.addEventListener('change', draw);
+    draw();
+    out.replaceChildren(
+      h('p', { class: 'question' }, doc.question, doc.exact ? '' : ' (estimated by simulation: exact odds were out of reach)'),
+      outcomeTable(doc),
+      doc.values.length ? h('div', { class: 'row' }, h('span', {}, 'Chart of'), valuePick) : null,
+      chartBox);
+  }
+
+  function showSweep(doc, names) {
+    const outcomes = doc.rows[0]?.outcomes.map((o) => o.outcome) ?? [];
+    const p = (row, name) => row.outcomes.find((o) => o.outcome === name)?.probability ?? 0;
+    const ex = (row, name) => row.outcomes.find((o) => o.outcome === name)?.exact ?? '';
+    if (names.length === 1) {
+      const [a] = names;
+      out.replaceChildren(
+        h('p', { class: 'question' }, doc.question),
+        lines(doc.rows.map((r) => String(r.set[a])), outcomes.map((o) => ({ name: o, ps: doc.rows.map((r) => p(r, o)) })), { title: `Chances as ${a} changes`, xLabel: a }),
+        h('table', { class: 'sweep-table' },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, a), outcomes.map((o) => h('th', { scope: 'col' }, o)))),
+          h('tbody', {}, doc.rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, String(r.set[a])),
+            outcomes.map((o) => h('td', { title: ex(r, o) }, percent(p(r, o)))))))));
+      return;
+    }
+    const [a, b] = names;
+    const as = [...new Set(doc.rows.map((r) => JSON.stringify(r.set[a])))].map((x) => JSON.parse(x));
+    const bs = [...new Set(doc.rows.map((r) => JSON.stringify(r.set[b])))].map((x) => JSON.parse(x));
+    heatOf = h('select', { 'aria-label': 'Outcome shown' }, outcomes.map((o) => h('option', { value: o }, o)));
+    const grid = h('div');
+    const draw = () => {
+      const o = heatOf.value;
+      const find = (x, y) => doc.rows.find((r) => r.set[a] === x && r.set[b] === y);
+      grid.replaceChildren(h('table', { class: 'heat' },
+        h('caption', {}, `Chance of ${o}: ${a} down, ${b} across`),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${a} \\ ${b}`), bs.map((y) => h('th', { scope: 'col' }, String(y))))),
+        h('tbody', {}, as.map((x) => h('tr', {}, h('th', { scope: 'row' }, String(x)), bs.map((y) => {
+          const row = find(x, y);
+          const v = row ? p(row, o) : 0;
+          return h('td', { style: `background:rgba(47,111,176,${(0.08 + v * 0.85).toFixed(3)});color:${v > 0.55 ? '#fff' : '#111'}`, title: row ? ex(row, o) : '' }, percent(v));
+        }))))));
+    };
+    heatOf.addEventListener('change', draw);
+    draw();
+    out.replaceChildren(h('p', { class: 'question' }, doc.question), h('div', { class: 'row' }, h('span', {}, 'Show'), heatOf), grid);
+  }
+
+  async function update() {
+    if (!check) return;
+    const mine = ++seq;
+    const args = { check: check.name, inputs: fields.values(), options: options.values(), with: stand ? stand.values() : undefined };
+    const sweeps = [sweepA.read(), sweepB.read()].filter(Boolean).filter((s, i, all) => all.findIndex((t) => t[0] === s[0]) === i);
+    for (const [name] of sweeps) delete args.inputs[name];
+    const t0 = performance.now();
+    try {
+      const doc = sweeps.length
+        ? await app.engine.call('sweep', { ...args, over: Object.fromEntries(sweeps) })
+        : await app.engine.call('odds', args);
+      if (mine !== seq) return;
+      timings.push({ check: check.name, sweep: sweeps.length, ms: performance.now() - t0 });
+      if (sweeps.length) showSweep(doc, sweeps.map((s) => s[0])); else showOne(doc);
+      root.dataset.ready = String(mine);
+    } catch (e) {
+      if (mine !== seq) return;
+      out.replaceChildren(h('p', { class: 'error' }, e.stopped ? 'Stopped.' : e.message, e.help ? h('span', { class: 'help' }, ` ${e.help}`) : ''));
+    }
+  }
+
+  pick.addEventListener('change', () => { check = app.outline.checks.find((c) => c.name === pick.value); build(); });
+  let builtFor = -1;
+  const refresh = () => { if (!root.hidden && builtFor !== app.version) { builtFor = app.version; build(); } };
+  app.onLoad(refresh);
+  return { shown: refresh };
+}
