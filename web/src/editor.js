@@ -27,7 +27,6 @@ function toCm(d, text, toUtf16) {
   return {
     from, to,
     severity: d.severity === 'warning' ? 'warning' : d.severity === 'advice' ? 'info' : 'error',
-    source: d.code ?? undefined,
     message: `${d.code ?? ''}: ${d.message}${d.help ? `\nhelp: ${d.help}` : ''}`,
     renderMessage: () => diagnosticDom(d),
   };
@@ -48,6 +47,7 @@ export class Editor {
       basicSetup,
       keymap.of([indentWithTab]),
       isRuleset ? mettle : [],
+      EditorView.lineWrapping,
       lintGutter(),
       EditorView.contentAttributes.of({ 'aria-label': `Editor for ${name}` }),
       EditorView.updateListener.of((u) => {

@@ -36,6 +36,8 @@ app.engine = engine;
 
 const editor = new Editor($('editor'), { onChange: () => scheduleLoad() });
 app.editor = editor;
+// For the browser test: the whole text of the ruleset (the editor draws only what is in view).
+window.mettleText = () => editor.text(app.main);
 
 // ------------------------------------------------------------------ loading, one at a time
 

@@ -58,7 +58,7 @@ export function oddsPanel(root, app) {
     }
     if (o.checks.some((c) => c.name === prev)) pick.value = prev;
     check = o.checks.find((c) => c.name === pick.value);
-    doc.textContent = (check.doc ?? '').split('\n\n')[0];
+    doc.textContent = (check.doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
     const kinds = o.kinds.map((k) => k.name);
     fields = fieldset(check.inputs, { kinds, onchange: update });
     options = fieldset(o.options, { kinds, onchange: update });
@@ -97,8 +97,8 @@ export function oddsPanel(root, app) {
     valuePick.addEventListener('change', draw);
     draw();
     out.replaceChildren(
-      h('p', { class: 'question' }, doc.question, doc.exact ? '' : ' (estimated by simulation: exact odds were out of reach)'),
       outcomeTable(doc),
+      h('p', { class: 'question' }, doc.exact ? 'Exact: ' : 'Estimated by simulation (exact odds were out of reach): ', doc.question),
       doc.values.length ? h('div', { class: 'row' }, h('span', {}, 'Chart of'), valuePick) : null,
       chartBox);
   }

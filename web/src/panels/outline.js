@@ -1,7 +1,7 @@
 // The Outline panel: what the ruleset declares, each a link to its line.
 import { h } from '../text.js';
 
-const firstLine = (doc) => (doc ?? '').split('\n')[0];
+const firstLine = (doc) => (doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
 
 const SECTIONS = [
   ['Checks', 'checks', (c) => `roll ${c.roll}${c.made_by ? `, made by a ${c.made_by}` : ''}`],
@@ -19,7 +19,7 @@ export function outlinePanel(root, app) {
     if (!o) { root.replaceChildren(h('p', { class: 'empty' }, 'Loading the rules…')); return; }
     root.replaceChildren(
       h('h2', {}, o.title ?? app.main),
-      SECTIONS.map(([title, key, detail]) => {
+      ...SECTIONS.map(([title, key, detail]) => {
         const items = (o[key] ?? []).filter((x) => !x.built_in);
         if (!items.length) return null;
         return h('section', { class: 'outline-section' },
@@ -28,7 +28,7 @@ export function outlinePanel(root, app) {
             x.line ? h('button', { type: 'button', class: 'link', onclick: () => app.goto(x.line) }, x.name) : h('b', {}, x.name),
             ' ', h('span', { class: 'detail' }, detail(x)),
             x.doc ? h('div', { class: 'doc' }, firstLine(x.doc)) : null))));
-      }),
+      }).filter(Boolean),
     );
   }
   app.onLoad((reply) => { if (!reply || reply.ok) render(); });

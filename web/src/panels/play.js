@@ -119,7 +119,7 @@ export function playPanel(root, app) {
       const ev = events.find((x) => x.name === eventPick.value);
       factFields = fieldset(ev.facts, { kinds: kinds(), entities: entitiesByKind() });
       facts.replaceChildren(...(factFields.els.length ? factFields.els : [h('p', { class: 'empty' }, 'No facts to give.')]));
-      evDoc.textContent = (ev.doc ?? '').split('\n\n')[0];
+      evDoc.textContent = (ev.doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
     };
     eventPick.addEventListener('change', drawFacts);
     const prev = eventBox.querySelector('#event-name')?.value;
@@ -170,5 +170,5 @@ export function playPanel(root, app) {
   app.onLoad(() => { if (state) render(); else if (app.outline) renderForms(); });
   render();
   renderForms();
-  return { shown() { if (!state && app.outline) renderForms(); } };
+  return { shown() { if (!state && app.outline) start(); } };
 }

@@ -1,0 +1,307 @@
+// The playground in a real browser (Debian's chromium, driven by playwright-core): the page is
+// built, served on localhost, and used as a homebrewer would. Screenshots of each panel go to
+// web/test-output/; timings are printed. Set PLAYGROUND_NO_BUILD=1 to test the last build, or
+// PLAYGROUND_URL to test a page served elsewhere.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { web, dist } from '../scripts/paths.mjs';
+import { serve } from '../scripts/serve.mjs';
+
+const out = path.join(web, 'test-output');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+let server, browser, origin;
+const foreign = []; // requests for anything but the page's own files
+
+before(async () => {
+  const external = process.env.PLAYGROUND_URL;
+  if (!process.env.PLAYGROUND_NO_BUILD && !external) execFileSync('npm', ['run', 'build'], { cwd: web, stdio: 'inherit' });
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  if (external) {
+    origin = new URL(external).origin;
+  } else {
+    server = await serve(dist, 0);
+    origin = `http://127.0.0.1:${server.address().port}`;
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(url, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith('about:')) foreign.push(u);
+  });
+  await page.goto(url);
+  return { page, errors };
+}
+
+const shot = (page, name) => page.screenshot({ path: path.join(out, `${name}.png`) });
+const timing = (page) => page.evaluate(() => structuredClone(window.mettleTimings));
+const problems = (page) => page.locator('#problems-title').textContent();
+
+async function tab(page, name) {
+  await page.getByRole('tab', { name }).click();
+  await page.locator(`[role=tabpanel][aria-labelledby=tab-${name.toLowerCase()}]`).waitFor({ state: 'visible' });
+}
+
+// What the page's editor holds.
+const editorText = (page) => page.evaluate(() => window.mettleText());
+
+// On a failure, the page as it was goes to test-output/failure-*.png.
+async function showingFailure(page, name, body) {
+  try {
+    await body();
+  } catch (e) {
+    await page.screenshot({ path: path.join(out, `failure-${name}.png`) }).catch(() => {});
+    throw e;
+  }
+}
+
+test('the playground, used from start to end', async () => {
+  const { page, errors } = await open(`${origin}/`);
+  await showingFailure(page, 'main', () => useEverything(page, errors));
+});
+
+async function useEverything(page, errors) {
+
+  // First diagnostics: the default example (Infinite Frontiers) loads and is checked.
+  await page.waitForFunction(() => window.mettleTimings?.firstDiagnostics != null, null, { timeout: 15000 });
+  const first = (await timing(page)).firstDiagnostics;
+  console.log(`timing: first diagnostics ${first.toFixed(0)} ms after the page started`);
+  assert.ok(first < 10000, `first diagnostics took ${first} ms`);
+  assert.equal(await problems(page), 'Problems: none');
+  await page.locator('#outline h2').filter({ hasText: 'Infinite Frontiers' }).waitFor();
+  await shot(page, '01-outline');
+
+  // Load another example and back: the editor and outline follow.
+  const other = await page.locator('#example option', { hasText: 'combat_hq.mettle' }).textContent();
+  await page.locator('#example').selectOption({ label: other });
+  await page.waitForFunction(() => !document.querySelector('#outline h2')?.textContent.includes('Infinite'));
+  await page.locator('#example').selectOption({ label: 'Infinite Frontiers (infinite_frontiers.mettle)' });
+  await page.locator('#outline h2').filter({ hasText: 'Infinite Frontiers' }).waitFor();
+
+  // A mistake, typed at the end: an event that does not exist, underlined with its code and help.
+  await page.locator('#editor .cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\non morale_tset {');
+  await page.locator('#editor .cm-lintRange-error').first().waitFor({ timeout: 5000 });
+  assert.match(await problems(page), /1 error/);
+  const problem = page.locator('#problems .problem').first();
+  assert.match(await problem.textContent(), /mettle::resolve::unknown_event/);
+  assert.match(await problem.textContent(), /there is no event called `morale_tset`/);
+  assert.match(await problem.textContent(), /help: did you mean `morale_test`\?/);
+  await page.locator('#editor .cm-lintRange-error').first().hover();
+  const tooltip = page.locator('.cm-tooltip-lint');
+  await tooltip.waitFor({ timeout: 5000 });
+  assert.match(await tooltip.textContent(), /mettle::resolve::unknown_event/);
+  assert.match(await tooltip.textContent(), /did you mean `morale_test`/);
+  await shot(page, '02-diagnostic');
+
+  // Fixed: the typo corrected, no problem left.
+  await page.keyboard.press('End');
+  for (let i = 0; i < 'tset {}'.length; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('test {');
+  await page.waitForFunction(() => document.querySelector('#problems-title').textContent === 'Problems: none');
+  assert.match(await editorText(page), /on morale_test \{\}$/);
+
+  // Odds: the morale check at SPI 3 is broken 1 time in 6.
+  await tab(page, 'Odds');
+  await page.locator('#odds-check').selectOption('morale');
+  const odds = page.locator('#odds');
+  const spi = odds.locator('fieldset').first().locator('[name=spi]');
+  const before = await odds.getAttribute('data-ready');
+  const t0 = Date.now();
+  await spi.fill('3');
+  await page.waitForFunction((b) => document.querySelector('#odds').dataset.ready !== b
+    && document.querySelector('#odds .question')?.textContent.includes('spi = 3'), before);
+  console.log(`timing: odds after a change ${Date.now() - t0} ms (page and worker round trip, measured by the test)`);
+  const broken = odds.locator('.odds-table tr[data-outcome=broken]');
+  assert.equal(await broken.locator('.exact').textContent(), '1/6');
+  assert.equal(await odds.locator('.odds-table tr[data-outcome=steady] .exact').textContent(), '1/2');
+  assert.equal(await odds.locator('.odds-table tr[data-outcome=shaken] .exact').textContent(), '1/3');
+  assert.equal(await odds.locator('svg.chart').count(), 1);
+  await shot(page, '03-odds');
+
+  // Every shipped check, each from a change of one input: the worker's time is printed.
+  const checks = await page.locator('#odds-check option').allTextContents();
+  for (const c of checks) {
+    await page.locator('#odds-check').selectOption(c);
+    await page.waitForFunction((c) => document.querySelector('#odds .question')?.textContent.includes(`check ${c}`), c);
+  }
+  const oddsTimes = (await timing(page)).odds;
+  console.log(`timing: odds in the worker and back, per computation: ${oddsTimes.map((o) => `${o.check} ${o.ms.toFixed(0)} ms`).join(', ')}`);
+
+  // A sweep over one input, then two.
+  await page.locator('#odds-check').selectOption('morale');
+  await page.waitForFunction(() => document.querySelector('#odds .question')?.textContent.includes('check morale'));
+  await page.locator('#odds-vary-1').selectOption('spi');
+  await odds.locator('.sweep-table').waitFor();
+  assert.equal(await odds.locator('.sweep-table tbody tr').count(), 7); // spi 0..6
+  await shot(page, '04-odds-sweep');
+  await page.locator('#odds-vary-2').selectOption('leadership');
+  await odds.locator('table.heat').waitFor();
+  assert.equal(await odds.locator('table.heat tbody tr').count(), 7);
+  assert.equal(await odds.locator('table.heat tbody tr').first().locator('td').count(), 4); // leadership 0..3
+  await shot(page, '05-odds-heat');
+
+  // Scenarios: all pass, and one's log explains itself.
+  await tab(page, 'Scenarios');
+  await page.getByRole('button', { name: 'Run all scenarios' }).click();
+  const summary = page.locator('#scenarios .summary');
+  await summary.filter({ hasText: 'passed' }).waitFor();
+  const [, passed, failed] = (await summary.textContent()).match(/(\d+) passed, (\d+) failed/);
+  assert.equal(Number(failed), 0);
+  assert.equal(Number(passed), await page.locator('#scenarios details.scenario').count());
+  assert.ok(Number(passed) >= 10);
+  await page.locator('#scenarios details.scenario summary').nth(1).click();
+  const log = page.locator('#scenarios details.scenario[open] .log');
+  await log.waitFor();
+  assert.match(await log.textContent(), /rolls check morale/);
+  assert.match(await log.textContent(), /expect .*: ok/);
+  await shot(page, '06-scenarios');
+
+  // Play: a side and a unit, then two events; the log says what the rules did.
+  await tab(page, 'Play');
+  await page.getByRole('button', { name: 'New game' }).click();
+  await page.locator('#play .play-make').waitFor();
+  const make = async (kind, name, attrs = {}) => {
+    await page.locator('#make-kind').selectOption(kind);
+    await page.locator('#make-name').fill(name);
+    await page.locator('#play .play-make details').evaluate((d) => { d.open = true; });
+    for (const [k, v] of Object.entries(attrs)) {
+      const control = page.locator(`#play .play-make [name=${k}]`);
+      if (await control.evaluate((e) => e.tagName) === 'SELECT') await control.selectOption(v); else await control.fill(v);
+    }
+    await page.getByRole('button', { name: 'Put it on the table' }).click();
+    await page.locator('#play .entity-table th', { hasText: name }).waitFor();
+  };
+  await make('side', 'red');
+  await make('unit', 'ranger', { side: 'red', spi: '2' });
+  const trigger = async (event, facts = {}, dice = '') => {
+    await page.locator('#event-name').selectOption(event);
+    for (const [k, v] of Object.entries(facts)) {
+      const control = page.locator(`#play .play-event [name=${k}]`);
+      if (await control.evaluate((e) => e.tagName) === 'SELECT') await control.selectOption(v); else await control.fill(v);
+    }
+    if (dice) await page.locator('#event-dice').fill(dice);
+    await page.getByRole('button', { name: 'Trigger' }).click();
+  };
+  await trigger('turn_start');
+  await page.locator('#play .play-log').filter({ hasText: 'event turn_start' }).waitFor();
+  await trigger('engaged', { unit: 'ranger', enemies: '3' }, '2');
+  const playLog = page.locator('#play .play-log');
+  // The rules ask whether the unit spends an AP in its morale check: answer with the default.
+  const question = page.locator('#play .question-box');
+  await question.waitFor();
+  assert.match(await question.textContent(), /Spend the unit's AP in this morale check\?/);
+  await shot(page, '07-play-question');
+  await question.locator('button.primary').click();
+  await playLog.filter({ hasText: 'event engaged' }).waitFor();
+  await playLog.filter({ hasText: 'rolls check morale' }).waitFor();
+  assert.match(await playLog.textContent(), /dice d6: 2 = 2/);
+  assert.match(await playLog.textContent(), /ranger\.morale: steady -> shaken/);
+  assert.match(await page.locator('#play .entity-table').textContent(), /morale shaken/);
+  await shot(page, '08-play');
+
+  // Card: the reference card, in its frame, with the morale check.
+  await tab(page, 'Card');
+  await page.waitForFunction(() => document.querySelector('#card iframe')?.contentDocument?.body?.textContent.includes('morale'));
+  const cardTitle = await page.locator('#card iframe').evaluate((f) => f.contentDocument.title);
+  assert.match(cardTitle, /Infinite Frontiers/);
+  await shot(page, '09-card');
+
+  // Share: the edited rules travel in the link, and a fresh page opens them.
+  await page.locator('#editor .cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n// shared by the browser test');
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  await page.waitForFunction(() => location.hash.startsWith('#code='));
+  const link = await page.evaluate(() => location.href);
+  const clipboard = await page.evaluate(() => navigator.clipboard.readText()).catch(() => link);
+  assert.equal(clipboard, link);
+  const shared = await open(link);
+  await shared.page.waitForFunction(() => window.mettleTimings?.firstDiagnostics != null);
+  assert.match(await editorText(shared.page), /\/\/ shared by the browser test$/);
+  assert.equal(await shared.page.locator('#example').inputValue(), '');
+  assert.equal(await problems(shared.page), 'Problems: none');
+  await shared.page.reload();
+  await shared.page.waitForFunction(() => window.mettleTimings?.firstDiagnostics != null);
+  assert.match(await editorText(shared.page), /\/\/ shared by the browser test$/);
+  await shot(shared.page, '10-shared-link');
+
+  assert.deepEqual(errors, []);
+  assert.deepEqual(shared.errors, []);
+  await page.context().close();
+  await shared.page.context().close();
+}
+
+test('typing stays smooth on the largest shipped ruleset', async () => {
+  const { page, errors } = await open(`${origin}/`);
+  await page.waitForFunction(() => window.mettleTimings?.firstDiagnostics != null);
+  // The largest shipped ruleset, by size.
+  const largest = await page.evaluate(() => [...document.querySelectorAll('#example option')].map((o) => o.textContent));
+  const sizes = fs.readdirSync(path.join(web, '..', 'rulesets')).filter((f) => f.endsWith('.mettle'))
+    .map((f) => [f, fs.statSync(path.join(web, '..', 'rulesets', f)).size]).sort((a, b) => b[1] - a[1]);
+  const label = largest.find((l) => l.includes(`(${sizes[0][0]})`));
+  await page.locator('#example').selectOption({ label });
+  await page.waitForFunction((n) => document.querySelector('#status').textContent.startsWith('Loaded'), null);
+  await page.locator('#editor .cm-content').click();
+  await page.keyboard.press('Control+Home');
+  // Long frames while typing, watched from inside the page.
+  await page.evaluate(() => {
+    window.longFrames = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longFrames.push(e.duration); })
+      .observe({ type: 'longtask', buffered: false });
+  });
+  const text = '// a comment typed key by key to see how the editor keeps up\n';
+  const t0 = Date.now();
+  for (const ch of text) await page.keyboard.type(ch);
+  const perKey = (Date.now() - t0) / text.length;
+  await page.waitForFunction(() => document.querySelector('#problems-title').textContent === 'Problems: none');
+  const long = await page.evaluate(() => window.longFrames);
+  const loads = (await timing(page)).loads;
+  const worst = Math.max(0, ...long);
+  console.log(`timing: typing on ${sizes[0][0]}: ${perKey.toFixed(1)} ms a key (the test's own round trip included); `
+    + `${long.length} long tasks on the page (worst ${worst.toFixed(0)} ms); `
+    + `a load in the worker: median ${loads.sort((a, b) => a - b)[loads.length >> 1].toFixed(0)} ms`);
+  assert.ok(perKey < 200, `typing took ${perKey} ms a key`);
+  assert.match(await editorText(page), /^\/\/ a comment typed key by key/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a narrow window stacks the panes and keeps everything reachable', async () => {
+  const { page, errors } = await open(`${origin}/`, { width: 420, height: 860 });
+  await page.waitForFunction(() => window.mettleTimings?.firstDiagnostics != null);
+  await tab(page, 'Odds');
+  await page.locator('#odds .odds-table').waitFor();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 420, `the page is ${width} px wide in a 420 px window`);
+  await page.locator('#odds').scrollIntoViewIfNeeded();
+  await shot(page, '11-narrow');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('the page asked for nothing but its own files', () => {
+  assert.deepEqual(foreign, []);
+});
