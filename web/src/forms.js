@@ -51,7 +51,11 @@ export function field(f, { kinds = [], entities = {}, optional = true, onchange 
   if (onchange) control.addEventListener(control.tagName === 'SELECT' || control.type === 'checkbox' ? 'change' : 'input', onchange);
   const label = h('label', { for: id }, f.name, h('span', { class: 'type' }, f.type));
   const el = h('div', { class: `field field-${t.type}`, title: f.doc ?? undefined }, label, control);
-  return { el, read, name: f.name, control, parsed: t };
+  const write = (v) => {
+    if (t.type === 'flag') control.checked = v === true;
+    else control.value = v == null ? '' : String(v);
+  };
+  return { el, read, write, name: f.name, control, parsed: t };
 }
 
 /** A group of fields; `values()` gives those that are set. */
@@ -60,6 +64,10 @@ export function fieldset(fields, opts) {
   return {
     els: made.map((m) => m.el),
     fields: made,
+    /** Sets the fields named in `values` (as `values()` gave them). */
+    set(values) {
+      for (const m of made) if (m.name in values) m.write(values[m.name]);
+    },
     values() {
       const out = {};
       for (const m of made) {

@@ -12,7 +12,9 @@ import { playPanel } from './panels/play.js';
 import { cardPanel } from './panels/card.js';
 
 const $ = (id) => document.getElementById(id);
-const status = (text) => { $('status').textContent = text; };
+// The status line: what the page last did, or "Working…" while the engine is busy.
+let said = '';
+const status = (text) => { said = text; $('status').textContent = text; };
 
 // What the page measured, for the browser test to read.
 const timings = (window.mettleTimings = { start: performance.now(), firstDiagnostics: null, loads: [] });
@@ -29,7 +31,10 @@ const app = {
 };
 
 const engine = new Engine({
-  onBusy: (busy) => { $('stop').hidden = !busy; if (busy) status('Working…'); },
+  onBusy: (busy) => {
+    $('stop').hidden = !busy;
+    $('status').textContent = busy ? 'Working… (Stop ends it)' : said;
+  },
   onRestart: () => { status('Stopped. The engine was started again.'); scheduleLoad(); },
 });
 app.engine = engine;

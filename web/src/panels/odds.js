@@ -17,6 +17,7 @@ export function oddsPanel(root, app) {
   let fields = null, options = null, stand = null, sweepA = null, sweepB = null, heatOf = null;
   let check = null;
   let seq = 0;
+  const kept = new Map(); // the values set in each check's form, kept when the rules reload
 
   // One "vary" control: an input of the check to run through its values, with a range for numbers.
   function sweepControl(label, id) {
@@ -60,8 +61,12 @@ export function oddsPanel(root, app) {
     check = o.checks.find((c) => c.name === pick.value);
     doc.textContent = (check.doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
     const kinds = o.kinds.map((k) => k.name);
+    if (fields && fields.check) kept.set(fields.check, { inputs: fields.values(), options: options.values() });
     fields = fieldset(check.inputs, { kinds, onchange: update });
+    fields.check = check.name;
     options = fieldset(o.options, { kinds, onchange: update });
+    const was = kept.get(check.name);
+    if (was) { fields.set(was.inputs); options.set(was.options); }
     const maker = check.made_by && o.kinds.find((k) => k.name === check.made_by);
     stand = maker ? fieldset(maker.attributes.filter((a) => parseType(a.type, kinds).type !== 'entity'), { kinds, onchange: update }) : null;
     sweepA = sweepControl('Vary', 'odds-vary-1');
@@ -146,6 +151,7 @@ export function oddsPanel(root, app) {
     const args = { check: check.name, inputs: fields.values(), options: options.values(), with: stand ? stand.values() : undefined };
     const sweeps = [sweepA.read(), sweepB.read()].filter(Boolean).filter((s, i, all) => all.findIndex((t) => t[0] === s[0]) === i);
     for (const [name] of sweeps) delete args.inputs[name];
+    for (const f of fields.fields) f.control.disabled = sweeps.some(([name]) => name === f.name);
     const t0 = performance.now();
     try {
       const doc = sweeps.length
