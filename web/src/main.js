@@ -39,7 +39,7 @@ const engine = new Engine({
 });
 app.engine = engine;
 
-const editor = new Editor($('editor'), { onChange: () => scheduleLoad() });
+const editor = new Editor($('editor'), { onChange: () => { scheduleLoad(); keepInAddress(); } });
 app.editor = editor;
 // For the browser test: the whole text of the ruleset (the editor draws only what is in view).
 window.mettleText = () => editor.text(app.main);
@@ -110,15 +110,31 @@ function showFiles(files) {
   scheduleLoad();
 }
 
+// Edited rules are kept in the address as they are typed (a moment after the last key), so that a
+// reload or a bookmark never loses them; an example as shipped keeps the address plain.
+let pristine = null; // the example's files while they are unchanged
+let keepTimer = 0;
+function keepInAddress() {
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(async () => {
+    const files = editor.files();
+    if (pristine && JSON.stringify(files) === JSON.stringify(pristine)) return;
+    pristine = null;
+    picker.value = '';
+    history.replaceState(null, '', `#${await encode(files)}`);
+  }, 700);
+}
+
 const picker = $('example');
 picker.append(h('option', { value: '' }, '(your own rules)'),
   ...examples.map((ex, i) => h('option', { value: String(i) }, `${ex.title} (${ex.name})`)));
 picker.addEventListener('change', () => {
   const ex = examples[Number(picker.value)];
-  if (ex) { history.replaceState(null, '', location.pathname); showFiles(ex.files); }
+  if (ex) { history.replaceState(null, '', location.pathname); pristine = ex.files; showFiles(ex.files); }
 });
 
 $('share').addEventListener('click', async () => {
+  clearTimeout(keepTimer);
   const fragment = await encode(editor.files());
   history.replaceState(null, '', `#${fragment}`);
   try {
@@ -175,7 +191,10 @@ async function open() {
     const first = examples.findIndex((ex) => ex.name === 'infinite_frontiers.mettle');
     picker.value = String(Math.max(0, first));
     files = examples[Number(picker.value)].files;
+    pristine = files;
   }
   showFiles(files);
 }
 open();
+// A link pasted into this tab's address bar opens its rules.
+window.addEventListener('hashchange', open);

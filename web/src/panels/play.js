@@ -11,6 +11,7 @@ export function playPanel(root, app) {
   let saved = null; // the game as of its last action, to carry it over a Stop
   const seed = h('input', { id: 'play-seed', type: 'number', value: '1', min: '0', class: 'short' });
   const startBtn = h('button', { type: 'button', class: 'primary' }, 'New game');
+  const undoBtn = h('button', { type: 'button', title: 'Take back the last thing done' }, 'Undo');
   const stale = h('p', { class: 'warn', hidden: true }, 'The rules changed since this game started: it plays the rules as they were. Start a new game to play the new ones.');
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
   const makeBox = h('form', { class: 'play-make', 'aria-label': 'Make a unit' });
@@ -20,7 +21,7 @@ export function playPanel(root, app) {
   const log = h('div', { class: 'play-log' });
   root.replaceChildren(
     h('p', { class: 'hint' }, 'Put units on the table, then fire events as they happen in your game. The rules roll the dice and say what they did, line by line.'),
-    h('div', { class: 'row' }, startBtn, h('label', { for: 'play-seed' }, 'Dice seed'), seed),
+    h('div', { class: 'row' }, startBtn, h('label', { for: 'play-seed' }, 'Dice seed'), seed, undoBtn),
     stale, message,
     h('div', { class: 'play-grid' },
       h('section', {}, h('h3', {}, 'Make a unit'), makeBox),
@@ -77,6 +78,10 @@ export function playPanel(root, app) {
     } catch (e) { fail(e); }
   }
   startBtn.addEventListener('click', start);
+  undoBtn.addEventListener('click', async () => {
+    const r = await act('undo');
+    if (r) log.append(h('p', { class: 'hint' }, 'The last step was taken back.'));
+  });
 
   function renderForms() {
     const o = app.outline;
@@ -156,6 +161,7 @@ export function playPanel(root, app) {
 
   function render() {
     stale.hidden = !state || gameVersion === app.version;
+    undoBtn.disabled = !state;
     renderQuestion();
     if (!state) { table.replaceChildren(h('p', { class: 'empty' }, 'No game yet: press New game.')); return; }
     const head = h('p', { class: 'round' }, `Round ${state.round}, turn ${state.turn}`,
