@@ -5,7 +5,7 @@ import { EditorView, keymap } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
 import { indentWithTab } from '@codemirror/commands';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
-import { mettle } from './highlight.js';
+import { mettle, rhai } from './highlight.js';
 import { byteMapper, h } from './text.js';
 
 /** The help under a diagnostic: its code, message and help, in that order of reading. */
@@ -42,11 +42,11 @@ export class Editor {
   }
 
   extensions(name) {
-    const isRuleset = name.endsWith('.mettle');
+    const language = name.endsWith('.rhai') ? rhai : mettle;
     return [
       basicSetup,
       keymap.of([indentWithTab]),
-      isRuleset ? mettle : [],
+      language,
       EditorView.lineWrapping,
       lintGutter(),
       EditorView.contentAttributes.of({ 'aria-label': `Editor for ${name}` }),

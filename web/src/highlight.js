@@ -66,7 +66,6 @@ function compile(rule, seen = new Map()) {
   return out;
 }
 
-const top = compile({ patterns: grammar.patterns });
 
 // The patterns tried inside a rule, with includes flattened.
 function flatten(patterns, into = []) {
@@ -122,7 +121,7 @@ function outerToken(state) {
 
 // One step at `pos`: the earliest match among the open block's end and its patterns (the end wins a
 // tie), as segments to colour; the state's stack is updated.
-function step(state, line, pos) {
+function step(top, state, line, pos) {
   const open = state.stack[state.stack.length - 1];
   const rule = open ?? top;
   let best = null, bestRule = null;
@@ -159,29 +158,38 @@ function closeAtEol(state, line) {
   }
 }
 
-const parser = {
-  name: 'mettle',
-  startState: () => ({ stack: [], queue: [] }),
-  copyState: (s) => ({ stack: s.stack.slice(), queue: s.queue.map((q) => q.slice()) }),
-  token(stream, state) {
-    const line = stream.string;
-    while (!state.queue.length || state.queue[0][0] !== stream.pos) {
-      state.queue = step(state, line, stream.pos).filter(([s, e]) => e > s);
-      if (!state.queue.length) { // only a zero-width match: step over one character
-        stream.next();
-        return outerToken(state);
+// A StreamLanguage parser whose outermost patterns are `patterns` of the grammar.
+function parserFor(name, patterns) {
+  const top = compile({ patterns });
+  return {
+    name,
+    startState: () => ({ stack: [], queue: [] }),
+    copyState: (s) => ({ stack: s.stack.slice(), queue: s.queue.map((q) => q.slice()) }),
+    token(stream, state) {
+      const line = stream.string;
+      while (!state.queue.length || state.queue[0][0] !== stream.pos) {
+        state.queue = step(top, state, line, stream.pos).filter(([s, e]) => e > s);
+        if (!state.queue.length) { // only a zero-width match: step over one character
+          stream.next();
+          return outerToken(state);
+        }
       }
-    }
-    const [, end, tok] = state.queue.shift();
-    stream.pos = end;
-    if (stream.eol()) { state.queue = []; closeAtEol(state, line); }
-    return tok;
-  },
-  blankLine(state) { closeAtEol(state, ''); },
-  languageData: { commentTokens: { line: '//' } },
-};
+      const [, end, tok] = state.queue.shift();
+      stream.pos = end;
+      if (stream.eol()) { state.queue = []; closeAtEol(state, line); }
+      return tok;
+    },
+    blankLine(state) { closeAtEol(state, ''); },
+    languageData: { commentTokens: { line: '//', block: { open: '/*', close: '*/' } } },
+  };
+}
+
+const mettleParser = parserFor('mettle', grammar.patterns);
+const rhaiParser = parserFor('rhai', [{ include: '#rhai' }]);
 
 /** The mettle language for CodeMirror 6. */
-export const mettle = StreamLanguage.define(parser);
-/** For tests: the tokens of one line, starting from a fresh state. */
-export const _parser = parser;
+export const mettle = StreamLanguage.define(mettleParser);
+/** Script files (Rhai): as the grammar colours scripts inside a ruleset. */
+export const rhai = StreamLanguage.define(rhaiParser);
+/** For tests: the bare stream parsers. */
+export const parsers = { mettle: mettleParser, rhai: rhaiParser };
