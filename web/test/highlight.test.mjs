@@ -62,7 +62,7 @@ test('declarations, keywords, numbers, dice, strings and comments get their colo
   assert.equal(tokenOf(src, '2d6kh1'), 'number');
   assert.equal(tokenOf(src, '"'), 'string');
   assert.equal(tokenOf(src, 'Spirit'), 'string');
-  assert.equal(tokenOf(src, '// a comment'), 'comment');
+  assert.equal(tokenOf(src, ' a comment'), 'comment');
   assert.equal(tokenOf(src, 'when'), 'controlKeyword');
   assert.equal(tokenOf(src, 'and'), 'operatorKeyword');
   assert.equal(tokenOf(src, '>='), 'operator');
