@@ -296,8 +296,18 @@ test('a narrow window stacks the panes and keeps everything reachable', async ()
   await page.locator('#odds .odds-table').waitFor();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 420, `the page is ${width} px wide in a 420 px window`);
-  await page.locator('#odds').scrollIntoViewIfNeeded();
-  await shot(page, '11-narrow');
+  await page.screenshot({ path: path.join(out, '11-narrow.png'), fullPage: true });
+  // Every control a person can reach has a name a screen reader reads out.
+  for (const name of ['Outline', 'Odds', 'Scenarios', 'Play', 'Card']) {
+    await tab(page, name);
+    await page.waitForTimeout(300);
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, button, textarea')]
+      .filter((el) => el.offsetParent !== null && el.type !== 'hidden')
+      .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
+        || (el.tagName === 'BUTTON' && el.textContent.trim())))
+      .map((el) => el.outerHTML.slice(0, 120)));
+    assert.deepEqual(unnamed, [], `controls with no name on the ${name} tab`);
+  }
   assert.deepEqual(errors, []);
   await page.context().close();
 });
