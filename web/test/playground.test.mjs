@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { web, dist } from '../scripts/paths.mjs';
@@ -308,6 +309,55 @@ test('a narrow window stacks the panes and keeps everything reachable', async ()
       .map((el) => el.outerHTML.slice(0, 120)));
     assert.deepEqual(unnamed, [], `controls with no name on the ${name} tab`);
   }
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+// A link to `files`, made as the page makes them: JSON, deflated, base64url after `#code=`.
+function linkTo(files) {
+  const packed = zlib.deflateRawSync(Buffer.from(JSON.stringify(files)));
+  return `${origin}/#code=${packed.toString('base64url')}`;
+}
+
+test('Stop ends a runaway computation and the page goes on', async () => {
+  // A sweep over 60 × 60 rows of a 40-die roll: far longer than anyone waits.
+  const slow = [
+    'ruleset "Slow"',
+    'check slow {',
+    '  input n: 1..60 = 40',
+    '  input m: 1..60 = 40',
+    '  roll (n)d20kh20',
+    '  outcome high when total >= 300',
+    '  otherwise low',
+    '}',
+    '',
+  ].join('\n');
+  const { page, errors } = await open(linkTo({ 'slow.mettle': slow }));
+  await showingFailure(page, 'stop', async () => {
+    await page.waitForFunction(() => window.mettleTimings?.firstDiagnostics != null);
+    assert.equal(await problems(page), 'Problems: none');
+    await tab(page, 'Odds');
+    await page.locator('#odds .odds-table').waitFor();
+    await page.locator('#odds-vary-1').selectOption('n');
+    await page.locator('#odds-vary-2').selectOption('m');
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await stop.waitFor({ timeout: 5000 });
+    // The page answers while the worker computes: the editor takes keys.
+    await page.locator('#editor .cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('// typed while it works');
+    assert.match(await editorText(page), /typed while it works$/);
+    await shot(page, '12-stop');
+    await stop.click();
+    await page.locator('#status', { hasText: 'Stopped' }).waitFor();
+    await stop.waitFor({ state: 'hidden' });
+    assert.match(await page.locator('#odds .odds-out').textContent(), /Stopped/);
+    // A fresh engine: the next question is answered.
+    await page.locator('#odds-vary-2').selectOption('');
+    await page.locator('#odds-vary-1').selectOption('');
+    await page.locator('#odds .odds-table').waitFor();
+    assert.match(await page.locator('#odds .odds-table').textContent(), /high/);
+  });
   assert.deepEqual(errors, []);
   await page.context().close();
 });
