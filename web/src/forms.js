@@ -45,7 +45,7 @@ export function field(f, { kinds = [], entities = {}, optional = true, onchange 
       choices.map((c) => h('option', { value: c, selected: c === deflt }, c)));
     read = () => (control.value === '' ? (t.type === 'entity' ? null : undefined) : control.value);
   } else {
-    control = h('input', { id, type: 'text', name: f.name, value: deflt ?? '' });
+    control = h('input', { id, type: 'text', name: f.name, value: deflt ?? '', placeholder: `a ${f.type}, by name`, autocomplete: 'off' });
     read = () => (control.value === '' ? undefined : control.value);
   }
   if (onchange) control.addEventListener(control.tagName === 'SELECT' || control.type === 'checkbox' ? 'change' : 'input', onchange);

@@ -4,7 +4,7 @@ import examples from 'examples';
 import { Engine } from './client.js';
 import { Editor, diagnosticDom } from './editor.js';
 import { encode, decode } from './share.js';
-import { h, lineMapper } from './text.js';
+import { h, fill, lineMapper } from './text.js';
 import { outlinePanel } from './panels/outline.js';
 import { oddsPanel } from './panels/odds.js';
 import { scenariosPanel } from './panels/scenarios.js';
@@ -70,7 +70,7 @@ function showLoad(reply) {
   app.loaded = reply;
   editor.setDiagnostics(reply.diagnostics, app.main);
   const list = $('problems');
-  list.replaceChildren(...reply.diagnostics.map((d) => h('li', { class: `problem ${d.severity}` },
+  fill(list, ...reply.diagnostics.map((d) => h('li', { class: `problem ${d.severity}` },
     h('button', {
       type: 'button', class: 'where', onclick: () => editor.goto(d.file ?? app.main, d.line, d.column_utf16),
       title: 'Show it in the editor',
@@ -98,7 +98,7 @@ function showFiles(files) {
   app.main = Object.keys(files).find((n) => n.endsWith('.mettle')) ?? Object.keys(files)[0];
   editor.setFiles(files, app.main);
   const tabs = $('files');
-  tabs.replaceChildren(...Object.keys(files).map((name) => h('button', {
+  fill(tabs, ...Object.keys(files).map((name) => h('button', {
     role: 'tab', type: 'button', 'aria-selected': String(name === app.main), 'data-file': name,
     onclick: (ev) => {
       editor.show(name);

@@ -70,3 +70,9 @@ export function percent(p) {
   if (x > 0 && x < 1) return `${x.toFixed(2)}%`;
   return `${x.toFixed(1)}%`;
 }
+
+/** Replaces `el`'s children, as `h` takes them (nested lists flattened; null, undefined and false left out). */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
+  return el;
+}

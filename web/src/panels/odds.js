@@ -1,8 +1,16 @@
 // The Odds panel: pick a check, set its inputs and the house rules, and read the exact chance of
 // each outcome with a chart of its numbers; or sweep one or two inputs over their values.
-import { h, percent } from '../text.js';
+import { h, fill, percent } from '../text.js';
 import { fieldset, parseType } from '../forms.js';
 import { bars, lines, COLOURS } from '../chart.js';
+
+// A value of a type to start a field at when the rules give no default.
+function firstValue(t) {
+  if (t.type === 'range') return String(t.lo ?? 0);
+  if (t.type === 'states') return t.states[0];
+  if (t.type === 'flag') return 'no';
+  return null;
+}
 
 export function oddsPanel(root, app) {
   const timings = (window.mettleTimings.odds = []);
@@ -10,7 +18,7 @@ export function oddsPanel(root, app) {
   const doc = h('p', { class: 'doc' });
   const form = h('form', { class: 'odds-form', onsubmit: (e) => e.preventDefault() });
   const out = h('div', { class: 'odds-out', 'aria-live': 'polite' });
-  root.replaceChildren(
+  fill(root,
     h('div', { class: 'row' }, h('label', { for: 'odds-check' }, 'Check'), pick),
     doc, form, out);
 
@@ -51,9 +59,9 @@ export function oddsPanel(root, app) {
   function build() {
     const o = app.outline;
     const prev = pick.value;
-    pick.replaceChildren(...(o?.checks ?? []).map((c) => h('option', { value: c.name }, c.name)));
+    fill(pick, ...(o?.checks ?? []).map((c) => h('option', { value: c.name }, c.name)));
     if (!o?.checks.length) {
-      form.replaceChildren(); out.replaceChildren(h('p', { class: 'empty' }, o ? 'This ruleset has no checks.' : 'Loading…'));
+      fill(form); fill(out, h('p', { class: 'empty' }, o ? 'This ruleset has no checks.' : 'Loading…'));
       check = null;
       return;
     }
@@ -62,23 +70,28 @@ export function oddsPanel(root, app) {
     doc.textContent = (check.doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
     const kinds = o.kinds.map((k) => k.name);
     if (fields && fields.check) kept.set(fields.check, { inputs: fields.values(), options: options.values() });
-    fields = fieldset(check.inputs, { kinds, onchange: update });
+    // An input with no default starts at its lowest value (the rules need one to ask the odds).
+    fields = fieldset(check.inputs.map((i) => (i.default != null ? i : { ...i, default: firstValue(parseType(i.type, kinds)) })), { kinds, onchange: update });
     fields.check = check.name;
     options = fieldset(o.options, { kinds, onchange: update });
     const was = kept.get(check.name);
     if (was) { fields.set(was.inputs); options.set(was.options); }
     const maker = check.made_by && o.kinds.find((k) => k.name === check.made_by);
-    stand = maker ? fieldset(maker.attributes.filter((a) => parseType(a.type, kinds).type !== 'entity'), { kinds, onchange: update }) : null;
+    // The stand-in's attributes; one with no default gets its lowest value, to be changed here.
+    const standAttrs = maker ? maker.attributes.filter((a) => parseType(a.type, kinds).type !== 'entity') : [];
+    const needed = standAttrs.filter((a) => a.default == null).map((a) => a.name);
+    stand = maker ? fieldset(standAttrs.map((a) => (a.default != null ? a : { ...a, default: firstValue(parseType(a.type, kinds)) })), { kinds, onchange: update }) : null;
     sweepA = sweepControl('Vary', 'odds-vary-1');
     sweepB = sweepControl('and vary', 'odds-vary-2');
-    form.replaceChildren(
+    fill(form, ...[
       h('fieldset', {}, h('legend', {}, 'Inputs'), check.inputs.length ? fields.els : h('p', { class: 'empty' }, 'This check has no inputs.')),
       o.options.length ? h('fieldset', {}, h('legend', {}, 'House rules'), options.els) : null,
-      stand ? h('details', { class: 'stand-in' },
+      stand ? h('details', { class: 'stand-in', open: needed.length > 0 },
         h('summary', {}, `The ${check.made_by} who rolls (a stand-in, its attributes at their defaults unless set here)`),
+        needed.length ? h('p', { class: 'hint' }, `${needed.join(', ')} ${needed.length === 1 ? 'has' : 'have'} no default in the rules: set ${needed.length === 1 ? 'it' : 'them'} here.`) : null,
         h('div', { class: 'grid' }, stand.els)) : null,
       h('fieldset', { class: 'sweep' }, h('legend', {}, 'Sweep: see the chances change as inputs change'), sweepA.el, sweepB.el),
-    );
+    ].filter(Boolean));
     update();
   }
 
@@ -97,11 +110,11 @@ export function oddsPanel(root, app) {
     const chartBox = h('div', { class: 'chart-box' });
     const draw = () => {
       const v = doc.values.find((x) => x.name === valuePick.value);
-      chartBox.replaceChildren(v ? bars(v.distribution.map((d) => ({ label: String(d.value), p: d.probability, exact: d.exact })), { title: `Chance of each ${v.name}` }) : '');
+      fill(chartBox, v ? bars(v.distribution.map((d) => ({ label: String(d.value), p: d.probability, exact: d.exact })), { title: `Chance of each ${v.name}` }) : '');
     };
     valuePick.addEventListener('change', draw);
     draw();
-    out.replaceChildren(
+    fill(out,
       outcomeTable(doc),
       h('p', { class: 'question' }, doc.exact ? 'Exact: ' : 'Estimated by simulation (exact odds were out of reach): ', doc.question),
       doc.values.length ? h('div', { class: 'row' }, h('span', {}, 'Chart of'), valuePick) : null,
@@ -114,7 +127,7 @@ export function oddsPanel(root, app) {
     const ex = (row, name) => row.outcomes.find((o) => o.outcome === name)?.exact ?? '';
     if (names.length === 1) {
       const [a] = names;
-      out.replaceChildren(
+      fill(out,
         h('p', { class: 'question' }, doc.question),
         lines(doc.rows.map((r) => String(r.set[a])), outcomes.map((o) => ({ name: o, ps: doc.rows.map((r) => p(r, o)) })), { title: `Chances as ${a} changes`, xLabel: a }),
         h('table', { class: 'sweep-table' },
@@ -131,7 +144,7 @@ export function oddsPanel(root, app) {
     const draw = () => {
       const o = heatOf.value;
       const find = (x, y) => doc.rows.find((r) => r.set[a] === x && r.set[b] === y);
-      grid.replaceChildren(h('table', { class: 'heat' },
+      fill(grid, h('table', { class: 'heat' },
         h('caption', {}, `Chance of ${o}: ${a} down, ${b} across`),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${a} \\ ${b}`), bs.map((y) => h('th', { scope: 'col' }, String(y))))),
         h('tbody', {}, as.map((x) => h('tr', {}, h('th', { scope: 'row' }, String(x)), bs.map((y) => {
@@ -142,7 +155,7 @@ export function oddsPanel(root, app) {
     };
     heatOf.addEventListener('change', draw);
     draw();
-    out.replaceChildren(h('p', { class: 'question' }, doc.question), h('div', { class: 'row' }, h('span', {}, 'Show'), heatOf), grid);
+    fill(out, h('p', { class: 'question' }, doc.question), h('div', { class: 'row' }, h('span', {}, 'Show'), heatOf), grid);
   }
 
   async function update() {
@@ -153,6 +166,7 @@ export function oddsPanel(root, app) {
     for (const [name] of sweeps) delete args.inputs[name];
     for (const f of fields.fields) f.control.disabled = sweeps.some(([name]) => name === f.name);
     const t0 = performance.now();
+    root.dataset.pending = 'yes';
     try {
       const doc = sweeps.length
         ? await app.engine.call('sweep', { ...args, over: Object.fromEntries(sweeps) })
@@ -160,10 +174,13 @@ export function oddsPanel(root, app) {
       if (mine !== seq) return;
       timings.push({ check: check.name, sweep: sweeps.length, ms: performance.now() - t0 });
       if (sweeps.length) showSweep(doc, sweeps.map((s) => s[0])); else showOne(doc);
-      root.dataset.ready = String(mine);
+      Object.assign(root.dataset, { ready: String(mine), check: check.name, pending: '' });
     } catch (e) {
       if (mine !== seq) return;
-      out.replaceChildren(h('p', { class: 'error' }, e.stopped ? 'Stopped.' : e.message, e.help ? h('span', { class: 'help' }, ` ${e.help}`) : ''));
+      Object.assign(root.dataset, { ready: String(mine), check: check.name, pending: '' });
+      fill(out, e.stopped ? h('p', { class: 'error' }, 'Stopped.') : h('div', { class: 'error diag', 'data-code': e.code ?? '' },
+        h('div', { class: 'diag-head' }, e.code ? h('code', { class: 'diag-code' }, e.code) : null, ' ', e.message),
+        e.help ? h('div', { class: 'diag-help' }, h('b', {}, 'help: '), e.help) : null));
     }
   }
 

@@ -1,5 +1,5 @@
 // The Outline panel: what the ruleset declares, each a link to its line.
-import { h } from '../text.js';
+import { h, fill } from '../text.js';
 
 const firstLine = (doc) => (doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
 
@@ -16,10 +16,10 @@ const SECTIONS = [
 export function outlinePanel(root, app) {
   function render() {
     const o = app.outline;
-    if (!o) { root.replaceChildren(h('p', { class: 'empty' }, 'Loading the rules…')); return; }
-    root.replaceChildren(
+    if (!o) { fill(root, h('p', { class: 'empty' }, 'Loading the rules…')); return; }
+    fill(root,
       h('h2', {}, o.title ?? app.main),
-      ...SECTIONS.map(([title, key, detail]) => {
+      SECTIONS.map(([title, key, detail]) => {
         const items = (o[key] ?? []).filter((x) => !x.built_in);
         if (!items.length) return null;
         return h('section', { class: 'outline-section' },
@@ -28,7 +28,7 @@ export function outlinePanel(root, app) {
             x.line ? h('button', { type: 'button', class: 'link', onclick: () => app.goto(x.line) }, x.name) : h('b', {}, x.name),
             ' ', h('span', { class: 'detail' }, detail(x)),
             x.doc ? h('div', { class: 'doc' }, firstLine(x.doc)) : null))));
-      }).filter(Boolean),
+      }),
     );
   }
   app.onLoad((reply) => { if (!reply || reply.ok) render(); });

@@ -1,6 +1,6 @@
 // The Play panel: a game on the rules. Make units, fire events with their facts, answer the
 // questions the rules ask, and read what happened and why.
-import { h, shown } from '../text.js';
+import { h, fill, shown } from '../text.js';
 import { fieldset, parseType } from '../forms.js';
 import { renderLog } from '../log.js';
 
@@ -19,7 +19,7 @@ export function playPanel(root, app) {
   const questionBox = h('div', { class: 'question-box', role: 'region', 'aria-label': 'Question', hidden: true });
   const table = h('div', { class: 'entities' });
   const log = h('div', { class: 'play-log' });
-  root.replaceChildren(
+  fill(root,
     h('p', { class: 'hint' }, 'Put units on the table, then fire events as they happen in your game. The rules roll the dice and say what they did, line by line.'),
     h('div', { class: 'row' }, startBtn, h('label', { for: 'play-seed' }, 'Dice seed'), seed, undoBtn),
     stale, message,
@@ -72,7 +72,7 @@ export function playPanel(root, app) {
       const r = await app.engine.call('newGame', { seed: Number(seed.value || 0) });
       state = r.state; question = null; gameVersion = app.version;
       saved = await app.engine.call('save');
-      log.replaceChildren();
+      fill(log);
       render();
       renderForms();
     } catch (e) { fail(e); }
@@ -86,8 +86,8 @@ export function playPanel(root, app) {
   function renderForms() {
     const o = app.outline;
     if (!o || !state) {
-      makeBox.replaceChildren(h('p', { class: 'empty' }, 'Start a game first.'));
-      eventBox.replaceChildren();
+      fill(makeBox, h('p', { class: 'empty' }, 'Start a game first.'));
+      fill(eventBox);
       return;
     }
     // Make a unit: its kind, a name, and the attributes that differ from their defaults.
@@ -98,7 +98,7 @@ export function playPanel(root, app) {
     const drawAttrs = () => {
       const kind = o.kinds.find((k) => k.name === kindPick.value);
       attrFields = fieldset(kind.attributes, { kinds: kinds(), entities: entitiesByKind() });
-      attrs.replaceChildren(...attrFields.els);
+      fill(attrs, ...attrFields.els);
     };
     kindPick.addEventListener('change', drawAttrs);
     drawAttrs();
@@ -107,7 +107,7 @@ export function playPanel(root, app) {
       const r = await act('create', { kind: kindPick.value, name: name.value.trim(), attributes: attrFields.values() });
       if (r) { name.value = ''; renderForms(); }
     };
-    makeBox.replaceChildren(
+    fill(makeBox,
       h('div', { class: 'field' }, h('label', { for: 'make-kind' }, 'Kind'), kindPick),
       h('div', { class: 'field' }, h('label', { for: 'make-name' }, 'Name'), name),
       h('details', {}, h('summary', {}, 'Attributes (defaults unless changed)'), attrs),
@@ -123,7 +123,7 @@ export function playPanel(root, app) {
     const drawFacts = () => {
       const ev = events.find((x) => x.name === eventPick.value);
       factFields = fieldset(ev.facts, { kinds: kinds(), entities: entitiesByKind() });
-      facts.replaceChildren(...(factFields.els.length ? factFields.els : [h('p', { class: 'empty' }, 'No facts to give.')]));
+      fill(facts, ...(factFields.els.length ? factFields.els : [h('p', { class: 'empty' }, 'No facts to give.')]));
       evDoc.textContent = (ev.doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
     };
     eventPick.addEventListener('change', drawFacts);
@@ -138,7 +138,7 @@ export function playPanel(root, app) {
       const r = await act('apply', { event: eventPick.value, facts: factFields.values(), dice: faces });
       if (r) dice.value = '';
     };
-    eventBox.replaceChildren(
+    fill(eventBox,
       h('div', { class: 'field' }, h('label', { for: 'event-name' }, 'Event'), eventPick), evDoc, facts,
       h('div', { class: 'field' }, h('label', { for: 'event-dice' }, 'Next dice show (optional)'), dice),
       h('button', { type: 'submit' }, 'Trigger'));
@@ -146,14 +146,14 @@ export function playPanel(root, app) {
 
   function renderQuestion() {
     questionBox.hidden = !question;
-    if (!question) { questionBox.replaceChildren(); return; }
+    if (!question) { fill(questionBox); return; }
     const q = question;
     const answers = q.range
       ? [h('label', { for: 'answer-number' }, 'Answer'),
         h('input', { id: 'answer-number', type: 'number', min: q.range.lo, max: q.range.hi ?? undefined, value: q.default ?? q.range.lo }),
         h('button', { type: 'button', onclick: () => act('answer', { value: Number(questionBox.querySelector('#answer-number').value) }) }, 'Answer')]
       : q.options.map((v) => h('button', { type: 'button', class: v === q.default ? 'primary' : '', onclick: () => act('answer', { value: v }) }, shown(v)));
-    questionBox.replaceChildren(
+    fill(questionBox,
       h('p', {}, h('b', {}, 'The rules ask: '), q.question, q.asker ? ` (about ${q.asker})` : ''),
       h('div', { class: 'row' }, answers, h('button', { type: 'button', onclick: () => act('cancel') }, 'Cancel the action')),
       q.default != null ? h('p', { class: 'hint' }, `Left to the rules, the answer would be ${shown(q.default)}.`) : null);
@@ -163,10 +163,10 @@ export function playPanel(root, app) {
     stale.hidden = !state || gameVersion === app.version;
     undoBtn.disabled = !state;
     renderQuestion();
-    if (!state) { table.replaceChildren(h('p', { class: 'empty' }, 'No game yet: press New game.')); return; }
+    if (!state) { fill(table, h('p', { class: 'empty' }, 'No game yet: press New game.')); return; }
     const head = h('p', { class: 'round' }, `Round ${state.round}, turn ${state.turn}`,
       state.over ? ` — the game is over: ${state.over.result}${state.over.winner ? `, won by ${state.over.winner}` : ''}` : '');
-    table.replaceChildren(head, state.entities.length ? h('table', { class: 'entity-table' },
+    fill(table, head, state.entities.length ? h('table', { class: 'entity-table' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Kind'), h('th', { scope: 'col' }, 'Attributes'))),
       h('tbody', {}, state.entities.map((e) => h('tr', {},
         h('th', { scope: 'row' }, e.name), h('td', {}, e.kind),

@@ -1,19 +1,19 @@
 // The Scenarios panel: every scenario played against its expectations, each one's log explained.
-import { h } from '../text.js';
+import { h, fill } from '../text.js';
 import { renderLog } from '../log.js';
 
 export function scenariosPanel(root, app) {
   const run = h('button', { type: 'button', class: 'primary' }, 'Run all scenarios');
   const summary = h('p', { class: 'summary', role: 'status' });
   const list = h('div', { class: 'scenario-list' });
-  root.replaceChildren(
+  fill(root,
     h('p', { class: 'hint' }, 'Each scenario sets up a table, fires events and checks what the rules did. Open one to read what happened and why.'),
     h('div', { class: 'row' }, run, summary), list);
 
   async function runAll() {
     if (!app.outline) return;
     summary.textContent = 'Playing…';
-    list.replaceChildren();
+    fill(list);
     let report;
     try {
       report = await app.engine.call('test', { seed: 0 });
@@ -24,7 +24,7 @@ export function scenariosPanel(root, app) {
     const titles = Object.fromEntries((app.outline.scenarios ?? []).map((s) => [s.name, s.title]));
     summary.textContent = `${report.passed} passed, ${report.failed} failed`;
     summary.className = `summary ${report.failed ? 'bad' : 'good'}`;
-    list.replaceChildren(...report.scenarios.map((doc) => {
+    fill(list, ...report.scenarios.map((doc) => {
       const expects = doc.log.filter((l) => l.type === 'expect');
       const failed = expects.filter((l) => !l.passed).length;
       const body = h('div', { class: 'scenario-body' });
@@ -41,6 +41,6 @@ export function scenariosPanel(root, app) {
     }));
   }
   run.addEventListener('click', runAll);
-  app.onLoad(() => { list.replaceChildren(); summary.textContent = ''; summary.className = 'summary'; });
+  app.onLoad(() => { fill(list); summary.textContent = ''; summary.className = 'summary'; });
   return { shown() {} };
 }
