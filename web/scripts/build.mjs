@@ -49,6 +49,8 @@ await esbuild.build({
   minify: true,
   sourcemap: true,
   alias: { mettle: path.join(pkgDist, 'mettle.js') },
+  // The package reads its WebAssembly from the file system under Node; the page gives it a URL.
+  external: ['node:*'],
   plugins: [examplesPlugin],
   logLevel: 'warning',
 });
