@@ -166,8 +166,9 @@ async function useEverything(page, errors) {
 
   // Scenarios: all pass, and one's log explains itself.
   await tab(page, 'Scenarios');
-  await page.getByRole('button', { name: 'Run all scenarios' }).click();
   const summary = page.locator('#scenarios .summary');
+  await summary.filter({ hasText: 'passed' }).waitFor();
+  await page.getByRole('button', { name: 'Run all scenarios' }).click();
   await summary.filter({ hasText: 'passed' }).waitFor();
   const [, passed, failed] = (await summary.textContent()).match(/(\d+) passed, (\d+) failed/);
   assert.equal(Number(failed), 0);

@@ -40,7 +40,14 @@ export function scenariosPanel(root, app) {
       return details;
     }));
   }
+  // They run when the panel opens and again whenever the rules load while it is open.
+  let ranFor = -1;
+  const refresh = () => {
+    if (root.hidden || !app.outline || ranFor === app.version) return;
+    ranFor = app.version;
+    runAll();
+  };
   run.addEventListener('click', runAll);
-  app.onLoad(() => { fill(list); summary.textContent = ''; summary.className = 'summary'; });
-  return { shown() {} };
+  app.onLoad(refresh);
+  return { shown: refresh };
 }
