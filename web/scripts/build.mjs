@@ -46,7 +46,7 @@ await esbuild.build({
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  minify: true,
+  minify: !process.env.PLAYGROUND_DEBUG,
   sourcemap: true,
   alias: { mettle: path.join(pkgDist, 'mettle.js') },
   // The package reads its WebAssembly from the file system under Node; the page gives it a URL.

@@ -86,6 +86,21 @@ function execAt(re, line, pos) {
   return re.exec(line);
 }
 
+// Each pattern's next match in the line being read, kept while the reading moves along it: a match
+// found from an earlier position is still the first one from any position up to its start, so a
+// pattern is searched again only once the reading has passed it.
+let seenLine = null, seenRule = null, seenPos = 0;
+const nextMatch = new Map();
+function firstFrom(p, line, pos, rule) {
+  if (line !== seenLine || rule !== seenRule || pos < seenPos) { seenLine = line; seenRule = rule; nextMatch.clear(); }
+  seenPos = pos;
+  const had = nextMatch.get(p);
+  if (had !== undefined && (had === null || had.index >= pos)) return had;
+  const m = execAt(p.re, line, pos);
+  nextMatch.set(p, m);
+  return m;
+}
+
 // The pieces a match colours: the whole match in `name`, its captured groups in their own scopes.
 function segments(m, name, captures, outer) {
   const start = m.index, end = start + m[0].length;
@@ -130,7 +145,7 @@ function step(top, state, line, pos) {
     if (m) { best = m; bestRule = 'end'; }
   }
   for (const p of candidates(rule)) {
-    const m = execAt(p.re, line, pos);
+    const m = firstFrom(p, line, pos, rule);
     if (m && (!best || m.index < best.index)) { best = m; bestRule = p; }
   }
   const outer = outerToken(state);

@@ -17,7 +17,7 @@ let said = '';
 const status = (text) => { said = text; $('status').textContent = text; };
 
 // What the page measured, for the browser test to read.
-const timings = (window.mettleTimings = { start: performance.now(), firstDiagnostics: null, loads: [] });
+const timings = (window.mettleTimings = { start: performance.now(), firstDiagnostics: null, loads: [], shows: [] });
 
 const app = {
   main: null, // the ruleset's file name
@@ -57,7 +57,9 @@ async function scheduleLoad() {
     const ms = performance.now() - t0;
     timings.loads.push(ms);
     if (timings.firstDiagnostics == null) timings.firstDiagnostics = performance.now() - timings.start;
+    const shown = performance.now();
     showLoad(reply);
+    timings.shows.push(performance.now() - shown);
   } catch (e) {
     if (!e.stopped) status(`The engine failed: ${e.message}`);
   } finally {

@@ -14,8 +14,12 @@ const SECTIONS = [
 ];
 
 export function outlinePanel(root, app) {
+  let drawn = null; // the outline as last drawn, to leave the page alone when nothing changed
   function render() {
     const o = app.outline;
+    const json = o && JSON.stringify(o);
+    if (json && json === drawn) return;
+    drawn = json;
     if (!o) { fill(root, h('p', { class: 'empty' }, 'Loading the rules…')); return; }
     fill(root,
       h('h2', {}, o.title ?? app.main),
