@@ -25,7 +25,9 @@ export function bars(points, { title, width = 460, height = 170 } = {}) {
     svg.append(s('text', { x: pad.l - 4, y: y + 4, class: 'axis', 'text-anchor': 'end' }, `${Math.round(frac * max * 100)}%`));
   }
   const bw = w / Math.max(points.length, 1);
-  const every = Math.ceil(points.length / 24);
+  // A label every so many bars, so that labels of up to four characters never touch.
+  const widest = Math.max(...points.map((pt) => String(pt.label).length), 1);
+  const every = Math.max(1, Math.ceil((widest * 6 + 6) / bw));
   points.forEach((pt, i) => {
     const bh = (pt.p / max) * hgt;
     const x = pad.l + i * bw;

@@ -4,6 +4,15 @@ import { h, fill, percent } from '../text.js';
 import { fieldset, parseType } from '../forms.js';
 import { bars, lines, COLOURS } from '../chart.js';
 
+// An exact chance as a fraction, its terms cut short when they run long (the whole in its title).
+function fraction(exact) {
+  if (!exact) return '≈';
+  if (exact.length <= 21) return exact;
+  const [num, den] = exact.split('/');
+  const cut = (t) => (t.length > 8 ? `${t.slice(0, 6)}…(${t.length} digits)` : t);
+  return `${cut(num)} / ${cut(den)}`;
+}
+
 // A value of a type to start a field at when the rules give no default.
 function firstValue(t) {
   if (t.type === 'range') return String(t.lo ?? 0);
@@ -100,7 +109,7 @@ export function oddsPanel(root, app) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Outcome'), h('th', { scope: 'col' }, 'Exact chance'), h('th', { scope: 'col' }, 'Percent'), h('th', { scope: 'col', class: 'barcol' }, h('span', { class: 'sr' }, 'Bar')))),
       h('tbody', {}, doc.outcomes.map((o, i) => h('tr', { 'data-outcome': o.outcome },
         h('th', { scope: 'row' }, o.outcome),
-        h('td', { class: 'exact' }, o.exact ?? '≈'),
+        h('td', { class: 'exact', title: o.exact ?? 'estimated' }, fraction(o.exact)),
         h('td', { class: 'num' }, percent(o.probability)),
         h('td', { class: 'barcol' }, h('span', { class: 'bar', style: `width:${(o.probability * 100).toFixed(2)}%;background:${COLOURS[i % COLOURS.length]}` }))))));
   }
@@ -167,17 +176,21 @@ export function oddsPanel(root, app) {
     for (const f of fields.fields) f.control.disabled = sweeps.some(([name]) => name === f.name);
     const t0 = performance.now();
     root.dataset.pending = 'yes';
+    out.setAttribute('aria-busy', 'true');
     try {
       const doc = sweeps.length
         ? await app.engine.call('sweep', { ...args, over: Object.fromEntries(sweeps) })
         : await app.engine.call('odds', args);
       if (mine !== seq) return;
-      timings.push({ check: check.name, sweep: sweeps.length, ms: performance.now() - t0 });
       if (sweeps.length) showSweep(doc, sweeps.map((s) => s[0])); else showOne(doc);
+      // The time from the change to the answer drawn, in the page.
+      timings.push({ check: check.name, sweep: sweeps.length, ms: performance.now() - t0 });
       Object.assign(root.dataset, { ready: String(mine), check: check.name, pending: '' });
+      out.removeAttribute('aria-busy');
     } catch (e) {
       if (mine !== seq) return;
       Object.assign(root.dataset, { ready: String(mine), check: check.name, pending: '' });
+      out.removeAttribute('aria-busy');
       fill(out, e.stopped ? h('p', { class: 'error' }, 'Stopped.') : h('div', { class: 'error diag', 'data-code': e.code ?? '' },
         h('div', { class: 'diag-head' }, e.code ? h('code', { class: 'diag-code' }, e.code) : null, ' ', e.message),
         e.help ? h('div', { class: 'diag-help' }, h('b', {}, 'help: '), e.help) : null));
