@@ -189,6 +189,7 @@ async function open() {
   }
   if (files) {
     picker.value = '';
+    status('Opened the rules in the link.');
   } else {
     const first = examples.findIndex((ex) => ex.name === 'infinite_frontiers.mettle');
     picker.value = String(Math.max(0, first));
