@@ -30,14 +30,27 @@ const app = {
   goto(line) { editor.goto(app.main, line); },
 };
 
+// Two workers: one checks the text as it is typed (diagnostics and outline), the other does what
+// the tools ask (odds, scenarios, games, the card) on the last text that loaded. A long computation
+// in the second never holds up the first, and Stop ends only the second.
+const checker = new Engine();
 const engine = new Engine({
   onBusy: (busy) => {
     $('stop').hidden = !busy;
     $('status').textContent = busy ? 'Working… (Stop ends it)' : said;
   },
-  onRestart: () => { status('Stopped. The engine was started again.'); scheduleLoad(); },
+  onRestart: () => { status('Stopped. The engine was started again.'); engineHas = -1; },
 });
-app.engine = engine;
+let engineHas = -1; // the version of the rules the tools' worker has loaded
+app.engine = {
+  call(op, args) {
+    if (engineHas !== app.version) {
+      engineHas = app.version;
+      engine.call('load', { files: app.goodFiles, main: app.main }).catch(() => {});
+    }
+    return engine.call(op, args);
+  },
+};
 
 const editor = new Editor($('editor'), { onChange: () => { scheduleLoad(); keepInAddress(); } });
 app.editor = editor;
@@ -53,12 +66,12 @@ async function scheduleLoad() {
   const files = editor.files();
   const t0 = performance.now();
   try {
-    const reply = await engine.call('load', { files, main: app.main });
+    const reply = await checker.call('load', { files, main: app.main });
     const ms = performance.now() - t0;
     timings.loads.push(ms);
     if (timings.firstDiagnostics == null) timings.firstDiagnostics = performance.now() - timings.start;
     const shown = performance.now();
-    showLoad(reply);
+    showLoad(reply, files);
     timings.shows.push(performance.now() - shown);
   } catch (e) {
     if (!e.stopped) status(`The engine failed: ${e.message}`);
@@ -68,7 +81,7 @@ async function scheduleLoad() {
   }
 }
 
-function showLoad(reply) {
+function showLoad(reply, files) {
   app.loaded = reply;
   editor.setDiagnostics(reply.diagnostics, app.main);
   const list = $('problems');
@@ -86,6 +99,7 @@ function showLoad(reply) {
   document.body.classList.toggle('has-errors', !reply.ok);
   if (reply.ok) {
     app.outline = reply.outline;
+    app.goodFiles = files;
     app.version++;
     status(`Loaded ${reply.outline.title ?? app.main}.`);
   } else {

@@ -405,14 +405,17 @@ test('Stop ends a runaway computation and the page goes on', async () => {
     // The page answers while the worker computes: the editor takes keys.
     await page.locator('#editor .cm-content').click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('// typed while it works');
-    assert.match(await editorText(page), /typed while it works$/);
+    await page.keyboard.type('// typed while it works\non nosuch {');
+    assert.match(await editorText(page), /typed while it works\non nosuch \{\}$/);
+    // The rules are still checked as they are typed: the other worker is free.
+    await page.locator('#problems-title', { hasText: '1 error' }).waitFor({ timeout: 5000 });
+    assert.ok(await stop.isVisible(), 'the sweep still runs');
     await shot(page, '12-stop');
     await stop.click();
     await page.locator('#status', { hasText: 'Stopped' }).waitFor();
     await stop.waitFor({ state: 'hidden' });
     assert.match(await page.locator('#odds .odds-out').textContent(), /Stopped/);
-    // A fresh engine: the next question is answered.
+    // A fresh engine: the next question is answered, on the last rules that loaded.
     await page.locator('#odds-vary-2').selectOption('');
     await page.locator('#odds-vary-1').selectOption('');
     await page.locator('#odds .odds-table').waitFor();
