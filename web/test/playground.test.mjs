@@ -104,6 +104,8 @@ async function useEverything(page, errors) {
   await page.locator('#editor .cm-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\non morale_tset {');
+  // The text as typed so far is checked along the way; the last check sees the whole line.
+  await page.locator('#problems .problem', { hasText: 'unknown_event' }).waitFor({ timeout: 5000 });
   await page.locator('#editor .cm-lintRange-error').first().waitFor({ timeout: 5000 });
   assert.match(await problems(page), /1 error/);
   const problem = page.locator('#problems .problem').first();

@@ -43,7 +43,8 @@ export function oddsPanel(root, app) {
     const lo = h('input', { type: 'number', 'aria-label': `${label}: from`, class: 'short' });
     const hi = h('input', { type: 'number', 'aria-label': `${label}: to`, class: 'short' });
     const range = h('span', { class: 'range', hidden: true }, 'from ', lo, ' to ', hi);
-    which.addEventListener('change', () => {
+    // Numbers get a range, from their lowest to their highest (or around their default).
+    const showRange = () => {
       const input = check.inputs.find((i) => i.name === which.value);
       const t = input && parseType(input.type, app.outline.kinds.map((k) => k.name));
       range.hidden = !(t && t.type === 'range');
@@ -52,12 +53,20 @@ export function oddsPanel(root, app) {
         lo.value = t.lo ?? dflt - 3;
         hi.value = t.hi ?? dflt + 3;
       }
-      update();
-    });
+    };
+    which.addEventListener('change', () => { showRange(); update(); });
     for (const el of [lo, hi]) el.addEventListener('input', update);
     const el = h('div', { class: 'field' }, h('label', { for: id }, label), which, range);
     return {
       el,
+      /** What is chosen, to choose it again after the rules reload. */
+      get state() { return [which.value, lo.value, hi.value]; },
+      set state([name, from, to]) {
+        if (![...which.options].some((o) => o.value === name)) return;
+        which.value = name;
+        showRange();
+        if (!range.hidden) { lo.value = from; hi.value = to; }
+      },
       read() {
         if (!which.value) return null;
         return [which.value, range.hidden ? null : [Number(lo.value), Number(hi.value)]];
@@ -78,7 +87,9 @@ export function oddsPanel(root, app) {
     check = o.checks.find((c) => c.name === pick.value);
     doc.textContent = (check.doc ?? '').split('\n\n')[0].replace(/\n/g, ' ');
     const kinds = o.kinds.map((k) => k.name);
-    if (fields && fields.check) kept.set(fields.check, { inputs: fields.values(), options: options.values() });
+    if (fields && fields.check) {
+      kept.set(fields.check, { inputs: fields.values(), options: options.values(), sweeps: [sweepA.state, sweepB.state] });
+    }
     // An input with no default starts at its lowest value (the rules need one to ask the odds).
     fields = fieldset(check.inputs.map((i) => (i.default != null ? i : { ...i, default: firstValue(parseType(i.type, kinds)) })), { kinds, onchange: update });
     fields.check = check.name;
@@ -101,6 +112,7 @@ export function oddsPanel(root, app) {
         h('div', { class: 'grid' }, stand.els)) : null,
       h('fieldset', { class: 'sweep' }, h('legend', {}, 'Sweep: see the chances change as inputs change'), sweepA.el, sweepB.el),
     ].filter(Boolean));
+    if (was?.sweeps) { sweepA.state = was.sweeps[0]; sweepB.state = was.sweeps[1]; }
     update();
   }
 
