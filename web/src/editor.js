@@ -49,7 +49,7 @@ export class Editor {
       language,
       EditorView.lineWrapping,
       lintGutter(),
-      EditorView.contentAttributes.of({ 'aria-label': `Editor for ${name}` }),
+      EditorView.contentAttributes.of({ 'aria-label': `Editor for ${name}`, 'aria-describedby': 'editor-keys' }),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) this.onChange(name, u.state.doc.toString());
       }),

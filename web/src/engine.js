@@ -20,7 +20,8 @@ function scriptsOf(f) {
   return Object.fromEntries(Object.entries(f.files).filter(([name]) => name !== f.main));
 }
 
-/** Loads the editor's files; gives every diagnostic, and the outline when the ruleset loaded. */
+/** Loads the editor's files; gives every diagnostic, and the outline when the ruleset loaded
+ *  (`quiet`: only whether it loaded, for the worker that answers the tools). */
 export function load(f) {
   const text = f.files[f.main];
   const options = { name: f.main, scripts: scriptsOf(f) };
@@ -31,6 +32,7 @@ export function load(f) {
     rules?.free();
     rules = next;
     files = f;
+    if (f.quiet) return { ok: true };
     return { ok: true, diagnostics: next.info().warnings, outline: next.export() };
   } catch (e) {
     if (e.kind !== 'load') throw e;

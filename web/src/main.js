@@ -46,7 +46,7 @@ app.engine = {
   call(op, args) {
     if (engineHas !== app.version) {
       engineHas = app.version;
-      engine.call('load', { files: app.goodFiles, main: app.main }).catch(() => {});
+      engine.call('load', { files: app.goodFiles, main: app.main, quiet: true }).catch(() => {});
     }
     return engine.call(op, args);
   },
