@@ -22,8 +22,8 @@ pub(crate) mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, exact_report};
 pub use check::CheckOdds;
-pub use dice::dice;
 pub(crate) use cover::settle_missing_otherwise;
+pub use dice::dice;
 pub use dist::Dist;
 pub use lint::unreachable;
 pub use report::{Chance, How, OutcomeOdds, Report};
