@@ -189,7 +189,7 @@ def reaction(binary):
     # The log keeps a data fact as people read it.
     expect(isinstance(facts[1]["value"], str) and "orc" in facts[1]["value"], f"the data fact: {facts[1]}")
     e = s.fails("apply", 2, event="activates", facts={"creature": "archer", "situaton": situation})
-    expect(e["code"] == "mettle::serve::unknown_field" and e["help"] == "did you mean `situation`?", str(e))
+    expect(e["code"] == "mettle::value::unknown_field" and e["help"] == "did you mean `situation`?", str(e))
     s.close()
 
 

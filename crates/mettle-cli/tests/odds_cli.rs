@@ -152,7 +152,7 @@ fn odds_explain_mistakes() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..9"]);
     assert!(err(&o).contains("leaves the range of input `spi`"), "{}", err(&o));
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "comms=0..1"]);
-    assert!(err(&o).contains("sweep every value with `--sweep comms`, without a range"), "{}", err(&o));
+    assert!(err(&o).contains("sweep every value with `comms`, without a range"), "{}", err(&o));
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "unit.leadershp=0..2"]);
     assert!(
         err(&o).contains("a unit has no attribute `leadershp`; did you mean `leadership`?"),

@@ -75,8 +75,8 @@ fn a_bad_request_gets_a_coded_error_and_the_session_goes_on_unchanged() {
     assert_eq!(replies[2]["error"]["data"]["errors"][0]["help"], "did you mean `apply`?");
     assert_eq!((replies[3]["id"].clone(), code(&replies[3]).0), (Value::Null, -32600));
     assert_eq!((replies[4]["id"].clone(), code(&replies[4]).0), (json!(5), -32600));
-    assert_eq!(code(&replies[5]), (-32602, json!("mettle::serve::wrong_type")));
-    assert_eq!(code(&replies[6]), (2, json!("mettle::serve::unknown_entity")));
+    assert_eq!(code(&replies[5]), (-32602, json!("mettle::value::wrong_type")));
+    assert_eq!(code(&replies[6]), (2, json!("mettle::value::unknown_entity")));
     assert_eq!(replies[7]["error"]["data"]["errors"][0]["help"], "did you mean `enemies`?");
     assert_eq!(code(&replies[8]), (2, json!("mettle::run::duplicate")));
     assert_eq!(code(&replies[9]).0, -32602);
@@ -418,7 +418,7 @@ fn a_removed_entity_restored_from_a_save_is_named_by_nothing() {
     );
     assert!(replies[0]["result"].is_object(), "{}", replies[0]);
     assert_eq!(
-        replies[1]["error"]["data"]["errors"][0]["code"], "mettle::serve::unknown_entity",
+        replies[1]["error"]["data"]["errors"][0]["code"], "mettle::value::unknown_entity",
         "{}",
         replies[1]
     );

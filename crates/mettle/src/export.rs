@@ -15,6 +15,11 @@ use serde_json::{Value as Json, json};
 /// assert_eq!(out["kinds"][0]["doc"], "A unit.");
 /// assert_eq!(out["kinds"][0]["attributes"][0]["type"], "0..6");
 /// assert_eq!(out["kinds"][0]["attributes"][0]["default"], "3");
+/// // A ladder's rungs and their numbers, for a form to offer.
+/// let rules = mettle::Ruleset::from_str("l.mettle", "ladder level { low = 3  high = 7 }\ncheck c { input lvl: level  roll 2d6  outcome pass when total >= value(lvl)  otherwise fail }").unwrap();
+/// let out = mettle::export::outline(&rules);
+/// assert_eq!(out["checks"][0]["inputs"][0]["names"], serde_json::json!(["low", "high"]));
+/// assert_eq!(out["ladders"][0], serde_json::json!({ "name": "level", "rungs": [{ "name": "low", "value": 3 }, { "name": "high", "value": 7 }] }));
 /// ```
 pub fn outline(rules: &Ruleset) -> Json {
     let p = rules.program();
@@ -31,6 +36,7 @@ pub fn outline(rules: &Ruleset) -> Json {
                 json!({
                     "name": f.name,
                     "type": type_name(p, &f.ty),
+                    "names": names(p, &f.ty),
                     "default": f.default.as_ref().map(|v| value_name(p, v)),
                     "strict": f.strict,
                     "doc": f.doc,
@@ -40,7 +46,7 @@ pub fn outline(rules: &Ruleset) -> Json {
             .collect()
     };
     let results = &p.sets[p.results as usize];
-    json!({
+    let mut out = json!({
         "title": p.title,
         "file": rules.name(),
         "kinds": p.kinds.iter().map(|k| json!({
@@ -92,7 +98,8 @@ pub fn outline(rules: &Ruleset) -> Json {
             "name": n, "label": l,
         })).collect::<Vec<_>>(),
         "choices": p.choices.iter().map(|c| json!({
-            "name": c.name, "question": c.question, "type": type_name(p, &c.ty), "line": line(c.span),
+            "name": c.name, "question": c.question, "type": type_name(p, &c.ty), "names": names(p, &c.ty),
+            "line": line(c.span),
         })).collect::<Vec<_>>(),
         "scenarios": p.scenarios.iter().map(|s| json!({
             "name": s.name, "title": s.title, "doc": s.doc, "line": line(s.span),
@@ -107,7 +114,19 @@ pub fn outline(rules: &Ruleset) -> Json {
                 })),
             },
         })).collect::<Vec<_>>(),
-    })
+    });
+    // Ladders: each rung, lowest first, with its number.
+    out["ladders"] = p
+        .sets
+        .iter()
+        .filter_map(|set| {
+            let values = set.values.as_ref()?;
+            let rungs: Vec<Json> =
+                set.names.iter().zip(values).map(|(n, v)| json!({ "name": n, "value": v })).collect();
+            Some(json!({ "name": set.name, "rungs": rungs }))
+        })
+        .collect();
+    out
 }
 
 /// A shape's fields as JSON; records inside give their fields too.
@@ -138,6 +157,15 @@ fn shape_fields(p: &Program, fields: &[crate::shape::ShapeField], line: &dyn Fn(
 }
 
 /// A type as written in a ruleset: `0..6`, `flag`, `steady | shaken`, a kind's or ladder's name.
+/// The names a value of `ty` may take, in order (a ladder's from its lowest rung), or null for a type
+/// that is not a set of names: what a form offers to choose from.
+fn names(p: &Program, ty: &Ty) -> Json {
+    match ty {
+        Ty::Name(s) => json!(p.sets[*s as usize].names),
+        _ => Json::Null,
+    }
+}
+
 pub(crate) fn type_name(p: &Program, ty: &Ty) -> String {
     match ty {
         Ty::Int { lo: None, hi: None } => "int".into(),

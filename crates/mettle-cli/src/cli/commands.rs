@@ -186,6 +186,8 @@ pub(super) struct Rolling {
     /// Who the stand-in is, in words: its kind and every attribute given with `--with`.
     pub stand_in: Option<String>,
     pub inputs: Vec<(String, Value)>,
+    /// The stand-in's attributes given with `--with`.
+    pub with: Vec<(String, Value)>,
 }
 
 /// Named values as the library takes them.
@@ -229,12 +231,10 @@ pub(super) fn rolling(
     let mut session = Session::new(&r, seed);
     // A check made by someone is rolled for a stand-in of that kind: its attributes are the defaults,
     // or what `--with` gives, and the outcome's effects show what would happen to it.
-    let subject = decl.subject.map(|k| &p.kinds[k as usize]);
-    let mut described = None;
-    let who = match subject {
+    let mut attrs = vec![];
+    match decl.subject.map(|k| &p.kinds[k as usize]) {
         Some(kind) => {
             let known: Vec<(&str, &Ty)> = kind.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
-            let mut attrs = vec![];
             for s in with {
                 match parse_assignment(p, "--with", s, &known, &format!("attribute of a {}", kind.name)) {
                     Ok(v) => attrs.push(v),
@@ -242,44 +242,6 @@ pub(super) fn rolling(
                         super::json::fail("mettle::cli::bad_value", &e, None);
                         return Err(2);
                     }
-                }
-            }
-            // An attribute the ruleset gives no default must come with `--with`: no silent 0.
-            if let Some(f) = kind.fields.iter().find(|f| {
-                f.default.is_none()
-                    && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
-                    && !attrs.iter().any(|(n, _)| *n == f.name)
-            }) {
-                super::json::fail(
-                    "mettle::cli::missing_value",
-                    &format!(
-                        "the stand-in {} who makes check `{}` needs a value for `{}`, which has no default: \
-                         give it with `--with {}=…`",
-                        kind.name, decl.name, f.name, f.name
-                    ),
-                    None,
-                );
-                return Err(2);
-            }
-            // Attributes naming another entity (a character's party, a group's opponent) get a
-            // stand-in of their own, with default attributes, so the rules can read through them.
-            let given: Vec<String> =
-                attrs.iter().map(|(n, v)| format!("{n} = {}", session.show(v))).collect();
-            described = Some(if given.is_empty() {
-                format!("a stand-in {}, its attributes at their defaults", kind.name)
-            } else {
-                format!(
-                    "a stand-in {} with {}, its other attributes at their defaults",
-                    kind.name,
-                    given.join(", ")
-                )
-            });
-            let refs: Vec<(&str, Value)> = attrs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-            match session.stand_in(&kind.name, &kind.name, &refs) {
-                Ok(id) => Some(id),
-                Err(d) => {
-                    runtime_error(&r, &d);
-                    return Err(2);
                 }
             }
         }
@@ -291,9 +253,17 @@ pub(super) fn rolling(
             );
             return Err(2);
         }
-        None => None,
+        None => {}
+    }
+    let (who, described) = match mettle::odds::stand_in(&mut session, check, &attrs) {
+        Ok(Some((id, words))) => (Some(id), Some(words)),
+        Ok(None) => (None, None),
+        Err(d) => {
+            super::json::fail(&d.code, &d.message, d.help.as_deref());
+            return Err(2);
+        }
     };
-    Ok(Rolling { rules: r.clone(), session, subject: who, stand_in: described, inputs })
+    Ok(Rolling { rules: r.clone(), session, subject: who, stand_in: described, inputs, with: attrs })
 }
 
 pub fn roll(file: &Path, check: &str, set: &[String], with: &[String], seed: u64, json: bool) -> u8 {

@@ -3,9 +3,7 @@
 
 use super::commands::{Rolling, refs, rolling, runtime_error};
 use super::plot;
-use mettle::internals::RulesetInternals as _;
-use mettle::internals::program::Ty;
-use mettle::odds::{Chance, Dist, Fraction, How, Report};
+use mettle::odds::{Chance, Dist, Fraction, How, Report, Sweep, Swept};
 use mettle::{Session, Value};
 use std::path::{Path, PathBuf};
 
@@ -27,39 +25,18 @@ pub struct Args {
     pub seed: u64,
 }
 
-/// Most rows a sweep may have.
-const MAX_ROWS: usize = 10_000;
-
-/// One input run through a range, or a house-rule option through its readings.
-struct Sweep {
-    name: String,
-    values: Vec<Value>,
-    /// How the sweep is described: `spi 0..6`, `option leadership_die`.
-    label: String,
-    target: Target,
-}
-
-/// What a sweep changes.
-#[derive(Debug, Clone, PartialEq)]
-enum Target {
-    /// An input of the check.
-    Input,
-    /// A house-rule option.
-    Option,
-    /// An attribute of the stand-in who makes the check.
-    Attribute(String),
-}
-
 /// Runs `mettle odds` for a check.
 pub fn run(args: &Args) -> u8 {
     let mut r = match rolling(&args.file, &args.check, &args.set, &args.with, args.seed) {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let sweeps = match sweeps(&r, &args.check, &args.sweep, &args.option_sweep) {
+    let specs: Vec<&str> = args.sweep.iter().map(String::as_str).collect();
+    let options: Vec<&str> = args.option_sweep.iter().map(String::as_str).collect();
+    let sweeps = match mettle::odds::sweeps(&r.rules, &args.check, &specs, &options) {
         Ok(s) => s,
-        Err(e) => {
-            super::json::fail("mettle::cli::bad_sweep", &e, None);
+        Err(d) => {
+            super::json::fail(&d.code, &d.message, d.help.as_deref());
             return 2;
         }
     };
@@ -85,12 +62,12 @@ pub fn run(args: &Args) -> u8 {
             }
         };
     }
-    // Every row together has the budget of one question (an exact try and an estimate), shared
-    // out evenly: a row that needs less leaves more for the rows after it.
-    let odds_work = r.rules.budget().odds_work;
-    let (rows, _) = mettle::internals::odds::work::within(odds_work.saturating_mul(2), || {
-        sweep_rows(args, &mut r, &sweeps)
-    });
+    let rows = mettle::odds::sweep(&mut r.session, &args.check, &r.with, &r.inputs, &sweeps, args.seed)
+        .map(|rows| rows.into_iter().map(|row| (row.set, row.report)).collect::<Vec<Row>>())
+        .map_err(|d| {
+            runtime_error(&r.rules, &d);
+            1
+        });
     match rows {
         Ok(rows) => {
             let mut grouped = vec![];
@@ -116,204 +93,6 @@ pub fn run(args: &Args) -> u8 {
         }
         Err(code) => code,
     }
-}
-
-/// The report of each row of a sweep, or the exit status of the first that fails.
-fn sweep_rows(args: &Args, r: &mut Rolling, sweeps: &[Sweep]) -> Result<Vec<Row>, u8> {
-    let mut rows = vec![];
-    let all = combinations(sweeps);
-    let count = all.len() as u64;
-    for (i, values) in all.into_iter().enumerate() {
-        let share = mettle::internals::odds::work::left() / (count - i as u64).max(1);
-        let mut inputs = r.inputs.clone();
-        inputs.retain(|(n, _)| !sweeps.iter().any(|s| s.target == Target::Input && &s.name == n));
-        let swept: Vec<(String, Value)> =
-            sweeps.iter().zip(&values).map(|(s, v)| (s.name.clone(), v.clone())).collect();
-        let mut attrs: Vec<(String, Value)> = vec![];
-        for (s, v) in sweeps.iter().zip(&values) {
-            match &s.target {
-                Target::Option => {
-                    if let Err(d) = r.session.set_option(&s.name, v.clone()) {
-                        runtime_error(&r.rules, &d);
-                        return Err(1);
-                    }
-                }
-                Target::Input => inputs.push((s.name.clone(), v.clone())),
-                Target::Attribute(a) => attrs.push((a.clone(), v.clone())),
-            }
-        }
-        // A row that sweeps the stand-in's attributes has a stand-in of its own: the one `--with`
-        // describes, with the swept attributes changed.
-        let mut subject = r.subject;
-        if !attrs.is_empty()
-            && let Some(kind) =
-                r.rules.program().checks.iter().find(|c| c.name == args.check).and_then(|c| c.subject)
-        {
-            let kind = r.rules.program().kinds[kind as usize].name.clone();
-            let mut all = with_values(r, &args.with, &kind);
-            all.retain(|(n, _)| !attrs.iter().any(|(a, _)| a == n));
-            all.extend(attrs);
-            match r.session.stand_in(&kind, &format!("{kind}_row_{i}"), &refs(&all)) {
-                Ok(id) => subject = Some(id),
-                Err(d) => {
-                    runtime_error(&r.rules, &d);
-                    return Err(1);
-                }
-            }
-        }
-        let (report, _) = mettle::internals::odds::work::within(share, || {
-            mettle::odds::ask(&mut r.session, &args.check, subject, &refs(&inputs), args.seed)
-        });
-        match report {
-            Ok(report) => rows.push((swept, report)),
-            Err(d) => {
-                runtime_error(&r.rules, &d);
-                return Err(1);
-            }
-        }
-    }
-    Ok(rows)
-}
-
-fn sweeps(r: &Rolling, check: &str, specs: &[String], options: &[String]) -> Result<Vec<Sweep>, String> {
-    let p = r.rules.program();
-    let decl = p.checks.iter().find(|c| c.name == check).ok_or("no such check")?;
-    let mut out: Vec<Sweep> = vec![];
-    let mut rows = 1usize;
-    let all = specs.iter().map(|s| (s.as_str(), false)).chain(options.iter().map(|s| (s.as_str(), true)));
-    for (spec, only_option) in all {
-        let (name, range) = match spec.split_once('=') {
-            Some((n, r)) => (n.trim(), Some(r)),
-            None => (spec.trim(), None),
-        };
-        // What is swept: a stand-in's attribute (`unit.leadership`), an input, or a house-rule option.
-        let (what, ty, target) = if let Some((who, attr)) = name.split_once('.') {
-            let Some(kind) = decl.subject.map(|k| &p.kinds[k as usize]) else {
-                return Err(format!(
-                    "check `{check}` is not made by anyone, so `--sweep {spec}` has no stand-in to change"
-                ));
-            };
-            if who != kind.name {
-                return Err(format!(
-                    "check `{check}` is made by a {0}: sweep its attributes as `{0}.{attr}`",
-                    kind.name
-                ));
-            }
-            let Some(f) = kind.fields.iter().find(|f| f.name == attr) else {
-                let names: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
-                return Err(format!(
-                    "a {} has no attribute `{attr}`; {}",
-                    kind.name,
-                    mettle::internals::diagnostics::suggest(attr, "attribute", &names)
-                ));
-            };
-            (format!("attribute `{name}`"), f.ty.clone(), Target::Attribute(attr.to_string()))
-        } else if let Some(input) = decl.inputs.iter().find(|i| i.field.name == name && !only_option) {
-            (format!("input `{name}`"), input.field.ty.clone(), Target::Input)
-        } else if let Some(o) = p.options.iter().find(|o| o.name == name) {
-            (format!("option `{name}`"), o.ty.clone(), Target::Option)
-        } else {
-            let mut names: Vec<&str> = p.options.iter().map(|o| o.name.as_str()).collect();
-            if only_option {
-                return Err(format!(
-                    "there is no option called `{name}` to sweep; {}",
-                    mettle::internals::diagnostics::suggest(name, "option", &names)
-                ));
-            }
-            names.extend(decl.inputs.iter().map(|i| i.field.name.as_str()));
-            return Err(format!(
-                "check `{check}` has no input or option `{name}`; {}",
-                mettle::internals::diagnostics::suggest(name, "input", &names)
-            ));
-        };
-        let values: Vec<Value> = match (&ty, range) {
-            (Ty::Flag, None) => vec![Value::Bool(false), Value::Bool(true)],
-            (Ty::Name(set), None) => (0..p.sets[*set as usize].names.len() as u32)
-                .map(|index| Value::Name { set: *set, index })
-                .collect(),
-            (Ty::Int { lo: Some(lo), hi: Some(hi) }, None) if hi - lo < 100 => {
-                (*lo..=*hi).map(Value::Int).collect()
-            }
-            (Ty::Int { .. }, None) => {
-                return Err(format!(
-                    "{what} is a whole number without a short range: give one, e.g. `--sweep {name}=0..6`"
-                ));
-            }
-            (Ty::Int { lo: min, hi: max }, Some(range)) => {
-                let form = || format!("`--sweep {spec}` needs the form NAME=LO..HI, e.g. `--sweep spi=0..6`");
-                let (lo, hi) = range.split_once("..").ok_or_else(form)?;
-                let (lo, hi): (i64, i64) = match (lo.trim().parse(), hi.trim().parse()) {
-                    (Ok(lo), Ok(hi)) => (lo, hi),
-                    _ => return Err(form()),
-                };
-                if lo > hi {
-                    return Err(format!(
-                        "`--sweep {spec}` goes from {lo} down to {hi}; write the lower end first"
-                    ));
-                }
-                if min.is_some_and(|m| lo < m) || max.is_some_and(|m| hi > m) {
-                    return Err(format!(
-                        "`--sweep {spec}` leaves the range of {what}, which is {}",
-                        mettle::internals::check::range_words(*min, *max)
-                    ));
-                }
-                // Counted in 128 bits: `i64::MIN..i64::MAX` has more values than an i64 can count.
-                let count = usize::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(usize::MAX);
-                if rows.saturating_mul(count) > MAX_ROWS {
-                    return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
-                }
-                (lo..=hi).map(Value::Int).collect()
-            }
-            (Ty::Flag | Ty::Name(_), Some(_)) => {
-                return Err(format!(
-                    "{what} is yes/no or a name: sweep every value with `--sweep {name}`, without a range"
-                ));
-            }
-            _ => return Err(format!("{what} cannot be swept: only numbers, yes/no and names can")),
-        };
-        if out.iter().any(|s| s.name == name) {
-            return Err(format!("{what} is swept twice"));
-        }
-        rows = rows.saturating_mul(values.len());
-        if rows > MAX_ROWS {
-            return Err(format!("the sweeps make more than {MAX_ROWS} rows; narrow a range"));
-        }
-        let label = match (&target, range) {
-            (Target::Option, _) => format!("option {name}"),
-            (_, Some(range)) => format!("{name} {}", range.trim()),
-            (_, None) => name.to_string(),
-        };
-        out.push(Sweep { name: name.to_string(), values, label, target });
-    }
-    Ok(out)
-}
-
-/// The attributes `--with` gave the stand-in (already checked when it was made).
-fn with_values(r: &Rolling, with: &[String], kind: &str) -> Vec<(String, Value)> {
-    let p = r.rules.program();
-    let Some(k) = p.kinds.iter().find(|k| k.name == kind) else { return vec![] };
-    let known: Vec<(&str, &Ty)> = k.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
-    with.iter()
-        .filter_map(|s| super::commands::parse_assignment(p, "--with", s, &known, "attribute").ok())
-        .collect()
-}
-
-/// Every combination of the swept values, the last sweep changing fastest.
-fn combinations(sweeps: &[Sweep]) -> Vec<Vec<Value>> {
-    let mut all = vec![vec![]];
-    for s in sweeps {
-        all = all
-            .into_iter()
-            .flat_map(|prefix: Vec<Value>| {
-                s.values.iter().map(move |v| {
-                    let mut row = prefix.clone();
-                    row.push(v.clone());
-                    row
-                })
-            })
-            .collect();
-    }
-    all
 }
 
 /// `mettle odds FILE --scenario NAME`: the exact end states of a scenario.
@@ -667,26 +446,7 @@ fn print_sweep(
     plot: Option<&Path>,
     plot_of: Option<&str>,
 ) -> u8 {
-    let ranges: Vec<String> = sweeps.iter().map(|s| s.label.clone()).collect();
-    let mut question = format!("check {check}");
-    if !r.inputs.is_empty() {
-        let fixed: Vec<String> =
-            r.inputs.iter().map(|(n, v)| format!("{n} = {}", r.session.show(v))).collect();
-        question.push_str(&format!(" with {}", fixed.join(", ")));
-    }
-    // The house rules it was asked under, unless swept.
-    let options: Vec<String> = r
-        .rules
-        .program()
-        .options
-        .iter()
-        .filter(|o| !sweeps.iter().any(|s| s.target == Target::Option && s.name == o.name))
-        .filter_map(|o| r.session.option(&o.name).map(|v| format!("{} = {}", o.name, r.session.show(v))))
-        .collect();
-    if !options.is_empty() {
-        question.push_str(&format!(", under option {}", options.join(", ")));
-    }
-    question.push_str(&format!(", sweeping {}", ranges.join(" × ")));
+    let question = mettle::odds::sweep_question(&r.session, check, &r.inputs, sweeps);
     if json {
         super::json::print(&super::json::SweepDoc {
             mettle: super::json::Meta::default(),
@@ -710,7 +470,7 @@ fn print_sweep(
             let axes: Vec<plot::Axis> = sweeps
                 .iter()
                 .map(|s| plot::Axis {
-                    name: if s.target == Target::Option { s.label.clone() } else { s.name.clone() },
+                    name: if s.target == Swept::Option { s.label.clone() } else { s.name.clone() },
                     values: s.values.iter().map(|v| r.session.show(v)).collect(),
                 })
                 .collect();

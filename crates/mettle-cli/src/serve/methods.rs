@@ -1,10 +1,11 @@
 //! Each method of `mettle serve`: read its parameters, act on the world, say what happened.
 
 use super::protocol::*;
-use super::values::{entity, named, value};
+use super::values::{entity, named, refs, value};
 use super::{Failure, Server, Step, World, code, params};
 use crate::cli::json::{ExportDoc, Meta, SimDoc, error_info};
 use mettle::internals::RulesetInternals as _;
+use mettle::wire::Fields;
 use mettle::{Ruleset, Session, Value};
 
 impl Server {
@@ -185,17 +186,13 @@ pub(super) fn done_reply(s: &Session, from: usize, done: &mettle::Outcome) -> Ou
 fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<(Outcome, bool), Failure> {
     let s = &mut w.session;
     let rules = w.rules.clone();
-    let pr = rules.program();
     let start = s.log().len();
     let refused = |d: mettle::Diagnostic| Failure::rules(&rules, &d);
     match method {
         "create" => {
             let p: CreateParams = params(method, p)?;
-            let Some(kind) = pr.kinds.iter().find(|k| k.name == p.kind) else {
-                return Err(refused(s.create(&p.kind, &p.name, &[]).expect_err("no such kind")));
-            };
-            let with = named(s, &kind.fields, &p.with, &format!("attribute of a {}", kind.name))?;
-            let id = s.create(&p.kind, &p.name, &with).map_err(refused)?;
+            let with = named(s, Fields::Attributes(&p.kind), &p.with)?;
+            let id = s.create(&p.kind, &p.name, &refs(&with)).map_err(refused)?;
             // The host's entity is all a creation does: no rule runs.
             let mut done = mettle::Outcome::default();
             done.changes.push(mettle::Change::Created {
@@ -213,12 +210,9 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
         }
         "apply" => {
             let p: ApplyParams = params(method, p)?;
-            let Some(event) = pr.events.iter().find(|e| e.name == p.event) else {
-                return Err(refused(s.apply(&p.event, &[]).expect_err("no such event")));
-            };
-            let facts = named(s, &event.facts, &p.facts, &format!("fact of event `{}`", event.name))?;
+            let facts = named(s, Fields::Facts(&p.event), &p.facts)?;
             s.force_dice(&p.dice);
-            let done = s.apply(&p.event, &facts).map_err(refused)?;
+            let done = s.apply(&p.event, &refs(&facts)).map_err(refused)?;
             Ok((done_reply(s, start, &done), true))
         }
         "roll" => {
@@ -330,12 +324,7 @@ fn check_args(
         let d = s.resolve(check, &[]).expect_err("no such check");
         return Err(Failure::rules(s.ruleset(), &d));
     };
-    let fields: Vec<mettle::internals::program::FieldDef> =
-        decl.inputs.iter().map(|i| i.field.clone()).collect();
-    let inputs = named(s, &fields, given, &format!("input of check `{check}`"))?
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v))
-        .collect();
+    let inputs = named(s, Fields::Inputs(check), given)?;
     let by = match by {
         Some(name) => Some(entity(s, name, decl.subject)?),
         None => None,
@@ -361,11 +350,7 @@ fn set(w: &mut World, p: SetParams) -> Result<mettle::Outcome, Failure> {
     };
     match (&p.option, &p.entity, &p.attribute) {
         (Some(o), None, None) => {
-            let Some(f) = pr.options.iter().find(|f| &f.name == o) else {
-                let d = s.set_option(o, Value::None).expect_err("no such option");
-                return Err(Failure::rules(&rules, &d));
-            };
-            let v = value(s, &f.ty, &p.value, &format!("option `{o}`"))?;
+            let v = value(s, Fields::Options, o, &p.value)?;
             s.set_option(o, v).map_err(|d| Failure::rules(&rules, &d))?;
             // A house rule is not part of the game's state: nothing to report.
             Ok(mettle::Outcome::default())
@@ -381,16 +366,7 @@ fn set(w: &mut World, p: SetParams) -> Result<mettle::Outcome, Failure> {
                 ));
             };
             let kind = &pr.kinds[held.kind as usize];
-            let Some(f) = kind.fields.iter().find(|f| &f.name == a) else {
-                let known: Vec<&str> = kind.fields.iter().map(|f| f.name.as_str()).collect();
-                return Err(Failure::plain(
-                    code::RULES,
-                    "mettle::serve::unknown_field",
-                    &format!("a {} has no attribute `{a}`", kind.name),
-                    Some(&mettle::internals::diagnostics::suggest(a, "attribute", &known)),
-                ));
-            };
-            let v = value(s, &f.ty, &p.value, &format!("`{e}.{a}`"))?;
+            let v = value(s, Fields::Attributes(&kind.name), a, &p.value)?;
             // The library's host change checks the value and logs it like a rule's change.
             s.set_attribute(e, a, v).map_err(|d| Failure::rules(&rules, &d))
         }
@@ -430,10 +406,7 @@ fn sim(s: &Session, p: SimParams, steps: u64) -> Result<SimDoc, Failure> {
             let with = match decl.subject {
                 Some(k) => {
                     let kind = &pr.kinds[k as usize];
-                    named(s, &kind.fields, &p.with, &format!("attribute of a {}", kind.name))?
-                        .into_iter()
-                        .map(|(n, v)| (n.to_string(), v))
-                        .collect()
+                    named(s, Fields::Attributes(&kind.name), &p.with)?
                 }
                 None => vec![],
             };

@@ -3,11 +3,9 @@
 
 use super::methods::{done_reply, state_reply};
 use super::protocol::{AnswerParams, AnswersReply, Outcome};
-use super::values::value;
 use super::{Failure, code};
 use crate::cli::json::{Meta, error_info};
-use mettle::internals::RulesetInternals as _;
-use mettle::{Question, Reply, Session, Value};
+use mettle::{Question, Reply, Session};
 
 /// The requests that act on the game, refused while an action waits on a question.
 const ACTING: [&str; 4] = ["create", "set", "apply", "roll"];
@@ -42,10 +40,7 @@ pub fn not_while_waiting(s: &Session, method: &str) -> Result<(), Failure> {
 pub fn answer(s: &mut Session, p: AnswerParams, start: usize) -> Result<(Outcome, bool), Failure> {
     let rules = s.ruleset().clone();
     let refused = |d: mettle::Diagnostic| Failure::rules(&rules, &d);
-    let Some(c) = rules.program().choices.iter().find(|c| c.name == p.choice) else {
-        return Err(refused(s.answer(&p.choice, Value::None).expect_err("no such choice")));
-    };
-    let v = value(s, &c.ty, &p.value, &format!("the answer to `{}`", c.name))?;
+    let v = super::values::answer(s, &p.choice, &p.value)?;
     s.answer(&p.choice, v).map_err(refused)?;
     if s.question().is_none() {
         return Ok((state_reply(s, start), true));

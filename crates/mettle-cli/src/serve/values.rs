@@ -1,106 +1,47 @@
-//! Values in requests, read by the type the rules declare: a number for a number, `true`/`false` for
-//! yes/no, a name (a string) for a state or an entity, `null` for none, anything for `data`.
+//! Values in requests, read by the library by the types the rules declare (`mettle::wire::read`): a
+//! number for a number, `true`/`false` for yes/no, a name (a string) for a state or an entity, `null`
+//! for none, anything for `data`. Its errors are the server's rule errors.
 
-use super::{Failure, code};
-use mettle::internals::RulesetInternals as _;
-use mettle::internals::diagnostics::suggest;
-use mettle::internals::program::{FieldDef, Ty};
+use super::Failure;
+use super::protocol::Values;
+use mettle::wire::{self, Fields};
 use mettle::{Session, Value};
 use serde_json::Value as Json;
 
-/// `v`, given for `what`, as a value of `ty`.
-pub fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Failure> {
-    let p = s.ruleset().program();
-    let wrong = |wanted: &str| {
-        Failure::plain(
-            code::INVALID_PARAMS,
-            "mettle::serve::wrong_type",
-            &format!("{what} is {v}, but it takes {wanted}"),
-            Some("numbers as numbers, yes/no as true/false, states and entities by name as strings"),
-        )
-    };
-    match ty {
-        Ty::Int { .. } | Ty::Pool => v.as_i64().map(Value::Int).ok_or_else(|| wrong("a whole number")),
-        Ty::Flag => v.as_bool().map(Value::Bool).ok_or_else(|| wrong("true or false")),
-        Ty::Name(id) => {
-            let set = &p.sets[*id as usize];
-            let Some(name) = v.as_str() else {
-                return Err(wrong(&format!("a name: {}", set.names.join(", "))));
-            };
-            match set.names.iter().position(|n| n == name) {
-                Some(i) => Ok(Value::Name { set: *id, index: i as u32 }),
-                None => {
-                    let known: Vec<&str> = set.names.iter().map(String::as_str).collect();
-                    Err(Failure::plain(
-                        code::RULES,
-                        "mettle::serve::unknown_name",
-                        &format!("{what} has no value `{name}`"),
-                        Some(&suggest(name, "name", &known)),
-                    ))
-                }
-            }
+/// A value the rules refuse is a rule error; one of the wrong JSON type (a string for a number) is a
+/// wrong parameter, as the protocol has always said (docs/protocol.md, "Errors").
+fn refused(s: &Session) -> impl Fn(mettle::Diagnostic) -> Failure + '_ {
+    |d| {
+        let mut f = Failure::rules(s.ruleset(), &d);
+        if d.code == "mettle::value::wrong_type" {
+            f.code = super::code::INVALID_PARAMS;
         }
-        Ty::Entity(k) => match v {
-            Json::Null => Ok(Value::None),
-            Json::String(name) => entity(s, name, Some(*k)).map(Value::Entity),
-            _ => Err(wrong(&format!("the name of a {}", p.kinds[*k as usize].name))),
-        },
-        // A shape is checked by the library when the event is applied, with the field path in its error.
-        Ty::Data | Ty::Shape(_) => Ok(Value::Data(std::sync::Arc::new(v.clone()))),
-        Ty::None if v.is_null() => Ok(Value::None),
-        _ => Err(wrong("a value the host cannot give")),
+        f
     }
 }
 
-/// The entity in play called `name` (of kind `kind`, when given). A removed entity's name names
-/// nothing (until a new entity takes it).
+/// Named values given for `fields`, in the order the rules declare them.
+pub fn named(s: &Session, fields: Fields<'_>, given: &Values) -> Result<Vec<(String, Value)>, Failure> {
+    let given: serde_json::Map<String, Json> = given.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
+    wire::read(s, fields, &given).map_err(refused(s))
+}
+
+/// One value `v` given for `name` of `fields`.
+pub fn value(s: &Session, fields: Fields<'_>, name: &str, v: &Json) -> Result<Value, Failure> {
+    wire::read_one(s, fields, name, v).map_err(refused(s))
+}
+
+/// The answer `v` to choice `choice`.
+pub fn answer(s: &Session, choice: &str, v: &Json) -> Result<Value, Failure> {
+    wire::read_answer(s, choice, v).map_err(refused(s))
+}
+
+/// The entity in play called `name` (of kind `kind`, when given).
 pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Failure> {
-    let p = s.ruleset().program();
-    match s.entity(name).and_then(|e| Some((e, s.state().entities().get(e)?.kind))) {
-        Some((e, found)) => match kind {
-            Some(k) if k != found => Err(Failure::plain(
-                code::RULES,
-                "mettle::serve::wrong_kind",
-                &format!(
-                    "`{name}` is a {}, not a {}",
-                    p.kinds[found as usize].name, p.kinds[k as usize].name
-                ),
-                None,
-            )),
-            _ => Ok(e),
-        },
-        None => {
-            let known: Vec<&str> = s.state().entities().iter().map(|(_, e)| e.name.as_str()).collect();
-            Err(Failure::plain(
-                code::RULES,
-                "mettle::serve::unknown_entity",
-                &format!("there is no entity in play called `{name}`"),
-                Some(&suggest(name, "entity", &known)),
-            ))
-        }
-    }
+    wire::entity(s, name, kind).map_err(refused(s))
 }
 
-/// Named values given for `fields` (`what` says whose: "fact of event `hit`"), in the fields' order.
-pub fn named<'a>(
-    s: &Session,
-    fields: &'a [FieldDef],
-    given: &super::protocol::Values,
-    what: &str,
-) -> Result<Vec<(&'a str, Value)>, Failure> {
-    let mut out = vec![];
-    for (name, v) in given {
-        let Some(f) = fields.iter().find(|f| &f.name == name) else {
-            let known: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-            return Err(Failure::plain(
-                code::RULES,
-                "mettle::serve::unknown_field",
-                &format!("there is no {what} called `{name}`"),
-                Some(&suggest(name, what, &known)),
-            ));
-        };
-        out.push((f.name.as_str(), value(s, &f.ty, v, &format!("{what} `{name}`"))?));
-    }
-    out.sort_by_key(|(n, _)| fields.iter().position(|f| f.name == *n));
-    Ok(out)
+/// Named values as the library takes them.
+pub fn refs(values: &[(String, Value)]) -> Vec<(&str, Value)> {
+    values.iter().map(|(n, v)| (n.as_str(), v.clone())).collect()
 }

@@ -15,6 +15,7 @@ pub mod report;
 mod sampler;
 mod scan;
 mod sorted;
+mod sweep;
 mod walk;
 pub(crate) mod weight;
 pub(crate) mod work;
@@ -27,6 +28,7 @@ pub use dist::Dist;
 pub use lint::unreachable;
 pub use report::{Chance, How, OutcomeOdds, Report};
 pub use sampler::Sampler;
+pub use sweep::{MAX_ROWS, Row, Sweep, Swept, question as sweep_question, stand_in, sweep, sweeps};
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
 pub use weight::Fraction;
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]

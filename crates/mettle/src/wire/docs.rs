@@ -304,6 +304,44 @@ pub struct SweepDoc {
     pub rows: Vec<SweepRow>,
 }
 
+impl SweepDoc {
+    /// The document of sweep `rows` of check `check` in `session`, asked as `question`
+    /// ([`crate::odds::sweep_question`]); no groups of outcomes.
+    ///
+    /// ```
+    /// use mettle::Ruleset;
+    /// let rules = Ruleset::from_str("s.mettle", "check c { input spi: 0..6  roll d6  modifier \"Spirit\" +spi  outcome pass when total >= 7  otherwise fail }").unwrap();
+    /// let sweeps = mettle::odds::sweeps(&rules, "c", &["spi=1..2"], &[]).unwrap();
+    /// let mut s = mettle::Session::new(&rules, 1);
+    /// let rows = mettle::odds::sweep(&mut s, "c", &[], &[], &sweeps, 1).unwrap();
+    /// let q = mettle::odds::sweep_question(&s, "c", &[], &sweeps);
+    /// let doc = serde_json::to_value(mettle::wire::SweepDoc::new(&s, "c", q, &rows)).unwrap();
+    /// assert_eq!(doc["question"], "check c, sweeping spi 1..2");
+    /// assert_eq!(doc["rows"][1]["set"]["spi"], 2);
+    /// assert_eq!(doc["rows"][1]["outcomes"][0]["exact"], "1/3");
+    /// ```
+    pub fn new(
+        session: &crate::Session,
+        check: &str,
+        question: String,
+        rows: &[crate::odds::Row],
+    ) -> SweepDoc {
+        SweepDoc {
+            mettle: Meta::default(),
+            question,
+            check: check.to_string(),
+            rows: rows
+                .iter()
+                .map(|r| SweepRow {
+                    set: r.set.iter().map(|(n, v)| (n.clone(), super::value(session, v))).collect(),
+                    report: super::odds(&r.report),
+                    groups: vec![],
+                })
+                .collect(),
+        }
+    }
+}
+
 /// One combination of a sweep and its report.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -29,6 +29,7 @@ mod docs;
 mod log;
 mod odds;
 mod outcome;
+mod read;
 
 pub use docs::{
     CheckDoc, DiceRoll, DiceRollDoc, ErrorDoc, ErrorInfo, ErrorLabel, ExportDoc, FileCheck, Group, Meta,
@@ -37,6 +38,7 @@ pub use docs::{
 };
 #[cfg(feature = "schema")]
 pub use docs::{schemas, written};
+pub use read::{Fields, entity, read, read_answer, read_one};
 
 pub use log::{Entry, Line, log};
 pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};
