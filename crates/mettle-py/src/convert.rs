@@ -63,21 +63,51 @@ pub fn value(py: Python<'_>, rules: &Ruleset, of: &str, v: &Bound<'_, PyAny>) ->
     )))
 }
 
-/// Named values given from Python (`spi=3`), read against their names.
-pub fn values(
+/// Named values given from Python (`spi=3`), read by the types `fields` declares (the library's one
+/// reader of host values, `mettle::wire::read_one`): an [`Entity`] handle is taken as it is, anything
+/// else goes through JSON, so a `str` is a name (a state, an entity's) and dicts and lists are data.
+pub fn typed(
     py: Python<'_>,
-    rules: &Ruleset,
+    s: &Session,
+    fields: mettle::wire::Fields<'_>,
     given: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(String, Value)>> {
     let mut out = vec![];
     if let Some(d) = given {
         for (k, v) in d.iter() {
             let k: String = k.extract()?;
-            let v = value(py, rules, &k, &v)?;
+            let v = typed_one(py, s, fields, &k, &v)?;
             out.push((k, v));
         }
     }
     Ok(out)
+}
+
+/// One value given from Python for `name` of `fields`.
+pub fn typed_one(
+    py: Python<'_>,
+    s: &Session,
+    fields: mettle::wire::Fields<'_>,
+    name: &str,
+    v: &Bound<'_, PyAny>,
+) -> PyResult<Value> {
+    if let Ok(e) = v.cast::<Entity>() {
+        return Ok(Value::Entity(e.get().id));
+    }
+    let j = json_value(name, v)?;
+    let rules = s.ruleset();
+    mettle::wire::read_one(s, fields, name, &j)
+        .map_err(|d| errors::run_error(py, &d, rules.name(), rules.text()))
+}
+
+/// A value as JSON for the reader; numbers past 64 bits are refused here.
+fn json_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
+        return v.extract::<i64>().map(serde_json::Value::from).map_err(|_| {
+            PyOverflowError::new_err(format!("`{name}`: {v} is outside mettle's whole numbers"))
+        });
+    }
+    json(v)
 }
 
 /// Pairs borrowed as the library takes them.

@@ -1,12 +1,13 @@
 //! `mettle.Ruleset`: a loaded, checked ruleset, and the questions asked of it (odds, sweeps,
 //! simulations, scenarios, cards).
 
-use crate::convert::{self, py_view, refs, values};
+use crate::convert::{self, py_value, py_view, refs, typed};
 use crate::errors::{self, Diag};
 use crate::odds::Odds;
+use mettle::wire::Fields;
 use mettle::{Budget, LoadOptions, Session, Value};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use std::collections::BTreeMap;
 
 /// A budget: the defaults, with the limits given (`{"steps": 50_000}`) changed.
@@ -20,28 +21,6 @@ pub fn budget(py: Python<'_>, base: &Budget, given: Option<&Bound<'_, PyDict>>) 
         }
     }
     Ok(b)
-}
-
-/// House-rule options given from Python: a `str` is read as a reading of the option.
-pub fn options(
-    py: Python<'_>,
-    rules: &mettle::Ruleset,
-    given: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Vec<(String, Value)>> {
-    let mut out = vec![];
-    if let Some(d) = given {
-        for (k, v) in d.iter() {
-            let k: String = k.extract()?;
-            let v = match v.cast::<PyString>() {
-                Ok(s) => rules
-                    .option_value(&k, &s.to_cow()?)
-                    .map_err(|d| errors::run_error(py, &d, rules.name(), rules.text()))?,
-                Err(_) => convert::value(py, rules, &k, &v)?,
-            };
-            out.push((k, v));
-        }
-    }
-    Ok(out)
 }
 
 /// A set of rules, loaded and checked once; cheap to share, safe to use from many threads.
@@ -73,33 +52,27 @@ impl Ruleset {
         all.iter().filter_map(|x| x["name"].as_str().map(String::from)).collect()
     }
 
-    /// The odds of `check` in a new session: `options` set, made by a stand-in with `made_by`'s
-    /// attributes when someone makes it.
-    #[allow(clippy::too_many_arguments, reason = "the parts of one question, each read from Python")]
-    fn ask(
+    /// A new session for one question, `options` set, and the inputs and the stand-in's attributes
+    /// read by their declared types.
+    #[allow(clippy::type_complexity, reason = "the session and the values read in it")]
+    fn reading(
         &self,
         py: Python<'_>,
         rules: &mettle::Ruleset,
         check: &str,
-        inputs: &[(String, Value)],
-        options: &[(String, Value)],
-        made_by: &[(String, Value)],
+        given: [Option<&Bound<'_, PyDict>>; 3],
         seed: u64,
-    ) -> PyResult<mettle::odds::Report> {
-        let maker = self.maker(check);
-        let run = || -> Result<mettle::odds::Report, mettle::Diagnostic> {
-            let mut s = Session::new(rules, seed);
-            s.set_logging(false);
-            for (k, v) in options {
-                s.set_option(k, v.clone())?;
-            }
-            let subject = match &maker {
-                Some(kind) => Some(s.stand_in(kind, kind, &refs(made_by))?),
-                None => None,
-            };
-            mettle::odds::ask(&mut s, check, subject, &refs(inputs), seed)
-        };
-        py.detach(run).map_err(|d| self.err(py, &d))
+    ) -> PyResult<(Session, Vec<(String, Value)>, Vec<(String, Value)>)> {
+        let [inputs, options, made_by] = given;
+        let mut s = Session::new(rules, seed);
+        s.set_logging(false);
+        for (k, v) in typed(py, &s, Fields::Options, options)? {
+            s.set_option(&k, v).map_err(|d| self.err(py, &d))?;
+        }
+        let inputs = typed(py, &s, Fields::Inputs(check), inputs)?;
+        let kind = self.maker(check).unwrap_or_default();
+        let with = typed(py, &s, Fields::Attributes(&kind), made_by)?;
+        Ok((s, inputs, with))
     }
 }
 
@@ -223,10 +196,12 @@ impl Ruleset {
         inputs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Odds> {
         let rules = self.with(py, budget)?;
-        let inputs = values(py, &rules, inputs)?;
-        let options = self::options(py, &rules, options)?;
-        let made_by = values(py, &rules, made_by)?;
-        self.ask(py, &rules, check, &inputs, &options, &made_by, seed).map(Odds::new)
+        let (mut s, inputs, with) = self.reading(py, &rules, check, [inputs, options, made_by], seed)?;
+        let run = || -> Result<mettle::odds::Report, mettle::Diagnostic> {
+            let subject = mettle::odds::stand_in(&mut s, check, &with)?.map(|(id, _)| id);
+            mettle::odds::ask(&mut s, check, subject, &refs(&inputs), seed)
+        };
+        py.detach(run).map(Odds::new).map_err(|d| self.err(py, &d))
     }
 
     /// The odds of `check` for every combination of the values in `over` (`{"spi": range(7)}`),
@@ -246,62 +221,35 @@ impl Ruleset {
         inputs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Vec<Row>> {
         let rules = self.with(py, budget)?;
-        let base = values(py, &rules, inputs)?;
-        let fixed = self::options(py, &rules, options)?;
-        let made_by = values(py, &rules, made_by)?;
-        // Each swept name with its values, read as the input or option it is.
-        let mut axes: Vec<Axis> = vec![];
-        for (d, is_option) in [(Some(over), false), (over_options, true)] {
+        let (mut s, inputs, with) = self.reading(py, &rules, check, [inputs, options, made_by], seed)?;
+        // Each swept name with its values, read by its declared type, as the library's sweeps.
+        let mut sweeps = vec![];
+        for (d, fields, target) in [
+            (Some(over), Fields::Inputs(check), mettle::odds::Swept::Input),
+            (over_options, Fields::Options, mettle::odds::Swept::Option),
+        ] {
             let Some(d) = d else { continue };
             for (k, vs) in d.iter() {
-                let k: String = k.extract()?;
-                let mut read = vec![];
-                for v in vs.try_iter()? {
-                    let v = v?;
-                    let one = PyDict::new(py);
-                    one.set_item(&k, &v)?;
-                    let value = if is_option {
-                        self::options(py, &rules, Some(&one))?.remove(0).1
-                    } else {
-                        convert::value(py, &rules, &k, &v)?
-                    };
-                    read.push((v.unbind(), value));
-                }
-                axes.push((k, is_option, read));
+                let name: String = k.extract()?;
+                let values = vs
+                    .try_iter()?
+                    .map(|v| convert::typed_one(py, &s, fields, &name, &v?))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let label = name.clone();
+                sweeps.push(mettle::odds::Sweep { name, values, label, target: target.clone() });
             }
         }
-        let mut rows = vec![];
-        let mut at = vec![0usize; axes.len()];
-        if axes.iter().any(|a| a.2.is_empty()) {
-            return Ok(rows);
-        }
-        loop {
-            let mut inputs = base.clone();
-            let mut opts = fixed.clone();
-            let set = PyDict::new(py);
-            for ((name, is_option, vals), &i) in axes.iter().zip(&at) {
-                let (shown, v) = &vals[i];
-                set.set_item(name, shown.bind(py))?;
-                let to = if *is_option { &mut opts } else { &mut inputs };
-                to.retain(|(n, _)| n != name);
-                to.push((name.clone(), v.clone()));
-            }
-            let report = self.ask(py, &rules, check, &inputs, &opts, &made_by, seed)?;
-            rows.push(Row { set: set.unbind(), odds: Py::new(py, Odds::new(report))? });
-            // The next combination: the last axis turns fastest.
-            let mut k = axes.len();
-            loop {
-                if k == 0 {
-                    return Ok(rows);
+        let rows = py.detach(|| mettle::odds::sweep(&mut s, check, &with, &inputs, &sweeps, seed));
+        let rows = rows.map_err(|d| self.err(py, &d))?;
+        rows.into_iter()
+            .map(|r| {
+                let set = PyDict::new(py);
+                for (name, v) in &r.set {
+                    set.set_item(name, py_value(py, &s, v)?)?;
                 }
-                k -= 1;
-                at[k] += 1;
-                if at[k] < axes[k].2.len() {
-                    break;
-                }
-                at[k] = 0;
-            }
-        }
+                Ok(Row { set: set.unbind(), odds: Py::new(py, Odds::new(r.report))? })
+            })
+            .collect()
     }
 
     /// Plays `scenario` (or rolls `check`, with `inputs` and `made_by`) `runs` times over `threads`
@@ -324,11 +272,10 @@ impl Ruleset {
         let rules = self.with(py, budget)?;
         let target = match (scenario, check) {
             (Some(s), None) => mettle::sim::Target::Scenario(s),
-            (None, Some(name)) => mettle::sim::Target::Check {
-                name,
-                inputs: values(py, &rules, inputs)?,
-                with: values(py, &rules, made_by)?,
-            },
+            (None, Some(name)) => {
+                let (_, inputs, with) = self.reading(py, &rules, &name, [inputs, None, made_by], seed)?;
+                mettle::sim::Target::Check { name, inputs, with }
+            }
             _ => {
                 return Err(pyo3::exceptions::PyTypeError::new_err(
                     "simulate takes a scenario or check=, not both",
@@ -412,9 +359,6 @@ impl Ruleset {
         }
     }
 }
-
-/// One swept name, whether it is an option, and its values as given and as read.
-type Axis = (String, bool, Vec<(Py<PyAny>, Value)>);
 
 /// One row of a sweep: the values set, and the odds with them.
 #[pyclass(frozen, get_all, module = "mettle")]

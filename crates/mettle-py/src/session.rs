@@ -1,10 +1,11 @@
 //! `mettle.Session`: one game, played from Python. The host's callables (questions, dice,
 //! observers) are Python callables; one that raises stops the action, which is undone.
 
-use crate::convert::{self, Entity, py_value, py_view, refs};
+use crate::convert::{self, Entity, py_value, py_view, refs, typed, typed_one};
 use crate::errors;
 use crate::odds::Odds;
 use mettle::dice::{DieRequest, Faces};
+use mettle::wire::Fields;
 use mettle::{Change, Diagnostic, Outcome, Question, Reply as Answer, Value};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -78,34 +79,12 @@ impl Session {
         errors::run_error(py, d, self.rules.name(), self.rules.text())
     }
 
-    /// A value for `of` from Python; a `str` that names no value of `of` but names an entity is
-    /// that entity.
-    fn value(&self, py: Python<'_>, s: &mettle::Session, of: &str, v: &Bound<'_, PyAny>) -> PyResult<Value> {
-        let read = convert::value(py, &self.rules, of, v);
-        match (&read, v.cast::<PyString>()) {
-            (Err(_), Ok(text)) => match s.entity(&text.to_cow()?) {
-                Some(id) => Ok(Value::Entity(id)),
-                None => read,
-            },
-            _ => read,
+    /// An entity given as a handle or a name, by id.
+    fn entity_id(&self, py: Python<'_>, s: &mettle::Session, e: &Bound<'_, PyAny>) -> PyResult<u32> {
+        if let Ok(h) = e.cast::<Entity>() {
+            return Ok(h.get().id);
         }
-    }
-
-    fn values(
-        &self,
-        py: Python<'_>,
-        s: &mettle::Session,
-        d: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Vec<(String, Value)>> {
-        let mut out = vec![];
-        if let Some(d) = d {
-            for (k, v) in d.iter() {
-                let k: String = k.extract()?;
-                let v = self.value(py, s, &k, &v)?;
-                out.push((k, v));
-            }
-        }
-        Ok(out)
+        mettle::wire::entity(s, &e.extract::<String>()?, None).map_err(|d| self.err(py, &d))
     }
 
     /// An entity given as a handle or a name, by name.
@@ -258,7 +237,7 @@ impl Session {
         attributes: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Entity> {
         let mut s = self.lock(py)?;
-        let with = self.values(py, &s, attributes)?;
+        let with = typed(py, &s, Fields::Attributes(kind), attributes)?;
         let mut made = None;
         self.act(py, &mut s, |s| {
             let id = s.create(kind, name, &refs(&with))?;
@@ -303,7 +282,7 @@ impl Session {
     #[pyo3(signature = (event, /, **facts))]
     fn apply(&self, py: Python<'_>, event: &str, facts: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let mut s = self.lock(py)?;
-        let facts = self.values(py, &s, facts)?;
+        let facts = typed(py, &s, Fields::Facts(event), facts)?;
         self.act(py, &mut s, |s| s.apply(event, &refs(&facts)))
     }
 
@@ -317,14 +296,8 @@ impl Session {
         inputs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let mut s = self.lock(py)?;
-        let inputs = self.values(py, &s, inputs)?;
-        let subject =
-            match subject {
-                Some(e) => Some(self.value(py, &s, "subject", e)?.as_entity().ok_or_else(|| {
-                    errors::plain(py, "py::not_an_entity", "a check's subject is an entity")
-                })?),
-                None => None,
-            };
+        let inputs = typed(py, &s, Fields::Inputs(check), inputs)?;
+        let subject = subject.map(|e| self.entity_id(py, &s, e)).transpose()?;
         self.act(py, &mut s, |s| s.roll_for(check, subject, &refs(&inputs)))
     }
 
@@ -338,7 +311,13 @@ impl Session {
     ) -> PyResult<Py<PyAny>> {
         let mut s = self.lock(py)?;
         let name = self.entity_name(&s, entity)?;
-        let v = self.value(py, &s, attribute, value)?;
+        let kind = s
+            .entity(&name)
+            .and_then(|id| s.state().entities().get(id))
+            .and_then(|e| self.rules.kind_name(e.kind))
+            .unwrap_or_default()
+            .to_string();
+        let v = typed_one(py, &s, Fields::Attributes(&kind), attribute, value)?;
         self.act(py, &mut s, |s| s.set_attribute(&name, attribute, v))
     }
 
@@ -352,16 +331,19 @@ impl Session {
     /// Sets a house-rule option (a `str` is read as one of its readings).
     fn set_option(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut s = self.lock(py)?;
-        let one = PyDict::new(py);
-        one.set_item(name, value)?;
-        let (_, v) = crate::ruleset::options(py, &self.rules, Some(&one))?.remove(0);
+        let v = typed_one(py, &s, Fields::Options, name, value)?;
         s.set_option(name, v).map_err(|d| self.err(py, &d))
     }
 
     /// Queues the answer to choice `choice`, for the question waiting or the next one asked.
     fn answer(&self, py: Python<'_>, choice: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut s = self.lock(py)?;
-        let v = self.value(py, &s, choice, value)?;
+        let v = match value.cast::<Entity>() {
+            Ok(e) => Value::Entity(e.get().id),
+            Err(_) => {
+                mettle::wire::read_answer(&s, choice, &convert::json(value)?).map_err(|d| self.err(py, &d))?
+            }
+        };
         s.answer(choice, v).map_err(|d| self.err(py, &d))
     }
 
@@ -488,11 +470,8 @@ impl Session {
         inputs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Odds> {
         let mut s = self.lock(py)?;
-        let inputs = self.values(py, &s, inputs)?;
-        let subject = match subject {
-            Some(e) => self.value(py, &s, "subject", e)?.as_entity(),
-            None => None,
-        };
+        let inputs = typed(py, &s, Fields::Inputs(check), inputs)?;
+        let subject = subject.map(|e| self.entity_id(py, &s, e)).transpose()?;
         let s = &mut *s;
         let r = mettle::odds::ask(s, check, subject, &refs(&inputs), seed);
         r.map(Odds::new).map_err(|d| self.err(py, &d))
