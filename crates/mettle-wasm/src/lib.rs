@@ -11,7 +11,6 @@ pub use session::Game;
 
 use mettle::wire::{ErrorInfo, error_info, plain_error};
 use serde::Serialize;
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -26,19 +25,11 @@ fn host_clock() -> std::time::Duration {
     std::time::Duration::from_secs_f64(performance_now().max(0.0) / 1000.0)
 }
 
-thread_local! {
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// Keeps each panic's message: a panic aborts the module, and the wrapper reads it from a new one.
+/// Hands each panic's message to the wrapper before the module traps (a panic aborts it), since
+/// the instance's memory is no use after.
 #[wasm_bindgen(start)]
 fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        let message = info.to_string();
-        LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
-        // Also where the wrapper can read it after the trap: the old instance's memory is gone.
-        panicked(&info.to_string());
-    }));
+    std::panic::set_hook(Box::new(|info| panicked(&info.to_string())));
 }
 
 #[wasm_bindgen(module = "/npm/src/panic.js")]
@@ -111,6 +102,57 @@ fn params<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Failure> {
             None,
         )
     })
+}
+
+/// `{seed, budget}` for a dice expression.
+#[derive(serde::Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+struct DiceArgs {
+    seed: u64,
+    budget: std::collections::BTreeMap<String, u64>,
+}
+
+/// A dice expression's parameters, and the failure of its errors (located in the expression).
+fn dice_args(args: &str) -> Result<(u64, mettle::Budget), Failure> {
+    let a: DiceArgs = params(args)?;
+    let mut budget = mettle::Budget::default();
+    for (name, v) in &a.budget {
+        budget
+            .set(name, *v)
+            .map_err(|d| Failure { kind: Kind::Params, errors: vec![error_info(&d, "", "")] })?;
+    }
+    Ok((a.seed, budget))
+}
+
+fn dice_failure(expr: &str, ds: &[mettle::Diagnostic]) -> Failure {
+    Failure { kind: Kind::Rules, errors: ds.iter().map(|d| error_info(d, "--dice", expr)).collect() }
+}
+
+/// `mettle odds --dice EXPR --json`: a dice expression's odds (`args`: `{seed, budget}`).
+#[wasm_bindgen(js_name = diceOdds)]
+pub fn dice_odds(expr: &str, args: &str) -> Result<String, JsValue> {
+    let (seed, budget) = dice_args(args)?;
+    let report = mettle::odds::dice(expr, &budget, seed).map_err(|ds| dice_failure(expr, &ds))?;
+    Ok(json(&mettle::wire::OddsDoc {
+        mettle: mettle::wire::Meta::default(),
+        report: mettle::wire::odds(&report),
+        groups: vec![],
+    }))
+}
+
+/// `mettle roll --dice EXPR --json`: one roll of a dice expression (`args`: `{seed, budget}`).
+#[wasm_bindgen(js_name = rollDice)]
+pub fn roll_dice(expr: &str, args: &str) -> Result<String, JsValue> {
+    let (seed, budget) = dice_args(args)?;
+    let rolled = mettle::odds::roll_dice(expr, &budget, seed).map_err(|ds| dice_failure(expr, &ds))?;
+    Ok(json(&mettle::wire::DiceRollDoc::new(expr, seed, &rolled)))
+}
+
+/// For the package's tests only: panics with `message`, which aborts the module, so that the tests
+/// can see the wrapper recover (`__mettleTestPanic` in mettle.d.ts).
+#[wasm_bindgen(js_name = __mettleTestPanic)]
+pub fn test_panic(message: &str) {
+    panic!("{message}");
 }
 
 /// Formats a ruleset's text (`mettle fmt`).

@@ -95,41 +95,46 @@ struct CheckArgs {
     dice: Vec<i64>,
 }
 
-/// A session ready to make a check: who makes it (a stand-in of the check's kind when nobody is
-/// named, as the command makes one) and the inputs, read by their types.
+/// A session ready to make a check: the stand-in who makes it, when someone does (made by the
+/// library as the command makes it: `mettle::odds::stand_in`), who that is in words, the inputs and
+/// the stand-in's attributes, read by their declared types.
 struct Ready {
     session: Session,
     by: Option<u32>,
+    who: Option<String>,
     inputs: Vec<(String, Value)>,
+    with: Vec<(String, Value)>,
 }
 
 impl Rules {
     fn ready(&self, check: &str, a: &CheckArgs) -> Result<Ready, Failure> {
         let refused = |d: mettle::Diagnostic| Failure::rules(&self.rules, &d);
+        if a.by.is_some() {
+            return Err(Failure::plain(
+                Kind::Params,
+                "mettle::wasm::no_entities",
+                "a ruleset's own roll has no entities in play to name with `for`",
+                Some("give the stand-in's attributes with `with`, or roll in a session"),
+            ));
+        }
         let mut session = Session::new(&self.rules, a.seed);
+        // The kind of who makes the check, to read `with` as its attributes; a check made by no one
+        // given `with` is refused by the library (`mettle::odds::no_subject`).
         let outline = mettle::export::outline(&self.rules);
         let made_by = outline["checks"]
             .as_array()
             .and_then(|cs| cs.iter().find(|c| c["name"] == check))
             .and_then(|c| c["made_by"].as_str().map(str::to_string));
-        let by = match (&made_by, &a.by) {
-            (_, Some(_)) => {
-                return Err(Failure::plain(
-                    Kind::Params,
-                    "mettle::wasm::no_entities",
-                    "a ruleset's own roll has no entities in play to name with `for`",
-                    Some("give the stand-in's attributes with `with`, or roll in a session"),
-                ));
-            }
-            (Some(kind), None) => {
-                let with = wire::read(&session, wire::Fields::Attributes(kind), &a.with).map_err(refused)?;
-                let refs: Vec<(&str, Value)> = with.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
-                Some(session.stand_in(kind, kind, &refs).map_err(refused)?)
-            }
-            (None, None) => None,
+        let with = match &made_by {
+            Some(kind) => wire::read(&session, wire::Fields::Attributes(kind), &a.with).map_err(refused)?,
+            None => a.with.iter().map(|(n, _)| (n.clone(), Value::None)).collect(),
         };
         let inputs = wire::read(&session, wire::Fields::Inputs(check), &a.inputs).map_err(refused)?;
-        Ok(Ready { session, by, inputs })
+        let (by, who) = match mettle::odds::stand_in(&mut session, check, &with).map_err(refused)? {
+            Some((id, words)) => (Some(id), Some(words)),
+            None => (None, None),
+        };
+        Ok(Ready { session, by, who, inputs, with })
     }
 }
 
@@ -172,27 +177,7 @@ impl Rules {
 
     /// What it holds, as `mettle serve`'s `load` says it.
     pub fn info(&self) -> String {
-        let o = mettle::export::outline(&self.rules);
-        let names = |key: &str| -> Vec<Json> {
-            o[key].as_array().map(|a| a.iter().map(|x| x["name"].clone()).collect()).unwrap_or_default()
-        };
-        let warnings: Vec<_> = self
-            .rules
-            .warnings()
-            .iter()
-            .map(|d| error_info(d, self.rules.name(), self.rules.text()))
-            .collect();
-        json(&serde_json::json!({
-            "mettle": Meta::default(),
-            "ruleset": self.rules.name(),
-            "title": o["title"],
-            "kinds": names("kinds"),
-            "events": names("events"),
-            "checks": names("checks"),
-            "choices": names("choices"),
-            "scenarios": names("scenarios"),
-            "warnings": warnings,
-        }))
+        json(&wire::Loaded::new(&self.rules))
     }
 
     /// `mettle roll FILE CHECK --json`.
@@ -216,7 +201,7 @@ impl Rules {
             Ok(json(&wire::RollDoc {
                 mettle: Meta::default(),
                 seed: a.seed,
-                rolled_by: r.by.map(|_| "a stand-in".to_string()),
+                rolled_by: r.who,
                 result: wire::check(&r.session, &result),
             }))
         };
@@ -228,11 +213,49 @@ impl Rules {
         let run = || -> Done {
             let a: CheckArgs = params(args)?;
             let mut r = self.ready(check, &a)?;
-            let report = mettle::odds::ask(&mut r.session, check, r.by, &refs(&r.inputs), a.seed)
+            let mut report = mettle::odds::ask(&mut r.session, check, r.by, &refs(&r.inputs), a.seed)
                 .map_err(|d| Failure::rules(&self.rules, &d))?;
-            Ok(json(&wire::OddsDoc { mettle: Meta::default(), report: wire::odds(&report), groups: vec![] }))
+            if let Some(who) = &r.who {
+                report.question.push_str(&format!(" (made by {who})"));
+            }
+            Ok(odds_doc(&report))
         };
         Ok(run()?)
+    }
+
+    /// `mettle odds FILE CHECK --sweep … --option-sweep … --json`: `{sweep, options, inputs, with,
+    /// seed}`.
+    pub fn sweep(&self, check: &str, args: &str) -> Result<String, JsValue> {
+        #[derive(Deserialize, Default)]
+        #[serde(default, deny_unknown_fields)]
+        struct SweepArgs {
+            sweep: Vec<String>,
+            options: Vec<String>,
+            inputs: Map<String, Json>,
+            with: Map<String, Json>,
+            seed: u64,
+        }
+        let run = || -> Done {
+            let a: SweepArgs = params(args)?;
+            let refused = |d: mettle::Diagnostic| Failure::rules(&self.rules, &d);
+            let specs: Vec<&str> = a.sweep.iter().map(String::as_str).collect();
+            let options: Vec<&str> = a.options.iter().map(String::as_str).collect();
+            let sweeps = mettle::odds::sweeps(&self.rules, check, &specs, &options).map_err(refused)?;
+            let c = CheckArgs { inputs: a.inputs, with: a.with, seed: a.seed, ..Default::default() };
+            let mut r = self.ready(check, &c)?;
+            let rows = mettle::odds::sweep(&mut r.session, check, &r.with, &r.inputs, &sweeps, a.seed)
+                .map_err(refused)?;
+            let question = mettle::odds::sweep_question(&r.session, check, &r.inputs, &sweeps);
+            Ok(json(&wire::SweepDoc::new(&r.session, check, question, &rows)))
+        };
+        Ok(run()?)
+    }
+
+    /// `mettle odds FILE --scenario NAME --json`.
+    pub fn scenario_odds(&self, scenario: &str, seed: u64) -> Result<String, JsValue> {
+        let report = mettle::odds::scenario(&self.rules, scenario, seed)
+            .map_err(|d| Failure::rules(&self.rules, &d))?;
+        Ok(odds_doc(&report))
     }
 
     /// `mettle play FILE SCENARIO --json`.
@@ -269,15 +292,9 @@ impl Rules {
             let target = match (t.scenario, t.check) {
                 (Some(s), None) => mettle::sim::Target::Scenario(s),
                 (None, Some(c)) => {
-                    let a = CheckArgs { inputs: t.inputs, with: Default::default(), ..Default::default() };
-                    let r = self.ready(&c, &a)?;
-                    let by_kind = r.by.and_then(|id| r.session.state().entities().get(id)).map(|e| e.kind);
-                    let with = match by_kind.and_then(|k| self.rules.kind_name(k)) {
-                        Some(kind) => wire::read(&r.session, wire::Fields::Attributes(kind), &t.with)
-                            .map_err(|d| Failure::rules(&self.rules, &d))?,
-                        None => vec![],
-                    };
-                    mettle::sim::Target::Check { name: c, inputs: r.inputs, with }
+                    let r =
+                        self.ready(&c, &CheckArgs { inputs: t.inputs, with: t.with, ..Default::default() })?;
+                    mettle::sim::Target::Check { name: c, inputs: r.inputs, with: r.with }
                 }
                 _ => {
                     return Err(Failure::plain(
@@ -331,6 +348,11 @@ impl Rules {
         };
         json(&wire::ExportDoc { mettle: Meta::default(), outline })
     }
+}
+
+/// An odds report as `mettle odds --json` prints it, without groups.
+fn odds_doc(report: &mettle::odds::Report) -> String {
+    json(&wire::OddsDoc { mettle: Meta::default(), report: wire::odds(report), groups: vec![] })
 }
 
 /// One scenario played, as `mettle play --json` prints it.

@@ -2,7 +2,7 @@
 //! session as it was (dice it forced included), as a `serve` request does.
 
 use crate::{Done, Failure, Kind, json, params};
-use mettle::wire::{self, Meta};
+use mettle::wire;
 use mettle::{Change, Question, Reply, Ruleset, Session, Value};
 use serde::Deserialize;
 use serde_json::{Map, Value as Json};
@@ -95,12 +95,7 @@ impl Game {
 
 /// The state, the log from line `from` on, and what the call did (`serve`'s state reply).
 fn reply(s: &Session, from: usize, done: Option<&mettle::Outcome>) -> String {
-    json(&serde_json::json!({
-        "mettle": Meta::default(),
-        "log": wire::log(s, &s.log()[from.min(s.log().len())..]),
-        "state": wire::state(s),
-        "outcome": done.map(|d| wire::outcome(s, d)),
-    }))
+    json(&wire::StateReply::new(s, from, done))
 }
 
 fn refused(s: &Session) -> impl Fn(mettle::Diagnostic) -> Failure + '_ {
@@ -148,9 +143,14 @@ impl Game {
                 kind: kind.into(),
                 span: Default::default(),
             });
-            let mut out: Json = serde_json::from_str(&reply(s, start, Some(&done))).unwrap_or_default();
-            out["id"] = id.into();
-            Ok(json(&out))
+            /// `serve`'s state reply, and the new entity's id.
+            #[derive(serde::Serialize)]
+            struct Created {
+                #[serde(flatten)]
+                reply: wire::StateReply,
+                id: u32,
+            }
+            Ok(json(&Created { reply: wire::StateReply::new(s, start, Some(&done)), id }))
         })
     }
 
@@ -180,12 +180,7 @@ impl Game {
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             s.force_dice(&a.dice);
             let done = s.roll_for(check, by, &refs).map_err(refused(s))?;
-            Ok(json(&serde_json::json!({
-                "mettle": Meta::default(),
-                "result": done.rolled.as_ref().map(|r| wire::check(s, r)),
-                "log": wire::log(s, &s.log()[start.min(s.log().len())..]),
-                "outcome": wire::outcome(s, &done),
-            })))
+            Ok(json(&wire::Rolled::new(s, start, &done)))
         })
     }
 
@@ -381,21 +376,12 @@ impl Game {
 
     /// The log from line `from` (numbered from the game's first): `serve`'s `log` reply.
     pub fn log(&self, from: usize) -> String {
-        let s = &self.session;
-        let first = s.log_start();
-        let lines = &s.log()[from.saturating_sub(first).min(s.log().len())..];
-        json(&serde_json::json!({
-            "mettle": Meta::default(), "length": first + s.log().len(), "first": first, "log": wire::log(s, lines),
-        }))
+        json(&wire::LogReply::new(&self.session, from))
     }
 
-    /// Lets go of all but the last `keep` lines.
+    /// Lets go of all but the last `keep` lines: `serve`'s `trim_log` reply.
     pub fn trim_log(&mut self, keep: usize) -> String {
-        let dropped = self.session.trim_log(keep);
-        let (first, length) = (self.session.log_start(), self.session.log_start() + self.session.log().len());
-        json(
-            &serde_json::json!({ "mettle": Meta::default(), "dropped": dropped, "first": first, "length": length }),
-        )
+        json(&wire::Trimmed::trim(&mut self.session, keep))
     }
 
     /// The odds of a check from here, leaving the game as it was.

@@ -4,8 +4,8 @@
 //! what `schemas/` is generated from (`mettle schemas --out schemas`).
 
 pub use mettle::wire::{
-    CheckDoc, DiceRoll, DiceRollDoc, ErrorDoc, ErrorInfo, ExportDoc, FileCheck, Group, Meta, OddsDoc,
-    PlayDoc, RollDoc, SimDoc, SweepDoc, SweepRow, error_info, plain_error, plain_warning,
+    CheckDoc, DiceRollDoc, ErrorDoc, ErrorInfo, ExportDoc, FileCheck, Group, Meta, OddsDoc, PlayDoc, RollDoc,
+    SimDoc, SweepDoc, SweepRow, error_info, plain_error, plain_warning,
 };
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -95,129 +95,17 @@ pub fn run(args: &Args) -> u8 {
     }
 }
 
-/// `mettle odds FILE --scenario NAME`: the exact end states of a scenario.
+/// `mettle odds FILE --scenario NAME`: the exact end states of a scenario, or an estimate saying why
+/// (`mettle::odds::scenario`).
 pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
     let Some(r) = super::commands::load(file) else { return 1 };
-    match mettle::odds::scenario_ends(&r, name) {
-        Ok(Ok(ends)) => {
-            let report = Report {
-                question: format!(
-                    "scenario {name}: its end states over all {} ways its rolls can go",
-                    ends.paths
-                ),
-                outcomes: ends
-                    .ends
-                    .into_iter()
-                    .map(|(end, p)| mettle::odds::OutcomeOdds { name: end, chance: Chance::Exact(p) })
-                    .collect(),
-                groups: vec![],
-                values: vec![],
-                how: How::Exact,
-            };
-            print_report(&report, json, plot)
-        }
-        Ok(Err(why)) => match estimate_scenario(&r, name, why, seed) {
-            Ok(report) => print_report(&report, json, plot),
-            Err(d) => {
-                runtime_error(&r, &d);
-                2
-            }
-        },
+    match mettle::odds::scenario(&r, name, seed) {
+        Ok(report) => print_report(&report, json, plot),
         Err(d) => {
             runtime_error(&r, &d);
             2
         }
     }
-}
-
-/// A scenario's ends estimated by simulation, when exact is out of reach: each end with its 95%
-/// interval, and each recorded value's distribution.
-fn estimate_scenario(
-    r: &mettle::Ruleset,
-    name: &str,
-    reason: String,
-    seed: u64,
-) -> Result<Report, mettle::Diagnostic> {
-    use mettle::sim::{Options, Target, simulate};
-    let (runs, most) = affordable_runs(r, name)?;
-    // No run may cost more than twice the costliest probe: a run that would is stopped (and counted
-    // as stopped by an error), so the estimate's work stays within its budget whatever the dice do.
-    let mut capped = r.budget().clone();
-    let steps = (most.saturating_mul(2) / 50).max(1_000);
-    let scripts = (most.saturating_mul(2) / 100).max(1_000);
-    capped.set("steps", capped.steps.min(steps)).ok();
-    capped.set("script_operations", capped.script_operations.min(scripts)).ok();
-    let r = &r.with_budget(capped);
-    let reason = if runs < mettle::odds::FALLBACK_RUNS {
-        format!("{reason}; only {runs} runs fit in the budget of work of an estimate")
-    } else {
-        reason
-    };
-    let rep = simulate(r, &Target::Scenario(name.into()), &Options { runs, seed, threads: 0 }, &|_| {})?;
-    let mut outcomes: Vec<mettle::odds::OutcomeOdds> = rep
-        .results
-        .iter()
-        .map(|f| mettle::odds::OutcomeOdds {
-            name: f.name(),
-            chance: Chance::Estimate { hits: f.count, runs: rep.runs, low: f.low, high: f.high },
-        })
-        .collect();
-    if rep.errors > 0 {
-        let (low, high) = mettle::sim::wilson(rep.errors, rep.runs);
-        outcomes.push(mettle::odds::OutcomeOdds {
-            name: "(stopped by an error)".into(),
-            chance: Chance::Estimate { hits: rep.errors, runs: rep.runs, low, high },
-        });
-    }
-    let values = rep
-        .records
-        .iter()
-        .filter_map(|d| {
-            let counts = d.counts.iter().map(|c| (c.value, c.runs)).collect();
-            Dist::from_counts(counts).map(|dist| (d.label.clone(), dist))
-        })
-        .collect();
-    Ok(Report {
-        question: format!("scenario {name}: how it ends"),
-        outcomes,
-        groups: vec![],
-        values,
-        how: How::Estimated { reason, runs: rep.runs, seed },
-    })
-}
-
-/// How many runs of scenario `name` an estimate can make within the budget of work, and what the
-/// costliest of a few quiet probe runs cost. An error when not even one run fits.
-fn affordable_runs(r: &mettle::Ruleset, name: &str) -> Result<(u64, u64), mettle::Diagnostic> {
-    use mettle::internals::odds::work;
-    const PROBES: u64 = 8;
-    let budget = r.budget().odds_work;
-    let ((done, most), _) = work::within(budget, || {
-        let (mut done, mut most) = (0u64, 0u64);
-        for seed in 0..PROBES {
-            let before = work::left();
-            let mut s = mettle::Session::new(r, seed);
-            s.set_logging(false);
-            let _ = s.run_scenario(name);
-            if work::dry() {
-                break;
-            }
-            most = most.max(before - work::left());
-            done += 1;
-        }
-        (done, most)
-    });
-    if done == 0 {
-        return Err(mettle::Diagnostic::plain(
-            "odds::out_of_work",
-            format!("one run of scenario `{name}` takes more than the budget of work of an estimate"),
-        )
-        .with_help(
-            "raise it with `--budget odds_work=N`, or use `mettle sim` with as many runs as you like",
-        ));
-    }
-    // Twice the probes' costliest run, for every run (no run is let go further).
-    Ok(((budget / most.max(1).saturating_mul(2)).clamp(done, mettle::odds::FALLBACK_RUNS), most))
 }
 
 // ---------------------------------------------------------------- one report

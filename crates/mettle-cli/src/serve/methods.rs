@@ -81,19 +81,7 @@ impl Server {
         }
         let before = self.world.replace(World { rules: rules.clone(), session });
         self.remember(Step::Replaced(before.map(Box::new)));
-        let pr = rules.program();
-        let names = |v: Vec<&String>| v.into_iter().cloned().collect::<Vec<_>>();
-        Ok(Outcome::Loaded(Loaded {
-            mettle: Meta::default(),
-            ruleset: rules.name().to_string(),
-            title: pr.title.clone(),
-            kinds: names(pr.kinds.iter().map(|k| &k.name).collect()),
-            events: names(pr.events.iter().map(|e| &e.name).collect()),
-            checks: names(pr.checks.iter().map(|c| &c.name).collect()),
-            choices: names(pr.choices.iter().map(|c| &c.name).collect()),
-            scenarios: names(pr.scenarios.iter().map(|s| &s.name).collect()),
-            warnings: rules.warnings().iter().map(|d| error_info(d, rules.name(), rules.text())).collect(),
-        }))
+        Ok(Outcome::Loaded(Loaded::new(&rules)))
     }
 
     fn restore(&mut self, p: RestoreParams) -> Result<Outcome, Failure> {
@@ -162,24 +150,12 @@ impl Server {
 
 /// The state, and the log from line `from` on.
 pub(super) fn state_reply(s: &Session, from: usize) -> Outcome {
-    Outcome::State(StateReply {
-        mettle: Meta::default(),
-        warnings: vec![],
-        log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
-        state: mettle::wire::state(s),
-        outcome: None,
-    })
+    Outcome::State(StateReply::new(s, from, None))
 }
 
 /// The state, the log from line `from` on, and what the request did.
 pub(super) fn done_reply(s: &Session, from: usize, done: &mettle::Outcome) -> Outcome {
-    Outcome::State(StateReply {
-        mettle: Meta::default(),
-        warnings: vec![],
-        log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
-        state: mettle::wire::state(s),
-        outcome: Some(mettle::wire::outcome(s, done)),
-    })
+    Outcome::State(StateReply::new(s, from, Some(done)))
 }
 
 /// Methods on a loaded world: the outcome, and whether the session changed (for `undo`).
@@ -272,19 +248,12 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
         }
         "log" => {
             let p: LogParams = params(method, p)?;
-            // Lines are numbered from the game's first: those `trim_log` let go are not sent.
-            let first = s.log_start();
-            let lines = &s.log()[p.from.saturating_sub(first).min(s.log().len())..];
-            let log = mettle::wire::log(s, lines);
-            let length = first + s.log().len();
-            Ok((Outcome::Log(LogReply { mettle: Meta::default(), length, first, log }), false))
+            Ok((Outcome::Log(LogReply::new(s, p.from)), false))
         }
         "trim_log" => {
             let p: TrimLogParams = params(method, p)?;
             // Lines let go do not come back: `undo` does not take this back.
-            let dropped = s.trim_log(p.keep);
-            let (first, length) = (s.log_start(), s.log_start() + s.log().len());
-            Ok((Outcome::Trimmed(Trimmed { mettle: Meta::default(), dropped, first, length }), false))
+            Ok((Outcome::Trimmed(Trimmed::trim(s, p.keep)), false))
         }
         "export" => {
             let _: Empty = params(method, p)?;
@@ -301,12 +270,7 @@ fn act(w: &mut World, method: &str, p: serde_json::Value, steps: u64) -> Result<
 /// What `roll` gives: the check's result (none while it waits on a question), the log from line
 /// `from` on, and what the roll did.
 fn rolled_reply(s: &Session, from: usize, done: &mettle::Outcome) -> Outcome {
-    Outcome::Rolled(Rolled {
-        mettle: Meta::default(),
-        result: done.rolled.as_ref().map(|r| mettle::wire::check(s, r)),
-        log: mettle::wire::log(s, &s.log()[from.min(s.log().len())..]),
-        outcome: mettle::wire::outcome(s, done),
-    })
+    Outcome::Rolled(Rolled::new(s, from, done))
 }
 
 /// A check's inputs by name.

@@ -1,8 +1,8 @@
 //! The requests and replies of `mettle serve`, as types: what `schemas/serve-request.json` and
 //! `schemas/serve-reply.json` are generated from, and what requests are read into.
 
-use crate::cli::json::{ErrorInfo, Meta, SimDoc};
-use mettle::wire;
+use crate::cli::json::SimDoc;
+pub use mettle::wire::{AnswersReply, Loaded, LogReply, OddsReply, Rolled, Saved, StateReply, Trimmed};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -372,111 +372,4 @@ pub enum Outcome {
     Answers(AnswersReply),
     /// `export`.
     Export(crate::cli::json::ExportDoc),
-}
-
-/// What `load` gives: the ruleset's names, and its warnings.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Loaded {
-    /// The schema version.
-    pub mettle: Meta,
-    /// The ruleset's name.
-    pub ruleset: String,
-    /// Its title, when it has one.
-    pub title: Option<String>,
-    /// Its kinds.
-    pub kinds: Vec<String>,
-    /// Its events.
-    pub events: Vec<String>,
-    /// Its checks.
-    pub checks: Vec<String>,
-    /// Its choices.
-    pub choices: Vec<String>,
-    /// Its scenarios.
-    pub scenarios: Vec<String>,
-    /// Its warnings.
-    pub warnings: Vec<ErrorInfo>,
-}
-
-/// What a request that acts on the session gives: the log lines it added, and the state after it.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct StateReply {
-    /// The schema version.
-    pub mettle: Meta,
-    /// What a `restore` with `adapt` carried over (the changes of the rules), as warnings.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<ErrorInfo>,
-    /// The lines the request added to the log.
-    pub log: Vec<wire::Line>,
-    /// The state after it.
-    pub state: wire::StateView,
-    /// What the request did (`create`, `set`, `apply`, and `answer` when it ran on an action that
-    /// waited); its `question` says what the action waits on, if it stopped on one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<wire::OutcomeView>,
-}
-
-/// What `roll` gives.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Rolled {
-    /// The schema version.
-    pub mettle: Meta,
-    /// The check's result (`null` when the roll waits on a question).
-    pub result: Option<wire::Check>,
-    /// The lines the roll added to the log (the check, and its outcome's rules).
-    pub log: Vec<wire::Line>,
-    /// What the roll did; its `question` says what it waits on, if it stopped on one.
-    pub outcome: wire::OutcomeView,
-}
-
-/// What `answers` and `clear_answers` give.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct AnswersReply {
-    /// The schema version.
-    pub mettle: Meta,
-    /// The answers waiting for their choices, in the order they will be taken.
-    pub answers: Vec<wire::AnswerView>,
-}
-
-/// What `odds` gives.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct OddsReply {
-    /// The schema version.
-    pub mettle: Meta,
-    /// The report.
-    pub odds: wire::Odds,
-}
-
-/// What `save` gives.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Saved {
-    /// The schema version.
-    pub mettle: Meta,
-    /// The saved session, to give back to `restore` (its format is the library's save format).
-    pub save: serde_json::Value,
-}
-
-/// What `log` gives.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct LogReply {
-    /// The schema version.
-    pub mettle: Meta,
-    /// How many lines the whole log has, counting those `trim_log` let go.
-    pub length: usize,
-    /// The number of the first line kept (how many `trim_log` let go).
-    pub first: usize,
-    /// The lines asked for (those of them that are kept).
-    pub log: Vec<wire::Line>,
-}
-
-/// What `trim_log` gives.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Trimmed {
-    /// The schema version.
-    pub mettle: Meta,
-    /// How many lines this request let go.
-    pub dropped: usize,
-    /// The number of the first line kept.
-    pub first: usize,
-    /// How many lines the whole log has, counting those let go.
-    pub length: usize,
 }

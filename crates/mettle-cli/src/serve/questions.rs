@@ -4,7 +4,7 @@
 use super::methods::{done_reply, state_reply};
 use super::protocol::{AnswerParams, AnswersReply, Outcome};
 use super::{Failure, code};
-use crate::cli::json::{Meta, error_info};
+use crate::cli::json::error_info;
 use mettle::{Question, Reply, Session};
 
 /// The requests that act on the game, refused while an action waits on a question.
@@ -62,5 +62,5 @@ pub fn cancel(s: &mut Session) -> Result<(Outcome, bool), Failure> {
 
 /// The answers waiting for their choices.
 pub fn answers_reply(s: &Session) -> Outcome {
-    Outcome::Answers(AnswersReply { mettle: Meta::default(), answers: mettle::wire::answers(s) })
+    Outcome::Answers(AnswersReply::new(s))
 }

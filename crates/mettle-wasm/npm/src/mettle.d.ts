@@ -104,10 +104,35 @@ export type Change =
 
 /** Options of a check's roll or odds. */
 export interface CheckArgs {
-  /** Who makes the check (an entity in play, by name). */
+  /** Who makes the check (an entity in play, by name; sessions only). */
   for?: string;
   /** The check's inputs, by name. */
   inputs?: Values;
+}
+
+/** What `Ruleset.sweep` runs through: `mettle odds FILE CHECK --sweep … --option-sweep …`. */
+export interface SweepArgs {
+  /** Each an input (`"spi=0..6"`, or `"spi"` alone for a short declared range, a yes/no or a set of
+   *  names), an attribute of the stand-in who makes the check (`"unit.leadership"`), or a house-rule
+   *  option, as `--sweep` takes them. Every combination is a row, the last sweep changing fastest;
+   *  at most 10,000 rows. */
+  sweep?: string[];
+  /** House-rule options run through every reading, as `--option-sweep` takes them. */
+  options?: string[];
+  /** The inputs that stay the same in every row. */
+  inputs?: Values;
+  /** The stand-in's attributes that stay the same in every row (the others at their defaults). */
+  with?: Values;
+  /** Seed of the estimate of a row whose exact odds are out of reach. */
+  seed?: number | bigint;
+}
+
+/** Options of a dice expression's roll or odds. */
+export interface DiceArgs {
+  /** The dice's seed (of the estimate, for odds out of exact reach). */
+  seed?: number | bigint;
+  /** Budgets, by name (`odds_work` bounds the exact odds and the estimate). */
+  budget?: Partial<Record<BudgetName, number>>;
 }
 
 /** What `Ruleset.test` reports: each scenario played, and the counts. */
@@ -136,10 +161,23 @@ export class Ruleset {
   /** What it holds: kinds, events, checks, choices, scenarios, and its warnings (`serve`'s `load`). */
   info(): S.Loaded;
 
-  /** Rolls `check` once in a fresh session with `seed` (`mettle roll --json`); `dice` forces faces. */
-  roll(check: string, args?: CheckArgs & { seed?: number | bigint; dice?: number[]; with?: Values }): S.RollDoc;
-  /** The exact odds of `check` (`mettle odds --json`), or an estimate when over the `odds_work` budget. */
-  odds(check: string, args?: CheckArgs & { seed?: number | bigint; with?: Values }): S.OddsDoc;
+  /** Rolls `check` once in a fresh session with `seed` (`mettle roll --json`); `dice` forces faces.
+   *  A check made by someone is made by a stand-in of that kind with attributes `with` (the others
+   *  at their defaults), and `rolled_by` says who, as the command does. */
+  roll(check: string, args?: Omit<CheckArgs, "for"> & { seed?: number | bigint; dice?: number[]; with?: Values }): S.RollDoc;
+  /** The exact odds of `check` (`mettle odds --json`), or an estimate when over the `odds_work`
+   *  budget; made by a stand-in `with` attributes as `roll` is (the question ends with
+   *  " (made by …)"). */
+  odds(check: string, args?: Omit<CheckArgs, "for"> & { seed?: number | bigint; with?: Values }): S.OddsDoc;
+  /** The odds of `check` for every combination of the values swept (`mettle odds --sweep … --json`):
+   *  one row each, its values in `set` and its report beside them. All the rows share the budget of
+   *  one question; a row out of exact reach is estimated and says why. One call replaces a loop of
+   *  `odds` calls, and names the rows as the command does. */
+  sweep(check: string, args: SweepArgs): S.SweepDoc;
+  /** How scenario `name` ends (`mettle odds FILE --scenario NAME --json`): each end state's exact
+   *  chance over every way its rolls can go, or, when they are too many, an estimate from as many
+   *  seeded runs as the `odds_work` budget allows, each end with its 95% interval, saying why. */
+  scenarioOdds(name: string, args?: { seed?: number | bigint }): S.OddsDoc;
   /** Plays one scenario (`mettle play --json`). */
   play(scenario: string, args?: { seed?: number | bigint }): S.PlayDoc;
   /** Plays every scenario (`mettle test`). */
@@ -160,6 +198,21 @@ export class Ruleset {
 
 /** Formats a ruleset's text (`mettle fmt`); throws a `MettleError` when it does not parse. */
 export function format(text: string): string;
+
+/** The odds of a bare dice expression (`"4d6kh3"`, `"d20 + 5 >= 15"`), as `mettle odds --dice EXPR
+ *  --json` gives them: a number's distribution under `values` ("value"), or a comparison's `yes` and
+ *  `no` under `outcomes`; exact within the `odds_work` budget, else estimated from seeded rolls. An
+ *  expression that does not parse throws, its errors located in the expression. */
+export function diceOdds(expr: string, args?: DiceArgs): S.OddsDoc;
+
+/** Rolls a bare dice expression once (`mettle roll --dice EXPR --json`): each roll of dice in it
+ *  with its faces, and the value. */
+export function rollDice(expr: string, args?: DiceArgs): S.DiceRollDoc;
+
+/** For the package's own tests only, not for use: makes the engine panic with `message`, to show
+ *  that a panic throws a `MettleError` (`mettle::wasm::panic`, carrying the message) and that the
+ *  next call works on a new instance. */
+export function __mettleTestPanic(message?: string): never;
 
 /** A game in progress: the whole host API of `mettle serve` (docs/protocol.md), one method each.
  *  A call that fails throws a `MettleError` and leaves the game exactly as it was. */
@@ -201,7 +254,11 @@ export class Session {
   /** Every die from now on is asked of `fn` (a face it can show; throwing stops the action, which
    *  is undone); `null` goes back to the seeded dice. `fn` must not call this session. */
   diceFrom(fn: ((die: DieRequest) => number) | null): void;
-  /** Calls `fn` with each change to the game, after each call that made it, in order. */
+  /** Calls `fn` with each change to the game, in order, once the call that made it has returned
+   *  (unlike the Rust API, not while the action runs). Two reasons: the change's values are read
+   *  through the session, which the action holds until it ends, and an observer that called back
+   *  into the session mid-action could not be let in. The gain: a call that fails is undone, and
+   *  observers never hear of its changes. */
   observe(fn: (change: Change) => void): number;
   /** Stops calling an observer; false when there was none with that id. */
   unobserve(id: number): boolean;

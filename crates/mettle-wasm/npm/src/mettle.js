@@ -67,9 +67,14 @@ function call(f, parse = true) {
       throw new MettleError(kind, errors);
     }
     if (e instanceof WebAssembly.RuntimeError) {
-      glue.__restart(wasmSource);
+      const key = Symbol.for("mettle.panic");
+      const why = globalThis[key] ?? e.message;
+      delete globalThis[key];
+      // Objects made on the old instance are lost: the glue's finalizers ignore them from now on
+      // (wasm-bindgen's reset, scripts/build.mjs), and so does `free`.
+      glue.__wbg_reset_state();
       generation += 1;
-      throw plain("panic", "mettle::wasm::panic", `the engine failed (${e.message}); it has been started again`, "this is a bug in mettle: please report it with the ruleset and the call");
+      throw plain("panic", "mettle::wasm::panic", `the engine failed and has been started again: ${why}`, "this is a bug in mettle: please report it with the ruleset and the call");
     }
     throw e;
   }
@@ -85,6 +90,23 @@ export function version() {
 
 export function format(text) {
   return call(() => glue.format(text), false);
+}
+
+function diceArgs({ seed, budget } = {}) {
+  return JSON.stringify({ seed: Number(seedOf(seed)), budget: budget ?? {} });
+}
+
+export function diceOdds(expr, options = {}) {
+  return call(() => glue.diceOdds(expr, diceArgs(options)));
+}
+
+export function rollDice(expr, options = {}) {
+  return call(() => glue.rollDice(expr, diceArgs(options)));
+}
+
+// For the package's own tests: makes the engine panic (see mettle.d.ts).
+export function __mettleTestPanic(message = "a panic for the tests") {
+  return call(() => glue.__mettleTestPanic(message), false);
 }
 
 function loadOptions(options = {}) {
@@ -135,6 +157,15 @@ export class Ruleset {
     return call(() => this.inner.odds(check, JSON.stringify({ ...rest, seed: Number(seedOf(seed)) })));
   }
 
+  sweep(check, args = {}) {
+    const { seed, ...rest } = args;
+    return call(() => this.inner.sweep(check, JSON.stringify({ ...rest, seed: Number(seedOf(seed)) })));
+  }
+
+  scenarioOdds(scenario, { seed } = {}) {
+    return call(() => this.inner.scenario_odds(scenario, seedOf(seed)));
+  }
+
   play(scenario, { seed } = {}) {
     return call(() => this.inner.play(scenario, seedOf(seed)));
   }
@@ -160,7 +191,8 @@ export class Ruleset {
   }
 
   free() {
-    this.#inner.free();
+    // One made on an instance that has since trapped is gone with it.
+    if (this.#generation === generation) this.#inner.free();
   }
 }
 
@@ -270,6 +302,6 @@ export class Session {
     return call(() => this.#game.odds(check, JSON.stringify({ ...rest, seed: Number(seedOf(seed)) })));
   }
   free() {
-    this.#inner.free();
+    if (this.#generation === generation) this.#inner.free();
   }
 }

@@ -6,10 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
-import { init, Ruleset, Session, MettleError, format, version } from "../dist/mettle.js";
+import { init, Ruleset, Session, MettleError, format, version, diceOdds, rollDice, __mettleTestPanic } from "../dist/mettle.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const native = root + "target/debug/mettle";
@@ -191,4 +192,86 @@ test("check, format, card and export give the command's documents", () => {
   const sim = rules.simulate({ scenario: rules.info().scenarios[0] }, { runs: 50, seed: 3 });
   fits(sim, "sim.json");
   assert.equal(sim.runs, 50);
+});
+
+// MORALE as a file, for the native command.
+const moraleFile = mkdtempSync(tmpdir() + "/mettle-npm-") + "/morale.mettle";
+writeFileSync(moraleFile, MORALE);
+
+test("a check made by someone is made by the library's stand-in, worded as the command words it", () => {
+  const rules = Ruleset.load(MORALE, { name: "morale.mettle" });
+  const rolled = rules.roll("morale", { inputs: { spi: 2 }, with: { spi: 2 }, seed: 3 });
+  const want = mettle("roll", moraleFile, "morale", "--set", "spi=2", "--with", "spi=2", "--seed", "3", "--json");
+  assert.ok(want.ok, want.stderr);
+  assert.equal(rolled.rolled_by, "a stand-in unit with spi = 2, its other attributes at their defaults");
+  assert.equal(rolled.rolled_by, want.doc.rolled_by);
+  assert.deepEqual([rolled.total, rolled.outcome], [want.doc.total, want.doc.outcome]);
+  const odds = rules.odds("morale", { inputs: { spi: 2 }, with: { spi: 2 } });
+  const wantOdds = mettle("odds", moraleFile, "morale", "--set", "spi=2", "--with", "spi=2", "--json");
+  assert.equal(odds.question, wantOdds.doc.question);
+  assert.match(odds.question, / \(made by a stand-in unit with spi = 2/);
+  throwsCode(() => rules.odds("morale", { with: { spii: 2 } }), "mettle::value::unknown_field");
+});
+
+test("sweeps equal the command's, inputs, a stand-in's attributes and options alike", () => {
+  const rules = Ruleset.load(MORALE, { name: "morale.mettle" });
+  const got = rules.sweep("morale", { sweep: ["spi=0..6", "unit.morale"] });
+  fits(got, "odds-sweep.json");
+  const want = mettle("odds", moraleFile, "morale", "--sweep", "spi=0..6", "--sweep", "unit.morale", "--json");
+  assert.ok(want.ok, want.stderr);
+  assert.deepEqual(got, want.doc);
+  assert.equal(got.rows.length, 14);
+  const frontiers = load("infinite_frontiers.mettle");
+  const opt = frontiers.sweep("morale", { sweep: ["leadership"], options: ["bonus_die"], inputs: { spi: 3 } });
+  const wantOpt = mettle("odds", "rulesets/infinite_frontiers.mettle", "morale", "--sweep", "leadership", "--option-sweep", "bonus_die", "--set", "spi=3", "--json");
+  assert.ok(wantOpt.ok, wantOpt.stderr);
+  assert.deepEqual(opt, wantOpt.doc);
+  throwsCode(() => rules.sweep("morale", { sweep: ["spi=9..12"] }), "mettle::odds::bad_sweep");
+});
+
+test("dice expressions: odds and a seeded roll equal the command's", () => {
+  for (const expr of ["4d6kh3", "2d6 + 3 >= 8", "d20"]) {
+    const got = diceOdds(expr);
+    fits(got, "odds.json");
+    assert.deepEqual(got, mettle("odds", "--dice", expr, "--json").doc, expr);
+  }
+  for (const seed of [1, 5]) {
+    const got = rollDice("3d6kh2 + 1", { seed });
+    fits(got, "dice-roll.json");
+    assert.deepEqual(got, mettle("roll", "--dice", "3d6kh2 + 1", "--seed", String(seed), "--json").doc);
+  }
+  assert.throws(() => diceOdds("2d"), (e) => e instanceof MettleError && e.diagnostics[0].column_utf16 !== null);
+});
+
+test("scenario odds equal the command's, exact or estimated", () => {
+  // morale_race has too many ways to go: it is estimated, by as many runs as the budget allows.
+  for (const [f, name] of [["dice_pool_morale.mettle", "base_morale"], ["combat_hq.mettle", "draw"], ["combat_hq.mettle", "morale_race"]]) {
+    const got = load(f).scenarioOdds(name, { seed: 2 });
+    fits(got, "odds.json");
+    const want = mettle("odds", "rulesets/" + f, "--scenario", name, "--seed", "2", "--json");
+    assert.ok(want.ok, want.stderr);
+    assert.deepEqual(got, want.doc, `${f} ${name}`);
+    assert.equal(got.method.kind, name === "morale_race" ? "estimate" : "exact", `${f} ${name}`);
+  }
+  assert.throws(() => load("combat_hq.mettle").scenarioOdds("nope"), (e) => e instanceof MettleError && /no scenario called `nope`/.test(e.message));
+});
+
+test("a panic throws mettle::wasm::panic with its message, and the package goes on", () => {
+  const before = Ruleset.load(MORALE);
+  const game = before.session();
+  game.create("unit", "a");
+  assert.throws(
+    () => __mettleTestPanic("the dice fell off the table"),
+    (e) => e instanceof MettleError && e.code === "mettle::wasm::panic" && e.kind === "panic" && /the dice fell off the table/.test(e.message),
+  );
+  // Objects of the old instance: the session is lost, the ruleset loads itself again, and freeing
+  // either touches nothing of the new instance.
+  throwsCode(() => game.state(), "mettle::wasm::lost");
+  game.free();
+  assert.equal(before.odds("morale", { inputs: { spi: 2 } }).outcomes[0].exact, "1/3");
+  const after = Ruleset.load(MORALE);
+  assert.equal(after.odds("morale", { inputs: { spi: 3 } }).outcomes[0].exact, "1/2");
+  const s = after.session();
+  s.create("unit", "b");
+  assert.equal(s.apply("hit", { unit: "b" }, { dice: [1] }).outcome.checks[0].outcome, "shaken");
 });

@@ -1,5 +1,6 @@
-//! The odds of a bare dice expression (`4d6kh3`, `d20 + 5 >= 15`): exact when within the budget of
-//! work, otherwise an estimate from seeded rolls that says why.
+//! A bare dice expression (`4d6kh3`, `d20 + 5 >= 15`), mettle as a dice calculator: its odds, exact
+//! when within the budget of work, otherwise an estimate from seeded rolls that says why; and one
+//! roll of it, with the dice shown.
 
 use super::expr::{Compiled, compile, dist};
 use super::{Chance, Dist, FALLBACK_RUNS, Fraction, How, OutcomeOdds, Report, work};
@@ -138,4 +139,52 @@ fn estimate(
         }
     }
     Ok(report)
+}
+
+/// One roll of a dice expression: the dice rolled in it, in order, and its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiceRolls {
+    /// Each roll of dice.
+    pub rolls: Vec<RolledDice>,
+    /// The expression's value: a number, or yes/no for a comparison.
+    pub value: Value,
+}
+
+/// One roll of dice in an expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RolledDice {
+    /// The dice as written (`4d6kh3`).
+    pub dice: String,
+    /// The faces shown.
+    pub faces: Vec<i64>,
+    /// Their value.
+    pub value: i64,
+}
+
+/// Rolls dice expression `expr` once, with dice seeded by `seed`, within `budget`.
+///
+/// Errors: the expression does not compile (located in `expr`), or the roll fails.
+///
+/// ```
+/// let r = mettle::odds::roll_dice("3d6 >= 3", &mettle::Budget::default(), 7).unwrap();
+/// assert_eq!((r.rolls.len(), r.rolls[0].faces.len(), r.value.as_bool()), (1, 3, Some(true)));
+/// ```
+pub fn roll_dice(expr: &str, budget: &Budget, seed: u64) -> Result<DiceRolls, Vec<Diagnostic>> {
+    let c = compile(expr)?;
+    let rules = Ruleset::load(NAME, "", &LoadOptions { budget: budget.clone(), ..Default::default() })
+        .map_err(|e| e.diagnostics)?;
+    let mut session = Session::new(&rules, seed);
+    let mut frame = vec![Value::None; c.slots as usize];
+    let value = session.eval_prompt(&c.expr, &mut frame).map_err(|d| vec![d])?;
+    let rolls = session
+        .log()
+        .iter()
+        .filter_map(|l| match &l.entry {
+            LogEntry::Roll { text, faces, value, .. } => {
+                Some(RolledDice { dice: text.clone(), faces: faces.clone(), value: *value })
+            }
+            _ => None,
+        })
+        .collect();
+    Ok(DiceRolls { rolls, value })
 }

@@ -224,6 +224,33 @@ pub struct DiceRollDoc {
     pub value: super::Val,
 }
 
+impl DiceRollDoc {
+    /// The document of `rolled`, one roll of expression `expr` with dice seeded by `seed`.
+    ///
+    /// ```
+    /// let rolled = mettle::odds::roll_dice("2d6", &mettle::Budget::default(), 3).unwrap();
+    /// let doc = serde_json::to_value(mettle::wire::DiceRollDoc::new("2d6", 3, &rolled)).unwrap();
+    /// assert_eq!(doc["rolls"][0]["faces"].as_array().unwrap().len(), 2);
+    /// assert_eq!(doc["value"], doc["rolls"][0]["value"]);
+    /// ```
+    pub fn new(expr: &str, seed: u64, rolled: &crate::odds::DiceRolls) -> DiceRollDoc {
+        DiceRollDoc {
+            mettle: Meta::default(),
+            expr: expr.to_string(),
+            seed,
+            rolls: rolled
+                .rolls
+                .iter()
+                .map(|r| DiceRoll { dice: r.dice.clone(), faces: r.faces.clone(), value: r.value })
+                .collect(),
+            value: match rolled.value {
+                crate::Value::Bool(b) => super::Val::Flag(b),
+                ref v => super::Val::Number(v.as_int().unwrap_or_default()),
+            },
+        }
+    }
+}
+
 /// One roll of dice in an expression.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

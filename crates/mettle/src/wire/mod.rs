@@ -30,6 +30,7 @@ mod log;
 mod odds;
 mod outcome;
 mod read;
+mod replies;
 
 pub use docs::{
     CheckDoc, DiceRoll, DiceRollDoc, ErrorDoc, ErrorInfo, ErrorLabel, ExportDoc, FileCheck, Group, Meta,
@@ -39,6 +40,7 @@ pub use docs::{
 #[cfg(feature = "schema")]
 pub use docs::{schemas, written};
 pub use read::{Fields, entity, read, read_answer, read_one};
+pub use replies::{AnswersReply, Loaded, LogReply, OddsReply, Rolled, Saved, StateReply, Trimmed};
 
 pub use log::{Entry, Line, log};
 pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};

@@ -1,0 +1,129 @@
+//! The odds of a whole scenario as one report: its end states exactly when its rolls are few
+//! ([`scenario_ends`](super::scenario_ends)), otherwise estimated by as many simulated runs as the
+//! budget of work allows, saying why.
+
+use super::{Chance, Dist, FALLBACK_RUNS, How, OutcomeOdds, Report, work};
+use crate::diagnostics::Diagnostic;
+use crate::{Ruleset, Session};
+
+/// How scenario `name` ends: each end state with its chance, exact over every way its rolls can go
+/// when that fits in [`MAX_PATHS`](super::MAX_PATHS) and the budget's `odds_work`; otherwise
+/// estimated from runs seeded with `seed`, each end with its 95% interval, each recorded value's
+/// distribution, and [`Report::how`] saying why.
+///
+/// Errors: an unknown scenario, or one run of it costing more than the budget of work of an
+/// estimate (`mettle::odds::out_of_work`).
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("w.mettle", r#"
+///     kind unit { morale: steady | shaken | broken = steady }
+///     check morale for unit { roll d6  outcome hold when total >= 3 {} otherwise slip { set unit.morale to shift(unit.morale, 1) } }
+///     scenario twice { new unit u  roll morale for u  roll morale for u }
+/// "#).unwrap();
+/// let report = mettle::odds::scenario(&rules, "twice", 1).unwrap();
+/// assert_eq!(report.question, "scenario twice: its end states over all 36 ways its rolls can go");
+/// assert_eq!(report.outcomes[2].name, "u.morale = broken");
+/// ```
+pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagnostic> {
+    match super::scenario_ends(rules, name)? {
+        Ok(ends) => Ok(Report {
+            question: format!(
+                "scenario {name}: its end states over all {} ways its rolls can go",
+                ends.paths
+            ),
+            outcomes: ends
+                .ends
+                .into_iter()
+                .map(|(end, p)| OutcomeOdds { name: end, chance: Chance::Exact(p) })
+                .collect(),
+            groups: vec![],
+            values: vec![],
+            how: How::Exact,
+        }),
+        Err(why) => estimate(rules, name, why, seed),
+    }
+}
+
+/// A scenario's ends estimated by simulation, when exact is out of reach: each end with its 95%
+/// interval, and each recorded value's distribution.
+fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report, Diagnostic> {
+    use crate::sim::{Options, Target, simulate};
+    let (runs, most) = affordable_runs(r, name)?;
+    // No run may cost more than twice the costliest probe: a run that would is stopped (and counted
+    // as stopped by an error), so the estimate's work stays within its budget whatever the dice do.
+    let mut capped = r.budget().clone();
+    let steps = (most.saturating_mul(2) / 50).max(1_000);
+    let scripts = (most.saturating_mul(2) / 100).max(1_000);
+    capped.set("steps", capped.steps.min(steps)).ok();
+    capped.set("script_operations", capped.script_operations.min(scripts)).ok();
+    let r = &r.with_budget(capped);
+    let reason = if runs < FALLBACK_RUNS {
+        format!("{reason}; only {runs} runs fit in the budget of work of an estimate")
+    } else {
+        reason
+    };
+    let rep = simulate(r, &Target::Scenario(name.into()), &Options { runs, seed, threads: 0 }, &|_| {})?;
+    let mut outcomes: Vec<OutcomeOdds> = rep
+        .results
+        .iter()
+        .map(|f| OutcomeOdds {
+            name: f.name(),
+            chance: Chance::Estimate { hits: f.count, runs: rep.runs, low: f.low, high: f.high },
+        })
+        .collect();
+    if rep.errors > 0 {
+        let (low, high) = crate::sim::wilson(rep.errors, rep.runs);
+        outcomes.push(OutcomeOdds {
+            name: "(stopped by an error)".into(),
+            chance: Chance::Estimate { hits: rep.errors, runs: rep.runs, low, high },
+        });
+    }
+    let values = rep
+        .records
+        .iter()
+        .filter_map(|d| {
+            let counts = d.counts.iter().map(|c| (c.value, c.runs)).collect();
+            Dist::from_counts(counts).map(|dist| (d.label.clone(), dist))
+        })
+        .collect();
+    Ok(Report {
+        question: format!("scenario {name}: how it ends"),
+        outcomes,
+        groups: vec![],
+        values,
+        how: How::Estimated { reason, runs: rep.runs, seed },
+    })
+}
+
+/// How many runs of scenario `name` an estimate can make within the budget of work, and what the
+/// costliest of a few quiet probe runs cost. An error when not even one run fits.
+fn affordable_runs(r: &Ruleset, name: &str) -> Result<(u64, u64), Diagnostic> {
+    const PROBES: u64 = 8;
+    let budget = r.budget().odds_work;
+    let ((done, most), _) = work::within(budget, || {
+        let (mut done, mut most) = (0u64, 0u64);
+        for seed in 0..PROBES {
+            let before = work::left();
+            let mut s = Session::new(r, seed);
+            s.set_logging(false);
+            let _ = s.run_scenario(name);
+            if work::dry() {
+                break;
+            }
+            most = most.max(before - work::left());
+            done += 1;
+        }
+        (done, most)
+    });
+    if done == 0 {
+        return Err(Diagnostic::plain(
+            "odds::out_of_work",
+            format!("one run of scenario `{name}` takes more than the budget of work of an estimate"),
+        )
+        .with_help(
+            "raise it with `--budget odds_work=N`, or use `mettle sim` with as many runs as you like",
+        ));
+    }
+    // Twice the probes' costliest run, for every run (no run is let go further).
+    Ok(((budget / most.max(1).saturating_mul(2)).clamp(done, FALLBACK_RUNS), most))
+}
