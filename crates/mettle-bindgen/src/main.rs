@@ -13,12 +13,16 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let mut b = wasm_bindgen_cli_support::Bindgen::new();
-    // As the `wasm-bindgen` command sets them, but for the reset function.
+    // As the `wasm-bindgen` command sets them, with the reset function, and without the names and
+    // producers sections (the `wasm` profile strips only debug info, so that wasm-bindgen can read
+    // the module's `target_features`).
     b.input_path(input)
         .out_name(name)
         .typescript(true)
         .omit_default_module_path(false)
-        .reset_state_function(true);
+        .reset_state_function(true)
+        .remove_name_section(true)
+        .remove_producers_section(true);
     let done = b.web(true).and_then(|b| b.generate(out_dir));
     match done {
         Ok(()) => ExitCode::SUCCESS,

@@ -112,18 +112,24 @@ struct DiceArgs {
     budget: std::collections::BTreeMap<String, u64>,
 }
 
-/// A dice expression's parameters, and the failure of its errors (located in the expression).
-fn dice_args(args: &str) -> Result<(u64, mettle::Budget), Failure> {
-    let a: DiceArgs = params(args)?;
+/// The budgets given by name, the others at their defaults.
+fn budget(given: &std::collections::BTreeMap<String, u64>) -> Result<mettle::Budget, Failure> {
     let mut budget = mettle::Budget::default();
-    for (name, v) in &a.budget {
+    for (name, v) in given {
         budget
             .set(name, *v)
             .map_err(|d| Failure { kind: Kind::Params, errors: vec![error_info(&d, "", "")] })?;
     }
-    Ok((a.seed, budget))
+    Ok(budget)
 }
 
+/// The seed and the budget of a dice expression's parameters.
+fn dice_args(args: &str) -> Result<(u64, mettle::Budget), Failure> {
+    let a: DiceArgs = params(args)?;
+    Ok((a.seed, budget(&a.budget)?))
+}
+
+/// A dice expression's errors, located in it.
 fn dice_failure(expr: &str, ds: &[mettle::Diagnostic]) -> Failure {
     Failure { kind: Kind::Rules, errors: ds.iter().map(|d| error_info(d, "--dice", expr)).collect() }
 }

@@ -35,12 +35,7 @@ struct Limits {
 }
 
 fn load_options(l: Load) -> Result<(String, LoadOptions), Failure> {
-    let mut budget = mettle::Budget::default();
-    for (name, v) in &l.budget {
-        budget
-            .set(name, *v)
-            .map_err(|d| Failure { kind: Kind::Params, errors: vec![error_info(&d, "", "")] })?;
-    }
+    let budget = crate::budget(&l.budget)?;
     let mut limits =
         mettle::ScriptLimits { clock: mettle::Clock::Host(crate::host_clock), ..Default::default() };
     let Limits { operations, call_depth, expr_depth, string_len, array_len, map_len, time_ms, clock } =
