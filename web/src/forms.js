@@ -1,17 +1,19 @@
-// Forms made from a ruleset's declarations: a check's inputs, an event's facts, a kind's attributes.
-// A field's control follows its type as `mettle export` writes it: `0..6`, `flag`, `a | b | c`, a
-// kind's name (an entity in play), `int`, `text`, `data`.
+// Forms made from a ruleset's declarations: a check's inputs, an event's facts, a kind's attributes,
+// the house rules. A field's control follows the outline `mettle export` gives: a list of the names
+// its value may take (`names`: a set of states, a ladder's rungs lowest first) is a menu of them;
+// otherwise its type: `0..6`, `flag`, a kind's name (an entity in play), `int`, `text`, `data`.
 import { h } from './text.js';
 
 let nextId = 0;
 
-/** What a type string means: { type: 'range', lo, hi } | 'flag' | 'states' | 'entity' | 'text'. */
-export function parseType(type, kinds = []) {
+/** What a field of the outline takes: { type: 'states', states } (its `names`, from the library),
+ *  { type: 'range', lo, hi } | 'flag' | 'entity' | 'text', read from its type. */
+export function typeOf({ type, names }, kinds = []) {
+  if (names?.length) return { type: 'states', states: names };
   const range = /^(-?\d+)\s*\.\.\s*(-?\d+)?$/.exec(type);
   if (range) return { type: 'range', lo: Number(range[1]), hi: range[2] == null ? null : Number(range[2]) };
   if (type === 'flag') return { type: 'flag' };
   if (type === 'int') return { type: 'range', lo: null, hi: null };
-  if (type.includes('|')) return { type: 'states', states: type.split('|').map((s) => s.trim()) };
   if (kinds.includes(type)) return { type: 'entity', kind: type };
   return { type: 'text' };
 }
@@ -23,7 +25,7 @@ export function parseType(type, kinds = []) {
  */
 export function field(f, { kinds = [], entities = {}, optional = true, onchange } = {}) {
   const id = `f${nextId++}`;
-  const t = parseType(f.type, kinds);
+  const t = typeOf(f, kinds);
   const deflt = f.default;
   let control, read;
   if (t.type === 'flag') {
