@@ -19,14 +19,15 @@ export function typeOf({ type, names }, kinds = []) {
 }
 
 /**
- * A labelled control for one field: `{ name, type, default, doc }` from the export. `entities` maps
- * a kind to the names in play. Returns { el, read(), name } where read() gives the value to send,
- * or undefined to leave the field to its default.
+ * A labelled control for one field: `{ name, type, names, default, doc }` from the export, and
+ * `start`, a value to show when the rules declare no default. `entities` maps a kind to the names in
+ * play. Returns { el, read(), name } where read() gives the value to send, or undefined to leave the
+ * field to its default.
  */
 export function field(f, { kinds = [], entities = {}, optional = true, onchange } = {}) {
   const id = `f${nextId++}`;
   const t = typeOf(f, kinds);
-  const deflt = f.default;
+  const deflt = f.default ?? f.start;
   let control, read;
   if (t.type === 'flag') {
     control = h('input', { id, type: 'checkbox', checked: deflt === 'yes', name: f.name });
@@ -57,7 +58,9 @@ export function field(f, { kinds = [], entities = {}, optional = true, onchange 
     if (t.type === 'flag') control.checked = v === true;
     else control.value = v == null ? '' : String(v);
   };
-  return { el, read, write, name: f.name, control, parsed: t };
+  // Whether `v` is the default the rules declare (written as the outline writes it: yes, 3, steady).
+  const declared = (v) => f.default != null && (typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v)) === f.default;
+  return { el, read, write, declared, name: f.name, control, parsed: t };
 }
 
 /** A group of fields; `values()` gives those that are set. */
@@ -77,6 +80,10 @@ export function fieldset(fields, opts) {
         if (v !== undefined) out[m.name] = v;
       }
       return out;
+    },
+    /** The values set to something other than the rules' default (what a question must say). */
+    changed() {
+      return Object.fromEntries(Object.entries(this.values()).filter(([name, v]) => !made.find((m) => m.name === name).declared(v)));
     },
   };
 }

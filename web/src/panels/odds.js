@@ -94,7 +94,7 @@ export function oddsPanel(root, app) {
       kept.set(fields.check, { inputs: fields.values(), options: options.values(), sweeps: [sweepA.state, sweepB.state] });
     }
     // An input with no default starts at its lowest value (the rules need one to ask the odds).
-    fields = fieldset(check.inputs.map((i) => (i.default != null ? i : { ...i, default: firstValue(typeOf(i, kinds)) })), { kinds, onchange: update });
+    fields = fieldset(check.inputs.map((i) => ({ ...i, start: firstValue(typeOf(i, kinds)) })), { kinds, onchange: update });
     fields.check = check.name;
     options = fieldset(o.options, { kinds, onchange: update });
     const was = kept.get(check.name);
@@ -103,7 +103,7 @@ export function oddsPanel(root, app) {
     // The stand-in's attributes; one with no default gets its lowest value, to be changed here.
     const standAttrs = maker ? maker.attributes.filter((a) => typeOf(a, kinds).type !== 'entity') : [];
     const needed = standAttrs.filter((a) => a.default == null).map((a) => a.name);
-    stand = maker ? fieldset(standAttrs.map((a) => (a.default != null ? a : { ...a, default: firstValue(typeOf(a, kinds)) })), { kinds, onchange: update }) : null;
+    stand = maker ? fieldset(standAttrs.map((a) => ({ ...a, start: firstValue(typeOf(a, kinds)) })), { kinds, onchange: update }) : null;
     sweepA = sweepControl('Vary', 'odds-vary-1');
     sweepB = sweepControl('and vary', 'odds-vary-2');
     fill(form, ...[
@@ -185,7 +185,9 @@ export function oddsPanel(root, app) {
   async function update() {
     if (!check) return;
     const mine = ++seq;
-    const args = { check: check.name, inputs: fields.values(), options: options.values(), with: stand ? stand.values() : undefined };
+    // Only what differs from the rules' defaults is sent, so the question names what was set, as
+    // the command's does, and the rules are loaded again only for a house rule actually changed.
+    const args = { check: check.name, inputs: fields.changed(), options: options.changed(), with: stand ? stand.changed() : undefined };
     const sweeps = [sweepA.read(), sweepB.read()].filter(Boolean).filter((s, i, all) => all.findIndex((t) => t[0] === s[0]) === i);
     for (const [name] of sweeps) delete args.inputs[name];
     for (const f of fields.fields) f.control.disabled = sweeps.some(([name]) => name === f.name);
