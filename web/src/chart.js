@@ -25,9 +25,9 @@ export function bars(points, { title, width = 460, height = 170 } = {}) {
     svg.append(s('text', { x: pad.l - 4, y: y + 4, class: 'axis', 'text-anchor': 'end' }, `${Math.round(frac * max * 100)}%`));
   }
   const bw = w / Math.max(points.length, 1);
-  // A label every so many bars, so that labels of up to four characters never touch.
+  // A label every so many bars, so that labels never touch (8 units a character: the narrow window's font).
   const widest = Math.max(...points.map((pt) => String(pt.label).length), 1);
-  const every = Math.max(1, Math.ceil((widest * 6 + 6) / bw));
+  const every = Math.max(1, Math.ceil((widest * 8 + 6) / bw));
   points.forEach((pt, i) => {
     const bh = (pt.p / max) * hgt;
     const x = pad.l + i * bw;
@@ -40,8 +40,8 @@ export function bars(points, { title, width = 460, height = 170 } = {}) {
 }
 
 /** Lines: `xs` along the bottom, `series`: [{ name, ps }] (chances 0..1), one line each. */
-export function lines(xs, series, { title, xLabel, width = 460, height = 200 } = {}) {
-  const pad = { l: 40, r: 110, t: 20, b: 30 };
+export function lines(xs, series, { title, xLabel, width = 460, height = 210 } = {}) {
+  const pad = { l: 40, r: 110, t: 20, b: 40 };
   const w = width - pad.l - pad.r, hgt = height - pad.t - pad.b;
   const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart', role: 'img', 'aria-label': title ?? 'chart' });
   if (title) svg.append(s('text', { x: pad.l, y: 13, class: 'chart-title' }, title));
@@ -52,8 +52,12 @@ export function lines(xs, series, { title, xLabel, width = 460, height = 200 } =
   }
   const X = (i) => pad.l + (xs.length <= 1 ? w / 2 : (i / (xs.length - 1)) * w);
   const Y = (p) => pad.t + hgt - p * hgt;
-  xs.forEach((x, i) => svg.append(s('text', { x: X(i), y: height - 14, class: 'axis', 'text-anchor': 'middle' }, String(x))));
-  if (xLabel) svg.append(s('text', { x: pad.l + w / 2, y: height - 1, class: 'axis', 'text-anchor': 'middle' }, xLabel));
+  // A label every so many points, so that names (a ladder's rungs) never run into each other.
+  const gap = xs.length <= 1 ? w : w / (xs.length - 1);
+  const every = Math.max(1, Math.ceil((Math.max(...xs.map((x) => String(x).length), 1) * 7 + 6) / gap));
+  xs.forEach((x, i) => { if (i % every === 0) svg.append(s('text', { x: X(i), y: pad.t + hgt + 14, class: 'axis', 'text-anchor': 'middle' }, String(x))); });
+  // The input's name, set apart from the values above it.
+  if (xLabel) svg.append(s('text', { x: pad.l + w / 2, y: height - 3, class: 'axis-title', 'text-anchor': 'middle' }, xLabel));
   series.forEach((ser, k) => {
     const colour = COLOURS[k % COLOURS.length];
     svg.append(s('polyline', { points: ser.ps.map((p, i) => `${X(i)},${Y(p)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 2 }));

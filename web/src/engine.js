@@ -8,7 +8,6 @@ let rules = null; // the Ruleset of the last text that loaded, or null
 let files = null; // { main, scripts } of that text
 let variants = new Map(); // the same text loaded with house-rule options chosen, by options
 let session = null;
-const outlines = new WeakMap(); // each loaded Ruleset's export, asked once
 
 /** Loads the WebAssembly module, once. */
 export function start(wasmUrl) {
@@ -64,42 +63,13 @@ function withOptions(options) {
 
 export const odds = ({ check, inputs, options, with: stand }) =>
   withOptions(options).odds(check, { inputs, with: stand });
-// The values a sweep runs an input through: `[lo, hi]` for numbers, else every value of its type.
-function valuesOf(input, range) {
-  if (range) {
-    const [lo, hi] = range;
-    if (!(Number.isInteger(lo) && Number.isInteger(hi)) || hi < lo) throw new Error(`${input.name}: sweep from a whole number to one at least as big`);
-    return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
-  }
-  if (input.type === 'flag') return [false, true];
-  if (input.type.includes('|')) return input.type.split('|').map((s) => s.trim());
-  const r = /^(-?\d+)\s*\.\.\s*(-?\d+)$/.exec(input.type);
-  if (r) return valuesOf(input, [Number(r[1]), Number(r[2])]);
-  throw new Error(`${input.name}: give a range to sweep`);
-}
-
-/** The odds over every combination of the inputs in `over` (`{ name: [lo, hi] | null }`), a row
- *  each, in the shape `mettle odds --sweep --json` gives (schemas/odds-sweep.json). The package
- *  has no sweep of its own yet: each row is one `odds` call. */
+/** The odds over every combination of the inputs in `over` (`{ name: [lo, hi] | null }`: a range for
+ *  a number, or null for every value its type allows), a row each, as `mettle odds --sweep --json`
+ *  gives them (schemas/odds-sweep.json): one call of the package, which runs the library's sweep
+ *  (its limit on rows, its words for the question). */
 export function sweep({ check, over, inputs, options, with: stand }) {
-  const rules = withOptions(options);
-  if (!outlines.has(rules)) outlines.set(rules, rules.export());
-  const decl = outlines.get(rules).checks.find((c) => c.name === check);
-  if (!decl) throw new Error(`no check called ${check}`);
-  const axes = Object.entries(over).map(([name, range]) => {
-    const input = decl.inputs.find((i) => i.name === name);
-    if (!input) throw new Error(`check ${check} has no input called ${name}`);
-    return [name, valuesOf(input, range)];
-  });
-  const count = axes.reduce((n, [, vs]) => n * vs.length, 1);
-  if (count > 10000) throw new Error(`a sweep of ${count} rows is too many: narrow the ranges (at most 10,000)`);
-  let rows = [{}];
-  for (const [name, values] of axes) rows = rows.flatMap((set) => values.map((v) => ({ ...set, [name]: v })));
-  return {
-    check,
-    question: `check ${check}, sweeping ${axes.map(([n, vs]) => `${n} ${vs[0]}..${vs[vs.length - 1]}`).join(' × ')}`,
-    rows: rows.map((set) => ({ set, ...rules.odds(check, { inputs: { ...inputs, ...set }, with: stand }) })),
-  };
+  const sweep = Object.entries(over).map(([name, range]) => (range ? `${name}=${range[0]}..${range[1]}` : name));
+  return withOptions(options).sweep(check, { sweep, inputs, with: stand });
 }
 export const test = ({ seed } = {}) => loaded().test({ seed });
 export const card = () => loaded().card('html');

@@ -1,30 +1,33 @@
-// Forms made from a ruleset's declarations: a check's inputs, an event's facts, a kind's attributes.
-// A field's control follows its type as `mettle export` writes it: `0..6`, `flag`, `a | b | c`, a
-// kind's name (an entity in play), `int`, `text`, `data`.
+// Forms made from a ruleset's declarations: a check's inputs, an event's facts, a kind's attributes,
+// the house rules. A field's control follows the outline `mettle export` gives: a list of the names
+// its value may take (`names`: a set of states, a ladder's rungs lowest first) is a menu of them;
+// otherwise its type: `0..6`, `flag`, a kind's name (an entity in play), `int`, `text`, `data`.
 import { h } from './text.js';
 
 let nextId = 0;
 
-/** What a type string means: { type: 'range', lo, hi } | 'flag' | 'states' | 'entity' | 'text'. */
-export function parseType(type, kinds = []) {
+/** What a field of the outline takes: { type: 'states', states } (its `names`, from the library),
+ *  { type: 'range', lo, hi } | 'flag' | 'entity' | 'text', read from its type. */
+export function typeOf({ type, names }, kinds = []) {
+  if (names?.length) return { type: 'states', states: names };
   const range = /^(-?\d+)\s*\.\.\s*(-?\d+)?$/.exec(type);
   if (range) return { type: 'range', lo: Number(range[1]), hi: range[2] == null ? null : Number(range[2]) };
   if (type === 'flag') return { type: 'flag' };
   if (type === 'int') return { type: 'range', lo: null, hi: null };
-  if (type.includes('|')) return { type: 'states', states: type.split('|').map((s) => s.trim()) };
   if (kinds.includes(type)) return { type: 'entity', kind: type };
   return { type: 'text' };
 }
 
 /**
- * A labelled control for one field: `{ name, type, default, doc }` from the export. `entities` maps
- * a kind to the names in play. Returns { el, read(), name } where read() gives the value to send,
- * or undefined to leave the field to its default.
+ * A labelled control for one field: `{ name, type, names, default, doc }` from the export, and
+ * `start`, a value to show when the rules declare no default. `entities` maps a kind to the names in
+ * play. Returns { el, read(), name } where read() gives the value to send, or undefined to leave the
+ * field to its default.
  */
 export function field(f, { kinds = [], entities = {}, optional = true, onchange } = {}) {
   const id = `f${nextId++}`;
-  const t = parseType(f.type, kinds);
-  const deflt = f.default;
+  const t = typeOf(f, kinds);
+  const deflt = f.default ?? f.start;
   let control, read;
   if (t.type === 'flag') {
     control = h('input', { id, type: 'checkbox', checked: deflt === 'yes', name: f.name });
@@ -55,7 +58,9 @@ export function field(f, { kinds = [], entities = {}, optional = true, onchange 
     if (t.type === 'flag') control.checked = v === true;
     else control.value = v == null ? '' : String(v);
   };
-  return { el, read, write, name: f.name, control, parsed: t };
+  // Whether `v` is the default the rules declare (written as the outline writes it: yes, 3, steady).
+  const declared = (v) => f.default != null && (typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v)) === f.default;
+  return { el, read, write, declared, name: f.name, control, parsed: t };
 }
 
 /** A group of fields; `values()` gives those that are set. */
@@ -75,6 +80,10 @@ export function fieldset(fields, opts) {
         if (v !== undefined) out[m.name] = v;
       }
       return out;
+    },
+    /** The values set to something other than the rules' default (what a question must say). */
+    changed() {
+      return Object.fromEntries(Object.entries(this.values()).filter(([name, v]) => !made.find((m) => m.name === name).declared(v)));
     },
   };
 }

@@ -1,7 +1,7 @@
 // The Odds panel: pick a check, set its inputs and the house rules, and read the exact chance of
 // each outcome with a chart of its numbers; or sweep one or two inputs over their values.
 import { h, fill, percent } from '../text.js';
-import { fieldset, parseType } from '../forms.js';
+import { fieldset, typeOf } from '../forms.js';
 import { bars, lines, COLOURS } from '../chart.js';
 
 // An exact chance as a fraction, its terms cut short when they run long (the whole in its title).
@@ -46,7 +46,7 @@ export function oddsPanel(root, app) {
     // Numbers get a range, from their lowest to their highest (or around their default).
     const showRange = () => {
       const input = check.inputs.find((i) => i.name === which.value);
-      const t = input && parseType(input.type, app.outline.kinds.map((k) => k.name));
+      const t = input && typeOf(input, app.outline.kinds.map((k) => k.name));
       range.hidden = !(t && t.type === 'range');
       if (t?.type === 'range') {
         const dflt = Number(input.default ?? t.lo ?? 0);
@@ -69,7 +69,10 @@ export function oddsPanel(root, app) {
       },
       read() {
         if (!which.value) return null;
-        return [which.value, range.hidden ? null : [Number(lo.value), Number(hi.value)]];
+        // A number left without a range is swept over its declared one (the library says when it
+        // has none short enough).
+        const ranged = !range.hidden && lo.value !== '' && hi.value !== '';
+        return [which.value, ranged ? [Number(lo.value), Number(hi.value)] : null];
       },
     };
   }
@@ -91,16 +94,16 @@ export function oddsPanel(root, app) {
       kept.set(fields.check, { inputs: fields.values(), options: options.values(), sweeps: [sweepA.state, sweepB.state] });
     }
     // An input with no default starts at its lowest value (the rules need one to ask the odds).
-    fields = fieldset(check.inputs.map((i) => (i.default != null ? i : { ...i, default: firstValue(parseType(i.type, kinds)) })), { kinds, onchange: update });
+    fields = fieldset(check.inputs.map((i) => ({ ...i, start: firstValue(typeOf(i, kinds)) })), { kinds, onchange: update });
     fields.check = check.name;
     options = fieldset(o.options, { kinds, onchange: update });
     const was = kept.get(check.name);
     if (was) { fields.set(was.inputs); options.set(was.options); }
     const maker = check.made_by && o.kinds.find((k) => k.name === check.made_by);
     // The stand-in's attributes; one with no default gets its lowest value, to be changed here.
-    const standAttrs = maker ? maker.attributes.filter((a) => parseType(a.type, kinds).type !== 'entity') : [];
+    const standAttrs = maker ? maker.attributes.filter((a) => typeOf(a, kinds).type !== 'entity') : [];
     const needed = standAttrs.filter((a) => a.default == null).map((a) => a.name);
-    stand = maker ? fieldset(standAttrs.map((a) => (a.default != null ? a : { ...a, default: firstValue(parseType(a.type, kinds)) })), { kinds, onchange: update }) : null;
+    stand = maker ? fieldset(standAttrs.map((a) => ({ ...a, start: firstValue(typeOf(a, kinds)) })), { kinds, onchange: update }) : null;
     sweepA = sweepControl('Vary', 'odds-vary-1');
     sweepB = sweepControl('and vary', 'odds-vary-2');
     fill(form, ...[
@@ -182,7 +185,9 @@ export function oddsPanel(root, app) {
   async function update() {
     if (!check) return;
     const mine = ++seq;
-    const args = { check: check.name, inputs: fields.values(), options: options.values(), with: stand ? stand.values() : undefined };
+    // Only what differs from the rules' defaults is sent, so the question names what was set, as
+    // the command's does, and the rules are loaded again only for a house rule actually changed.
+    const args = { check: check.name, inputs: fields.changed(), options: options.changed(), with: stand ? stand.changed() : undefined };
     const sweeps = [sweepA.read(), sweepB.read()].filter(Boolean).filter((s, i, all) => all.findIndex((t) => t[0] === s[0]) === i);
     for (const [name] of sweeps) delete args.inputs[name];
     for (const f of fields.fields) f.control.disabled = sweeps.some(([name]) => name === f.name);

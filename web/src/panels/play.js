@@ -1,7 +1,7 @@
 // The Play panel: a game on the rules. Make units, fire events with their facts, answer the
 // questions the rules ask, and read what happened and why.
 import { h, fill, shown } from '../text.js';
-import { fieldset, parseType } from '../forms.js';
+import { fieldset } from '../forms.js';
 import { renderLog } from '../log.js';
 
 export function playPanel(root, app) {
