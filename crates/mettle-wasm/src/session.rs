@@ -379,6 +379,11 @@ impl Game {
         json(&wire::LogReply::new(&self.session, from))
     }
 
+    /// The log in words, as `mettle play` prints it, each step with the line of its rule.
+    pub fn log_text(&self) -> String {
+        mettle::session::render_log(self.session.log(), self.session.ruleset().text())
+    }
+
     /// Lets go of all but the last `keep` lines: `serve`'s `trim_log` reply.
     pub fn trim_log(&mut self, keep: usize) -> String {
         json(&wire::Trimmed::trim(&mut self.session, keep))

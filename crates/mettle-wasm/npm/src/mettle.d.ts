@@ -270,6 +270,8 @@ export class Session {
   state(): S.StateView;
   /** The log from line `from` (numbered from the game's first line). */
   log(options?: { from?: number }): S.LogReply;
+  /** The log in words, as `mettle play` prints it: each step with the line of the rule behind it. */
+  logText(): string;
   /** Lets go of all but the last `keep` lines of the log. */
   trimLog(keep: number): S.Trimmed;
   /** The odds of a check from here, leaving the game as it was. */

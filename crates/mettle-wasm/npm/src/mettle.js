@@ -294,6 +294,9 @@ export class Session {
   log({ from = 0 } = {}) {
     return call(() => this.#game.log(from));
   }
+  logText() {
+    return call(() => this.#game.log_text(), false);
+  }
   trimLog(keep) {
     return call(() => this.#game.trim_log(keep));
   }

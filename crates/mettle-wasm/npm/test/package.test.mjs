@@ -119,6 +119,10 @@ test("a session plays, observes, saves, restores and undoes", () => {
   fits(hit, "serve-reply.json", "StateReply");
   assert.equal(hit.outcome.checks[0].outcome, "shaken");
   assert.deepEqual(seen.at(-1), { type: "attribute", entity: "alpha", attribute: "morale", from: "steady", to: "shaken", span: seen.at(-1).span });
+  // The log in the engine's own words, each step with its rule's line.
+  const words = s.logText();
+  assert.match(words, /^event hit\(unit: alpha\)$/m);
+  assert.match(words, /alpha\.morale: steady -> shaken {2}\(line \d+\)/);
   const save = s.save();
   const back = Session.restore(rules, save);
   assert.deepEqual(back.state(), s.state());
