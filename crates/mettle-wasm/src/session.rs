@@ -112,6 +112,21 @@ struct RollArgs {
     seed: u64,
 }
 
+/// Who makes a check, and its inputs by name.
+type CheckArgs = (Option<u32>, Vec<(String, Value)>);
+
+impl RollArgs {
+    /// Who makes check `check` and its inputs, read by their declared types.
+    fn read(&self, s: &Session, check: &str) -> Result<CheckArgs, Failure> {
+        let by = match &self.by {
+            Some(name) => Some(wire::entity(s, name, None).map_err(refused(s))?),
+            None => None,
+        };
+        let inputs = wire::read(s, wire::Fields::Inputs(check), &self.inputs).map_err(refused(s))?;
+        Ok((by, inputs))
+    }
+}
+
 #[wasm_bindgen]
 impl Game {
     /// A new game on `rules`; `ask`: a choice with no answer waiting stops the action with its question.
@@ -172,11 +187,7 @@ impl Game {
         self.not_waiting("roll")?;
         self.step(true, |s, start| {
             let a: RollArgs = params(args)?;
-            let by = match &a.by {
-                Some(name) => Some(wire::entity(s, name, None).map_err(refused(s))?),
-                None => None,
-            };
-            let inputs = wire::read(s, wire::Fields::Inputs(check), &a.inputs).map_err(refused(s))?;
+            let (by, inputs) = a.read(s, check)?;
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             s.force_dice(&a.dice);
             let done = s.roll_for(check, by, &refs).map_err(refused(s))?;
@@ -393,11 +404,7 @@ impl Game {
     pub fn odds(&mut self, check: &str, args: &str) -> Result<String, JsValue> {
         self.step(false, |s, _| {
             let a: RollArgs = params(args)?;
-            let by = match &a.by {
-                Some(name) => Some(wire::entity(s, name, None).map_err(refused(s))?),
-                None => None,
-            };
-            let inputs = wire::read(s, wire::Fields::Inputs(check), &a.inputs).map_err(refused(s))?;
+            let (by, inputs) = a.read(s, check)?;
             let refs: Vec<(&str, Value)> = inputs.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
             let keep = s.checkpoint();
             let report = mettle::odds::ask(s, check, by, &refs, a.seed);
