@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 
 rustup target add wasm32-unknown-unknown
 cargo check -p mettle --target wasm32-unknown-unknown --locked
-cargo clippy -p mettle-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+# The crate has no code for wasm32 alone: `cargo clippy --workspace` on the host (in .ci/run) lints it.
 test -x target/debug/mettle || cargo build -p mettle-cli --locked
 
 cd crates/mettle-wasm/npm
