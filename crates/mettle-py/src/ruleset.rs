@@ -40,13 +40,6 @@ impl Ruleset {
         errors::run_error(py, d, self.rules.name(), self.rules.text())
     }
 
-    /// The kind that makes `check`, when someone does.
-    fn maker(&self, check: &str) -> Option<String> {
-        let checks = self.outline["checks"].as_array()?;
-        let c = checks.iter().find(|c| c["name"] == check)?;
-        c["made_by"].as_str().map(String::from)
-    }
-
     fn names(&self, what: &str) -> Vec<String> {
         let all = self.outline[what].as_array().map(Vec::as_slice).unwrap_or_default();
         all.iter().filter_map(|x| x["name"].as_str().map(String::from)).collect()
@@ -70,8 +63,8 @@ impl Ruleset {
             s.set_option(&k, v).map_err(|d| self.err(py, &d))?;
         }
         let inputs = typed(py, &s, Fields::Inputs(check), inputs)?;
-        let kind = self.maker(check).unwrap_or_default();
-        let with = typed(py, &s, Fields::Attributes(&kind), made_by)?;
+        let kind = self.rules.maker(check).unwrap_or_default();
+        let with = typed(py, &s, Fields::Attributes(kind), made_by)?;
         Ok((s, inputs, with))
     }
 }
@@ -152,7 +145,7 @@ impl Ruleset {
     /// The names of its scenarios, in order.
     #[getter]
     fn scenarios(&self) -> Vec<String> {
-        self.names("scenarios")
+        self.rules.scenarios().map(String::from).collect()
     }
 
     /// The names of its checks, in order.

@@ -115,12 +115,7 @@ impl Rules {
         let mut session = Session::new(&self.rules, a.seed);
         // The kind of who makes the check, to read `with` as its attributes; a check made by no one
         // given `with` is refused by the library (`mettle::odds::no_subject`).
-        let outline = mettle::export::outline(&self.rules);
-        let made_by = outline["checks"]
-            .as_array()
-            .and_then(|cs| cs.iter().find(|c| c["name"] == check))
-            .and_then(|c| c["made_by"].as_str().map(str::to_string));
-        let with = match &made_by {
+        let with = match self.rules.maker(check) {
             Some(kind) => wire::read(&session, wire::Fields::Attributes(kind), &a.with).map_err(refused)?,
             None => a.with.iter().map(|(n, _)| (n.clone(), Value::None)).collect(),
         };
@@ -260,12 +255,7 @@ impl Rules {
 
     /// Every scenario played (`mettle test`): `{passed, failed, scenarios: [PlayDoc]}`.
     pub fn test(&self, seed: u64) -> String {
-        let o = mettle::export::outline(&self.rules);
-        let names: Vec<String> = o["scenarios"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|s| s["name"].as_str().map(str::to_string)).collect())
-            .unwrap_or_default();
-        let docs: Vec<wire::PlayDoc> = names.iter().map(|n| play(&self.rules, n, seed)).collect();
+        let docs: Vec<wire::PlayDoc> = self.rules.scenarios().map(|n| play(&self.rules, n, seed)).collect();
         let passed = docs.iter().filter(|d| d.ok).count();
         json(&serde_json::json!({ "passed": passed, "failed": docs.len() - passed, "scenarios": docs }))
     }

@@ -323,4 +323,32 @@ impl Ruleset {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.0.warnings
     }
+
+    /// The names of the ruleset's scenarios, in the order the file gives them.
+    ///
+    /// ```
+    /// let text = "event tick\nscenario quiet { trigger tick }\nscenario busy { trigger tick }";
+    /// let r = mettle::Ruleset::from_str("s.mettle", text).unwrap();
+    /// assert_eq!(r.scenarios().collect::<Vec<_>>(), ["quiet", "busy"]);
+    /// ```
+    pub fn scenarios(&self) -> impl Iterator<Item = &str> {
+        self.0.program.scenarios.iter().map(|s| s.name.as_str())
+    }
+
+    /// The kind that makes `check` (its `for KIND`), or `None` for a check no one makes or a name that
+    /// is not a check. A host reads the stand-in's attributes (`with`) by this kind's fields.
+    ///
+    /// ```
+    /// let text = "kind unit { spi: 0..6 = 3 }
+    /// check morale for unit { roll 1d6  outcome steady when total >= 4  otherwise shaken }
+    /// check luck { roll 1d6  outcome lucky when total == 6  otherwise plain }";
+    /// let r = mettle::Ruleset::from_str("m.mettle", text).unwrap();
+    /// assert_eq!(r.maker("morale"), Some("unit"));
+    /// assert_eq!((r.maker("luck"), r.maker("nothing")), (None, None));
+    /// ```
+    pub fn maker(&self, check: &str) -> Option<&str> {
+        let p = &self.0.program;
+        let c = p.checks.iter().find(|c| c.name == check)?;
+        c.subject.map(|k| p.kinds[k as usize].name.as_str())
+    }
 }
