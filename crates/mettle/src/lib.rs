@@ -89,6 +89,8 @@ pub mod diagnostics;
 pub mod dice;
 pub mod export;
 pub mod fmt;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod files;
 /// How to embed mettle in a game or tool (docs/embedding.md; every example runs as a test).
 ///
 #[doc = include_str!("../../../docs/embedding.md")]

@@ -68,8 +68,9 @@ pub fn write_schemas(dir: &std::path::Path) -> u8 {
     }
     for (name, schema) in schemas() {
         let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
-        if let Err(e) = std::fs::write(dir.join(name), text) {
-            fail("mettle::io::write", &format!("cannot write {}: {e}", dir.join(name).display()), None);
+        if let Err(d) = super::write_file(&dir.join(name), mettle::internals::files::Kind::Schema, text.as_bytes())
+        {
+            eprint!("{}", super::commands::render(&[d], "", ""));
             return 1;
         }
     }

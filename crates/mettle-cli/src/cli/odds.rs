@@ -183,20 +183,16 @@ fn print_grouped(
 }
 
 fn write_plot(path: &Path, svg: &str) -> u8 {
-    match std::fs::write(path, svg) {
+    match super::write_file(path, mettle::internals::files::Kind::Plot, svg.as_bytes()) {
         Ok(()) => {
             // Under `--json`, standard error carries errors and warnings only; the status says it worked.
             if !super::json::on() {
-                eprintln!("chart written to {}", path.display());
+                eprintln!("chart written to {}", mettle::text::visible(&path.display().to_string()));
             }
             0
         }
-        Err(e) => {
-            super::json::fail(
-                "mettle::io::write",
-                &format!("cannot write the chart to {}: {e}", path.display()),
-                None,
-            );
+        Err(d) => {
+            eprint!("{}", super::commands::render(&[d], "", ""));
             1
         }
     }
