@@ -24,6 +24,8 @@ pub enum Kind {
     Save,
     /// A JSON Schema (`mettle schemas`): replaces `.json` files.
     Schema,
+    /// The REPL's history of typed lines: replaces the ordinary file at its place.
+    History,
 }
 
 impl Kind {
@@ -36,6 +38,7 @@ impl Kind {
             Kind::Ruleset => "a ruleset (.mettle)",
             Kind::Save => "a mettle save",
             Kind::Schema => "a JSON schema",
+            Kind::History => "a history of typed lines",
         }
     }
 
@@ -46,7 +49,7 @@ impl Kind {
             Kind::CardMd => &["md", "markdown"],
             Kind::Plot => &["svg"],
             Kind::Ruleset => &["mettle"],
-            Kind::Save => &[],
+            Kind::Save | Kind::History => &[],
             Kind::Schema => &["json"],
         }
     }
@@ -80,7 +83,7 @@ impl Kind {
             Kind::CardHtml => starts("<!DOCTYPE html"),
             Kind::CardMd => starts("# "),
             Kind::Plot => starts("<svg") || starts("<?xml"),
-            Kind::Ruleset | Kind::Schema | Kind::Save => true,
+            Kind::Ruleset | Kind::Schema | Kind::Save | Kind::History => true,
         }
     }
 }
@@ -199,6 +202,15 @@ pub fn check(target: &Target<'_>) -> Result<Option<std::fs::Metadata>, Diagnosti
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn write(target: &Target<'_>, bytes: &[u8]) -> Result<(), Diagnostic> {
+    write_with(target, |file, _| file.write_all(bytes))
+}
+
+/// Writes `target.path` as [`write`] does, with what `fill` writes into the new file (given open, and
+/// by its temporary name, for a writer that opens the file itself, such as the line editor's history).
+pub fn write_with(
+    target: &Target<'_>,
+    fill: impl FnOnce(&mut std::fs::File, &Path) -> std::io::Result<()>,
+) -> Result<(), Diagnostic> {
     let old = check(target)?;
     let path = target.path;
     let cannot = |e: std::io::Error| {
@@ -226,7 +238,8 @@ pub fn write(target: &Target<'_>, bytes: &[u8]) -> Result<(), Diagnostic> {
     }
     // `tempfile` creates the file with O_EXCL under a random name, so nothing planted is followed.
     let mut temp = builder.tempfile_in(&folder).map_err(cannot)?;
-    temp.write_all(bytes).map_err(cannot)?;
+    let temp_path = temp.path().to_path_buf();
+    fill(temp.as_file_mut(), &temp_path).map_err(cannot)?;
     if let Some(meta) = &old {
         temp.as_file().set_permissions(meta.permissions()).map_err(cannot)?;
     }

@@ -33,7 +33,8 @@ pub fn fail(code: &str, message: &str, help: Option<&str>) {
     if on() {
         print_errors(vec![plain_error(code, message, help)]);
     } else {
-        eprintln!("error: {message}{}", help.map(|h| format!("; {h}")).unwrap_or_default());
+        let message = mettle::text::visible(message);
+        eprintln!("error: {message}{}", help.map(|h| format!("; {}", mettle::text::visible(h))).unwrap_or_default());
     }
 }
 
@@ -42,7 +43,11 @@ pub fn warn(code: &str, message: &str, help: Option<&str>) {
     if on() {
         print_errors(vec![plain_warning(code, message, help)]);
     } else {
-        eprintln!("warning: {message}{}", help.map(|h| format!("\n  help: {h}")).unwrap_or_default());
+        let message = mettle::text::visible(message);
+        eprintln!(
+            "warning: {message}{}",
+            help.map(|h| format!("\n  help: {}", mettle::text::visible(h))).unwrap_or_default()
+        );
     }
 }
 

@@ -377,7 +377,7 @@ fn global_option_error(code: &str, message: &str) -> ExitCode {
     if wants_json() {
         json::print_errors(vec![json::plain_error(code, message, None)]);
     } else {
-        eprintln!("{code}\n\n  × {message}");
+        eprintln!("{code}\n\n  × {}", mettle::text::visible(message));
     }
     ExitCode::from(2)
 }
@@ -484,12 +484,13 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Writes `text` to standard output, its control characters escaped. A closed pipe has already ended the
+/// Writes `text` to standard output, its control characters and bidirectional overrides escaped (the
+/// command prints no colours there). A closed pipe has already ended the
 /// program quietly (SIGPIPE); any other failure ends it with a coded message.
 pub(crate) fn write_out(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(mettle::text::escape_controls(text).as_bytes()) {
+    if let Err(e) = out.write_all(mettle::text::visible(text).as_bytes()) {
         drop(out);
         let (message, help) =
             (format!("cannot write the output: {e}"), "check the free space where the output goes");
