@@ -111,7 +111,8 @@ impl<'a> Target<'a> {
 }
 
 fn refusal(code: &str, message: String, help: String) -> Diagnostic {
-    Diagnostic::plain(code, crate::text::visible(&message).into_owned()).with_help(crate::text::visible(&help))
+    Diagnostic::plain(code, crate::text::visible(&message).into_owned())
+        .with_help(crate::text::visible(&help))
 }
 
 /// Whether `a` and `b` are one file (the same file reached by two names, a hard link included).

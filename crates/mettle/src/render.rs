@@ -109,8 +109,7 @@ fn excerpt(name: &str, lines: &Lines<'_>, labels: &[Label]) -> (Excerpt, Vec<(us
                 (s, l.span.end.clamp(s, len))
             })
             .collect();
-        let whole =
-            Excerpt {
+        let whole = Excerpt {
             name: name.to_string(),
             text: lines.text.to_string(),
             first_line: 0,

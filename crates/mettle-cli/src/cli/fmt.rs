@@ -21,10 +21,7 @@ pub fn run(paths: &[PathBuf], check: bool, force: bool) -> u8 {
     }
     // A file named twice (`mettle fmt a.mettle .`) is formatted once.
     let mut seen = std::collections::HashSet::new();
-    let files: Vec<PathBuf> = found
-        .into_iter()
-        .filter(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())))
-        .collect();
+    let files: Vec<PathBuf> = found.into_iter().filter(|f| seen.insert(identity(f))).collect();
     if files.is_empty() {
         plain(
             "fmt::no_files",
@@ -57,7 +54,11 @@ pub fn run(paths: &[PathBuf], check: bool, force: bool) -> u8 {
             Err(diags) => {
                 eprint!("{}", super::commands::render(&diags, &name, &text));
                 let parses = diags.iter().any(|d| d.code.starts_with("mettle::fmt::"));
-                eprintln!("{}: left as it was{}", mettle::text::visible(&name), if parses { "" } else { ", as it does not parse" });
+                eprintln!(
+                    "{}: left as it was{}",
+                    mettle::text::visible(&name),
+                    if parses { "" } else { ", as it does not parse" }
+                );
                 failed += 1;
                 continue;
             }
@@ -117,6 +118,19 @@ pub fn stdin(check: bool) -> u8 {
             eprint!("{}", super::commands::render(&diags, "<stdin>", &text));
             1
         }
+    }
+}
+
+/// What names a file for finding it named twice: its folder's real path and its own name, a link
+/// itself and not what it points to (a link is refused, the file it points to is not).
+fn identity(file: &Path) -> PathBuf {
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), file.file_name()) {
+        (Ok(f), Some(name)) => f.join(name),
+        _ => file.to_path_buf(),
     }
 }
 

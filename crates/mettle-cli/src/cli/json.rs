@@ -34,7 +34,10 @@ pub fn fail(code: &str, message: &str, help: Option<&str>) {
         print_errors(vec![plain_error(code, message, help)]);
     } else {
         let message = mettle::text::visible(message);
-        eprintln!("error: {message}{}", help.map(|h| format!("; {}", mettle::text::visible(h))).unwrap_or_default());
+        eprintln!(
+            "error: {message}{}",
+            help.map(|h| format!("; {}", mettle::text::visible(h))).unwrap_or_default()
+        );
     }
 }
 
@@ -73,7 +76,8 @@ pub fn write_schemas(dir: &std::path::Path) -> u8 {
     }
     for (name, schema) in schemas() {
         let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
-        if let Err(d) = super::write_file(&dir.join(name), mettle::internals::files::Kind::Schema, text.as_bytes())
+        if let Err(d) =
+            super::write_file(&dir.join(name), mettle::internals::files::Kind::Schema, text.as_bytes())
         {
             eprint!("{}", super::commands::render(&[d], "", ""));
             return 1;

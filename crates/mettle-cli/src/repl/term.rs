@@ -69,8 +69,7 @@ pub fn run(opts: &Options) -> u8 {
 /// echoed lines come from input); on standard error, the diagnostics' own colour codes pass.
 fn print(reply: &super::Reply) {
     let mut out = std::io::stdout().lock();
-    let written =
-        out.write_all(mettle::text::visible(&reply.out).as_bytes()).and_then(|()| out.flush());
+    let written = out.write_all(mettle::text::visible(&reply.out).as_bytes()).and_then(|()| out.flush());
     drop(out);
     if let Err(e) = written {
         // A closed pipe has already ended the program quietly (SIGPIPE); a full disk ends it here.
