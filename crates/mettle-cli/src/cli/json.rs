@@ -22,10 +22,29 @@ pub fn on() -> bool {
     ON.load(Ordering::Relaxed)
 }
 
+/// JSON text with the characters a terminal acts on that the JSON encoder leaves as they are (DEL,
+/// the C1 controls, bidirectional overrides; it escapes the C0 controls itself) written as JSON
+/// escapes (`\u009b`): the same document, safe on a terminal, and never broken by the terminal
+/// escaping of standard output. They can only be inside strings, where such escapes are valid.
+pub fn safe(json: String) -> String {
+    if !json.chars().any(mettle::text::escaped) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if mettle::text::escaped(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Prints an error document on standard error, on one line.
 pub fn print_errors(errors: Vec<ErrorInfo>) {
     let doc = ErrorDoc { mettle: Meta::default(), errors };
-    eprintln!("{}", serde_json::to_string(&doc).unwrap_or_default());
+    eprintln!("{}", safe(serde_json::to_string(&doc).unwrap_or_default()));
 }
 
 /// An error without a place: `error: MESSAGE` (with `help: …` under it), or JSON under `--json`.
@@ -56,7 +75,7 @@ pub fn warn(code: &str, message: &str, help: Option<&str>) {
 
 /// Prints a document on standard output, pretty.
 pub fn print<T: Serialize>(doc: &T) {
-    outln!("{}", serde_json::to_string_pretty(doc).unwrap_or_default());
+    outln!("{}", safe(serde_json::to_string_pretty(doc).unwrap_or_default()));
 }
 
 /// Every schema, by file name: the library's documents and the server's.
