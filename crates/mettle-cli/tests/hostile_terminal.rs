@@ -264,6 +264,15 @@ fn a_hostile_save_path_is_echoed_escaped() {
 }
 
 #[test]
+fn json_errors_stay_valid_json_with_nothing_raw() {
+    let r = mettle(&["roll", IF, "morale", "--set", &format!("spi={HOSTILE}"), "--json"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    let doc: serde_json::Value = serde_json::from_str(r.err.trim()).expect("one JSON document");
+    assert!(doc.get("errors").is_some(), "{doc}");
+    assert!(r.err.contains("\\u202e") || r.err.contains("\\u009b"), "{}", r.err);
+}
+
+#[test]
 fn c1_controls_del_and_bidi_marks_are_all_escaped() {
     use mettle::text::{escape_controls, visible};
     for c in [

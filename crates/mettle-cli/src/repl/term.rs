@@ -252,9 +252,14 @@ fn keep_history(ed: &mut Editor<MettleHelper, FileHistory>, path: Option<&Path>)
         if let Some(dir) = p.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        // The line editor writes its own format, into the new file by its name.
-        let _ = write_with(&Target::new(p, Kind::History), |_, temp| {
-            ed.save_history(temp).map_err(std::io::Error::other)
+        // The line editor writes its own format, into the new file by its name. It writes nothing
+        // when no line was added since it last saved: then the history there is kept as it is.
+        let _ = write_with(&Target::new(p, Kind::History), |file, temp| {
+            ed.save_history(temp).map_err(std::io::Error::other)?;
+            if file.metadata()?.len() == 0 {
+                return Err(std::io::Error::other("no new lines"));
+            }
+            Ok(())
         });
     }
 }
