@@ -178,7 +178,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn dash_o_writes_the_card_whole_and_leaves_nothing_beside_it() {
     let dir = temp_dir("out");
     let out = dir.join("frontiers.html");
-    std::fs::write(&out, "old").expect("an old file");
+    std::fs::write(&out, "<!DOCTYPE html>\n<p>an old card</p>").expect("an old card");
     let o = mettle(&["card", "rulesets/infinite_frontiers.mettle", "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).is_empty());
@@ -208,7 +208,7 @@ fn dash_o_never_writes_through_a_folder_or_a_link() {
     let dir = temp_dir("refuse");
     let o = mettle(&["card", "rulesets/combat_hq.mettle", "-o", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("is not a regular file"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("mettle::io::not_a_file"), "{}", stderr(&o));
     #[cfg(unix)]
     {
         let target = dir.join("target.txt");
@@ -217,7 +217,7 @@ fn dash_o_never_writes_through_a_folder_or_a_link() {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let o = mettle(&["card", "rulesets/combat_hq.mettle", "-o", link.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(1));
-        assert!(stderr(&o).contains("is not a regular file"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("mettle::io::link"), "{}", stderr(&o));
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     }
@@ -228,7 +228,8 @@ fn dash_o_never_writes_through_a_folder_or_a_link() {
         dir.join("no/such/folder.html").to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("cannot write the card"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("mettle::io::write"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("mettle::mettle::"), "the code is printed once: {}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

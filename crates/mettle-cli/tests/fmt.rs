@@ -423,13 +423,14 @@ fn stdin_is_formatted_to_stdout() {
 
 #[cfg(unix)]
 #[test]
-fn a_link_is_followed_and_kept() {
+fn a_link_is_never_written_through() {
     let dir = temp_dir("link");
     std::fs::write(dir.join("real.mettle"), MESSY_FILE).unwrap();
     std::os::unix::fs::symlink("real.mettle", dir.join("link.mettle")).unwrap();
-    // Named twice (the link, and the folder holding both): formatted once.
+    // The link named is refused; the folder's walk passes it by and formats the file itself.
     let (code, out, err) = mettle(&["fmt", "link.mettle", "."], &dir);
-    assert_eq!((code, out.as_str()), (0, "formatted link.mettle\n"), "{err}");
+    assert_eq!((code, out.as_str()), (1, "formatted ./real.mettle\n"), "{err}");
+    assert!(err.contains("mettle::io::link"), "{err}");
     assert!(std::fs::symlink_metadata(dir.join("link.mettle")).unwrap().file_type().is_symlink());
     assert_eq!(std::fs::read_to_string(dir.join("real.mettle")).unwrap(), TIDY_FILE);
     std::fs::remove_dir_all(&dir).unwrap();

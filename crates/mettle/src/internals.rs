@@ -34,6 +34,11 @@ pub mod shape {
     pub use crate::shape::*;
 }
 
+/// The one way every file mettle writes is written (cards, charts, formatted rulesets, saves, schemas).
+pub mod files {
+    pub use crate::files::*;
+}
+
 /// The REPL's engine: typed lines in, replies out (the command adds the line editor).
 pub mod repl {
     pub use crate::repl::*;

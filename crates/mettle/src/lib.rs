@@ -88,6 +88,8 @@ mod check;
 pub mod diagnostics;
 pub mod dice;
 pub mod export;
+#[cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+mod files;
 pub mod fmt;
 /// How to embed mettle in a game or tool (docs/embedding.md; every example runs as a test).
 ///

@@ -59,6 +59,9 @@ struct Excerpt {
     /// For each line of the excerpt, how many characters of the file's line were cut from its start
     /// (less the one the `…` takes), so that columns read as in the file.
     shift: Vec<usize>,
+    /// Each character shown escaped (see [`escape`]): where its escape starts in `text`, and how many
+    /// bytes longer the escape is than the character, so that columns read as in the file.
+    escapes: Vec<(usize, usize)>,
 }
 
 impl SourceCode for Excerpt {
@@ -72,7 +75,11 @@ impl SourceCode for Excerpt {
         // miette's column is the span's own when it asks with no context (the header's `line:col`).
         let line = inner.line();
         let column = if before == 0 && after == 0 {
-            inner.column() + self.shift.get(line).copied().unwrap_or(0)
+            let line_start = span.offset().saturating_sub(inner.column());
+            let from = self.escapes.partition_point(|e| e.0 < line_start);
+            let to = self.escapes.partition_point(|e| e.0 < span.offset());
+            let longer: usize = self.escapes[from..to].iter().map(|e| e.1).sum();
+            (inner.column() + self.shift.get(line).copied().unwrap_or(0)).saturating_sub(longer)
         } else {
             inner.column()
         };
@@ -102,8 +109,13 @@ fn excerpt(name: &str, lines: &Lines<'_>, labels: &[Label]) -> (Excerpt, Vec<(us
                 (s, l.span.end.clamp(s, len))
             })
             .collect();
-        let whole =
-            Excerpt { name: name.to_string(), text: lines.text.to_string(), first_line: 0, shift: vec![] };
+        let whole = Excerpt {
+            name: name.to_string(),
+            text: lines.text.to_string(),
+            first_line: 0,
+            shift: vec![],
+            escapes: vec![],
+        };
         return (whole, spans);
     }
     let clamp = |at: usize| {
@@ -196,7 +208,41 @@ fn excerpt(name: &str, lines: &Lines<'_>, labels: &[Label]) -> (Excerpt, Vec<(us
             m.1 = m.0;
         }
     }
-    (Excerpt { name: name.to_string(), text, first_line: lo, shift }, mapped)
+    (Excerpt { name: name.to_string(), text, first_line: lo, shift, escapes: vec![] }, mapped)
+}
+
+/// Shows the excerpt's control characters and bidirectional overrides escaped (`\u{1b}`), so that a
+/// comment cannot retitle the window or clear the screen, and moves the spans to match: the labels
+/// still point at what they did.
+fn escape(source: &mut Excerpt, spans: &mut [(usize, usize)]) {
+    if !source.text.chars().any(crate::text::escaped) {
+        return;
+    }
+    let mut text = String::with_capacity(source.text.len() + 32);
+    // For each escaped character: where it ends in the old text, and how much longer the text is by then.
+    let mut grown: Vec<(usize, usize)> = Vec::new();
+    let mut longer = 0;
+    for (i, c) in source.text.char_indices() {
+        if crate::text::escaped(c) {
+            let shown = crate::text::escape_char(c);
+            source.escapes.push((text.len(), shown.len() - c.len_utf8()));
+            text.push_str(&shown);
+            longer += shown.len() - c.len_utf8();
+            grown.push((i + c.len_utf8(), longer));
+        } else {
+            text.push(c);
+        }
+    }
+    let moved = |p: usize| {
+        let k = grown.partition_point(|g| g.0 <= p);
+        p + if k == 0 { 0 } else { grown[k - 1].1 }
+    };
+    for s in spans.iter_mut().filter(|s| s.0 != usize::MAX) {
+        // A span that starts on an escaped character starts on its escape, and one that ends after
+        // it ends after the escape.
+        *s = (moved(s.0), moved(s.1));
+    }
+    source.text = text;
 }
 
 /// A diagnostic with its excerpt, for miette.
@@ -214,7 +260,7 @@ impl fmt::Debug for Report<'_> {
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diag.message)
+        f.write_str(&crate::text::visible(&self.diag.message))
     }
 }
 
@@ -231,7 +277,7 @@ impl miette::Diagnostic for Report<'_> {
         })
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag.help.as_ref().map(|h| Box::new(crate::text::visible(h)) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         (!self.diag.labels.is_empty()).then_some(&self.source as &dyn SourceCode)
@@ -242,7 +288,7 @@ impl miette::Diagnostic for Report<'_> {
         }
         Some(Box::new(self.diag.labels.iter().zip(&self.spans).filter(|(_, s)| s.0 != usize::MAX).map(
             |(l, &(start, end))| {
-                let text = (!l.text.is_empty()).then(|| l.text.clone());
+                let text = (!l.text.is_empty()).then(|| crate::text::visible(&l.text).into_owned());
                 if l.primary {
                     LabeledSpan::new_primary_with_span(text, (start, end - start))
                 } else {
@@ -273,7 +319,9 @@ pub(crate) fn render(
             }
             None => (&main, name),
         };
-        let (source, spans) = excerpt(shown, lines, &d.labels);
+        let (mut source, mut spans) = excerpt(shown, lines, &d.labels);
+        escape(&mut source, &mut spans);
+        source.name = crate::text::visible(&source.name).into_owned();
         // Writing into a String cannot fail.
         let _ = handler.render_report(&mut out, &Report { diag: d, source, spans });
     }

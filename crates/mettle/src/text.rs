@@ -1,10 +1,56 @@
 //! Text bound for a terminal: control characters from a ruleset, script, save or typed line are shown
-//! escaped (`\u{1b}`), so that no input can move the cursor, retitle the window or hide what it did.
+//! escaped (`\u{1b}`), so that no input can move the cursor, retitle the window, write the clipboard or
+//! hide what it did; bidirectional overrides and isolates (which reorder what is shown) are escaped too.
 
 use std::borrow::Cow;
 
-/// `text` with every control character escaped as `\u{…}`, except line breaks, tabs and the colour
-/// codes (`ESC [ … m`) that only set colours and styles.
+/// Whether `c` is shown escaped on a terminal: a control character (C0 but line breaks and tabs,
+/// DEL, C1) or a bidirectional mark, embedding, override or isolate.
+///
+/// ```
+/// use mettle::text::escaped;
+/// assert!(escaped('\u{1b}') && escaped('\u{9b}') && escaped('\u{7f}') && escaped('\u{202e}'));
+/// assert!(!escaped('\n') && !escaped('\t') && !escaped('é'));
+/// ```
+pub fn escaped(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{61c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// How an escaped character is shown: `\u{1b}`, its code point in hex.
+pub fn escape_char(c: char) -> String {
+    format!("\\u{{{:x}}}", c as u32)
+}
+
+/// `text` with every character that [`escaped`] names shown as `\u{…}`: for text from outside
+/// (a ruleset, a save, a typed line, a command-line value) put into a message. Line breaks and tabs
+/// stay.
+///
+/// ```
+/// use mettle::text::visible;
+/// assert_eq!(visible("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+/// assert_eq!(visible("\u{1b}[31mred"), "\\u{1b}[31mred", "no colour from outside either");
+/// assert_eq!(visible("abc\u{202e}def"), "abc\\u{202e}def");
+/// assert_eq!(visible("plain"), "plain");
+/// ```
+pub fn visible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if escaped(c) {
+            out.push_str(&escape_char(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` with every character that [`escaped`] names shown as `\u{…}`, except the colour codes
+/// (`ESC [ … m`) that only set colours and styles: for what mettle itself prints, its own colours
+/// included, on its way to the terminal.
 ///
 /// ```
 /// use mettle::text::escape_controls;
@@ -13,8 +59,7 @@ use std::borrow::Cow;
 /// assert_eq!(escape_controls("plain"), "plain");
 /// ```
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    let needs = text.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
-    if !needs {
+    if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -27,8 +72,8 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
             rest = &rest[len..];
             continue;
         }
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        if escaped(c) {
+            out.push_str(&escape_char(c));
         } else {
             out.push(c);
         }

@@ -302,7 +302,10 @@ fn save_does_not_write_over_the_ruleset() {
     let file = dir.join("saves.mettle");
     let reply = repl.handle(&format!(":save {}", file.display()));
     assert!(reply.failed);
-    assert!(reply.err.contains("mettle::repl::not_a_save"), "{}", reply.err);
+    assert!(reply.err.contains("mettle::io::same_as_input"), "{}", reply.err);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), RULES);
+    // Not even when forced.
+    assert!(repl.handle(&format!(":save! {}", file.display())).err.contains("mettle::io::same_as_input"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), RULES);
     // The session goes on.
     assert!(!repl.handle("new side red").failed);
@@ -347,7 +350,7 @@ fn a_failed_save_keeps_the_old_one() {
     std::fs::set_permissions(&dir, perms).unwrap();
     // Root may write anywhere; then the save simply succeeds.
     if reply.failed {
-        assert!(reply.err.contains("mettle::repl::cannot_write"), "{}", reply.err);
+        assert!(reply.err.contains("mettle::io::write"), "{}", reply.err);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
     }
 }
@@ -358,7 +361,7 @@ fn a_save_to_a_device_is_refused() {
     let mut repl = repl_in(&dir);
     let reply = repl.handle(":save! /dev/full");
     assert!(reply.failed, "{}", reply.out);
-    assert!(reply.err.contains("mettle::repl::cannot_write"), "{}", reply.err);
+    assert!(reply.err.contains("mettle::io::not_a_file"), "{}", reply.err);
     assert!(!repl.handle("new side red").failed);
 }
 

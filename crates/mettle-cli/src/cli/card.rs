@@ -1,7 +1,6 @@
 //! `mettle card FILE [--format html|md] [-o OUT]`: a ruleset's printable quick-reference sheet.
 
-use mettle::Diagnostic;
-use std::io::Write;
+use mettle::internals::files::Kind;
 use std::path::Path;
 
 /// The formats a card is made in.
@@ -29,9 +28,9 @@ pub fn run(file: &Path, format: Format, out: Option<&Path>) -> u8 {
             }
             0
         }
-        Some(path) => match write_atomically(path, &text) {
+        Some(path) => match super::write_file(path, kind(format), text.as_bytes()) {
             Ok(()) => {
-                eprintln!("card written to {}", path.display());
+                eprintln!("card written to {}", mettle::text::visible(&path.display().to_string()));
                 0
             }
             Err(d) => {
@@ -42,42 +41,10 @@ pub fn run(file: &Path, format: Format, out: Option<&Path>) -> u8 {
     }
 }
 
-/// Writes `text` to `path` through a new file beside it, flushed and then renamed over it, so that a
-/// failure leaves what was there before. Only a regular file (or nothing) is replaced: a folder, a
-/// device, a pipe or a symbolic link at `path` is an error, never followed.
-fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
-    let cannot = |e: std::io::Error| {
-        Diagnostic::plain("mettle::io::write", format!("cannot write the card to `{}`: {e}", path.display()))
-            .with_help("check the folder exists and has room; a file that was there is unchanged")
-    };
-    let old = std::fs::symlink_metadata(path).ok();
-    if let Some(meta) = &old
-        && !meta.file_type().is_file()
-    {
-        return Err(Diagnostic::plain(
-            "mettle::io::write",
-            format!("`{}` is not a regular file, so the card is not written there", path.display()),
-        )
-        .with_help("give the name of a new or ordinary file with `-o`"));
+/// What a card in `format` is, as a file.
+fn kind(format: Format) -> Kind {
+    match format {
+        Format::Html => Kind::CardHtml,
+        Format::Md => Kind::CardMd,
     }
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "card".into());
-    let temp = folder.join(format!(".{name}.card-{}.tmp", std::process::id()));
-    // `create_new` fails on anything already at the temporary name, a link included.
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp).map_err(cannot)?;
-    let written = (|| {
-        file.write_all(text.as_bytes())?;
-        // A card written over an old one keeps the old one's permissions.
-        if let Some(meta) = &old {
-            file.set_permissions(meta.permissions())?;
-        }
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(cannot(e));
-    }
-    Ok(())
 }

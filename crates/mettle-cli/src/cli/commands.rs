@@ -14,7 +14,7 @@ pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
     if super::json::on() {
         let errors = diags.iter().map(|d| super::json::error_info(d, name, text)).collect();
         let doc = super::json::ErrorDoc { mettle: super::json::Meta::default(), errors };
-        return serde_json::to_string(&doc).unwrap_or_default() + "\n";
+        return super::json::safe(serde_json::to_string(&doc).unwrap_or_default()) + "\n";
     }
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     mettle::diagnostics::render(

@@ -64,7 +64,7 @@ pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
                 if super::json::on() {
                     super::json::fail(&d.code, &d.message, Some(help));
                 } else {
-                    eprintln!("error[{}]: {}\n  help: {help}", d.code, d.message);
+                    eprintln!("error[{}]: {}\n  help: {help}", d.code, mettle::text::visible(&d.message));
                 }
                 1
             }

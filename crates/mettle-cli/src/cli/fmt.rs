@@ -1,15 +1,18 @@
 //! `mettle fmt`: rewrites rulesets in the canonical layout, or with `--check` shows what would change.
 
 use mettle::diagnostics::Diagnostic;
+use mettle::internals::files::{Kind, Target};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Formats every file given and every `.mettle` file below the folders given. Exit status: 0 when
 /// all went well (and, with `check`, every file was already formatted), 1 otherwise, 2 when there was
 /// nothing to format.
-pub fn run(paths: &[PathBuf], check: bool) -> u8 {
+/// A file named on the command line that does not end in `.mettle` is refused unless `force`.
+pub fn run(paths: &[PathBuf], check: bool, force: bool) -> u8 {
     let mut found = Vec::new();
     for p in paths {
+        // A folder named by a link is walked; links met inside folders are not followed.
         if p.is_dir() {
             below(p, &mut found);
         } else {
@@ -18,10 +21,7 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
     }
     // A file named twice (`mettle fmt a.mettle .`) is formatted once.
     let mut seen = std::collections::HashSet::new();
-    let files: Vec<PathBuf> = found
-        .into_iter()
-        .filter(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())))
-        .collect();
+    let files: Vec<PathBuf> = found.into_iter().filter(|f| seen.insert(identity(f))).collect();
     if files.is_empty() {
         plain(
             "fmt::no_files",
@@ -33,6 +33,14 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
     let (mut failed, mut unformatted) = (0usize, 0usize);
     for file in &files {
         let name = file.display().to_string();
+        // What would be refused as a place to write is not read either: a link, a pipe, a folder,
+        // a file that is not a ruleset (unless forced).
+        let target = Target { force, ..Target::new(file, Kind::Ruleset) };
+        if let Err(d) = mettle::internals::files::check(&target) {
+            eprint!("{}", super::commands::render(&[d], &name, ""));
+            failed += 1;
+            continue;
+        }
         let text = match read(file) {
             Ok(t) => t,
             Err(d) => {
@@ -46,7 +54,11 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
             Err(diags) => {
                 eprint!("{}", super::commands::render(&diags, &name, &text));
                 let parses = diags.iter().any(|d| d.code.starts_with("mettle::fmt::"));
-                eprintln!("{name}: left as it was{}", if parses { "" } else { ", as it does not parse" });
+                eprintln!(
+                    "{}: left as it was{}",
+                    mettle::text::visible(&name),
+                    if parses { "" } else { ", as it does not parse" }
+                );
                 failed += 1;
                 continue;
             }
@@ -57,12 +69,8 @@ pub fn run(paths: &[PathBuf], check: bool) -> u8 {
         unformatted += 1;
         if check {
             out!("{}", mettle::fmt::unified_diff(&name, &text, &formatted));
-        } else if let Err(e) = replace(file, &formatted) {
-            plain(
-                "fmt::write",
-                &format!("cannot write {name}: {e}"),
-                "check the free space and the folder's permissions; the file was left as it was",
-            );
+        } else if let Err(d) = mettle::internals::files::write(&target, formatted.as_bytes()) {
+            eprint!("{}", super::commands::render(&[d], &name, ""));
             failed += 1;
         } else {
             outln!("formatted {name}");
@@ -113,6 +121,19 @@ pub fn stdin(check: bool) -> u8 {
     }
 }
 
+/// What names a file for finding it named twice: its folder's real path and its own name, a link
+/// itself and not what it points to (a link is refused, the file it points to is not).
+fn identity(file: &Path) -> PathBuf {
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), file.file_name()) {
+        (Ok(f), Some(name)) => f.join(name),
+        _ => file.to_path_buf(),
+    }
+}
+
 /// The `.mettle` files below `dir`, in name order, folder by folder.
 fn below(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -120,11 +141,12 @@ fn below(dir: &Path, out: &mut Vec<PathBuf>) {
         .unwrap_or_default();
     entries.sort();
     for e in entries {
-        // Symbolic links to folders are not followed: a link back up would never end.
-        let is_link = e.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
-        if e.is_dir() && !is_link {
+        // Symbolic links are not followed, to folders (a link back up would never end) or to files
+        // (one could point out of the folder, at a file that is not meant to be rewritten).
+        let Ok(meta) = e.symlink_metadata() else { continue };
+        if meta.is_dir() {
             below(&e, out);
-        } else if e.is_file() && e.extension().is_some_and(|x| x == "mettle") {
+        } else if meta.is_file() && e.extension().is_some_and(|x| x == "mettle") {
             out.push(e);
         }
     }
@@ -152,33 +174,6 @@ fn read(file: &Path) -> Result<String, Diagnostic> {
 fn too_large(what: &str, limit: u64) -> Diagnostic {
     Diagnostic::plain("io::too_large", format!("{what} is larger than {limit} bytes, the limit on a ruleset"))
         .with_help("raise the limit with `--budget ruleset_bytes=N` if it is meant to be this large")
-}
-
-/// Replaces `file` with `text` atomically: the text goes to a new file beside it, which is then renamed
-/// over it, so that a failure leaves either the old file or the new one, never half of one.
-fn replace(file: &Path, text: &str) -> std::io::Result<()> {
-    // Through a symbolic link, the file it points to is replaced, and the link stays.
-    let resolved = std::fs::canonicalize(file)?;
-    let file = resolved.as_path();
-    let dir = match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let base = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = dir.join(format!(".{base}.fmt-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(file) {
-            std::fs::set_permissions(&temp, meta.permissions())?;
-        }
-        std::fs::rename(&temp, file)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 /// Prints a diagnostic about no source text.

@@ -22,10 +22,29 @@ pub fn on() -> bool {
     ON.load(Ordering::Relaxed)
 }
 
+/// JSON text with the characters a terminal acts on that the JSON encoder leaves as they are (DEL,
+/// the C1 controls, bidirectional overrides; it escapes the C0 controls itself) written as JSON
+/// escapes (`\u009b`): the same document, safe on a terminal, and never broken by the terminal
+/// escaping of standard output. They can only be inside strings, where such escapes are valid.
+pub fn safe(json: String) -> String {
+    if !json.chars().any(mettle::text::escaped) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if mettle::text::escaped(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Prints an error document on standard error, on one line.
 pub fn print_errors(errors: Vec<ErrorInfo>) {
     let doc = ErrorDoc { mettle: Meta::default(), errors };
-    eprintln!("{}", serde_json::to_string(&doc).unwrap_or_default());
+    eprintln!("{}", safe(serde_json::to_string(&doc).unwrap_or_default()));
 }
 
 /// An error without a place: `error: MESSAGE` (with `help: …` under it), or JSON under `--json`.
@@ -33,7 +52,11 @@ pub fn fail(code: &str, message: &str, help: Option<&str>) {
     if on() {
         print_errors(vec![plain_error(code, message, help)]);
     } else {
-        eprintln!("error: {message}{}", help.map(|h| format!("; {h}")).unwrap_or_default());
+        let message = mettle::text::visible(message);
+        eprintln!(
+            "error: {message}{}",
+            help.map(|h| format!("; {}", mettle::text::visible(h))).unwrap_or_default()
+        );
     }
 }
 
@@ -42,13 +65,17 @@ pub fn warn(code: &str, message: &str, help: Option<&str>) {
     if on() {
         print_errors(vec![plain_warning(code, message, help)]);
     } else {
-        eprintln!("warning: {message}{}", help.map(|h| format!("\n  help: {h}")).unwrap_or_default());
+        let message = mettle::text::visible(message);
+        eprintln!(
+            "warning: {message}{}",
+            help.map(|h| format!("\n  help: {}", mettle::text::visible(h))).unwrap_or_default()
+        );
     }
 }
 
 /// Prints a document on standard output, pretty.
 pub fn print<T: Serialize>(doc: &T) {
-    outln!("{}", serde_json::to_string_pretty(doc).unwrap_or_default());
+    outln!("{}", safe(serde_json::to_string_pretty(doc).unwrap_or_default()));
 }
 
 /// Every schema, by file name: the library's documents and the server's.
@@ -68,8 +95,10 @@ pub fn write_schemas(dir: &std::path::Path) -> u8 {
     }
     for (name, schema) in schemas() {
         let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
-        if let Err(e) = std::fs::write(dir.join(name), text) {
-            fail("mettle::io::write", &format!("cannot write {}: {e}", dir.join(name).display()), None);
+        if let Err(d) =
+            super::write_file(&dir.join(name), mettle::internals::files::Kind::Schema, text.as_bytes())
+        {
+            eprint!("{}", super::commands::render(&[d], "", ""));
             return 1;
         }
     }

@@ -75,6 +75,23 @@ fn parse_options(given: &[String]) -> Result<Vec<(String, String)>, String> {
 /// The limits given with `--budget`, for every ruleset the command loads.
 static BUDGET: std::sync::OnceLock<mettle::Budget> = std::sync::OnceLock::new();
 
+/// `--force`, and the files this run reads, for every file it writes.
+static WRITING: std::sync::OnceLock<(bool, Vec<PathBuf>)> = std::sync::OnceLock::new();
+
+/// Writes `bytes` to `path` the one way mettle writes files (`mettle::internals::files`): never over
+/// a file this run reads, nor over one of another kind without `--force`.
+pub(crate) fn write_file(
+    path: &std::path::Path,
+    kind: mettle::internals::files::Kind,
+    bytes: &[u8],
+) -> Result<(), mettle::Diagnostic> {
+    use mettle::internals::files::Target;
+    let (force, inputs) = WRITING.get().map_or((false, &[][..]), |(f, i)| (*f, i.as_slice()));
+    let inputs: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let target = Target { force, inputs: &inputs, save_cap: budget().save_bytes, ..Target::new(path, kind) };
+    mettle::internals::files::write(&target, bytes)
+}
+
 /// The limits for this run of the command.
 pub(crate) fn budget() -> mettle::Budget {
     BUDGET.get().cloned().unwrap_or_default()
@@ -139,6 +156,9 @@ enum Command {
         /// Write the card to this file instead of standard output (replaced whole, never half-written).
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: Option<PathBuf>,
+        /// Replace OUT even if it is not a card (it is never the ruleset, a link, a folder or a pipe).
+        #[arg(long, requires = "output")]
+        force: bool,
     },
     /// Roll one check once and explain the result.
     #[command(
@@ -217,6 +237,10 @@ enum Command {
         /// the first outcome, when left out).
         #[arg(long = "plot-of", value_name = "NAME", requires = "plot")]
         plot_of: Option<String>,
+        /// Replace the `--plot` file even if it is not an SVG chart (never the ruleset, a link, a
+        /// folder or a pipe).
+        #[arg(long, requires = "plot")]
+        force: bool,
         /// Seed for the simulation used when exact odds are out of reach.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -304,6 +328,9 @@ enum Command {
         /// Rewrite nothing: print a diff of what would change, and exit 1 if any file would.
         #[arg(long)]
         check: bool,
+        /// Also rewrite files named on the command line that do not end in `.mettle`.
+        #[arg(long, conflicts_with = "stdin")]
+        force: bool,
     },
     /// Run a language server over standard input and output, for editors (see docs/lsp.md).
     #[command(after_help = "Example (an editor starts it):\n  mettle lsp")]
@@ -350,7 +377,7 @@ fn global_option_error(code: &str, message: &str) -> ExitCode {
     if wants_json() {
         json::print_errors(vec![json::plain_error(code, message, None)]);
     } else {
-        eprintln!("{code}\n\n  × {message}");
+        eprintln!("{code}\n\n  × {}", mettle::text::visible(message));
     }
     ExitCode::from(2)
 }
@@ -382,10 +409,17 @@ pub fn main() -> ExitCode {
     if json {
         json::turn_on();
     }
+    let writing = match &cli.command {
+        Command::Card { file, force, .. } => (*force, vec![file.clone()]),
+        Command::Odds { file, force, .. } => (*force, file.iter().cloned().collect()),
+        Command::Fmt { force, .. } => (*force, vec![]),
+        _ => (false, vec![]),
+    };
+    let _ = WRITING.set(writing);
     let code = match cli.command {
         Command::Check { files, json } => commands::check(&files, json),
         Command::Export { file } => commands::export(&file),
-        Command::Card { file, format, output } => card::run(&file, format, output.as_deref()),
+        Command::Card { file, format, output, .. } => card::run(&file, format, output.as_deref()),
         Command::Roll { dice: Some(expr), seed, json, .. } => dice::roll(&expr, seed, json),
         Command::Roll { file, check, set, with, seed, json, .. } => match (file, check) {
             (Some(file), Some(check)) => commands::roll(&file, &check, &set, &with, seed, json),
@@ -437,7 +471,7 @@ pub fn main() -> ExitCode {
         Command::Schemas { out } => json::write_schemas(&out),
         Command::Lsp => crate::lsp::run(),
         Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),
-        Command::Fmt { paths, check, .. } => fmt::run(&paths, check),
+        Command::Fmt { paths, check, force, .. } => fmt::run(&paths, check, force),
         Command::Repl { file, seed, echo, width } => crate::repl::run(&crate::repl::Options {
             file,
             seed,
@@ -450,12 +484,13 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Writes `text` to standard output, its control characters escaped. A closed pipe has already ended the
+/// Writes `text` to standard output, its control characters and bidirectional overrides escaped (the
+/// command prints no colours there). A closed pipe has already ended the
 /// program quietly (SIGPIPE); any other failure ends it with a coded message.
 pub(crate) fn write_out(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(mettle::text::escape_controls(text).as_bytes()) {
+    if let Err(e) = out.write_all(mettle::text::visible(text).as_bytes()) {
         drop(out);
         let (message, help) =
             (format!("cannot write the output: {e}"), "check the free space where the output goes");

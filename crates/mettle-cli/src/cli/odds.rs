@@ -162,12 +162,12 @@ fn print_grouped(
             let cut = text.find("\n\n").and_then(|i| text[i + 2..].find("\n\n").map(|j| i + 2 + j + 1));
             let (head, tail) = text.split_at(cut.unwrap_or(text.len()));
             out!("{head}");
-            let width = groups.iter().map(|g| g.name.len()).max().unwrap_or(0).max(7);
+            let width = groups.iter().map(|g| shown(&g.name).chars().count()).max().unwrap_or(0).max(7);
             outln!("\n  {:width$}  {:>8}  exact", "group", "chance");
             for g in groups {
                 outln!(
                     "  {:width$}  {:>8}  {}  {}",
-                    g.name,
+                    shown(&g.name),
                     percent(g.chance.value()),
                     exact_text(&g.chance),
                     bar(g.chance.value(), 40)
@@ -183,23 +183,24 @@ fn print_grouped(
 }
 
 fn write_plot(path: &Path, svg: &str) -> u8 {
-    match std::fs::write(path, svg) {
+    match super::write_file(path, mettle::internals::files::Kind::Plot, svg.as_bytes()) {
         Ok(()) => {
             // Under `--json`, standard error carries errors and warnings only; the status says it worked.
             if !super::json::on() {
-                eprintln!("chart written to {}", path.display());
+                eprintln!("chart written to {}", mettle::text::visible(&path.display().to_string()));
             }
             0
         }
-        Err(e) => {
-            super::json::fail(
-                "mettle::io::write",
-                &format!("cannot write the chart to {}: {e}", path.display()),
-                None,
-            );
+        Err(d) => {
+            eprint!("{}", super::commands::render(&[d], "", ""));
             1
         }
     }
+}
+
+/// A name as the terminal shows it (escaped), for measuring columns by it.
+fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    mettle::text::visible(name)
 }
 
 /// The report as text: the question, how it was worked out, each outcome with a bar, then each value.
@@ -207,13 +208,13 @@ pub fn report_text(report: &Report) -> String {
     let mut out = format!("{}\n{}\n", report.question, how_text(&report.how));
     if !report.outcomes.is_empty() {
         out.push('\n');
-        let width = report.outcomes.iter().map(|o| o.name.len()).max().unwrap_or(0).max(7);
+        let width = report.outcomes.iter().map(|o| shown(&o.name).chars().count()).max().unwrap_or(0).max(7);
         let exact_w = report.outcomes.iter().map(|o| exact_text(&o.chance).len()).max().unwrap_or(0).max(5);
         out.push_str(&format!("  {:width$}  {:>8}  {:exact_w$}\n", "outcome", "chance", "exact"));
         for o in &report.outcomes {
             out.push_str(&format!(
                 "  {:width$}  {:>8}  {:exact_w$}  {}\n",
-                o.name,
+                shown(&o.name),
                 percent(o.chance.value()),
                 exact_text(&o.chance),
                 bar(o.chance.value(), 40)

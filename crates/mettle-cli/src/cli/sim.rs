@@ -202,6 +202,10 @@ fn table(rep: &Report, groups: &[mettle::wire::SimGroup]) -> String {
         ]);
     }
 
+    // Labels are escaped before the columns are measured, so that they line up as shown.
+    for r in rows.iter_mut() {
+        r[0] = mettle::text::visible(&r[0]).into_owned();
+    }
     let w: Vec<usize> =
         (0..4).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
     let mut out = String::new();
@@ -216,11 +220,13 @@ fn table(rep: &Report, groups: &[mettle::wire::SimGroup]) -> String {
     }
     if !rep.records.is_empty() {
         out.push_str("\nrecorded\n");
-        let lw = rep.records.iter().map(|d| d.label.chars().count()).max().unwrap_or(0);
-        for d in &rep.records {
+        let labels: Vec<String> =
+            rep.records.iter().map(|d| mettle::text::visible(&d.label).into_owned()).collect();
+        let lw = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        for (d, label) in rep.records.iter().zip(&labels) {
             out.push_str(&format!(
                 "  {:<lw$}  mean {:.2}  min {}  max {}  {}{}\n",
-                d.label,
+                label,
                 d.mean,
                 d.min,
                 d.max,

@@ -65,11 +65,11 @@ pub fn run(opts: &Options) -> u8 {
     }
 }
 
-/// Prints a reply, its control characters escaped (names, notes and echoed lines come from input).
+/// Prints a reply, its control characters and bidirectional overrides escaped (names, notes and
+/// echoed lines come from input); on standard error, the diagnostics' own colour codes pass.
 fn print(reply: &super::Reply) {
     let mut out = std::io::stdout().lock();
-    let written =
-        out.write_all(mettle::text::escape_controls(&reply.out).as_bytes()).and_then(|()| out.flush());
+    let written = out.write_all(mettle::text::visible(&reply.out).as_bytes()).and_then(|()| out.flush());
     drop(out);
     if let Err(e) = written {
         // A closed pipe has already ended the program quietly (SIGPIPE); a full disk ends it here.
@@ -244,13 +244,23 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
     failed
 }
 
-/// Saves the history, quietly: a history that cannot be written must not stop the session.
+/// Saves the history the one way mettle writes files (never through a link, onto a pipe or half
+/// written), quietly: a history that cannot be written must not stop the session.
 fn keep_history(ed: &mut Editor<MettleHelper, FileHistory>, path: Option<&Path>) {
+    use mettle::internals::files::{Kind, Target, write_with};
     if let Some(p) = path {
         if let Some(dir) = p.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let _ = ed.save_history(p);
+        // The line editor writes its own format, into the new file by its name. It writes nothing
+        // when no line was added since it last saved: then the history there is kept as it is.
+        let _ = write_with(&Target::new(p, Kind::History), |file, temp| {
+            ed.save_history(temp).map_err(std::io::Error::other)?;
+            if file.metadata()?.len() == 0 {
+                return Err(std::io::Error::other("no new lines"));
+            }
+            Ok(())
+        });
     }
 }
 

@@ -99,7 +99,7 @@ impl Server {
     /// Answers one line: always one reply, a line of JSON without its newline.
     pub fn line(&mut self, line: &str) -> String {
         let reply = self.reply(line);
-        serde_json::to_string(&reply).unwrap_or_default()
+        crate::cli::json::safe(serde_json::to_string(&reply).unwrap_or_default())
     }
 
     fn reply(&mut self, line: &str) -> Reply {
@@ -251,7 +251,7 @@ pub fn run(file: Option<&Path>, seed: u64) -> u8 {
         let params = serde_json::json!({ "file": f.display().to_string() });
         if let Err(f) = server.call("load", params) {
             let reply = error(None, f);
-            eprintln!("{}", serde_json::to_string(&reply).unwrap_or_default());
+            eprintln!("{}", crate::cli::json::safe(serde_json::to_string(&reply).unwrap_or_default()));
             return 1;
         }
         server.undo.clear();

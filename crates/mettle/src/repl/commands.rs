@@ -401,9 +401,16 @@ impl Repl {
             _ => (rest, true),
         };
         let path = self.need_path(rest, if force { ":save!" } else { ":save" })?;
-        if !force {
-            refuse_to_overwrite(Path::new(path), self.budget.save_bytes)?;
-        }
+        let inputs: Vec<&Path> = self.world.file.iter().map(|f| f.as_path()).collect();
+        let target = crate::files::Target {
+            path: Path::new(path),
+            kind: crate::files::Kind::Save,
+            force,
+            inputs: &inputs,
+            save_cap: self.budget.save_bytes,
+        };
+        // Refused before the session is written out.
+        crate::files::check(&target)?;
         let text = self.world.session.save_with(&crate::session::SaveOptions { log })?;
         let session: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         let saved = Saved {
@@ -414,8 +421,8 @@ impl Repl {
             session,
         };
         let text = serde_json::to_string_pretty(&saved).unwrap_or_default();
-        write_atomically(Path::new(path), &(text + "\n"))?;
-        reply.say(format!("saved to {path}"));
+        crate::files::write(&target, (text + "\n").as_bytes())?;
+        reply.say(format!("saved to {}", crate::text::visible(path)));
         Ok(())
     }
 
@@ -476,60 +483,4 @@ impl Repl {
         ));
         Ok(())
     }
-}
-
-/// Refuses to let `:save` write over a file that is not a mettle save (the ruleset, a script, notes…):
-/// `:save!` says that is meant.
-fn refuse_to_overwrite(path: &Path, cap: u64) -> Result<(), Diagnostic> {
-    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
-    let is_save = meta.is_file()
-        && crate::budget::read_capped(path, cap, "file")
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .is_some_and(|v| v.get("mettle_repl").is_some() || v.get("state").is_some());
-    if is_save {
-        return Ok(());
-    }
-    Err(error(
-        "not_a_save",
-        format!("`{}` already exists and is not a mettle save, so `:save` leaves it alone", path.display()),
-        format!("save to another file, or write over it with `:save! {}`", path.display()),
-    ))
-}
-
-/// Writes `text` to `path` so that a failed write (a full disk) leaves whatever was there before:
-/// into a new file beside it first, flushed to the disk, then renamed over it.
-fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
-    use std::io::Write;
-    let cannot = |e: std::io::Error| {
-        error(
-            "cannot_write",
-            format!("cannot write `{}`: {e}", path.display()),
-            "check the path and the free space; the file that was there is unchanged",
-        )
-    };
-    // Only a regular file is ever replaced: a device or a link to one is written to, never swapped.
-    if let Ok(meta) = std::fs::symlink_metadata(path)
-        && !meta.is_file()
-    {
-        return Err(error(
-            "cannot_write",
-            format!("`{}` is not a regular file, so a save cannot go there", path.display()),
-            "save to a file name",
-        ));
-    }
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "save".into());
-    let temp = folder.join(format!(".{name}.mettle-{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(cannot(e));
-    }
-    Ok(())
 }
