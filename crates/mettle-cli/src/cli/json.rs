@@ -33,7 +33,7 @@ pub fn fail(code: &str, message: &str, help: Option<&str>) {
     if on() {
         print_errors(vec![plain_error(code, message, help)]);
     } else {
-        eprintln!("error: {message}{}", help.map(|h| format!("; {h}")).unwrap_or_default());
+        eprintln!("{code}\n\n  × {message}{}", help.map(|h| format!("\n  help: {h}")).unwrap_or_default());
     }
 }
 

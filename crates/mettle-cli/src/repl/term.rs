@@ -83,6 +83,10 @@ fn print(reply: &super::Reply) {
     let _ = err.flush();
 }
 
+/// The length up to which an open block is checked at every line for whether it can still become
+/// valid.
+const CHECK_EVERY_LINE: usize = 4 * 1024;
+
 /// One line of piped input, read within the line budget.
 enum Line {
     Text(String),
@@ -139,6 +143,8 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
     let mut buffer = String::new();
     // The buffer's length when it was last parsed to see whether it can still become valid.
     let mut checked = 0usize;
+    // The brackets open at the end of the buffer, measured a line at a time as lines are added.
+    let mut open = 0usize;
     let mut input = std::io::stdin().lock();
     let mut number = 0usize;
     loop {
@@ -170,6 +176,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 }
                 failed = true;
                 buffer.clear();
+                (checked, open) = (0, 0);
                 continue;
             }
             Err(e) => {
@@ -190,11 +197,14 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 failed |= reply.failed;
                 print(&reply);
                 buffer.clear();
+                (checked, open) = (0, 0);
             }
             if !buffer.is_empty() {
                 buffer.push('\n');
             }
             buffer.push_str(&l);
+            let (depth, in_string) = mettle::internals::syntax::open_brackets(&l, open);
+            open = depth;
             let command = buffer.trim_start().starts_with(':');
             if buffer.len() as u64 > block_cap {
                 refused(
@@ -204,14 +214,16 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 );
                 failed = true;
                 buffer.clear();
-                checked = 0;
+                (checked, open) = (0, 0);
                 continue;
             }
-            if !command && mettle::internals::syntax::is_incomplete(&buffer) {
+            if !command && (open > 0 || in_string) {
                 // Read on only while the lines so far could still become valid: a line that makes
-                // that impossible is reported now. Past 64 KiB the text is parsed again only each
-                // time it has doubled, so a long block costs time in proportion to its length.
-                let due = buffer.len() <= 64 * 1024 || buffer.len() >= 2 * checked;
+                // that impossible is reported now. Past 4 KiB the text is parsed again only each
+                // time it has grown by half, so a long block costs time in proportion to its length
+                // (a block of 6,000 lines was parsed 6,000 times), and a bad line in it is reported
+                // when the block has grown by half since the last look.
+                let due = buffer.len() <= CHECK_EVERY_LINE || buffer.len() >= checked + checked / 2;
                 if !due || !mettle::internals::syntax::never_completes(&buffer) {
                     if due {
                         checked = buffer.len();
@@ -219,7 +231,6 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                     continue;
                 }
             }
-            checked = 0;
         } else if !buffer.trim().is_empty() && mettle::internals::syntax::is_incomplete(&buffer) {
             refused(
                 "repl::unclosed",
@@ -237,6 +248,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             }
         }
         buffer.clear();
+        (checked, open) = (0, 0);
         if at_end {
             break;
         }
