@@ -91,13 +91,16 @@ const CHECK_EVERY_LINE: usize = 4 * 1024;
 enum Line {
     Text(String),
     TooLong(u64),
+    /// A line over the budget that went on past `give_up` bytes without a line break: the input is
+    /// not read further.
+    Endless(u64),
     NotUtf8(usize),
     End,
 }
 
 /// Reads one line (without its line break) of at most `cap` bytes; a longer line is read past, never
-/// held whole.
-fn read_line<R: BufRead>(input: &mut R, cap: u64) -> std::io::Result<Line> {
+/// held whole, up to `give_up` bytes: input with no line break would otherwise be read forever.
+fn read_line<R: BufRead>(input: &mut R, cap: u64, give_up: u64) -> std::io::Result<Line> {
     let mut raw = Vec::new();
     let n = <&mut R as std::io::Read>::take(&mut *input, cap + 1).read_until(b'\n', &mut raw)?;
     if n == 0 {
@@ -121,6 +124,9 @@ fn read_line<R: BufRead>(input: &mut R, cap: u64) -> std::io::Result<Line> {
                     let len = buf.len();
                     input.consume(len);
                     skipped += len as u64;
+                    if skipped > give_up {
+                        return Ok(Line::Endless(skipped));
+                    }
                 }
             }
         }
@@ -157,7 +163,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             let err = mettle::diagnostics::render(&[d], "input", "", &Default::default());
             print(&super::Reply { err, failed: true, ..Default::default() });
         };
-        let line = match read_line(&mut input, cap) {
+        let line = match read_line(&mut input, cap, block_cap.max(cap)) {
             Ok(Line::Text(l)) => Some(l),
             Ok(Line::End) => None,
             Ok(bad) => {
@@ -167,6 +173,17 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                         format!("line {number} is {n} bytes long, more than the {cap} a line may be"),
                         "split it over several lines, or raise the budget (`--budget line_bytes=N`)",
                     ),
+                    Line::Endless(n) => {
+                        refused(
+                            "repl::line_too_long",
+                            format!(
+                                "line {number} has no line break in its first {n} bytes: the rest of the input is not read"
+                            ),
+                            "end each line with a line break; a line may be at most `line_bytes` long \
+                             (`--budget line_bytes=N`)",
+                        );
+                        return true;
+                    }
                     Line::NotUtf8(at) => refused(
                         "repl::not_utf8",
                         format!("line {number} is not UTF-8 text (a bad byte after {at} good ones)"),

@@ -163,8 +163,7 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         "script::too_long",
                         format!(
-                            "this script block ends on line {last}, past the {} lines the script engine can number",
-                            u16::MAX - 1
+                            "this script block ends on line {last}, past the 65,534 lines the script engine can number"
                         ),
                         span,
                         "this block",
