@@ -150,7 +150,8 @@ fn thousands_of_script_blocks_load_in_time() {
 
 #[test]
 fn a_script_block_past_line_65534_is_refused_not_misplaced() {
-    let mut rules = String::from("kind unit { hp: 0..9 = 1 }\nevent hit(u: unit)\non hit { set u.hp to f(0) }\n");
+    let mut rules =
+        String::from("kind unit { hp: 0..9 = 1 }\nevent hit(u: unit)\non hit { set u.hp to f(0) }\n");
     rules.push_str(&"// filler\n".repeat(70_000));
     rules.push_str("script {\n  fn f(x) { 1 / x }\n}\n");
     let path = file_in("far", "far.mettle", &rules);
@@ -201,7 +202,8 @@ fn a_usage_mistake_carries_a_code_as_text_and_as_json() {
     assert!(err.starts_with("mettle::cli::usage"), "{err}");
     let (code, out, err) = run(&["roll", IF, "morale", "--json", "--bogus"]);
     assert_eq!(code, 2);
-    let doc: serde_json::Value = serde_json::from_str(if err.trim().is_empty() { &out } else { &err }).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(if err.trim().is_empty() { &out } else { &err }).unwrap();
     assert_eq!(doc["errors"][0]["code"], "mettle::cli::usage", "{doc}");
     // Help is not a mistake.
     let (code, out, _) = run(&["roll", "--help"]);
@@ -211,7 +213,8 @@ fn a_usage_mistake_carries_a_code_as_text_and_as_json() {
 
 #[test]
 fn a_sweep_past_the_row_limit_says_so_with_a_code() {
-    let (code, out, err) = run(&["odds", "rulesets/dice_pool_morale.mettle", "morale", "--sweep", "base=1..20000"]);
+    let (code, out, err) =
+        run(&["odds", "rulesets/dice_pool_morale.mettle", "morale", "--sweep", "base=1..20000"]);
     assert_eq!(code, 2);
     assert!(err.starts_with("mettle::odds::bad_sweep"), "{err}");
     assert!(err.contains("more than 10000 rows"), "{err}");
@@ -235,7 +238,8 @@ fn set_data_nested_too_deep_says_what_is_wrong() {
 fn set_data_past_the_value_budget_is_refused_with_a_code() {
     let path = file_in("many", "many.mettle", SMALL);
     let many = format!("seen=[{}]", vec!["1"; 2000].join(","));
-    let (code, _, err) = run(&["roll", path.to_str().unwrap(), "c", "--set", &many, "--budget", "data_values=1000"]);
+    let (code, _, err) =
+        run(&["roll", path.to_str().unwrap(), "c", "--set", &many, "--budget", "data_values=1000"]);
     assert_ne!(code, 0);
     assert!(err.contains("mettle::data::too_large"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), SMALL);

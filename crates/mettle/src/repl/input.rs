@@ -43,15 +43,14 @@ impl Repl {
             Some(r) => r,
             None => World::compile(w.file.as_ref(), &w.file_text, &typed, &self.budget, &self.options),
         };
-        let (rules, ast) =
-            match compiled {
-                Ok(r) => r,
-                Err(e) => {
-                    let mine: Vec<_> = e.diagnostics.into_iter().filter(|d| d.span().start >= base).collect();
-                    reply.fail(self.render(&mine, input));
-                    return;
-                }
-            };
+        let (rules, ast) = match compiled {
+            Ok(r) => r,
+            Err(e) => {
+                let mine: Vec<_> = e.diagnostics.into_iter().filter(|d| d.span().start >= base).collect();
+                reply.fail(self.render(&mine, input));
+                return;
+            }
+        };
         // An attribute typed at the prompt is read by rules typed later: `mettle check` says it.
         let warnings: Vec<_> = rules
             .warnings()
@@ -104,7 +103,10 @@ impl Repl {
         if text.len() as u64 > self.budget.ruleset_bytes {
             return None;
         }
-        let mut ast = ast::File { title: w.ast.title.clone(), items: Vec::with_capacity(w.ast.items.len() + items.len()) };
+        let mut ast = ast::File {
+            title: w.ast.title.clone(),
+            items: Vec::with_capacity(w.ast.items.len() + items.len()),
+        };
         ast.items.extend(w.ast.items.iter().cloned());
         ast.items.extend(items.iter().cloned());
         let name = w.file.as_ref().map_or_else(|| "prompt".to_string(), |f| f.display().to_string());
