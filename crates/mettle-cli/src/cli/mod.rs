@@ -371,7 +371,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
     if wants_json() {
         json::print_errors(vec![json::plain_error(code, &message, Some(&help))]);
     } else {
-        eprintln!("{code}\n\n  × {message}\n  help: {}", help.replace('\n', "\n        "));
+        let help: Vec<&str> = help.lines().filter(|l| !l.trim().is_empty()).collect();
+        eprintln!("{code}\n\n  × {message}\n  help: {}", help.join("\n        "));
     }
     ExitCode::from(2)
 }
