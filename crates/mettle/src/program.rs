@@ -38,7 +38,7 @@ pub enum Value {
     /// The result of a check.
     Result(Arc<CheckResult>),
     /// Lists and records from the host, for scripts to read.
-    Data(Arc<serde_json::Value>),
+    Data(#[serde(deserialize_with = "crate::session::saved_data::read")] Arc<serde_json::Value>),
 }
 
 impl Value {
@@ -468,6 +468,10 @@ pub struct Check {
     pub nslots: u32,
     /// Names of `let` values and their slots, for explanations.
     pub lets: Vec<(String, u32)>,
+    /// Every value `last CHECK.name` can read (inputs, `let`s, `dice`, `natural`, `total`,
+    /// `target`, `margin`): its name, slot and type. A restored save's last results are checked
+    /// against these.
+    pub named: Vec<(String, u32, Ty)>,
     /// For each of `lets`: the outcomes (indices in `outcomes`) it is worked out for, when only the
     /// effects of those outcomes read it; explanations show it under those outcomes only.
     pub lets_for: Vec<Option<Vec<u32>>>,

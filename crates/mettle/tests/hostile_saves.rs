@@ -270,10 +270,13 @@ fn negative_or_huge_ids_are_refused() {
 }
 
 #[test]
-fn counters_at_the_largest_number_stop_with_an_error_not_a_wrap() {
+fn counters_that_cannot_go_on_are_refused_and_the_largest_that_can_stops_with_an_error_not_a_wrap() {
     let mut v = saved();
     v["state"]["round"] = json!(i64::MAX);
+    assert_eq!(refused(&v), "mettle::save::bad_value");
+    v["state"]["round"] = json!(i64::MAX - 1);
     let mut s = Session::load(&rules(), &v.to_string()).unwrap();
+    s.apply("round_start", &[]).unwrap();
     assert_eq!(s.apply("round_start", &[]).unwrap_err().code, "mettle::run::overflow");
     assert_eq!(s.state().round(), i64::MAX);
 }

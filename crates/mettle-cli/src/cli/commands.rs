@@ -152,20 +152,30 @@ pub(super) fn parse_assignment(
             }
         }
         // Data is written as in a ruleset (`{enemies: [{name: "ranger", distance: 8}]}`), or as JSON.
-        (Some(Ty::Data | Ty::Shape(_)), v) => match mettle::internals::syntax::parse_repl(v) {
-            Ok(mettle::internals::syntax::ReplInput::Expr(mettle::internals::ast::Expr {
-                kind: mettle::internals::ast::ExprKind::Data(d),
-                ..
-            })) => Value::Data(std::sync::Arc::new(d)),
-            _ => match serde_json::from_str(v) {
-                Ok(d) => Value::Data(std::sync::Arc::new(d)),
-                Err(_) => {
-                    return Err(format!(
-                        "`{name}` is data: write it as in a ruleset, e.g. `{name}={{enemies: [{{name: \"ranger\", distance: 8}}]}}`"
-                    ));
-                }
-            },
-        },
+        (Some(Ty::Data | Ty::Shape(_)), v) => {
+            let parsed = mettle::internals::syntax::parse_repl(v);
+            match parsed {
+                Ok(mettle::internals::syntax::ReplInput::Expr(mettle::internals::ast::Expr {
+                    kind: mettle::internals::ast::ExprKind::Data(d),
+                    ..
+                })) => Value::Data(std::sync::Arc::new(d)),
+                other => match serde_json::from_str(v) {
+                    Ok(d) => Value::Data(std::sync::Arc::new(d)),
+                    Err(_) => {
+                        // Data that is too deep is refused for what it is, not for its form.
+                        let deep = other
+                            .err()
+                            .into_iter()
+                            .flatten()
+                            .find(|d| d.code == "mettle::parse::too_deep")
+                            .map(|d| format!("`{name}` is nested too deep: {}", d.message));
+                        return Err(deep.unwrap_or_else(|| format!(
+                            "`{name}` is data: write it as in a ruleset, e.g. `{name}={{enemies: [{{name: \"ranger\", distance: 8}}]}}`"
+                        )));
+                    }
+                },
+            }
+        }
         (Some(Ty::Entity(_)), _) => {
             return Err(format!("`{name}` names another entity, which `{flag}` cannot give"));
         }

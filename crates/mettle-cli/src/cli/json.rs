@@ -47,16 +47,15 @@ pub fn print_errors(errors: Vec<ErrorInfo>) {
     eprintln!("{}", safe(serde_json::to_string(&doc).unwrap_or_default()));
 }
 
-/// An error without a place: `error: MESSAGE` (with `help: …` under it), or JSON under `--json`.
+/// An error without a place: its code, then `× MESSAGE` (with `help: …` under it), or JSON under
+/// `--json`.
 pub fn fail(code: &str, message: &str, help: Option<&str>) {
     if on() {
         print_errors(vec![plain_error(code, message, help)]);
     } else {
         let message = mettle::text::visible(message);
-        eprintln!(
-            "error: {message}{}",
-            help.map(|h| format!("; {}", mettle::text::visible(h))).unwrap_or_default()
-        );
+        let help = help.map(|h| format!("\n  help: {}", mettle::text::visible(h))).unwrap_or_default();
+        eprintln!("{code}\n\n  × {message}{help}");
     }
 }
 

@@ -182,7 +182,7 @@ enum Command {
         #[arg(long = "with", value_name = "NAME=VALUE")]
         with: Vec<String>,
         /// Seed for the dice.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// Print the result as JSON.
         #[arg(long)]
@@ -242,7 +242,7 @@ enum Command {
         #[arg(long, requires = "plot")]
         force: bool,
         /// Seed for the simulation used when exact odds are out of reach.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
     },
     /// Play a scenario (or roll a check) many times and report how often each result came up.
@@ -268,7 +268,7 @@ enum Command {
         #[arg(long, default_value_t = 10_000)]
         runs: u64,
         /// Seed of the whole run: the same seed gives the same report, whatever the thread count.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// Worker threads (default: one per core).
         #[arg(long)]
@@ -287,7 +287,7 @@ enum Command {
         /// The scenario's name.
         scenario: String,
         /// Seed for the dice.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// Print the log as JSON.
         #[arg(long)]
@@ -304,7 +304,7 @@ enum Command {
         /// A ruleset to load first.
         file: Option<PathBuf>,
         /// Seed for the dice.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
         /// On piped input, print each input line (after the prompt) before its output, as a transcript.
         #[arg(long)]
@@ -344,7 +344,7 @@ enum Command {
         /// A ruleset to load first (a `load` request can load one later).
         file: Option<PathBuf>,
         /// Seed for the dice.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
     },
     /// Write the JSON Schemas of every `--json` output and of `mettle serve` (how `schemas/` is made).
@@ -361,9 +361,47 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Seed for the dice.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
     },
+}
+
+/// Reads a `--seed`: a whole number from 0 up, said plainly when it is not (a negative seed would
+/// otherwise be taken for an unknown option).
+fn seed(s: &str) -> Result<u64, String> {
+    s.trim().parse().map_err(|_| format!("a seed is a whole number from 0 to {}, not `{s}`", u64::MAX))
+}
+
+/// Reports a mistake on the command line that clap found, with a code like every other error
+/// (`mettle::cli::bad_value` for a value, `mettle::cli::usage` for the rest); help and version are
+/// printed as clap prints them. Exit status 2 for a mistake.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => "mettle::cli::bad_value",
+        _ => "mettle::cli::usage",
+    };
+    // clap's text: the mistake, then tips and the usage line, then where to read more.
+    let text = e.render().to_string();
+    let text = text.trim_start_matches("error: ").replace("\n\nFor more information, try '--help'.", "");
+    let more = "`mettle help` lists the commands, `mettle COMMAND --help` what each one takes";
+    let (message, help) = match text.trim_end().split_once("\n\n") {
+        Some((m, h)) => (m.to_string(), format!("{}\n{more}", h.trim())),
+        None => (text.trim_end().to_string(), more.to_string()),
+    };
+    if wants_json() {
+        json::print_errors(vec![json::plain_error(code, &message, Some(&help))]);
+    } else {
+        let help: Vec<&str> = help.lines().filter(|l| !l.trim().is_empty()).collect();
+        eprintln!("{code}\n\n  × {message}\n  help: {}", help.join("\n        "));
+    }
+    ExitCode::from(2)
 }
 
 /// Whether the command line asks for JSON (read before the command is parsed in full, for errors
@@ -384,7 +422,10 @@ fn global_option_error(code: &str, message: &str) -> ExitCode {
 
 /// Runs the command line.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match parse_budget(&cli.budget) {
         Ok(b) => {
             let _ = BUDGET.set(b);

@@ -38,6 +38,14 @@ pub fn run(args: &Args) -> u8 {
         );
         return 2;
     }
+    if let Some(n) = args.threads.filter(|n| *n > mettle::sim::MAX_THREADS) {
+        super::json::fail(
+            "mettle::cli::bad_threads",
+            &format!("`--threads` may be at most {}, not {n}", mettle::sim::MAX_THREADS),
+            Some("leave it out for one per core"),
+        );
+        return 2;
+    }
     let Some(r) = load(&args.file) else { return 1 };
     let target = match target(&r, args) {
         Ok(t) => t,

@@ -83,17 +83,24 @@ fn print(reply: &super::Reply) {
     let _ = err.flush();
 }
 
+/// The length up to which an open block is checked at every line for whether it can still become
+/// valid.
+const CHECK_EVERY_LINE: usize = 4 * 1024;
+
 /// One line of piped input, read within the line budget.
 enum Line {
     Text(String),
     TooLong(u64),
+    /// A line over the budget that went on past `give_up` bytes without a line break: the input is
+    /// not read further.
+    Endless(u64),
     NotUtf8(usize),
     End,
 }
 
 /// Reads one line (without its line break) of at most `cap` bytes; a longer line is read past, never
-/// held whole.
-fn read_line<R: BufRead>(input: &mut R, cap: u64) -> std::io::Result<Line> {
+/// held whole, up to `give_up` bytes: input with no line break would otherwise be read forever.
+fn read_line<R: BufRead>(input: &mut R, cap: u64, give_up: u64) -> std::io::Result<Line> {
     let mut raw = Vec::new();
     let n = <&mut R as std::io::Read>::take(&mut *input, cap + 1).read_until(b'\n', &mut raw)?;
     if n == 0 {
@@ -117,6 +124,9 @@ fn read_line<R: BufRead>(input: &mut R, cap: u64) -> std::io::Result<Line> {
                     let len = buf.len();
                     input.consume(len);
                     skipped += len as u64;
+                    if skipped > give_up {
+                        return Ok(Line::Endless(skipped));
+                    }
                 }
             }
         }
@@ -139,6 +149,8 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
     let mut buffer = String::new();
     // The buffer's length when it was last parsed to see whether it can still become valid.
     let mut checked = 0usize;
+    // The brackets open at the end of the buffer, measured a line at a time as lines are added.
+    let mut open = 0usize;
     let mut input = std::io::stdin().lock();
     let mut number = 0usize;
     loop {
@@ -151,7 +163,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             let err = mettle::diagnostics::render(&[d], "input", "", &Default::default());
             print(&super::Reply { err, failed: true, ..Default::default() });
         };
-        let line = match read_line(&mut input, cap) {
+        let line = match read_line(&mut input, cap, block_cap.max(cap)) {
             Ok(Line::Text(l)) => Some(l),
             Ok(Line::End) => None,
             Ok(bad) => {
@@ -161,6 +173,17 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                         format!("line {number} is {n} bytes long, more than the {cap} a line may be"),
                         "split it over several lines, or raise the budget (`--budget line_bytes=N`)",
                     ),
+                    Line::Endless(n) => {
+                        refused(
+                            "repl::line_too_long",
+                            format!(
+                                "line {number} has no line break in its first {n} bytes: the rest of the input is not read"
+                            ),
+                            "end each line with a line break; a line may be at most `line_bytes` long \
+                             (`--budget line_bytes=N`)",
+                        );
+                        return true;
+                    }
                     Line::NotUtf8(at) => refused(
                         "repl::not_utf8",
                         format!("line {number} is not UTF-8 text (a bad byte after {at} good ones)"),
@@ -170,6 +193,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 }
                 failed = true;
                 buffer.clear();
+                (checked, open) = (0, 0);
                 continue;
             }
             Err(e) => {
@@ -190,11 +214,14 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 failed |= reply.failed;
                 print(&reply);
                 buffer.clear();
+                (checked, open) = (0, 0);
             }
             if !buffer.is_empty() {
                 buffer.push('\n');
             }
             buffer.push_str(&l);
+            let (depth, in_string) = mettle::internals::syntax::open_brackets(&l, open);
+            open = depth;
             let command = buffer.trim_start().starts_with(':');
             if buffer.len() as u64 > block_cap {
                 refused(
@@ -204,14 +231,16 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                 );
                 failed = true;
                 buffer.clear();
-                checked = 0;
+                (checked, open) = (0, 0);
                 continue;
             }
-            if !command && mettle::internals::syntax::is_incomplete(&buffer) {
+            if !command && (open > 0 || in_string) {
                 // Read on only while the lines so far could still become valid: a line that makes
-                // that impossible is reported now. Past 64 KiB the text is parsed again only each
-                // time it has doubled, so a long block costs time in proportion to its length.
-                let due = buffer.len() <= 64 * 1024 || buffer.len() >= 2 * checked;
+                // that impossible is reported now. Past 4 KiB the text is parsed again only each
+                // time it has grown by half, so a long block costs time in proportion to its length
+                // (a block of 6,000 lines was parsed 6,000 times), and a bad line in it is reported
+                // when the block has grown by half since the last look.
+                let due = buffer.len() <= CHECK_EVERY_LINE || buffer.len() >= checked + checked / 2;
                 if !due || !mettle::internals::syntax::never_completes(&buffer) {
                     if due {
                         checked = buffer.len();
@@ -219,7 +248,6 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
                     continue;
                 }
             }
-            checked = 0;
         } else if !buffer.trim().is_empty() && mettle::internals::syntax::is_incomplete(&buffer) {
             refused(
                 "repl::unclosed",
@@ -237,6 +265,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             }
         }
         buffer.clear();
+        (checked, open) = (0, 0);
         if at_end {
             break;
         }

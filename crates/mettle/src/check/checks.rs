@@ -28,6 +28,7 @@ impl<'a> Checker<'a> {
             slots: CheckSlots { subject: 0, dice: 0, natural: 0, total: 0, target: 0, margin: 0 },
             nslots: 0,
             lets: vec![],
+            named: vec![],
             lets_for: vec![],
             steps: vec![],
             roll: None,
@@ -258,6 +259,7 @@ impl<'a> Checker<'a> {
         c.lets_for = lets_for;
         c.slots = slots;
         c.lets = lets;
+        c.named = named;
         c.steps = steps;
         c.roll = roll;
         c.modifiers = modifiers;

@@ -155,6 +155,23 @@ impl Compiler<'_> {
     fn source(&mut self, def: &ScriptDef) -> Option<(String, Option<Arc<SourceFile>>)> {
         let (code, span) = (&def.source.0, def.source.1);
         if !def.is_file {
+            // Rhai numbers lines up to 65,535 and no further: a block that reaches past it could
+            // not be pointed at (every error in it would be reported at line 65,535).
+            let last = self.sources.line_of(span.end);
+            if last >= usize::from(u16::MAX) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "script::too_long",
+                        format!(
+                            "this script block ends on line {last}, past the 65,534 lines the script engine can number"
+                        ),
+                        span,
+                        "this block",
+                    )
+                    .with_help("move the script block nearer the top of the ruleset, or split the ruleset"),
+                );
+                return None;
+            }
             return Some((self.sources.pad_inline(span.start, code), None));
         }
         if !safe_path(code) || !code.ends_with(".rhai") {
@@ -313,7 +330,9 @@ impl Compiler<'_> {
                 file: in_file,
             });
         }
-        self.ast = self.ast.merge(&compiled);
+        // Combined in place: merging copied every function so far for each block (thousands of
+        // blocks took minutes).
+        self.ast.combine(compiled);
     }
 }
 

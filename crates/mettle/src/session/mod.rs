@@ -5,6 +5,7 @@ mod action;
 mod adapt;
 mod checkpoint;
 mod entities;
+mod fits;
 mod host;
 mod log;
 mod ops;
@@ -14,6 +15,7 @@ pub(crate) mod plan;
 mod prompt;
 pub(crate) mod run;
 mod save;
+pub(crate) mod saved_data;
 mod show;
 mod structure;
 

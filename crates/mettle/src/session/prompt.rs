@@ -1,7 +1,7 @@
 //! What a REPL needs of a session: running checked prompt input on it, reseeding it, and moving a
 //! state over to a changed ruleset.
 
-use super::save::fits;
+use super::fits::fits;
 use super::{LogLine, Session, State, api_error};
 use crate::Ruleset;
 use crate::diagnostics::Diagnostic;

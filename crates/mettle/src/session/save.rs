@@ -3,11 +3,12 @@
 //! session is built from it.
 
 use super::adapt::carry_over;
+use super::fits::fits;
 use super::structure::{Structure, changes};
 use super::{LogLine, Session, State};
 use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, Level};
-use crate::program::{Program, Ty, Value};
+use crate::program::Value;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -202,13 +203,26 @@ impl Session {
                 "raise the limit if the save is meant to be this large (see docs/security.md)".into(),
             ));
         }
+        let counting = super::saved_data::Counting::new(rules.budget().data_values);
         let saved: Saved = serde_json::from_str(json).map_err(|e| {
+            if counting.passed() {
+                let n = rules.budget().data_values;
+                return Diagnostic::plain(
+                    "data::too_large",
+                    format!("a piece of data in this saved session holds more than {n} values ({e})"),
+                )
+                .with_help(
+                    "load it with a larger budget if the data is meant to be this large \
+                     (`--budget data_values=N`, see docs/security.md)",
+                );
+            }
             save_error(
                 "not_a_save",
                 format!("this is not a saved mettle session: {e}"),
                 "save a session with `:save` or `Session::save`".into(),
             )
         })?;
+        drop(counting);
         if saved.format > SAVE_FORMAT {
             return Err(save_error(
                 "newer_format",
@@ -393,140 +407,4 @@ fn warning(code: &str, message: String, help: String) -> Diagnostic {
 
 fn save_error(code: &str, message: String, help: String) -> Diagnostic {
     Diagnostic::plain(&format!("save::{code}"), message).with_help(help)
-}
-
-/// Whether `v` is a value of type `ty` in program `p` with entities `st`: numbers within range, names
-/// of the right set, entities of the right kind.
-fn value_fits(p: &Program, st: &State, v: &Value, ty: &Ty) -> bool {
-    match (ty, v) {
-        (Ty::Int { lo, hi }, Value::Int(x)) => lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h),
-        (Ty::Flag, Value::Bool(_))
-        | (Ty::Data | Ty::Shape(_), Value::Data(_))
-        | (Ty::Entity(_), Value::None) => true,
-        (Ty::Name(s), Value::Name { set, index }) => {
-            set == s && p.sets.get(*set as usize).is_some_and(|n| (*index as usize) < n.names.len())
-        }
-        (Ty::Entity(k), Value::Entity(e)) => st.entities.get(*e).is_some_and(|e| e.kind == *k),
-        (Ty::Result(c), Value::Result(r)) => r.check_id == *c && any_fits(p, st, v),
-        (Ty::Pool, Value::Pool(_)) => true,
-        _ => false,
-    }
-}
-
-/// Whether `v` is well formed where its type is not known (a check's slots): every reference in it
-/// points at something that exists.
-fn any_fits(p: &Program, st: &State, v: &Value) -> bool {
-    match v {
-        Value::Entity(e) => st.entities.get(*e).is_some(),
-        Value::Name { set, index } => {
-            p.sets.get(*set as usize).is_some_and(|s| (*index as usize) < s.names.len())
-        }
-        Value::Result(r) => {
-            p.checks.get(r.check_id as usize).is_some_and(|c| {
-                c.nslots as usize == r.slots.len()
-                    && p.sets
-                        .get(c.outcome_set as usize)
-                        .is_some_and(|s| (r.outcome_index as usize) < s.names.len())
-            }) && r.slots.iter().all(|v| any_fits(p, st, v))
-        }
-        _ => true,
-    }
-}
-
-/// Whether a saved state can belong to this program: every entity is of a kind it has, with every
-/// attribute of its type and range; every timed change, answer, last result and game result refers to
-/// something that exists, with values of the right type. Says what does not fit.
-pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
-    if st.last.len() != p.checks.len() {
-        return Err(format!("it has results for {} checks, the ruleset {}", st.last.len(), p.checks.len()));
-    }
-    let mut seen = std::collections::HashSet::new();
-    for (i, e) in st.entities.iter() {
-        let Some(kind) = p.kinds.get(e.kind as usize) else {
-            return Err(format!("entity #{i} is of a kind the ruleset does not have"));
-        };
-        if kind.fields.len() != e.fields.len() {
-            return Err(format!(
-                "`{}` has {} attributes, a {} has {}",
-                e.name,
-                e.fields.len(),
-                kind.name,
-                kind.fields.len()
-            ));
-        }
-        if !seen.insert(e.name.as_str()) {
-            return Err(format!("two entities are called `{}`", e.name));
-        }
-        for (def, v) in kind.fields.iter().zip(&e.fields) {
-            if !value_fits(p, st, v, &def.ty) {
-                return Err(format!(
-                    "`{}.{}` holds a value that is not {}",
-                    e.name,
-                    def.name,
-                    crate::export::type_name(p, &def.ty)
-                ));
-            }
-        }
-    }
-    for t in &st.timed {
-        let Some(e) = st.entities.get(t.entity) else {
-            return Err(format!(
-                "a timed change is of entity #{}, which is not in play in the save",
-                t.entity
-            ));
-        };
-        let Some(def) = p.kinds[e.kind as usize].fields.get(t.field as usize) else {
-            return Err(format!(
-                "a timed change is of attribute #{} of `{}`, which it does not have",
-                t.field, e.name
-            ));
-        };
-        if !value_fits(p, st, &t.restore, &def.ty) {
-            return Err(format!(
-                "the timed change of `{}.{}` would restore a value it cannot hold",
-                e.name, def.name
-            ));
-        }
-    }
-    for (c, v) in &st.answers {
-        let Some(choice) = p.choices.get(*c as usize) else {
-            return Err(format!("an answer waits for choice #{c}, which the ruleset does not have"));
-        };
-        if !value_fits(p, st, v, &choice.ty) && !matches!((&choice.ty, v), (Ty::Int { .. }, Value::Int(_))) {
-            return Err(format!("the answer waiting for `{}` is not of its type", choice.name));
-        }
-    }
-    for (i, r) in st.last.iter().enumerate() {
-        if let Some(r) = r
-            && (r.check_id as usize != i || !any_fits(p, st, &Value::Result(r.clone())))
-        {
-            return Err(format!("the last result of `{}` is not one of its results", p.checks[i].name));
-        }
-    }
-    // A save from before options has none: it plays on with the ruleset's readings.
-    if !st.options.is_empty() && st.options.len() != p.options.len() {
-        return Err(format!(
-            "it has {} house-rule options, the ruleset {}",
-            st.options.len(),
-            p.options.len()
-        ));
-    }
-    for (def, v) in p.options.iter().zip(&st.options) {
-        if !value_fits(p, st, v, &def.ty) {
-            return Err(format!(
-                "option `{}` holds a value that is not {}",
-                def.name,
-                crate::export::type_name(p, &def.ty)
-            ));
-        }
-    }
-    if let Some(o) = &st.over {
-        if (o.index as usize) >= p.sets[p.results as usize].names.len() {
-            return Err("the game's result is not one of the ruleset's results".into());
-        }
-        if o.winner_id.is_some_and(|w| st.entities.get(w).is_none()) {
-            return Err("the game's winner is not in the save".into());
-        }
-    }
-    Ok(())
 }

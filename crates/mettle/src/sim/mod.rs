@@ -38,6 +38,10 @@ use crate::program::Value;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// The most worker threads one simulation may ask for ([`Options::threads`]): more would cost the
+/// machine more than they bring, and a hundred thousand could not be started at all.
+pub const MAX_THREADS: usize = 256;
+
 /// How many runs, from which seed, on how many threads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -45,7 +49,7 @@ pub struct Options {
     pub runs: u64,
     /// Seed of the whole simulation.
     pub seed: u64,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core), at most [`MAX_THREADS`] (`mettle::sim::too_many_threads`).
     pub threads: usize,
 }
 
@@ -194,6 +198,13 @@ pub(crate) fn run(
 #[cfg(feature = "parallel")]
 fn workers(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>, Diagnostic> {
     use std::sync::{Arc, Mutex};
+    if threads > MAX_THREADS {
+        return Err(Diagnostic::plain(
+            "sim::too_many_threads",
+            format!("a simulation may run on at most {MAX_THREADS} threads, and {threads} were asked for"),
+        )
+        .with_help(format!("ask for {MAX_THREADS} threads or fewer, or for 0 (one per core)")));
+    }
     static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((n, pool)) = last.as_ref()

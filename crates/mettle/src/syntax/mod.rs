@@ -16,5 +16,5 @@ mod tokens;
 
 pub use chars::normalize;
 pub(crate) use data::data_span;
-pub use parse::{ReplInput, is_incomplete, never_completes, parse, parse_repl, parse_repl_at};
+pub use parse::{ReplInput, is_incomplete, never_completes, open_brackets, parse, parse_repl, parse_repl_at};
 pub(crate) use tokens::{Bracket, Token, TokenKind, tokens};

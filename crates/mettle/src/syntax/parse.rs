@@ -208,6 +208,21 @@ pub fn is_incomplete(text: &str) -> bool {
     scan::is_incomplete(text)
 }
 
+/// How many brackets are open after `line`, read with `depth` open before it, and whether it ends
+/// inside a string: [`is_incomplete`] a line at a time, for input read line by line (a string or
+/// comment never goes on past the end of its line). Text whose lines were read so is incomplete when
+/// the depth is above 0 or the last line ends in a string.
+///
+/// ```
+/// use mettle::internals::syntax::open_brackets;
+/// assert_eq!(open_brackets("on damaged {", 0), (1, false));
+/// assert_eq!(open_brackets("  note \"}", 1), (1, true));
+/// assert_eq!(open_brackets("}  // {", 1), (0, false));
+/// ```
+pub fn open_brackets(line: &str, depth: usize) -> (usize, bool) {
+    scan::open_after(line, depth)
+}
+
 /// Whether `text`, though a block or bracket in it is still open, can never become a valid input
 /// whatever lines follow: every reading of it fails before its end (or it has a character or depth
 /// that no text after it can mend). A REPL then reports it at once instead of reading on.

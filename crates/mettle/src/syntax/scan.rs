@@ -152,6 +152,21 @@ pub(super) fn is_incomplete(text: &str) -> bool {
     in_string || depth > 0
 }
 
+/// The depth of open brackets after `text`, read from `depth`, and whether it ends inside a string.
+/// Strings and comments end at a line break, so a text read a line at a time is measured line by
+/// line, each line from the depth the one before left.
+pub(super) fn open_after(text: &str, mut depth: usize) -> (usize, bool) {
+    let in_string = each_bracket(text, |_, b| {
+        if is_open(b) {
+            depth += 1;
+        } else {
+            depth = depth.saturating_sub(1);
+        }
+        true
+    });
+    (depth, in_string)
+}
+
 /// The first word of a line, if it is a top-level keyword.
 fn top_level_word(line: &str) -> Option<&str> {
     let end = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(line.len());
