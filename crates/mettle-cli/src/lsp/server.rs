@@ -315,11 +315,24 @@ impl Server {
                 let (a, _) = self.analysis(&p.text_document.uri)?;
                 Ok(features::prepare_rename(&a, p.position))
             }),
-            Rename::METHOD => on::<Rename>(req, |p| {
-                let uri = &p.text_document_position.text_document.uri;
-                let (a, _) = self.analysis(uri)?;
-                features::rename(&a, uri, p.text_document_position.position, &p.new_name)
-            }),
+            Rename::METHOD => {
+                // A refused rename is an error whose data carries its code.
+                let mut refused = None;
+                let answer = on::<Rename>(req, |p| {
+                    let uri = &p.text_document_position.text_document.uri;
+                    let (a, _) = self.analysis(uri)?;
+                    features::rename(&a, uri, p.text_document_position.position, &p.new_name).map_err(
+                        |(code, message)| {
+                            refused = Some(code);
+                            message
+                        },
+                    )
+                });
+                match (answer, refused) {
+                    (Err((c, m)), Some(code)) => Err((c, format!("{m} ({code})"))),
+                    (a, _) => a,
+                }
+            }
             CodeActionRequest::METHOD => on::<CodeActionRequest>(req, |p| {
                 let (a, _) = self.analysis(&p.text_document.uri)?;
                 Ok(Some(diag::code_actions(&a, &p)))

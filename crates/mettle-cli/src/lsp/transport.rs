@@ -268,9 +268,7 @@ impl<R: BufRead> Reader<R> {
             Ok(m) => self.pending.push_back(Ok(m)),
             Err(e) => self.pending.push_back(Err(Refusal::new(
                 "mettle::lsp::bad_message",
-                format!(
-                    "a message is not a JSON-RPC request, response or notification ({e}); it is skipped"
-                ),
+                format!("a message is not a JSON-RPC request, response or notification ({e}); it is skipped"),
             ))),
         }
     }
