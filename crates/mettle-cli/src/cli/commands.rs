@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const WIDTH: usize = 100;
 
 pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
+    let diags = &*super::capped(diags);
     if super::json::on() {
         let errors = diags.iter().map(|d| super::json::error_info(d, name, text)).collect();
         let doc = super::json::ErrorDoc { mettle: super::json::Meta::default(), errors };
@@ -106,7 +107,7 @@ fn check_json(files: &[PathBuf]) -> u8 {
             Err(e) => (e.name, e.text, e.diagnostics, false),
         };
         failed |= !ok;
-        let diagnostics = diags.iter().map(|d| error_info(d, &name, &text)).collect();
+        let diagnostics = super::capped(&diags).iter().map(|d| error_info(d, &name, &text)).collect();
         out.push(FileCheck { file: name, ok, diagnostics });
     }
     super::json::print(&CheckDoc { mettle: Meta::default(), files: out });

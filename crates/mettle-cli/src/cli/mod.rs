@@ -543,3 +543,39 @@ pub(crate) fn write_out(text: &str) {
         std::process::exit(1);
     }
 }
+
+/// Most diagnostics reported for one file, by `mettle check` (text and `--json`), every command that
+/// prints a ruleset's errors, and the language server; past it, one more diagnostic
+/// (`mettle::check::too_many`) says how many were left out. A ruleset of hundreds of thousands of
+/// errors would otherwise print hundreds of megabytes and stall an editor on every keystroke.
+pub const DIAGNOSTICS_SHOWN: usize = 200;
+
+/// The first [`DIAGNOSTICS_SHOWN`] of `diags`, and then one saying how many more there were.
+pub fn capped(diags: &[mettle::Diagnostic]) -> std::borrow::Cow<'_, [mettle::Diagnostic]> {
+    if diags.len() <= DIAGNOSTICS_SHOWN {
+        return std::borrow::Cow::Borrowed(diags);
+    }
+    let (shown, rest) = diags.split_at(DIAGNOSTICS_SHOWN);
+    let errors = rest.iter().filter(|d| d.is_error()).count();
+    let warnings = rest.len() - errors;
+    let mut more = mettle::Diagnostic::plain(
+        "check::too_many",
+        format!(
+            "and {} more not shown ({errors} error{}, {warnings} warning{}): only the first \
+             {DIAGNOSTICS_SHOWN} of a file are reported",
+            rest.len(),
+            if errors == 1 { "" } else { "s" },
+            if warnings == 1 { "" } else { "s" },
+        ),
+    )
+    .with_help(
+        "fix the ones shown and check again; many errors at once often come from one mistake, such \
+         as a missing `}` or a name written differently everywhere",
+    );
+    if errors == 0 {
+        more.level = mettle::diagnostics::Level::Warning;
+    }
+    let mut out = shown.to_vec();
+    out.push(more);
+    std::borrow::Cow::Owned(out)
+}

@@ -53,6 +53,8 @@ impl Analysis {
             }
             Err(e) => (None, e.diagnostics),
         };
+        // Only the first few hundred are kept: an editor is not stalled by hundreds of thousands.
+        let diagnostics = crate::cli::capped(&diagnostics).into_owned();
         let read = |name: &str| read_script(base.as_deref(), name);
         let index = super::resolve::index(&file, &text, &read);
         let lines = LineIndex::new(&text);

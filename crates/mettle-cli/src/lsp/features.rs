@@ -254,31 +254,85 @@ pub fn valid_name(name: &str) -> bool {
         && !KEYWORDS.contains(&name)
 }
 
-/// The edits renaming the name at `pos` to `new_name` across the document.
+/// Kinds of item whose names share one namespace: no two of them may have the same name.
+const ITEMS: &[SymKind] = &[
+    SymKind::Kind,
+    SymKind::Ladder,
+    SymKind::Event,
+    SymKind::Formula,
+    SymKind::Table,
+    SymKind::Check,
+    SymKind::Option,
+    SymKind::Shape,
+];
+
+/// A rename refused: a code such as `mettle::lsp::rename_taken` and a sentence for the editor.
+pub type RenameRefused = (&'static str, String);
+
+/// The edits renaming the name at `pos` to `new_name` across the document. A name that is not a
+/// name, is built in, or is taken by another item (or another member of the same parent) is refused:
+/// the ruleset would no longer load.
 #[allow(clippy::mutable_key_type, reason = "lsp-types keys a workspace edit's changes by Uri")]
 pub fn rename(
     a: &Analysis,
     uri: &Uri,
     pos: Position,
     new_name: &str,
-) -> Result<Option<WorkspaceEdit>, String> {
+) -> Result<Option<WorkspaceEdit>, RenameRefused> {
     if !valid_name(new_name) {
-        return Err(format!(
-            "`{new_name}` cannot be a name: a name is a letter or `_` then letters, digits and `_`, and not a keyword"
+        return Err((
+            "mettle::lsp::rename_invalid",
+            format!(
+                "`{new_name}` cannot be a name: a name is a letter or `_` then letters, digits and `_`, and not a keyword"
+            ),
         ));
     }
     let Some((_, d)) = a.index.at(a.offset(pos)) else { return Ok(None) };
     let def = &a.index.defs[d];
     if def.file.is_some() {
-        return Err(format!("`{}` is defined in a script file; rename it there", def.name));
+        return Err((
+            "mettle::lsp::rename_elsewhere",
+            format!("`{}` is defined in a script file; rename it there", def.name),
+        ));
+    }
+    let item = def.parent.is_none() && ITEMS.contains(&def.kind);
+    let what = def.kind.word();
+    match (item && new_name != def.name).then(|| mettle::internals::check::reserved(new_name, what)).flatten()
+    {
+        Some(mettle::internals::check::Reserved::Function) => {
+            return Err((
+                "mettle::lsp::rename_reserved",
+                format!(
+                    "`{new_name}` is a built-in function, which a {what} cannot be called; choose another name, such as `my_{new_name}`"
+                ),
+            ));
+        }
+        Some(mettle::internals::check::Reserved::Name) => {
+            return Err((
+                "mettle::lsp::rename_reserved",
+                format!("`{new_name}` is a built-in name; {}", mettle::internals::check::RESERVED_HELP),
+            ));
+        }
+        None => {}
     }
     let taken = match def.parent {
-        Some(p) => a.index.child(p, new_name, &[def.kind]).is_some(),
-        None if def.kind.is_item() => a.index.find(def.kind, new_name).is_some(),
-        None => false,
+        Some(p) => a.index.child(p, new_name, &[def.kind]),
+        None if item => {
+            ITEMS.iter().find_map(|&k| a.index.find(k, new_name).or_else(|| a.index.find_any(k, new_name)))
+        }
+        None if def.kind.is_item() => a.index.find(def.kind, new_name),
+        None => None,
     };
-    if taken && new_name != def.name {
-        return Err(format!("there is already a {} called `{new_name}`", def.kind.word()));
+    if let Some(other) = taken.filter(|&o| o != d) {
+        let other = &a.index.defs[other];
+        let line = a.range(other.span).start.line + 1;
+        return Err((
+            "mettle::lsp::rename_taken",
+            format!(
+                "there is already a {} called `{new_name}` (line {line}); choose another name, or rename that one first",
+                other.kind.word()
+            ),
+        ));
     }
     let mut spans = a.index.uses(d);
     spans.push(def.span);

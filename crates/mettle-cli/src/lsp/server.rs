@@ -145,9 +145,10 @@ pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
         odds: OddsCache::default(),
         budget,
     };
+    let mut shut_down = false;
     loop {
         // Diagnostics wait until no edit has come for a moment; other messages do not delay them.
-        let msg = if server.dirty.is_empty() {
+        let msg = if server.dirty.is_empty() || shut_down {
             match connection.receiver.recv() {
                 Ok(m) => m,
                 Err(_) => return Ok(()),
@@ -165,15 +166,36 @@ pub fn serve(connection: &Connection, budget: Budget) -> Result<(), String> {
             }
         };
         match msg {
-            Message::Request(req) => {
-                if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
-                    return Ok(());
-                }
-                server.request(req);
+            // After `shutdown`, the protocol asks that every request be refused as invalid until `exit`.
+            Message::Request(req) if shut_down => {
+                server.send(Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    format!(
+                        "mettle lsp: the server is shutting down and answers nothing more ({} after \
+                         `shutdown`); send `exit`",
+                        req.method
+                    ),
+                ));
             }
+            Message::Request(req) if req.method == "shutdown" => {
+                shut_down = true;
+                server.send(Response::new_ok(req.id, serde_json::Value::Null));
+            }
+            Message::Request(req) => server.request(req),
             Message::Notification(n) if n.method == "exit" => {
-                return Err("the client sent `exit` without `shutdown` first".into());
+                return if shut_down {
+                    Ok(())
+                } else {
+                    Err("the client sent `exit` without `shutdown` first".into())
+                };
             }
+            Message::Notification(n) if n.method == super::REFUSED => {
+                let text = n.params.get("message").and_then(serde_json::Value::as_str).unwrap_or("");
+                let code = n.params.get("code").and_then(serde_json::Value::as_str).unwrap_or("");
+                server.log(&format!("{code}: {text}"));
+            }
+            Message::Notification(_) if shut_down => {}
             Message::Notification(n) => {
                 let method = n.method.clone();
                 if catch_unwind(AssertUnwindSafe(|| server.notification(n))).is_err() {
@@ -293,11 +315,24 @@ impl Server {
                 let (a, _) = self.analysis(&p.text_document.uri)?;
                 Ok(features::prepare_rename(&a, p.position))
             }),
-            Rename::METHOD => on::<Rename>(req, |p| {
-                let uri = &p.text_document_position.text_document.uri;
-                let (a, _) = self.analysis(uri)?;
-                features::rename(&a, uri, p.text_document_position.position, &p.new_name)
-            }),
+            Rename::METHOD => {
+                // A refused rename is an error whose data carries its code.
+                let mut refused = None;
+                let answer = on::<Rename>(req, |p| {
+                    let uri = &p.text_document_position.text_document.uri;
+                    let (a, _) = self.analysis(uri)?;
+                    features::rename(&a, uri, p.text_document_position.position, &p.new_name).map_err(
+                        |(code, message)| {
+                            refused = Some(code);
+                            message
+                        },
+                    )
+                });
+                match (answer, refused) {
+                    (Err((c, m)), Some(code)) => Err((c, format!("{m} ({code})"))),
+                    (a, _) => a,
+                }
+            }
             CodeActionRequest::METHOD => on::<CodeActionRequest>(req, |p| {
                 let (a, _) = self.analysis(&p.text_document.uri)?;
                 Ok(Some(diag::code_actions(&a, &p)))

@@ -265,34 +265,35 @@ impl<'a> Checker<'a> {
 
     /// Records a top-level name; reports a duplicate if it is taken.
     fn claim(&mut self, id: &ast::Ident, what: &'static str) -> bool {
-        if matches!(what, "formula" | "table") && calls::BUILTINS.contains(&id.name.as_str()) {
-            self.error(
-                Diagnostic::error(
-                    "resolve::reserved_name",
-                    format!("`{}` is a built-in function", id.name),
-                    id.span,
-                    "already a function of mettle",
-                )
-                .with_help(format!(
-                    "give this {what} another name, such as `{}_table` or `my_{}`",
-                    id.name, id.name
-                )),
-            );
-            return false;
-        }
-        if TIME_EVENTS.contains(&id.name.as_str())
-            || matches!(id.name.as_str(), "round" | "turn" | "game" | "winner")
-        {
-            self.error(
-                Diagnostic::error(
-                    "resolve::reserved_name",
-                    format!("`{}` is a built-in name", id.name),
-                    id.span,
-                    "already defined by mettle",
-                )
-                .with_help("choose another name; `round`, `turn`, `game`, `winner` and the time events `round_start`, `turn_start`, `turn_end`, `round_end` are built in"),
-            );
-            return false;
+        match reserved(&id.name, what) {
+            Some(Reserved::Function) => {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::reserved_name",
+                        format!("`{}` is a built-in function", id.name),
+                        id.span,
+                        "already a function of mettle",
+                    )
+                    .with_help(format!(
+                        "give this {what} another name, such as `{}_table` or `my_{}`",
+                        id.name, id.name
+                    )),
+                );
+                return false;
+            }
+            Some(Reserved::Name) => {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::reserved_name",
+                        format!("`{}` is a built-in name", id.name),
+                        id.span,
+                        "already defined by mettle",
+                    )
+                    .with_help(RESERVED_HELP),
+                );
+                return false;
+            }
+            None => {}
         }
         if let Some((other, span)) = self.names.get(&id.name) {
             let d = Diagnostic::error(
@@ -729,4 +730,33 @@ fn mentions(text: &str, word: &str) -> bool {
         let after = text[i + word.len()..].chars().next();
         matches!(before, Some('.') | Some('"')) && !after.is_some_and(is_ident)
     })
+}
+
+/// Why a top-level name cannot be taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reserved {
+    /// A built-in function (`min`, `sum`…), which a formula or a table would hide.
+    Function,
+    /// A built-in name: `round`, `turn`, `game`, `winner` or a time event (`round_start`…).
+    Name,
+}
+
+/// The help for a name that is built in.
+pub const RESERVED_HELP: &str = "choose another name; `round`, `turn`, `game`, `winner` and the time events `round_start`, `turn_start`, `turn_end`, `round_end` are built in";
+
+/// Whether `name` is reserved for a top-level item of the sort `what` (`"kind"`, `"formula"`…): the
+/// one judgement the checker and the language server's rename share.
+///
+/// ```
+/// use mettle::internals::check::{Reserved, reserved};
+/// assert_eq!(reserved("turn", "event"), Some(Reserved::Name));
+/// assert_eq!(reserved("min", "formula"), Some(Reserved::Function));
+/// assert_eq!(reserved("min", "kind"), None);
+/// ```
+pub fn reserved(name: &str, what: &str) -> Option<Reserved> {
+    if matches!(what, "formula" | "table") && calls::BUILTINS.contains(&name) {
+        return Some(Reserved::Function);
+    }
+    (TIME_EVENTS.contains(&name) || matches!(name, "round" | "turn" | "game" | "winner"))
+        .then_some(Reserved::Name)
 }
