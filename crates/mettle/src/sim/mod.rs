@@ -28,7 +28,7 @@
 pub(crate) mod sampler;
 pub(crate) mod tally;
 
-pub use sampler::Meter;
+use sampler::Meter;
 use sampler::{CHUNK, CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler, mix};
 use tally::Tally;
 pub use tally::wilson;
