@@ -9,7 +9,7 @@
 # of a count, add `-max_total_time=SECONDS`.
 set -euo pipefail
 cd "$(dirname "$0")"
-target="${1:?usage: fuzz/run.sh load|dice|save|repl|lsp [RUNS] [libFuzzer flags…]}"
+target="${1:?usage: fuzz/run.sh load|dice|save|repl|lsp|serve [RUNS] [libFuzzer flags…]}"
 runs="${2:-1000000}"
 shift $(( $# >= 2 ? 2 : 1 ))
 mkdir -p "corpus/$target"

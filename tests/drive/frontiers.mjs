@@ -72,8 +72,8 @@ const attr = (state, entity, name) =>
 const checks = (log, check) => log.filter((l) => l.type === "check" && l.check === check);
 
 async function engagement(binary) {
-  const s = new Server(binary, "--seed", "11");
-  const loaded = await s.ok("load", { file: "rulesets/infinite_frontiers.mettle" });
+  const s = new Server(binary, "--seed", "11", "--root", "rulesets");
+  const loaded = await s.ok("load", { file: "infinite_frontiers.mettle" });
   expect(loaded.checks.includes("morale") && loaded.events.includes("assign_ap"), "the ruleset's names");
   for (const side of ["a", "b"]) await s.ok("create", { kind: "side", name: side });
   await s.ok("create", { kind: "unit", name: "v", with: { side: "a", spi: 1 } });
@@ -144,8 +144,8 @@ async function engagement(binary) {
 }
 
 async function reaction(binary) {
-  const s = new Server(binary);
-  await s.ok("load", { file: "rulesets/shadow_deep_stress.mettle" });
+  const s = new Server(binary, "--root", "rulesets");
+  await s.ok("load", { file: "shadow_deep_stress.mettle" });
   await s.ok("create", { kind: "creature", name: "archer", with: { stress: 2, missile: true } });
   const situation = {
     friends: [{ name: "goblin", distance: 3, in_combat: true }, { name: "orc", distance: 8 }],

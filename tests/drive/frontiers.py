@@ -88,8 +88,8 @@ def engagement(binary):
     """Infinite Frontiers: sides a and b, an Action Point spent on Steadying, a unit outnumbered in
     melee, a unit destroyed and its friends' morale, the round's end; undo, save and restore; the odds
     and a simulated firefight."""
-    s = Server(binary, "--seed", "11")
-    loaded = s.ok("load", file="rulesets/infinite_frontiers.mettle")
+    s = Server(binary, "--seed", "11", "--root", "rulesets")
+    loaded = s.ok("load", file="infinite_frontiers.mettle")
     expect("morale" in loaded["checks"] and "assign_ap" in loaded["events"], "the ruleset's names")
     for side in ("a", "b"):
         s.ok("create", kind="side", name=side)
@@ -172,8 +172,8 @@ def engagement(binary):
 def reaction(binary):
     """Shadow Deep: an archer with two stress markers rolls a 1 at activation, fails, loses a marker,
     and reacts to the table the host describes as data."""
-    s = Server(binary)
-    s.ok("load", file="rulesets/shadow_deep_stress.mettle")
+    s = Server(binary, "--root", "rulesets")
+    s.ok("load", file="shadow_deep_stress.mettle")
     s.ok("create", kind="creature", name="archer", **{"with": {"stress": 2, "missile": True}})
     situation = {
         "friends": [{"name": "goblin", "distance": 3, "in_combat": True}, {"name": "orc", "distance": 8}],

@@ -270,7 +270,7 @@ fn sim_runs_are_within_the_steps_budget() {
 #[test]
 fn a_ruleset_that_does_not_load_is_an_error_with_places() {
     let replies = serve(
-        &[],
+        &["--root", "."],
         &[
             req(1, "load", json!({ "file": "tests/inputs/bad/09_unknown_kind.mettle" })),
             req(2, "state", json!({})),
@@ -353,7 +353,7 @@ fn an_engagement_asked_over_serve_ends_as_with_a_chooser() {
     requests.insert(8, req(20, "answer", json!({ "choice": asked[0].0, "value": asked[0].1 })));
     requests.push(req(21, "answer", json!({ "choice": asked[1].0, "value": asked[1].1 })));
     requests.push(req(22, "state", json!({})));
-    let replies = serve(&[], &requests);
+    let replies = serve(&["--root", "."], &requests);
     for r in &replies {
         assert!(r.get("error").is_none(), "{r}");
     }

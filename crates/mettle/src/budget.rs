@@ -28,6 +28,10 @@ pub struct Budget {
     /// Most steps one top-level action (an event, a roll, a scenario, a REPL line) may take: statements,
     /// triggers, rerolls, explosions and loop turns. Default 10,000,000.
     pub steps: u64,
+    /// Most steps one whole piece of work may take in all, over every action in it: a simulation's
+    /// runs together (each run counts at least one), `mettle test` over all its scenarios, one
+    /// request to `mettle serve`. Default 1,000,000,000 (about a minute of a heavy scenario).
+    pub total_steps: u64,
     /// Most log entries one top-level action may add. Default 1,000,000.
     pub log_entries: u64,
     /// Most script operations one top-level action may spend across all its script calls. Default
@@ -56,6 +60,7 @@ impl Default for Budget {
             save_bytes: 64 * 1024 * 1024,
             line_bytes: 64 * 1024,
             steps: 10_000_000,
+            total_steps: 1_000_000_000,
             log_entries: 1_000_000,
             script_operations: 10_000_000,
             odds_work: 600_000_000,
@@ -67,12 +72,13 @@ impl Default for Budget {
 
 impl Budget {
     /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "ruleset_bytes",
         "script_bytes",
         "save_bytes",
         "line_bytes",
         "steps",
+        "total_steps",
         "log_entries",
         "script_operations",
         "odds_work",
@@ -96,6 +102,7 @@ impl Budget {
             "save_bytes" => &mut self.save_bytes,
             "line_bytes" => &mut self.line_bytes,
             "steps" => &mut self.steps,
+            "total_steps" => &mut self.total_steps,
             "log_entries" => &mut self.log_entries,
             "script_operations" => &mut self.script_operations,
             "odds_work" => &mut self.odds_work,
@@ -112,6 +119,50 @@ impl Budget {
         *slot = v;
         Ok(())
     }
+}
+
+thread_local! {
+    static SPENT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Steps every action run on this thread has taken so far, added up (it only grows, wrapping past
+/// 2^64). What one piece of work took is the difference of two readings around it: how `mettle test`
+/// and a simulation hold their work to [`Budget::total_steps`].
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("s.mettle", r#"
+///     kind unit { tally: 0.. = 0 }
+///     scenario s { new unit w  repeat { add 1 to w.tally } until w.tally >= 100 }
+/// "#).unwrap();
+/// let before = mettle::budget::steps_spent();
+/// mettle::Session::new(&rules, 1).run_scenario("s").unwrap();
+/// assert!(mettle::budget::steps_spent() - before >= 100);
+/// ```
+pub fn steps_spent() -> u64 {
+    SPENT.with(std::cell::Cell::get)
+}
+
+/// Adds what an action took to [`steps_spent`].
+pub(crate) fn spend(steps: u64) {
+    SPENT.with(|s| s.set(s.get().wrapping_add(steps)));
+}
+
+/// The error of a whole piece of work (`what`: "the simulation", "the tests") that took `spent`
+/// steps, more than its budget of `limit` in all.
+///
+/// ```
+/// let d = mettle::budget::over_total_steps("the tests", 12, 10, "3 of 8 scenarios played");
+/// assert_eq!(d.code, "mettle::budget::total_steps");
+/// ```
+pub fn over_total_steps(what: &str, spent: u64, limit: u64, done: &str) -> Diagnostic {
+    Diagnostic::plain(
+        "budget::total_steps",
+        format!("{what} took {spent} steps in all, over the budget of {limit} ({done}); it was stopped there"),
+    )
+    .with_help(
+        "ask for less work at once (fewer runs or files), or raise the budget: `--budget total_steps=N` on the \
+         command line, `Budget::total_steps` in `LoadOptions` (see docs/security.md)",
+    )
 }
 
 /// Reads the regular file at `path` as UTF-8 text, refusing anything over `cap` bytes without reading

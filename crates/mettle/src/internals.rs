@@ -284,7 +284,7 @@ pub fn type_name(p: &program::Program, ty: &program::Ty) -> String {
 pub mod sim {
     use crate::Diagnostic;
     pub use crate::sim::sampler::{
-        CHUNK, CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler, mix,
+        CHUNK, CheckSampler, Chunk, FastCheckSampler, Meter, Sampler, ScenarioSampler, mix,
     };
     pub use crate::sim::tally::{End, Recorded, Tally};
     use crate::sim::{Options, Report};

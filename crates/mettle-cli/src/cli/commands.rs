@@ -376,7 +376,14 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
         );
         return 2;
     }
-    for f in files {
+    // The whole run's work is held to one budget of steps, and Ctrl-C stops it between scenarios (or
+    // in one, undone): what was played is summed up, then what stopped it is said.
+    let limit = super::budget().total_steps;
+    let stop = super::interrupted();
+    let start = mettle::budget::steps_spent();
+    let mut stopped: Option<(mettle::Diagnostic, u8)> = None;
+    let total_files = files.len();
+    'files: for (nth, f) in files.into_iter().enumerate() {
         // A file that does not load is its own kind of failure, not a failed scenario.
         let Some(r) = load(&f) else {
             outln!("LOAD ERROR  {} (see the errors above)", f.display());
@@ -384,7 +391,24 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
             continue;
         };
         for sc in &r.program().scenarios {
+            let done =
+                || format!("{passed} passed, {failed} failed, stopped in file {} of {total_files}", nth + 1);
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let d = mettle::Diagnostic::plain(
+                    "cli::interrupted",
+                    format!("the tests were stopped ({})", done()),
+                )
+                .with_help("run them again to finish; the scenarios not played were not counted");
+                stopped = Some((d, super::INTERRUPTED));
+                break 'files;
+            }
+            let spent = mettle::budget::steps_spent().wrapping_sub(start);
+            if spent > limit {
+                stopped = Some((mettle::budget::over_total_steps("the tests", spent, limit, &done()), 1));
+                break 'files;
+            }
             let mut session = Session::new(&r, seed);
+            session.set_cancel_flag(stop.clone());
             match session.run_scenario(&sc.name) {
                 Ok(rep) if rep.failures.is_empty() => {
                     let n = rep.passed;
@@ -411,6 +435,8 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
                     }
                     failed += 1;
                 }
+                // Stopped by Ctrl-C: not a failure; said once the loop stops.
+                Err(_) if stop.load(std::sync::atomic::Ordering::Relaxed) => continue,
                 Err(d) => {
                     outln!("FAILED  {} :: {} (stopped by an error)", r.name(), sc.name);
                     out!("{}", indent(&mettle::session::render_log(session.log(), r.text())));
@@ -419,6 +445,10 @@ pub fn test(paths: &[PathBuf], seed: u64) -> u8 {
                 }
             }
         }
+    }
+    if let Some((d, code)) = stopped {
+        super::json::stopped(&d);
+        return code;
     }
     if unloaded > 0 {
         outln!(

@@ -59,6 +59,21 @@ pub fn fail(code: &str, message: &str, help: Option<&str>) {
     }
 }
 
+/// Why a whole command stopped (its budget of work, Ctrl-C): `CODE: MESSAGE` with `help: …` under
+/// it, or JSON under `--json`.
+pub fn stopped(d: &mettle::Diagnostic) {
+    if on() {
+        print_errors(vec![plain_error(&d.code, &d.message, d.help.as_deref())]);
+    } else {
+        eprintln!(
+            "{}: {}{}",
+            d.code,
+            d.message,
+            d.help.as_deref().map(|h| format!("\n  help: {h}")).unwrap_or_default()
+        );
+    }
+}
+
 /// A warning without a place: `warning: MESSAGE` (with `help: …` under it), or JSON under `--json`.
 pub fn warn(code: &str, message: &str, help: Option<&str>) {
     if on() {

@@ -92,6 +92,25 @@ pub(crate) fn write_file(
     mettle::internals::files::write(&target, bytes)
 }
 
+/// Set by Ctrl-C while a long command (`sim`, `test`) runs: the work stops cleanly between runs, or
+/// in the middle of a game, and the command says what was done. The handler is installed the first
+/// time a command asks for the flag.
+pub(crate) fn interrupted() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    static FLAG: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+        std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let set = flag.clone();
+        // Without a handler (one already set), Ctrl-C ends the process as before.
+        let _ = ctrlc::set_handler(move || set.store(true, std::sync::atomic::Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+/// Exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub(crate) const INTERRUPTED: u8 = 130;
+
 /// The limits for this run of the command.
 pub(crate) fn budget() -> mettle::Budget {
     BUDGET.get().cloned().unwrap_or_default()
@@ -346,6 +365,10 @@ enum Command {
         /// Seed for the dice.
         #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
         seed: u64,
+        /// Let `load` requests read ruleset files under this folder (and nowhere else). Without it, a
+        /// client can load rulesets only from their text.
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
     },
     /// Write the JSON Schemas of every `--json` output and of `mettle serve` (how `schemas/` is made).
     #[command(hide = true)]
@@ -508,7 +531,7 @@ pub fn main() -> ExitCode {
             commands::play(&file, &scenario, seed, json, verbose)
         }
         Command::Test { paths, seed } => commands::test(&paths, seed),
-        Command::Serve { file, seed } => crate::serve::run(file.as_deref(), seed),
+        Command::Serve { file, seed, root } => crate::serve::run(file.as_deref(), seed, root.as_deref()),
         Command::Schemas { out } => json::write_schemas(&out),
         Command::Lsp => crate::lsp::run(),
         Command::Fmt { stdin: true, check, .. } => fmt::stdin(check),

@@ -71,17 +71,28 @@ pub fn run(args: &Args) -> u8 {
         }
     };
     let start = Instant::now();
-    let report = match mettle::sim::simulate(&r, &target, &opts, &progress) {
+    let stop = super::interrupted();
+    let simulated = mettle::sim::simulate_with(&r, &target, &opts, &progress, &stop);
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = match simulated {
         Ok(rep) => rep,
+        // Stopped by Ctrl-C, or over the whole simulation's budget of steps: said, with the runs done.
+        Err(d) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
+            super::json::stopped(&d);
+            return super::INTERRUPTED;
+        }
+        Err(d) if d.code == "mettle::budget::total_steps" => {
+            super::json::stopped(&d);
+            return 1;
+        }
         Err(d) => {
             super::json::fail(&d.code, &d.message, d.help.as_deref());
             return 2;
         }
     };
-    let secs = start.elapsed().as_secs_f64();
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
     let doc = mettle::wire::SimDoc::new(&r, &target, &report);
     if args.json {
         super::json::print(&doc);

@@ -12,7 +12,7 @@ impl Server {
     /// Carries out `method` with `params` (an object).
     pub fn call(&mut self, method: &str, p: serde_json::Value) -> Result<Outcome, Failure> {
         match method {
-            "load" => self.load(params(method, p)?),
+            "load" => self.load(params(method, p)?, false),
             "restore" => self.restore(params(method, p)?),
             "undo" => {
                 let _: Empty = params(method, p)?;
@@ -46,7 +46,9 @@ impl Server {
         }
     }
 
-    fn load(&mut self, p: LoadParams) -> Result<Outcome, Failure> {
+    /// `load`; `given` when the file is the operator's, named on the command line (read wherever it
+    /// is), not a client's (read only under the root folder).
+    fn load(&mut self, p: LoadParams, given: bool) -> Result<Outcome, Failure> {
         let opts = |base: Option<std::path::PathBuf>| mettle::LoadOptions {
             base,
             budget: self.budget.clone(),
@@ -55,10 +57,20 @@ impl Server {
         };
         let loaded = match (&p.file, &p.text) {
             (Some(f), None) => {
-                let path = std::path::Path::new(f);
-                Ruleset::from_path_with(path, &opts(path.parent().map(|p| p.to_path_buf())))
+                let path = match given {
+                    true => std::path::PathBuf::from(f),
+                    false => super::files::permit(self.root.as_deref(), f)?,
+                };
+                Ruleset::from_path_with(&path, &opts(path.parent().map(|p| p.to_path_buf())))
             }
-            (None, Some(t)) => Ruleset::load(p.name.as_deref().unwrap_or("request"), t, &opts(None)),
+            (None, Some(t)) => {
+                // A text's script files come from the root folder, and from nowhere without one.
+                let mut o = opts(self.root.clone());
+                if self.root.is_none() {
+                    o.scripts = Some(Default::default());
+                }
+                Ruleset::load(p.name.as_deref().unwrap_or("request"), t, &o)
+            }
             _ => {
                 return Err(Failure::plain(
                     code::INVALID_PARAMS,
@@ -146,6 +158,11 @@ impl Server {
             }),
         })
     }
+}
+
+/// Loads the operator's own file (`mettle serve FILE`), wherever it is.
+pub(super) fn load_given(server: &mut Server, p: serde_json::Value) -> Result<Outcome, Failure> {
+    server.load(params("load", p)?, true)
 }
 
 /// The state, and the log from line `from` on.

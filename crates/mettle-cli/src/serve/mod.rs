@@ -2,6 +2,7 @@
 //! languages. One JSON-RPC 2.0 request a line in, one reply a line out (docs/protocol.md). A request
 //! that fails leaves the session as it was, and the next line is read as usual.
 
+mod files;
 mod methods;
 pub mod protocol;
 mod questions;
@@ -33,6 +34,8 @@ pub mod code {
     pub const BUDGET: i64 = 4;
     /// An action waits on a question.
     pub const WAITING: i64 = 5;
+    /// The server may not read that file.
+    pub const FORBIDDEN: i64 = 6;
 }
 
 /// A failed request: its code, and the errors.
@@ -81,12 +84,20 @@ pub struct Server {
     undo: std::collections::VecDeque<Step>,
     seed: u64,
     budget: mettle::Budget,
+    /// The folder `load {"file"}` may read under (its real path); none: no file at all.
+    root: Option<std::path::PathBuf>,
 }
 
 impl Server {
-    /// A server with no ruleset yet.
+    /// A server with no ruleset yet, that reads no files.
     pub fn new(seed: u64, budget: mettle::Budget) -> Server {
-        Server { world: None, undo: Default::default(), seed, budget }
+        Server { world: None, undo: Default::default(), seed, budget, root: None }
+    }
+
+    /// The same server, letting `load` read files under `root` (a real path, see `files::root`).
+    pub fn with_root(mut self, root: std::path::PathBuf) -> Server {
+        self.root = Some(root);
+        self
     }
 
     fn remember(&mut self, step: Step) {
@@ -243,13 +254,27 @@ fn read_line(input: &mut impl BufRead, cap: u64) -> std::io::Result<Option<Resul
 }
 
 /// Runs the server until standard input ends. Exit 0, or 1 when the first ruleset does not load or
-/// the output cannot be written.
-pub fn run(file: Option<&Path>, seed: u64) -> u8 {
+/// the output cannot be written, or 2 for a `--root` that is not a folder.
+pub fn run(file: Option<&Path>, seed: u64, root: Option<&Path>) -> u8 {
     let budget = crate::cli::budget();
     let mut server = Server::new(seed, budget.clone());
+    if let Some(dir) = root {
+        match files::root(dir) {
+            Ok(real) => server = server.with_root(real),
+            Err(message) => {
+                crate::cli::json::fail(
+                    "mettle::serve::bad_root",
+                    &message,
+                    Some("give `--root` an existing folder: the one clients may load rulesets from"),
+                );
+                return 2;
+            }
+        }
+    }
     if let Some(f) = file {
+        // The operator's own file, named on the command line: read wherever it is.
         let params = serde_json::json!({ "file": f.display().to_string() });
-        if let Err(f) = server.call("load", params) {
+        if let Err(f) = methods::load_given(&mut server, params) {
             let reply = error(None, f);
             eprintln!("{}", crate::cli::json::safe(serde_json::to_string(&reply).unwrap_or_default()));
             return 1;

@@ -41,7 +41,7 @@ pub(crate) use run::{Compiled, compile};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// An entity in play.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -792,7 +792,8 @@ impl Session {
         game.records.clear();
         game.failed = false;
         game.entries = 0;
-        self.cancel.store(false, Ordering::Relaxed);
+        // The cancel flag is left as it is: a simulation makes it its stop flag, which a game must
+        // not clear (see `sim::Meter`).
         let mut runner = self.runner();
         runner.game = Some(std::mem::take(game));
         let r = runner.scenario(scenario).and_then(|()| runner.finish());

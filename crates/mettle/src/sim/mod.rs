@@ -28,6 +28,7 @@
 pub(crate) mod sampler;
 pub(crate) mod tally;
 
+use sampler::Meter;
 use sampler::{CHUNK, CheckSampler, Chunk, FastCheckSampler, Sampler, ScenarioSampler, mix};
 use tally::Tally;
 pub use tally::wilson;
@@ -36,7 +37,8 @@ use crate::Ruleset;
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::program::Value;
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The most worker threads one simulation may ask for ([`Options::threads`]): more would cost the
 /// machine more than they bring, and a hundred thousand could not be started at all.
@@ -151,14 +153,42 @@ pub struct Report {
 ///
 /// Errors: an unknown scenario, check, input or attribute, or a value that does not fit (with help and a
 /// did-you-mean). A run stopped by an error is counted, not returned: see [`Report::errors`].
+///
+/// The runs together take at most the ruleset's [`crate::Budget::total_steps`]; past it the
+/// simulation stops with `mettle::budget::total_steps`.
 pub fn simulate(
     rules: &Ruleset,
     target: &Target,
     opts: &Options,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, Diagnostic> {
+    simulate_with(rules, target, opts, progress, &Arc::default())
+}
+
+/// [`simulate`], stopped when `stop` is set (by a Ctrl-C handler, a host's cancel button, a
+/// server's deadline): between runs, and in the middle of a scenario's game. A stopped simulation
+/// reports nothing but `mettle::sim::cancelled`, saying how many runs were done.
+///
+/// ```
+/// use mettle::{Ruleset, sim};
+/// use std::sync::{Arc, atomic::AtomicBool};
+/// let rules = Ruleset::from_str("c.mettle", "check c { roll d6  outcome six when total == 6  otherwise other }").unwrap();
+/// let opts = sim::Options { runs: 1000, seed: 7, threads: 1 };
+/// let target = sim::Target::Check { name: "c".into(), inputs: vec![], with: vec![] };
+/// let stop = Arc::new(AtomicBool::new(true));
+/// let err = sim::simulate_with(&rules, &target, &opts, &|_| {}, &stop).unwrap_err();
+/// assert_eq!(err.code, "mettle::sim::cancelled");
+/// ```
+pub fn simulate_with(
+    rules: &Ruleset,
+    target: &Target,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &Arc<AtomicBool>,
+) -> Result<Report, Diagnostic> {
     let sampler = sampler_for(rules, target)?;
-    run(sampler.as_ref(), opts, progress)
+    let meter = Meter::new(rules.budget().total_steps, stop.clone());
+    run_within(sampler.as_ref(), opts, progress, &meter)
 }
 
 /// Runs `sampler` over `opts.runs` runs in chunks on a pool of `opts.threads` threads (with the
@@ -169,14 +199,26 @@ pub(crate) fn run(
     opts: &Options,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Report, Diagnostic> {
+    run_within(sampler, opts, progress, &Meter::new(u64::MAX, Arc::default()))
+}
+
+/// [`run`] within `meter`'s budget and stop flag.
+pub(crate) fn run_within(
+    sampler: &dyn Sampler,
+    opts: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+    meter: &Meter,
+) -> Result<Report, Diagnostic> {
     let chunks = opts.runs.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
     let one = |i: u64| {
         let first_run = i * CHUNK;
         let chunk = Chunk { seed: mix(opts.seed, i), first_run, runs: CHUNK.min(opts.runs - first_run) };
         let mut t = Tally::default();
-        sampler.sample(chunk, &mut t);
-        progress(done.fetch_add(chunk.runs, Ordering::Relaxed) + chunk.runs);
+        if meter.go() {
+            sampler.sample_within(chunk, &mut t, meter);
+            progress(done.fetch_add(t.runs, Ordering::Relaxed) + t.runs);
+        }
         t
     };
     #[cfg(feature = "parallel")]
@@ -187,6 +229,15 @@ pub(crate) fn run(
     };
     #[cfg(not(feature = "parallel"))]
     let tally = (0..chunks).map(one).fold(Tally::default(), Tally::merge);
+    let done = format!("{} of {} runs done", tally.runs, opts.runs);
+    if meter.stopped() {
+        return Err(Diagnostic::plain("sim::cancelled", format!("the simulation was stopped ({done})"))
+            .with_help("nothing is reported of a stopped simulation; run it again, with fewer runs for a quicker answer"));
+    }
+    if meter.over.load(Ordering::Relaxed) {
+        let spent = meter.spent.load(Ordering::Relaxed);
+        return Err(crate::budget::over_total_steps("the simulation", spent, meter.limit, &done));
+    }
     Ok(report(tally, opts.seed))
 }
 

@@ -49,6 +49,66 @@ pub trait Sampler: Sync {
     /// Plays every run of `chunk`, counting them into `tally`. The same chunk must always give the same
     /// counts.
     fn sample(&self, chunk: Chunk, tally: &mut Tally);
+
+    /// Plays the runs of `chunk` as [`Sampler::sample`] does, charging each run's steps to `meter`
+    /// and stopping between runs once it says to. This one charges the whole chunk, a step a run.
+    fn sample_within(&self, chunk: Chunk, tally: &mut Tally, meter: &Meter) {
+        if meter.go() {
+            self.sample(chunk, tally);
+            meter.charge(chunk.runs);
+        }
+    }
+}
+
+/// The budget of a whole simulation, shared by its threads: the steps its runs took in all against
+/// [`crate::Budget::total_steps`], and the flag that stops it (Ctrl-C, a host's cancel). A run is
+/// never cut in two by the budget (each run has its own budget of steps); the flag also stops a
+/// scenario's game in the middle.
+#[derive(Debug)]
+pub struct Meter {
+    /// Most steps in all.
+    pub limit: u64,
+    /// Steps taken so far.
+    pub spent: std::sync::atomic::AtomicU64,
+    /// Set once `spent` went past `limit`.
+    pub over: std::sync::atomic::AtomicBool,
+    /// Set by the host to stop the simulation.
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Meter {
+    /// A meter of `limit` steps, stopped by `stop`.
+    pub fn new(limit: u64, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Meter {
+        Meter { limit, spent: Default::default(), over: Default::default(), stop }
+    }
+
+    /// Whether to play another run.
+    #[inline]
+    pub fn go(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        !self.over.load(Relaxed) && !self.stop.load(Relaxed)
+    }
+
+    /// Counts a run's `steps` (at least one).
+    #[inline]
+    pub fn charge(&self, steps: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let steps = steps.max(1);
+        if self.spent.fetch_add(steps, Relaxed).saturating_add(steps) > self.limit {
+            self.over.store(true, Relaxed);
+        }
+    }
+
+    /// Whether the host stopped the simulation.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// A meter that never stops a sampler: for [`Sampler::sample`] written through
+/// [`Sampler::sample_within`].
+fn unlimited() -> Meter {
+    Meter::new(u64::MAX, Default::default())
 }
 
 /// Plays a scenario once per run, each run from a fresh start seeded with its own seed, with the log
@@ -62,6 +122,10 @@ pub struct ScenarioSampler {
 
 impl Sampler for ScenarioSampler {
     fn sample(&self, chunk: Chunk, tally: &mut Tally) {
+        self.sample_within(chunk, tally, &unlimited());
+    }
+
+    fn sample_within(&self, chunk: Chunk, tally: &mut Tally, meter: &Meter) {
         // One session plays every game of the chunk, each from a fresh start with its own seed
         // (`Session::play_quietly`); the chunk's ends are counted here, compared by name without
         // copying them, and go to the tally at the end.
@@ -76,12 +140,22 @@ impl Sampler for ScenarioSampler {
             return;
         };
         let mut s = Session::new(&self.rules, chunk.seed);
+        // The host's stop flag stops a game in the middle too (it is never cleared here).
+        s.set_cancel_flag(meter.stop.clone());
         // Nothing here reads the checks' last results of a game: those left to be made are not made.
         let mut game = QuietGame { results_unread: true, ..QuietGame::default() };
         let mut ends: Vec<(End, u64)> = Vec::new();
         let mut recorder = Recorder::default();
         for i in 0..chunk.runs {
-            match s.play_quietly(scenario, chunk.run_seed(i), &mut game) {
+            if !meter.go() {
+                break;
+            }
+            let before = crate::budget::steps_spent();
+            let played = s.play_quietly(scenario, chunk.run_seed(i), &mut game);
+            meter.charge(crate::budget::steps_spent().wrapping_sub(before));
+            match played {
+                // A game the host stopped is not counted: the simulation reports no runs.
+                Err(_) if meter.stopped() => break,
                 Ok(()) => {
                     let over = s.state().over.as_ref();
                     let result = over.map(|o| o.result.as_str());
@@ -153,6 +227,10 @@ impl CheckSampler {
 
 impl Sampler for CheckSampler {
     fn sample(&self, chunk: Chunk, tally: &mut Tally) {
+        self.sample_within(chunk, tally, &unlimited());
+    }
+
+    fn sample_within(&self, chunk: Chunk, tally: &mut Tally, meter: &Meter) {
         // Without a subject a roll changes nothing but the generator, so one session serves the chunk;
         // with one, its effects change the stand-in, so each roll gets a fresh session.
         let mut shared = Session::new(&self.rules, chunk.seed);
@@ -160,6 +238,12 @@ impl Sampler for CheckSampler {
         // The check's total is reported like a recorded value.
         let mut total = [("total".to_string(), 0)];
         for i in 0..chunk.runs {
+            // A roll clears its session's cancel flag as it starts, so the host's flag is read here,
+            // between rolls, and not handed to the sessions.
+            if !meter.go() {
+                break;
+            }
+            let before = crate::budget::steps_spent();
             let rolled = if self.subject.is_some() {
                 let mut s = Session::new(&self.rules, chunk.run_seed(i));
                 s.set_logging(false);
@@ -167,6 +251,7 @@ impl Sampler for CheckSampler {
             } else {
                 self.roll(&mut shared)
             };
+            meter.charge(crate::budget::steps_spent().wrapping_sub(before));
             match rolled {
                 Ok((outcome, t)) => {
                     total[0].1 = t;

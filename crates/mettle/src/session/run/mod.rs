@@ -284,6 +284,8 @@ impl Drop for Runner<'_> {
         crate::odds::work::charge(
             self.steps.saturating_mul(STEP_WORK).saturating_add(scripts.saturating_mul(SCRIPT_WORK)),
         );
+        // And against the whole piece of work's budget of steps (`Budget::total_steps`).
+        crate::budget::spend(self.steps);
     }
 }
 
