@@ -269,3 +269,28 @@ on hit {
         assert!(md.lines().any(|l| l == line), "{line}\nis in:\n{md}");
     }
 }
+
+/// A wide input's odds table covers where its odds change, not only its first values.
+#[test]
+fn a_wide_input_s_odds_cover_where_they_change() {
+    let rules = mettle::Ruleset::from_str(
+        "kow.mettle",
+        r#"
+kind unit { nerve: 5..25 = 14 }
+check nerve for unit {
+  input damage: 0..40
+  roll 2d6
+  modifier "Damage" +damage
+  outcome routed when total >= unit.nerve
+  outcome wavering when total >= unit.nerve - 3
+  otherwise steady
+}
+"#,
+    )
+    .expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("**Odds** by `damage 0–12`; `damage 13–40: as shown at 12`"), "{md}");
+    // 12 damage and 2d6 always reach 14: routed.
+    assert!(md.lines().any(|l| l == "| 12 | 100% | 0% | 0% |"), "{md}");
+    assert!(!md.lines().any(|l| l.starts_with("| 13 |")), "{md}");
+}
