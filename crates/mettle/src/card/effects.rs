@@ -236,12 +236,17 @@ impl<'a> Walk<'a> {
             Link { words: w, lets: lets.clone() }
         };
         let when = |lead: &str| link(lead).with_lets();
+        // Only one branch runs: what the first does has not happened when the second starts.
+        let before = self.done;
         chain.push(link("if "));
         let yes = self.block(then, chain, each);
         chain.pop();
+        let after_yes = self.done;
+        self.done = before;
         chain.push(link("unless "));
         let mut no = self.block(otherwise, chain, each);
         chain.pop();
+        self.done += after_yes - before;
         let mut out = vec![];
         if !yes.is_empty() {
             out.push(Effect { words: when("if "), under: yes, span });
