@@ -131,7 +131,9 @@ fn lines(out: &mut String, title: &str, lines: &[Line], style: Style) {
     if lines.is_empty() {
         return;
     }
-    let class = if style == Style::Plain { " class=\"wide\"" } else { "" };
+    // Modifiers, and outcomes whose effects are under conditions, take more room.
+    let nested = lines.iter().any(|l| l.effects.iter().any(|e| !e.under.is_empty()));
+    let class = if style == Style::Plain || nested { " class=\"wide\"" } else { "" };
     let _ = writeln!(out, "<div{class}><h4>{title}</h4>\n<ul>");
     for l in lines {
         let name = match style {
