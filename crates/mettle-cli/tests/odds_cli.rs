@@ -230,11 +230,31 @@ fn a_stand_in_gets_stand_ins_for_the_entities_it_names() {
     // A Traveller character reads its party; a Combat HQ group hands points to its opponent.
     let v = json(&["odds", "rulesets/traveller_morale.mettle", "level_shifts", "--json"]);
     assert_eq!(v["outcomes"][0]["exact"], "1/1");
-    let v = json(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--json"]);
+    // The opponent's points have no default and the effects read them: they are given, not a silent 0.
+    let v = json(&[
+        "odds",
+        "rulesets/combat_hq.mettle",
+        "dispersal",
+        "--with",
+        "mp=2",
+        "--with",
+        "opponent.mp=3",
+        "--json",
+    ]);
     let exact: Vec<&str> =
         v["outcomes"].as_array().unwrap().iter().map(|o| o["exact"].as_str().unwrap()).collect();
     assert_eq!(exact, ["0/1", "1/3", "2/3"]);
-    let o = mettle(&["roll", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--seed", "0"]);
+    let o = mettle(&[
+        "roll",
+        "rulesets/combat_hq.mettle",
+        "dispersal",
+        "--with",
+        "mp=2",
+        "--with",
+        "opponent.mp=3",
+        "--seed",
+        "0",
+    ]);
     assert!(o.status.success(), "{}", err(&o));
     assert!(out(&o).contains("group's opponent.mp"), "{}", out(&o));
 }
@@ -258,10 +278,21 @@ fn a_long_scenario_is_estimated_instead() {
 
 #[test]
 fn the_question_names_the_stand_in_and_every_value_given_with_with() {
-    let v = json(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2", "--json"]);
+    let v = json(&[
+        "odds",
+        "rulesets/combat_hq.mettle",
+        "dispersal",
+        "--with",
+        "mp=2",
+        "--with",
+        "opponent.mp=3",
+        "--json",
+    ]);
     let q = v["question"].as_str().unwrap();
     assert!(
-        q.contains("made by a stand-in group with mp = 2, its other attributes at their defaults"),
+        q.contains(
+            "made by a stand-in group with mp = 2, opponent.mp = 3, its other attributes at their defaults"
+        ),
         "{q}"
     );
     let o = mettle(&["roll", FRONTIERS, "skill", "--with", "morale=shaken", "--with", "resolve=yes"]);

@@ -76,6 +76,18 @@ fn a_combat_hq_group_needs_its_starting_morale_points() {
     let o = mettle(&["odds", "rulesets/combat_hq.mettle", "dispersal"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--with mp="));
+    // And its opponent's, which the dispersal's effects add to: never a silent 0.
     let o = mettle(&["odds", "rulesets/combat_hq.mettle", "dispersal", "--with", "mp=2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--with opponent.mp="));
+    let o = mettle(&[
+        "odds",
+        "rulesets/combat_hq.mettle",
+        "dispersal",
+        "--with",
+        "mp=2",
+        "--with",
+        "opponent.mp=3",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -245,7 +245,19 @@ pub(super) fn rolling(
     let mut attrs = vec![];
     match decl.subject.map(|k| &p.kinds[k as usize]) {
         Some(kind) => {
-            let known: Vec<(&str, &Ty)> = kind.fields.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
+            // Its attributes, and those of the stand-ins its attributes naming other entities get
+            // (`opponent.mp`).
+            let mut names: Vec<(String, &Ty)> = kind.fields.iter().map(|f| (f.name.clone(), &f.ty)).collect();
+            for f in &kind.fields {
+                if let Ty::Entity(other) = f.ty {
+                    for g in &p.kinds[other as usize].fields {
+                        if !matches!(g.ty, Ty::Entity(_)) {
+                            names.push((format!("{}.{}", f.name, g.name), &g.ty));
+                        }
+                    }
+                }
+            }
+            let known: Vec<(&str, &Ty)> = names.iter().map(|(n, t)| (n.as_str(), *t)).collect();
             for s in with {
                 match parse_assignment(p, "--with", s, &known, &format!("attribute of a {}", kind.name)) {
                     Ok(v) => attrs.push(v),

@@ -2,8 +2,8 @@
 
 use super::Style;
 use super::{
-    Block, Card, Cell, CheckCard, EventCard, KindCard, Line, OddsTable, Piece, Section, StateCard, TableCard,
-    Words, doc_blocks,
+    Block, Card, Cell, CheckCard, Effect, EventCard, KindCard, Line, OddsTable, Piece, Section, StateCard,
+    TableCard, Words, doc_blocks,
 };
 use std::fmt::Write;
 
@@ -35,6 +35,7 @@ code { font-family: "DejaVu Sans Mono", Consolas, "Courier New", monospace; font
 .parts > div { flex: 1 1 14em; }
 .parts > div.wide { flex: 2 1 20em; }
 li .doc { font-size: 8.5pt; }
+ul.does { margin: 0; padding-left: 11pt; list-style: circle; }
 li .doc p { margin: 0; }
 .parts h4 { font-size: 9pt; margin: 2pt 0 1pt; text-transform: uppercase; letter-spacing: 0.05em; }
 .parts .note { font-style: italic; }
@@ -130,7 +131,9 @@ fn lines(out: &mut String, title: &str, lines: &[Line], style: Style) {
     if lines.is_empty() {
         return;
     }
-    let class = if style == Style::Plain { " class=\"wide\"" } else { "" };
+    // Modifiers, and outcomes whose effects are under conditions, take more room.
+    let nested = lines.iter().any(|l| l.effects.iter().any(|e| !e.under.is_empty()));
+    let class = if style == Style::Plain || nested { " class=\"wide\"" } else { "" };
     let _ = writeln!(out, "<div{class}><h4>{title}</h4>\n<ul>");
     for l in lines {
         let name = match style {
@@ -143,7 +146,7 @@ fn lines(out: &mut String, title: &str, lines: &[Line], style: Style) {
             .as_ref()
             .map(|d| format!(" <span class=\"note\">— {}</span>", doc_inline(d)))
             .unwrap_or_default();
-        let _ = writeln!(out, "<li>{name}: {}{doc}</li>", words(&l.words));
+        let _ = writeln!(out, "<li>{name}: {}{}{doc}</li>", words(&l.words), effects(&l.effects));
     }
     out.push_str("</ul></div>\n");
 }
@@ -284,12 +287,29 @@ fn event(out: &mut String, e: &EventCard) {
     out.push_str("<ul class=\"small\">\n");
     for r in &e.rules {
         let when = r.when.as_ref().map(|w| format!("when {}", words(w))).unwrap_or_else(|| "always".into());
-        let does: Vec<String> = r.effects.iter().map(words).collect();
-        let does = if does.is_empty() { String::new() } else { format!(": {}", does.join("; ")) };
         let doc = r.doc.as_deref().map(doc_html).unwrap_or_default();
-        let _ = writeln!(out, "<li>{when}{does}{doc}</li>");
+        let _ = writeln!(out, "<li>{when}{}{doc}</li>", effects(&r.effects));
     }
     out.push_str("</ul>\n</article>\n");
+}
+
+/// What a rule or an outcome does, after its condition: ": a; b" on the line when none of them waits
+/// on a condition or repeats, else ":" and a list, each condition or loop with what happens under
+/// it (on its line when nothing under it has conditions of its own).
+fn effects(effects: &[Effect]) -> String {
+    if effects.is_empty() {
+        return String::new();
+    }
+    if effects.iter().all(|e| e.under.is_empty()) {
+        let does: Vec<String> = effects.iter().map(|e| words(&e.words)).collect();
+        return format!(": {}", does.join("; "));
+    }
+    let mut out = String::from(":<ul class=\"does\">");
+    for e in effects {
+        let _ = write!(out, "<li>{}{}</li>", words(&e.words), self::effects(&e.under));
+    }
+    out.push_str("</ul>");
+    out
 }
 
 fn option(out: &mut String, o: &super::OptionCard) {

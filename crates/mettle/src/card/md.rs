@@ -2,7 +2,8 @@
 
 use super::Style;
 use super::{
-    Card, Cell, CheckCard, EventCard, KindCard, OddsTable, Piece, Section, StateCard, TableCard, Words,
+    Card, Cell, CheckCard, Effect, EventCard, KindCard, OddsTable, Piece, Section, StateCard, TableCard,
+    Words,
 };
 use std::fmt::Write;
 
@@ -61,7 +62,16 @@ fn list(out: &mut String, title: &str, lines: &[super::Line], style: Style) {
             Style::Strong => format!("**{}**", text(&l.name)),
         };
         let doc = l.doc.as_ref().map(|d| format!(" — {}", doc_line(d))).unwrap_or_default();
-        let _ = writeln!(out, "- {name}: {}{doc}", words(&l.words));
+        match flat(&l.effects) {
+            Some(does) => {
+                let does = if does.is_empty() { String::new() } else { format!(": {does}") };
+                let _ = writeln!(out, "- {name}: {}{does}{doc}", words(&l.words));
+            }
+            None => {
+                let _ = writeln!(out, "- {name}: {}{doc}", words(&l.words));
+                nested(out, &l.effects, 1);
+            }
+        }
     }
     out.push('\n');
 }
@@ -183,12 +193,48 @@ fn event(out: &mut String, e: &EventCard) {
     }
     for r in &e.rules {
         let when = r.when.as_ref().map(|w| format!("when {}", words(w))).unwrap_or_else(|| "always".into());
-        let does: Vec<String> = r.effects.iter().map(words).collect();
-        let does = if does.is_empty() { String::new() } else { format!(": {}", does.join("; ")) };
         let doc = r.doc.as_ref().map(|d| format!(" — {}", doc_line(d))).unwrap_or_default();
-        let _ = writeln!(out, "- {when}{does}{doc}");
+        match flat(&r.effects) {
+            Some(does) => {
+                let does = if does.is_empty() { String::new() } else { format!(": {does}") };
+                let _ = writeln!(out, "- {when}{does}{doc}");
+            }
+            None => {
+                let _ = writeln!(out, "- {when}{doc}");
+                nested(out, &r.effects, 1);
+            }
+        }
     }
     out.push('\n');
+}
+
+/// Effects on one line ("a; b"), when none of them waits on a condition or repeats.
+fn flat(effects: &[Effect]) -> Option<String> {
+    effects
+        .iter()
+        .all(|e| e.under.is_empty())
+        .then(|| effects.iter().map(|e| words(&e.words)).collect::<Vec<_>>().join("; "))
+}
+
+/// Effects as a list `depth` deep, each condition or loop with what happens under it: on its line
+/// when nothing under it has conditions of its own, else in a list under it.
+fn nested(out: &mut String, effects: &[Effect], depth: usize) {
+    let pad = "  ".repeat(depth);
+    for e in effects {
+        if e.under.is_empty() {
+            let _ = writeln!(out, "{pad}- {}", words(&e.words));
+            continue;
+        }
+        match flat(&e.under) {
+            Some(does) => {
+                let _ = writeln!(out, "{pad}- {}: {does}", words(&e.words));
+            }
+            None => {
+                let _ = writeln!(out, "{pad}- {}:", words(&e.words));
+                nested(out, &e.under, depth + 1);
+            }
+        }
+    }
 }
 
 fn option(out: &mut String, o: &super::OptionCard) {

@@ -1,5 +1,6 @@
 //! Reference cards: a printable quick-reference sheet of a ruleset, as HTML or Markdown.
 
+mod effects;
 pub mod html;
 pub mod md;
 mod odds;
@@ -82,15 +83,30 @@ impl Section {
     }
 }
 
-/// One line of a list: a name, what it says, and its doc comment.
+/// One line of a list: a name, what it says, what it does, and its doc comment.
 #[derive(Debug, Clone)]
 pub struct Line {
     /// The name (an input, a modifier's label, an outcome).
     pub name: String,
     /// What it says.
     pub words: Words,
+    /// What it does (an outcome's effects), each under its conditions.
+    pub effects: Vec<Effect>,
     /// Its doc comment.
     pub doc: Option<String>,
+}
+
+/// One thing a rule or an outcome does, or a condition or loop with what is done under it: a card
+/// never shows an effect without the condition it is written under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effect {
+    /// What is done ("sets `unit.morale` to **shaken**"), or what the effects under it wait on or
+    /// repeat over ("if `recovery`", "otherwise", "for each unit `u` where `u.resolve_next`").
+    pub words: Words,
+    /// The effects done only under `words`; empty for an effect.
+    pub under: Vec<Effect>,
+    /// Where the statement is written in the ruleset.
+    pub span: crate::Span,
 }
 
 /// How the names of a list are shown.
@@ -140,7 +156,8 @@ pub struct StateCard {
     pub default: Option<String>,
     /// The ladder it is a rung of, if any.
     pub ladder: Option<String>,
-    /// Each place that sets it: the value, and where.
+    /// Each place that sets it: the value, and where, with the conditions it is set under ("rule
+    /// `on activation`, if `unit.morale is broken`").
     pub moves: Vec<(Words, Words)>,
 }
 
@@ -179,8 +196,8 @@ pub struct RuleCard {
     pub when: Option<Words>,
     /// Its doc comment.
     pub doc: Option<String>,
-    /// What it does.
-    pub effects: Vec<Words>,
+    /// What it does, each effect under its conditions.
+    pub effects: Vec<Effect>,
 }
 
 /// A house-rule option: its readings and the one the card was made under.
@@ -326,7 +343,7 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
                 w.text(", usually ");
                 w.code(&d);
             }
-            Line { name: i.field.name.clone(), words: w, doc: i.field.doc.clone() }
+            Line { name: i.field.name.clone(), words: w, effects: vec![], doc: i.field.doc.clone() }
         })
         .collect();
     let modifiers = c
@@ -336,7 +353,7 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
         .map(|(m, (_, amount))| {
             let mut w = Words::default();
             w.code(amount);
-            Line { name: m.label.clone(), words: w, doc: m.doc.clone() }
+            Line { name: m.label.clone(), words: w, effects: vec![], doc: m.doc.clone() }
         })
         .collect();
     let written: Vec<&crate::ast::OutcomeDef> = def
@@ -350,6 +367,7 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
                 .collect()
         })
         .unwrap_or_default();
+    let lets = def.map(|d| sections::check_lets(src, d)).unwrap_or_default();
     let outcomes = c
         .outcomes
         .iter()
@@ -363,12 +381,13 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
                 }
                 _ => w.text("otherwise"),
             }
-            let effects = words::effects(p, src, &o.body);
-            for (j, e) in effects.into_iter().enumerate() {
-                w.text(if j == 0 { ": " } else { "; " });
-                w.extend(e);
-            }
-            Line { name: names.get(i).cloned().unwrap_or_default(), words: w, doc: o.doc.clone() }
+            let effects = match written.get(i) {
+                Some(def) => {
+                    effects::Walk::new(p, src, &o.body, lets.clone()).effects(&def.body, &mut |_, _| {})
+                }
+                None => vec![],
+            };
+            Line { name: names.get(i).cloned().unwrap_or_default(), words: w, effects, doc: o.doc.clone() }
         })
         .collect::<Vec<Line>>();
     // The check's groups follow its outcomes, bracketed as in the odds table.
@@ -376,7 +395,7 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
     for (g, members) in &c.groups {
         let mut w = Words::default();
         w.text(&format!("a group: {}", members.join(" or ")));
-        outcomes.push(Line { name: format!("[{g}]"), words: w, doc: None });
+        outcomes.push(Line { name: format!("[{g}]"), words: w, effects: vec![], doc: None });
     }
     CheckCard {
         name: c.name.clone(),

@@ -9,8 +9,9 @@ use crate::session::Session;
 
 /// Most values on the rows of a table.
 const MAX_ROWS: usize = 13;
-/// Values shown from a range too long for the rows (`0..` shows 0 to 9).
-const FIRST_VALUES: i64 = 10;
+/// Values worked out from a range too long for the rows, before the rows where nothing changes are
+/// left out (`0..` is worked out from 0 to 63; `0..400` at 64 values spread over it).
+const WIDE: i64 = 64;
 /// Most cells (columns × outcomes) on a row.
 const MAX_CELLS: usize = 12;
 
@@ -68,6 +69,8 @@ struct Axis {
     values: Vec<(String, Value)>,
     /// Which first: a whole number with no default, other whole numbers, names, flags.
     rank: u8,
+    /// Whether its values are more than the rows can show: the rows where the odds change are kept.
+    wide: bool,
 }
 
 /// The odds table of check `c` within `work` units of work, or why it has none.
@@ -93,8 +96,15 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
             (Ty::Name(_), _) => 2,
             _ => 3,
         };
-        let label = span_label(&i.field.name, whole, &values, cut);
-        axes.push(Axis { name: i.field.name.clone(), attribute: false, label, values, rank });
+        let label = i.field.name.clone();
+        axes.push(Axis {
+            name: i.field.name.clone(),
+            attribute: false,
+            label,
+            values,
+            rank,
+            wide: whole && cut,
+        });
     }
     if let (Some(kind), Some(def)) = (kind, src.check(&c.name)) {
         for name in attributes_read(def, &kind.name) {
@@ -106,8 +116,8 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                 Ty::Name(_) => 2,
                 _ => 3,
             };
-            let label = span_label(&format!("{}.{}", kind.name, f.name), whole, &values, cut);
-            axes.push(Axis { name, attribute: true, label, values, rank });
+            let label = format!("{}.{}", kind.name, f.name);
+            axes.push(Axis { name, attribute: true, label, values, rank, wide: whole && cut });
         }
     }
     axes.sort_by_key(|a| a.rank);
@@ -118,6 +128,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
             label: String::new(),
             values: vec![],
             rank: 9,
+            wide: false,
         });
     }
     let primary = axes.remove(0);
@@ -219,9 +230,34 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         }
         cells
     });
+    let mut rows: Vec<String> = rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect();
+    let mut cells = cells;
+    let mut rows_by = primary.label.clone();
+    if primary.wide && cells.len() == rows.len() {
+        let keep = interesting(&cells);
+        let (first, last) = (keep.first().copied().unwrap_or(0), keep.last().copied().unwrap_or(0));
+        let name = &primary.label;
+        let all = keep.len() == last - first + 1;
+        rows_by = if all {
+            format!("{name} {}–{}", rows[first], rows[last])
+        } else {
+            format!("{name} {}–{} (some values)", rows[first], rows[last])
+        };
+        // What the rows left out at either end show: the same as the row at that end.
+        if first > 0 {
+            fixed.push(format!("{name} {}–{}: as shown at {}", rows[0], rows[first - 1], rows[first]));
+        }
+        if last + 1 < rows.len() {
+            let bounded = primary.values.last().is_some_and(|(l, _)| l == &rows[rows.len() - 1]);
+            let top = if bounded { rows[rows.len() - 1].clone() } else { String::new() };
+            fixed.push(format!("{name} {}–{top}: as shown at {}", rows[last + 1], rows[last]));
+        }
+        rows = keep.iter().map(|&i| rows[i].clone()).collect();
+        cells = keep.iter().map(|&i| cells[i].clone()).collect();
+    }
     Ok(OddsTable {
-        rows_by: primary.label,
-        rows: rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect(),
+        rows_by,
+        rows,
         columns_by: secondary.as_ref().map(|s| s.label.clone()),
         columns: cols.iter().map(|c| c.map_or(String::new(), |(l, _)| l.clone())).collect(),
         outcomes,
@@ -232,6 +268,62 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         }),
         missing: missing.map(|m| format!("— could not be worked out: {m}")),
     })
+}
+
+/// The rows of a wide range worth showing: from the last row before the odds (as shown) first
+/// change to the first row after they last change; when that is still more than the rows can show,
+/// rows are kept where the odds have moved on enough since the last one kept, so that they are close
+/// together where the odds change fast and far apart where they hardly change.
+fn interesting(cells: &[Vec<Vec<Cell>>]) -> Vec<usize> {
+    let n = cells.len();
+    if n == 0 {
+        return vec![];
+    }
+    let shown = |i: usize| -> Vec<&str> { cells[i].iter().flatten().map(Cell::percent).collect() };
+    let first = (0..n - 1).find(|&i| shown(i) != shown(i + 1)).unwrap_or(0);
+    let last = (1..n).rev().find(|&i| shown(i) != shown(i - 1)).unwrap_or(n - 1).max(first);
+    if last - first < MAX_ROWS {
+        return (first..=last).collect();
+    }
+    let value = |i: usize| -> Vec<f64> { cells[i].iter().flatten().map(Cell::value).collect() };
+    let apart = |a: usize, b: usize| -> f64 {
+        value(a).iter().zip(value(b)).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    };
+    let total: f64 = (first..last).map(|i| apart(i, i + 1)).sum();
+    let enough = total / (MAX_ROWS - 1) as f64;
+    let mut keep = vec![first];
+    let mut moved = 0.0;
+    for i in first + 1..last {
+        moved += apart(i - 1, i);
+        if moved >= enough && keep.len() < MAX_ROWS - 1 {
+            keep.push(i);
+            moved = 0.0;
+        }
+    }
+    keep.push(last);
+    keep
+}
+
+impl Cell {
+    /// The percentage as shown.
+    fn percent(&self) -> &str {
+        match self {
+            Cell::Exact { percent, .. } | Cell::Estimate { percent } => percent,
+            Cell::Missing => "—",
+        }
+    }
+
+    /// The chance as a number, near enough to compare rows (`<0.1%` as 0.05%).
+    fn value(&self) -> f64 {
+        let p = self.percent();
+        let number: f64 = p.trim_start_matches(['<', '>']).trim_end_matches('%').parse().unwrap_or(0.0);
+        let number = match p.chars().next() {
+            Some('<') => number / 2.0,
+            Some('>') => (number + 100.0) / 2.0,
+            _ => number,
+        };
+        number / 100.0
+    }
 }
 
 fn cell(c: &Chance) -> Cell {
@@ -245,14 +337,6 @@ fn cell(c: &Chance) -> Cell {
     }
 }
 
-/// `spi`, or `dice_pool 1–10` when only the first values of a long range are shown.
-fn span_label(name: &str, whole: bool, values: &[(String, Value)], cut: bool) -> String {
-    match (whole && cut, values.first(), values.last()) {
-        (true, Some((a, _)), Some((b, _))) => format!("{name} {a}–{b}"),
-        _ => name.to_string(),
-    }
-}
-
 /// The values a table runs through for type `ty`, and whether they are only the first of a range.
 fn values_of(p: &Program, ty: &Ty) -> Option<(Vec<(String, Value)>, bool)> {
     let (values, cut): (Vec<Value>, bool) = match ty {
@@ -261,11 +345,27 @@ fn values_of(p: &Program, ty: &Ty) -> Option<(Vec<(String, Value)>, bool)> {
             if count.is_some_and(|c| c < 2) {
                 return None;
             }
-            if count.is_some_and(|c| c <= MAX_ROWS as i128) {
-                ((*lo..=hi.unwrap_or(*lo)).map(Value::Int).collect(), false)
-            } else {
-                let end = lo.saturating_add(FIRST_VALUES - 1);
-                ((*lo..=end).map(Value::Int).collect(), true)
+            match (count, hi) {
+                (Some(c), _) if c <= MAX_ROWS as i128 => {
+                    ((*lo..=hi.unwrap_or(*lo)).map(Value::Int).collect(), false)
+                }
+                (Some(c), Some(hi)) if c <= i128::from(WIDE) => ((*lo..=*hi).map(Value::Int).collect(), true),
+                (_, Some(hi)) => {
+                    // Spread over the whole range, its ends included.
+                    let span = i128::from(*hi) - i128::from(*lo);
+                    let mut values: Vec<Value> = (0..WIDE)
+                        .map(|i| {
+                            lo.saturating_add(
+                                i64::try_from(span * i128::from(i) / i128::from(WIDE - 1))
+                                    .unwrap_or(i64::MAX),
+                            )
+                        })
+                        .map(Value::Int)
+                        .collect();
+                    values.dedup();
+                    (values, true)
+                }
+                (_, None) => ((*lo..=lo.saturating_add(WIDE - 1)).map(Value::Int).collect(), true),
             }
         }
         Ty::Flag => (vec![Value::Bool(false), Value::Bool(true)], false),

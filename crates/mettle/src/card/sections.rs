@@ -1,5 +1,6 @@
 //! The sections of a card besides its checks: states and what sets them, tables, rules by event.
 
+use super::effects;
 use super::words::{self, Source};
 use super::{EventCard, RuleCard, StateCard, TableCard, Words};
 use crate::program::{Program, Ty};
@@ -7,21 +8,51 @@ use crate::program::{Program, Ty};
 /// Every attribute whose values are names, every ladder no attribute uses, and what sets them.
 pub(super) fn states(p: &Program, src: &Source) -> Vec<StateCard> {
     use crate::program::Stmt;
-    // Where each attribute is set: by the rules, then by the outcomes of checks.
+    // Where each attribute is set: by the rules, then by the outcomes of checks; each with the
+    // conditions it is set under.
     let mut sets: Vec<(u32, u32, Words, Words)> = vec![];
-    let mut record = |body: &[Stmt], by: &Words| {
-        words::walk(body, &mut |s| {
+    let mut record = |walk: &mut effects::Walk, written: &[crate::ast::Stmt], by: &Words| {
+        walk.effects(written, &mut |s, chain| {
             if let Stmt::Set { place, value, span, .. } = s {
                 let mut to = Words::default();
                 match words::constant(p, value) {
                     Some(v) => to.strong(&v),
                     None => to.code(&words::set_value(src, *span)),
                 }
+                let mut by = by.clone();
+                // "if A and B", "if A, unless B": two conditions in a row share their "if"; the
+                // values the conditions read follow them, once each.
+                let mut last_if = false;
+                let mut lets: Vec<(String, String)> = vec![];
+                for c in chain {
+                    let plain = c.words.plain();
+                    match (last_if, plain.strip_prefix("if ")) {
+                        (true, Some(_)) => {
+                            by.text(" and ");
+                            let mut rest = c.words.clone();
+                            if let Some(super::Piece::Text(t)) = rest.0.first_mut() {
+                                *t = t["if ".len()..].to_string();
+                            }
+                            by.extend(rest);
+                        }
+                        _ => {
+                            by.text(", ");
+                            by.extend(c.words.clone());
+                        }
+                    }
+                    last_if = plain.starts_with("if ");
+                    for l in &c.lets {
+                        if !lets.contains(l) {
+                            lets.push(l.clone());
+                        }
+                    }
+                }
+                by.extend(effects::where_lets(&lets));
                 if !sets
                     .iter()
-                    .any(|(k, f, t, b)| *k == place.kind && *f == place.field && *t == to && b == by)
+                    .any(|(k, f, t, b)| *k == place.kind && *f == place.field && *t == to && *b == by)
                 {
-                    sets.push((place.kind, place.field, to, by.clone()));
+                    sets.push((place.kind, place.field, to, by));
                 }
             }
         });
@@ -30,17 +61,22 @@ pub(super) fn states(p: &Program, src: &Source) -> Vec<StateCard> {
         let mut by = Words::default();
         by.text("rule ");
         by.code(&t.text);
-        record(&t.body, &by);
+        if let Some(def) = trigger_def(src, t) {
+            record(&mut effects::Walk::new(p, src, &t.body, vec![]), &def.body, &by);
+        }
     }
     for c in &p.checks {
         let names = words::outcome_names(p, c);
-        for (o, name) in c.outcomes.iter().zip(&names) {
+        let Some(def) = src.check(&c.name) else { continue };
+        let written = outcome_defs(def);
+        let lets = check_lets(src, def);
+        for ((o, name), w) in c.outcomes.iter().zip(&names).zip(written) {
             let mut by = Words::default();
             by.text("check ");
             by.strong(&c.name);
             by.text(", outcome ");
             by.strong(name);
-            record(&o.body, &by);
+            record(&mut effects::Walk::new(p, src, &o.body, lets.clone()), &w.body, &by);
         }
     }
     let mut used = vec![];
@@ -135,7 +171,9 @@ pub(super) fn events(p: &Program, src: &Source) -> Vec<EventCard> {
                 .map(|t| RuleCard {
                     when: trigger_condition(src, t),
                     doc: t.doc.clone(),
-                    effects: words::effects(p, src, &t.body),
+                    effects: trigger_def(src, t)
+                        .map(|d| effects::Walk::new(p, src, &t.body, vec![]).effects(&d.body, &mut |_, _| {}))
+                        .unwrap_or_default(),
                 })
                 .collect(),
         })
@@ -144,16 +182,43 @@ pub(super) fn events(p: &Program, src: &Source) -> Vec<EventCard> {
 
 /// The `when` of a rule as written.
 fn trigger_condition(src: &Source, t: &crate::program::Trigger) -> Option<Words> {
+    trigger_def(src, t)?.when.as_ref().map(|c| {
+        let mut w = Words::default();
+        w.code(&src.quote(c.span));
+        w
+    })
+}
+
+/// A rule as written.
+fn trigger_def<'s>(src: &'s Source, t: &crate::program::Trigger) -> Option<&'s crate::ast::TriggerDef> {
     src.file.items.iter().find_map(|i| match &i.kind {
         crate::ast::ItemKind::Trigger(d) if (t.head.start..=t.head.end).contains(&d.event.span.start) => {
-            d.when.as_ref().map(|c| {
-                let mut w = Words::default();
-                w.code(&src.quote(c.span));
-                w
-            })
+            Some(d)
         }
         _ => None,
     })
+}
+
+/// A check's outcomes as written, in order.
+pub(super) fn outcome_defs(def: &crate::ast::CheckDef) -> Vec<&crate::ast::OutcomeDef> {
+    def.lines
+        .iter()
+        .filter_map(|l| match &l.kind {
+            crate::ast::CheckLineKind::Outcome(o) => Some(o),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The values a check works out with `let`, by name, as written.
+pub(super) fn check_lets(src: &Source, def: &crate::ast::CheckDef) -> Vec<effects::Let> {
+    def.lines
+        .iter()
+        .filter_map(|l| match &l.kind {
+            crate::ast::CheckLineKind::Let(name, e) => Some(effects::Let::of(src, name, e)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// An event's doc comment, followed by the fields of each shape its facts have: what the host must

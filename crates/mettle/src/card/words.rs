@@ -1,8 +1,8 @@
 //! Rules put into words for a card: a check's roll, modifiers and outcomes, what rules do, conditions.
 
 use super::{Piece, Words};
-use crate::ast::{self, BinOp, CheckDef, CheckLineKind, Duration, ExprKind, Span};
-use crate::program::{Check, Expr, Program, Stmt, Value};
+use crate::ast::{self, BinOp, CheckDef, CheckLineKind, ExprKind, Span};
+use crate::program::{Check, Expr, Program, Value};
 
 /// The source of a ruleset with its syntax tree, to quote expressions as they were written.
 pub(super) struct Source<'a> {
@@ -262,107 +262,6 @@ fn name_of(e: &ast::Expr) -> Option<&str> {
         ExprKind::Name(n) => Some(n.name.as_str()),
         _ => None,
     }
-}
-
-/// What a rule or an outcome does, one short phrase per effect, in the order written (repeats
-/// left out): "sets morale to shaken", "rolls morale", "triggers morale_test".
-pub(super) fn effects(p: &Program, src: &Source, body: &[Stmt]) -> Vec<Words> {
-    let mut out: Vec<Words> = vec![];
-    walk(body, &mut |s| {
-        if let Some(w) = effect(p, src, s)
-            && !out.contains(&w)
-        {
-            out.push(w);
-        }
-    });
-    out
-}
-
-/// Calls `f` on every statement in `body`, nested ones included.
-pub(super) fn walk(body: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
-    for s in body {
-        f(s);
-        match s {
-            Stmt::If(_, a, b) => {
-                walk(a, f);
-                walk(b, f);
-            }
-            Stmt::ForEach { body, .. } | Stmt::Repeat { body, .. } => walk(body, f),
-            _ => {}
-        }
-    }
-}
-
-fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
-    let mut w = Words::default();
-    match s {
-        Stmt::Set { place, value, span, until } => {
-            let q = src.quote(*span);
-            let written = q.strip_prefix("set ").and_then(|r| r.split_once(" to "));
-            let attr = written
-                .map_or_else(|| field_name(p, place.kind, place.field), |(place, _)| place.to_string());
-            w.text("sets ");
-            w.code(&attr);
-            w.text(" to ");
-            match constant(p, value) {
-                Some(v) => w.strong(&v),
-                None => w.code(&set_value(src, *span)),
-            }
-            w.text(match until {
-                Some(Duration::EndOfTurn) => " until the end of the turn",
-                Some(Duration::EndOfRound) => " until the end of the round",
-                Some(Duration::NextRound) => " until the end of next round",
-                None => "",
-            });
-        }
-        Stmt::Add { place, amount, negate, span } => {
-            let q = src.quote(*span);
-            let written = if *negate {
-                q.strip_prefix("remove ").and_then(|r| r.rsplit_once(" from "))
-            } else {
-                q.strip_prefix("add ").and_then(|r| r.rsplit_once(" to "))
-            };
-            let (amount_text, attr) = match written {
-                Some((a, place)) => (a.to_string(), place.to_string()),
-                None => (q.clone(), field_name(p, place.kind, place.field)),
-            };
-            w.text(if *negate { "removes " } else { "adds " });
-            match constant(p, amount) {
-                Some(v) => w.text(&v),
-                None => w.code(&amount_text),
-            }
-            w.text(if *negate { " from " } else { " to " });
-            w.code(&attr);
-        }
-        Stmt::Roll { check, .. } => {
-            w.text("rolls ");
-            w.strong(&p.checks.get(*check as usize)?.name);
-        }
-        Stmt::Trigger { event, .. } => {
-            w.text("triggers ");
-            w.strong(&p.events.get(*event as usize)?.name);
-        }
-        Stmt::Choose { choice, .. } => {
-            w.text("asks “");
-            w.text(&p.choices.get(*choice as usize)?.question);
-            w.text("”");
-        }
-        Stmt::EndGame { result, .. } => {
-            let set = p.sets.get(p.results as usize)?;
-            let i = *result as usize;
-            let label = set.labels.get(i).cloned().flatten().or_else(|| set.names.get(i).cloned())?;
-            w.text("ends the game: ");
-            w.strong(&label);
-        }
-        Stmt::Note(text, _) => {
-            w.text("“");
-            w.text(text);
-            w.text("”");
-        }
-        Stmt::Follow { span, .. } => w.code(&src.quote(*span)),
-        _ => return None,
-    }
-    Some(w)
 }
 
 /// The value of a `set … to VALUE` statement as written.

@@ -11,6 +11,7 @@ mod layout;
 mod lint;
 mod poly;
 pub(crate) mod pool;
+mod reads;
 pub mod report;
 mod sampler;
 mod scan;

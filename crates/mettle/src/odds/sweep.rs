@@ -203,6 +203,61 @@ pub fn stand_in(
     make_stand_in(session, check, with, None)
 }
 
+/// The first attribute check `decl` reads from its maker (of kind `kind`), directly or through an
+/// attribute naming another entity (`group.opponent.mp`), that has no default and is not in `with`:
+/// the error, which says where the check reads it.
+fn missing_read(
+    rules: &crate::Ruleset,
+    decl: &crate::program::Check,
+    kind: &crate::program::Kind,
+    with: &[(String, Value)],
+) -> Option<Diagnostic> {
+    let p = rules.program();
+    let file = crate::syntax::parse(rules.text()).0;
+    let def = file.items.iter().find_map(|i| match &i.kind {
+        crate::ast::ItemKind::Check(c) if c.name.name == decl.name => Some(c),
+        _ => None,
+    })?;
+    for (path, span) in super::reads::maker_reads(def, &kind.name) {
+        // Follow the path through the kinds: `opponent` is a group, its `mp` a number.
+        let mut k = kind;
+        let mut field = None;
+        for (i, name) in path.iter().enumerate() {
+            let f = k.fields.iter().find(|f| f.name == *name)?;
+            field = Some(f);
+            if i + 1 < path.len() {
+                let Ty::Entity(next) = f.ty else { return None };
+                k = p.kinds.get(next as usize)?;
+            }
+        }
+        let f = field?;
+        let given = path.join(".");
+        if f.default.is_some()
+            || matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
+            || with.iter().any(|(n, _)| *n == given)
+        {
+            continue;
+        }
+        let line = rules.text().get(..span.start).map_or(1, |t| t.matches('\n').count() + 1);
+        let read = format!("{}.{given}", kind.name);
+        return Some(
+            Diagnostic::error(
+                "odds::missing_value",
+                format!(
+                    "the stand-in {} who makes check `{}` needs a value for `{given}`, which has no default: the check reads `{read}` (line {line})",
+                    kind.name, decl.name
+                ),
+                span,
+                "read here",
+            )
+            .with_help(format!(
+                "give `{given}` among the stand-in's attributes (on the command line, `--with {given}=…`)"
+            )),
+        );
+    }
+    None
+}
+
 /// [`stand_in`], called after its kind, or `KIND_row_N` for row `row` of a sweep.
 fn make_stand_in(
     session: &mut Session,
@@ -223,23 +278,10 @@ fn make_stand_in(
             format!("check `{check}` is not made by anyone, so it has no attributes to give"),
         ));
     };
-    // An attribute the ruleset gives no default must be given: no silent 0.
-    if let Some(f) = kind.fields.iter().find(|f| {
-        f.default.is_none()
-            && !matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text)
-            && !with.iter().any(|(n, _)| *n == f.name)
-    }) {
-        return Err(Diagnostic::plain(
-            "odds::missing_value",
-            format!(
-                "the stand-in {} who makes check `{}` needs a value for `{}`, which has no default",
-                kind.name, decl.name, f.name
-            ),
-        )
-        .with_help(format!(
-            "give `{0}` among the stand-in's attributes (on the command line, `--with {0}=…`)",
-            f.name
-        )));
+    // An attribute the check reads (or its effects do) that has no default must be given: no silent
+    // 0. Those it never reads are not asked for.
+    if let Some(d) = missing_read(&rules, decl, kind, with) {
+        return Err(d);
     }
     let given: Vec<String> = with.iter().map(|(n, v)| format!("{n} = {}", session.show(v))).collect();
     let described = if given.is_empty() {

@@ -351,6 +351,9 @@ impl Scripts {
         if let Some(h) = hook {
             h(&mut engine);
         }
+        // A ruleset named without a folder (`rules.mettle`) has the empty path as its folder: that is
+        // the current folder, which `canonicalize` does not accept by that name.
+        let files = Files { base: files.base.filter(|b| !b.as_os_str().is_empty()), ..files };
         let mut c = Compiler {
             engine: &engine,
             text,

@@ -573,7 +573,8 @@ impl Session {
     /// particular is on the table: its attributes are their defaults except those in `with` (an
     /// attribute without a default takes its lowest value, as [`Session::create_stand_in`] says), and
     /// each attribute naming another entity (a unit's side) gets a stand-in of its own with default
-    /// attributes, called `NAME's ATTRIBUTE`, so that rules can read through it.
+    /// attributes, called `NAME's ATTRIBUTE`, so that rules can read through it; `with` gives that
+    /// one's attributes as `ATTRIBUTE.NAME` (`("opponent.mp", Value::Int(3))`).
     ///
     /// ```
     /// use mettle::{Ruleset, Session, Value};
@@ -588,15 +589,19 @@ impl Session {
         let rules = self.rules.clone();
         let p = rules.program();
         let k = find(&p.kinds, |k| &k.name, kind, "kind", format!("there is no kind called `{kind}`"))?;
-        let mut attrs: Vec<(&str, Value)> = with.to_vec();
+        // `opponent.mp` is the `mp` of the stand-in made for attribute `opponent`.
+        let mut attrs: Vec<(&str, Value)> = with.iter().filter(|(n, _)| !n.contains('.')).cloned().collect();
         for f in &p.kinds[k].fields {
             if let Ty::Entity(other) = f.ty
-                && !with.iter().any(|(n, _)| *n == f.name)
+                && !attrs.iter().any(|(n, _)| *n == f.name)
             {
+                let prefix = format!("{}.", f.name);
+                let own: Vec<(&str, Value)> =
+                    with.iter().filter_map(|(n, v)| Some((n.strip_prefix(&prefix)?, v.clone()))).collect();
                 let id = self.create_stand_in(
                     &p.kinds[other as usize].name,
                     &format!("{name}'s {}", f.name),
-                    &[],
+                    &own,
                 )?;
                 attrs.push((f.name.as_str(), Value::Entity(id)));
             }

@@ -1,0 +1,296 @@
+//! What a card says is true to the rules: no effect written under a condition (`if`, `otherwise`,
+//! `for each … where`, `repeat … until`) appears on any shipped ruleset's card without its condition.
+//! Which effects are conditional is read from the compiled program, not from a list kept by hand.
+
+use mettle::card::{Effect, Line, Section};
+use mettle::internals::RulesetInternals as _;
+use mettle::internals::program::{Expr, Program, Stmt, Value};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+const RULESETS: [&str; 5] =
+    ["combat_hq", "dice_pool_morale", "infinite_frontiers", "shadow_deep_stress", "traveller_morale"];
+
+/// An effect of the program: where it is written, and how many conditions it is under.
+struct Leaf<'a> {
+    stmt: &'a Stmt,
+    span: mettle::Span,
+    conditions: usize,
+}
+
+/// Every effect in `body`, with the conditions it is under (`if` and its `otherwise`, the `where` of a
+/// loop, `repeat … until`).
+fn leaves<'a>(body: &'a [Stmt], conditions: usize, out: &mut Vec<Leaf<'a>>) {
+    for s in body {
+        match s {
+            Stmt::If(_, a, b) => {
+                leaves(a, conditions + 1, out);
+                leaves(b, conditions + 1, out);
+            }
+            Stmt::ForEach { filter, body, .. } => {
+                leaves(body, conditions + usize::from(filter.is_some()), out)
+            }
+            Stmt::Repeat { body, .. } => leaves(body, conditions + 1, out),
+            Stmt::Set { span, .. }
+            | Stmt::Add { span, .. }
+            | Stmt::Roll { span, .. }
+            | Stmt::Trigger { span, .. }
+            | Stmt::Choose { span, .. }
+            | Stmt::EndGame { span, .. }
+            | Stmt::Note(_, span)
+            | Stmt::Follow { span, .. } => out.push(Leaf { stmt: s, span: *span, conditions }),
+            _ => {}
+        }
+    }
+}
+
+/// The words of a card's effect without marks, and the words of the conditions and loops above it.
+fn card_effects(
+    effects: &[Effect],
+    above: &mut Vec<String>,
+    out: &mut Vec<(mettle::Span, String, Vec<String>)>,
+) {
+    for e in effects {
+        if e.under.is_empty() {
+            out.push((e.span, e.words.plain(), above.clone()));
+        } else {
+            above.push(e.words.plain());
+            card_effects(&e.under, above, out);
+            above.pop();
+        }
+    }
+}
+
+/// Whether card words state a condition (not a plain loop): "if …", "unless …", "otherwise",
+/// "for each unit `u` where …", "again and again until …".
+fn conditional(words: &str) -> bool {
+    words.starts_with("if ")
+        || words.starts_with("unless ")
+        || words.starts_with("otherwise")
+        || words.starts_with("again and again until ")
+        || (words.starts_with("for each ") && words.contains(" where "))
+}
+
+/// Markdown without its marks, as `Words::plain` gives words.
+fn unmarked(line: &str) -> String {
+    line.chars().filter(|c| !matches!(c, '\\' | '`' | '*')).collect()
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// Whether the words at `at` in line `i` of `lines` are under a condition: one stated before them
+/// on the line, or on a line above that holds this one's list.
+fn guarded(lines: &[String], i: usize, at: usize) -> bool {
+    let before = &lines[i][..at];
+    let stated = |text: &str| {
+        let t = text.trim_start().trim_start_matches("- ");
+        // An outcome's line ("steady: when 7 or more …") or a rule's ("when …") is not the condition
+        // of an effect in it; what follows its first colon or dash may be.
+        [" if ", " unless ", "otherwise", " where ", " until "].iter().any(|w| format!(" {t}").contains(w))
+            || conditional(t)
+    };
+    if stated(before) {
+        return true;
+    }
+    let mut depth = indent(&lines[i]);
+    for line in lines[..i].iter().rev() {
+        if indent(line) < depth {
+            if stated(line) && line.trim_end().ends_with(':') {
+                return true;
+            }
+            depth = indent(line);
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+    false
+}
+
+fn value_name(p: &Program, e: &Expr) -> Option<String> {
+    match e {
+        Expr::Const(Value::Name { set, index }) => {
+            p.sets.get(*set as usize)?.names.get(*index as usize).cloned()
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn no_effect_from_a_conditional_branch_appears_without_its_condition() {
+    for name in RULESETS {
+        let rules =
+            mettle::Ruleset::from_path(root().join(format!("rulesets/{name}.mettle"))).expect("it loads");
+        let p = rules.program();
+        let card = mettle::card::build(&rules);
+        let md = mettle::card::md::render(&card);
+
+        // The program's effects, by where they are written.
+        let mut program = vec![];
+        for t in &p.triggers {
+            leaves(&t.body, 0, &mut program);
+        }
+        for c in &p.checks {
+            for o in &c.outcomes {
+                leaves(&o.body, 0, &mut program);
+            }
+        }
+        let conditional_leaves = program.iter().filter(|l| l.conditions > 0).count();
+
+        // The card's effects, by where they are written, with what is above them.
+        let mut shown = vec![];
+        for s in &card.sections {
+            match s {
+                Section::Rules(events) => {
+                    for r in events.iter().flat_map(|e| &e.rules) {
+                        card_effects(&r.effects, &mut vec![], &mut shown);
+                    }
+                }
+                Section::Checks(checks) => {
+                    for l in checks.iter().flat_map(|c| &c.outcomes) {
+                        let l: &Line = l;
+                        card_effects(&l.effects, &mut vec![], &mut shown);
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // Each effect of the program is on the card, under a condition exactly when it is written
+        // under one.
+        for leaf in &program {
+            let on_card: Vec<_> = shown.iter().filter(|(span, _, _)| *span == leaf.span).collect();
+            assert!(!on_card.is_empty(), "{name}: the effect at {:?} is on the card", leaf.span);
+            for (_, words, above) in on_card {
+                let conditions = above.iter().filter(|a| conditional(a)).count();
+                if leaf.conditions > 0 {
+                    assert!(
+                        conditions > 0,
+                        "{name}: `{words}` is shown without its condition (above it: {above:?})"
+                    );
+                } else {
+                    assert_eq!(
+                        conditions, 0,
+                        "{name}: `{words}` is shown under a condition it has not: {above:?}"
+                    );
+                }
+            }
+        }
+
+        // And in the Markdown: a line holding a conditional effect's words states its condition
+        // before them, or is in the list of a line that does, unless the same words also come from
+        // an effect under no condition.
+        let plain: Vec<&str> = shown
+            .iter()
+            .filter(|(_, _, above)| !above.iter().any(|a| conditional(a)))
+            .map(|(_, w, _)| w.as_str())
+            .collect();
+        let lines: Vec<String> = md.lines().map(unmarked).collect();
+        let mut checked = 0;
+        for (_, words, above) in &shown {
+            if !above.iter().any(|a| conditional(a)) || plain.contains(&words.as_str()) {
+                continue;
+            }
+            let words = unmarked(words);
+            let mut found = false;
+            for (i, line) in lines.iter().enumerate() {
+                // The states section says where a state is set in its own words, checked below.
+                if line.starts_with("- to ") {
+                    continue;
+                }
+                let mut from = 0;
+                while let Some(at) = line[from..].find(&words) {
+                    found = true;
+                    assert!(
+                        guarded(&lines, i, from + at),
+                        "{name}: `{words}` stands without its condition:\n{line}"
+                    );
+                    from += at + words.len();
+                }
+            }
+            assert!(found, "{name}: `{words}` is in the Markdown");
+            checked += 1;
+        }
+        assert!(checked > 0 || conditional_leaves == 0, "{name}: conditional effects were checked");
+
+        // Where a state is set under a condition, the states section says so.
+        for leaf in program.iter().filter(|l| l.conditions > 0) {
+            let Stmt::Set { place, value, .. } = leaf.stmt else { continue };
+            let Some(v) = value_name(p, value) else { continue };
+            let kind = &p.kinds[place.kind as usize];
+            if !matches!(kind.fields[place.field as usize].ty, mettle::internals::program::Ty::Name(_)) {
+                continue;
+            }
+            let moves: Vec<&String> =
+                lines.iter().filter(|l| l.starts_with(&format!("- to {v} by "))).collect();
+            assert!(
+                moves.iter().any(|l| [" if ", " unless ", " where "].iter().any(|w| l.contains(w))),
+                "{name}: setting `{}.{}` to {v} under a condition is listed with it: {moves:?}",
+                kind.name,
+                kind.fields[place.field as usize].name
+            );
+        }
+    }
+}
+
+/// A ruleset with each kind of condition, and the card's words for each.
+#[test]
+fn each_kind_of_condition_is_put_into_words() {
+    let rules = mettle::Ruleset::from_str(
+        "c.mettle",
+        r#"
+kind unit { hp: 0..9 = 5  morale: steady | shaken | broken = steady  marked: flag = no }
+event hit(unit: unit)
+on hit {
+  let low = unit.hp < 3
+  if low { set unit.morale to shaken } else if unit.hp == 3 { set unit.marked to yes } else { note "fine" }
+  for each unit u where u.morale is broken { set u.marked to no }
+  with chance 1/3 { note "lucky" }
+  if unit.hp > 8 { } else { note "not fresh" }
+}
+"#,
+    )
+    .expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    for line in [
+        "  - if `unit.hp < 3`: sets `unit.morale` to **shaken**",
+        "  - otherwise, if `unit.hp == 3`: sets `unit.marked` to **yes**",
+        "  - otherwise: “fine”",
+        "  - for each unit `u` where `u.morale is broken`: sets `u.marked` to **no**",
+        "  - if the 1 in 3 chance comes up: “lucky”",
+        "  - unless `unit.hp > 8`: “not fresh”",
+        "- to **shaken** by rule `on hit`, if `unit.hp < 3`",
+    ] {
+        assert!(md.lines().any(|l| l == line), "{line}\nis in:\n{md}");
+    }
+}
+
+/// A wide input's odds table covers where its odds change, not only its first values.
+#[test]
+fn a_wide_input_s_odds_cover_where_they_change() {
+    let rules = mettle::Ruleset::from_str(
+        "kow.mettle",
+        r#"
+kind unit { nerve: 5..25 = 14 }
+check nerve for unit {
+  input damage: 0..40
+  roll 2d6
+  modifier "Damage" +damage
+  outcome routed when total >= unit.nerve
+  outcome wavering when total >= unit.nerve - 3
+  otherwise steady
+}
+"#,
+    )
+    .expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("**Odds** by `damage 0–12`; `damage 13–40: as shown at 12`"), "{md}");
+    // 12 damage and 2d6 always reach 14: routed.
+    assert!(md.lines().any(|l| l == "| 12 | 100% | 0% | 0% |"), "{md}");
+    assert!(!md.lines().any(|l| l.starts_with("| 13 |")), "{md}");
+}
