@@ -361,7 +361,18 @@ fn print_sweep(
     plot: Option<&Path>,
     plot_of: Option<&str>,
 ) -> u8 {
-    let question = mettle::odds::sweep_question(&r.session, check, &r.inputs, sweeps);
+    let mut question = mettle::odds::sweep_question(&r.session, check, &r.inputs, sweeps);
+    // The inputs no row gave, with the value every row took (one that changes from row to row, such
+    // as an input taken from a swept attribute, is in the rows).
+    if let Some((_, first)) = rows.first() {
+        let same: Vec<mettle::odds::DefaultedInput> = first
+            .defaults
+            .iter()
+            .filter(|d| rows.iter().all(|(_, r)| r.defaults.contains(d)))
+            .cloned()
+            .collect();
+        question.push_str(&mettle::odds::defaults_text(&same));
+    }
     if json {
         super::json::print(&super::json::SweepDoc {
             mettle: super::json::Meta::default(),

@@ -802,6 +802,27 @@ export interface Chance {
   runs?: number | null;
 }
 /**
+ * An input an odds question did not give.
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "DefaultedInput".
+ */
+export interface DefaultedInput {
+  /**
+   * Where the value came from: `default` (the input's own), or the kind of the (stand-in) unit
+   * who makes the check, whose attribute of that name it is.
+   */
+  from: string;
+  /**
+   * The input's name.
+   */
+  input: string;
+  /**
+   * The value it took, as people read it.
+   */
+  value: string;
+}
+/**
  * The chance of a group of outcomes (`--group NAME=A,B`).
  *
  * This interface was referenced by `Documents`'s JSON-Schema
@@ -868,6 +889,11 @@ export interface Point {
  * via the `definition` "SweepRow".
  */
 export interface SweepRow {
+  /**
+   * Each input of the check the question did not give, with the value it took (also named in
+   * `question`); empty when every input was given, and for dice and scenarios.
+   */
+  defaults: DefaultedInput[];
   /**
    * Whether every chance is exact.
    */
@@ -940,6 +966,11 @@ export interface SweepDoc {
  * via the `definition` "OddsDoc".
  */
 export interface OddsDoc {
+  /**
+   * Each input of the check the question did not give, with the value it took (also named in
+   * `question`); empty when every input was given, and for dice and scenarios.
+   */
+  defaults: DefaultedInput[];
   /**
    * Whether every chance is exact.
    */
@@ -1315,6 +1346,11 @@ export interface NoteView {
  * via the `definition` "Odds".
  */
 export interface Odds {
+  /**
+   * Each input of the check the question did not give, with the value it took (also named in
+   * `question`); empty when every input was given, and for dice and scenarios.
+   */
+  defaults: DefaultedInput[];
   /**
    * Whether every chance is exact.
    */
