@@ -209,3 +209,60 @@ check cut {
     assert!(shown.contains("dice 2d6: 5, 6 = 11"), "{shown}");
     assert!(shown.contains("dice 2d6cs>=4 (written (3)d6cs>=4): 4, 1 = 1"), "{shown}");
 }
+
+/// A change or a note made inside `if`s says which conditions made it, as written, and whether each
+/// held (an `else` is a condition that did not hold); one made by a rule fired from inside an `if`
+/// does not carry that `if` along. The JSON log has them too.
+#[test]
+fn a_change_says_which_conditions_made_it() {
+    let rules = Ruleset::from_str(
+        "why.mettle",
+        r#"
+kind unit { morale: steady | shaken | broken = broken  seen: flag = no }
+event recover(unit: unit, passed: flag)
+event look(unit: unit)
+on look { set unit.seen to yes }
+on recover {
+  if passed {
+    if unit.morale is broken { set unit.morale to shaken } else { set unit.morale to steady }
+    trigger look(unit: unit)
+  } else {
+    note "no recovery"
+  }
+  set unit.seen to no
+}
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(100)));
+    let mut s = Session::new(&rules, 0);
+    let u = s.create("unit", "q", &[]).unwrap();
+    s.apply("recover", &[("unit", mettle::Value::Entity(u)), ("passed", mettle::Value::Bool(true))]).unwrap();
+    s.apply("recover", &[("unit", mettle::Value::Entity(u)), ("passed", mettle::Value::Bool(true))]).unwrap();
+    s.apply("recover", &[("unit", mettle::Value::Entity(u)), ("passed", mettle::Value::Bool(false))])
+        .unwrap();
+    let shown = mettle::session::render_log(s.log(), rules.text());
+    assert!(
+        shown.contains(
+            "q.morale: broken -> shaken, as `passed` holds and `unit.morale is broken` holds  (line 8)"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("q.morale: shaken -> steady, as `passed` holds and `unit.morale is broken` does not hold  (line 8)"),
+        "{shown}"
+    );
+    // The rule `look` fires from inside `if passed`: its change is its own, with no condition.
+    assert!(shown.contains("    q.seen: no -> yes  (line 5)"), "{shown}");
+    // A change after the `if`s has none; a note in an `else` says so.
+    assert!(shown.contains("  q.seen: yes -> no  (line 13)"), "{shown}");
+    assert!(shown.contains("note: no recovery, as `passed` does not hold  (line 11)"), "{shown}");
+    // The JSON log carries each condition's place and whether it held.
+    let doc = serde_json::to_value(mettle::wire::log(&s, s.log())).unwrap();
+    let change = doc.as_array().unwrap().iter().find(|l| l["type"] == "change").unwrap();
+    let because = change["because"].as_array().unwrap();
+    assert_eq!(because.len(), 2);
+    assert_eq!(because[0]["held"], true);
+    let start = because[0]["condition"]["start"].as_u64().unwrap() as usize;
+    let end = because[0]["condition"]["end"].as_u64().unwrap() as usize;
+    assert_eq!(&rules.text()[start..end], "passed");
+}

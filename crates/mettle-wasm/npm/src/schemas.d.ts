@@ -99,6 +99,11 @@ export type Line1 =
     }
   | {
       /**
+       * The `if` conditions of the rule or outcome around the change, outermost first: what made
+       * it (left out when there are none).
+       */
+      because?: Because[];
+      /**
        * The entity.
        */
       entity: string;
@@ -194,6 +199,11 @@ export type Line1 =
       type: "choice";
     }
   | {
+      /**
+       * The `if` conditions of the rule or outcome around the note, outermost first: when it
+       * applies (left out when there are none).
+       */
+      because?: Because[];
       span: Span;
       /**
        * The text.
@@ -993,6 +1003,20 @@ export interface OddsDoc {
    * Distributions of the numbers the question produces (total, margin, …).
    */
   values: ValueOdds[];
+}
+/**
+ * An `if` condition around a change: where it is written, and whether it held (when not, the
+ * change is in its `else`).
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "Because".
+ */
+export interface Because {
+  condition: Span;
+  /**
+   * Whether it held.
+   */
+  held: boolean;
 }
 /**
  * How the game ended.
