@@ -382,3 +382,36 @@ fn warnings_are_shown_once_where_they_help() {
     assert!(!stderr(&o).contains("can never happen"), "{}", stderr(&o));
     assert!(stdout(&o).contains("morale: "), "{}", stdout(&o));
 }
+
+// ---------------------------------------------------------------- explanations
+
+/// What `mettle play` tells a player is true: a change says which conditions made it, a note
+/// speaks of the unit as it is, a skipped rule names the state it read, a pool shows its dice.
+#[test]
+fn explanations_say_what_made_each_step() {
+    let o = mettle(&["play", FRONTIERS, "broken_cannot_attack", "--verbose"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    // "outcome: steady" and then broken -> shaken: the explanation says why.
+    assert!(
+        text.contains(
+            "q.morale: broken -> shaken, as `recovery` holds and `unit.morale is broken` holds  (line 272)"
+        ),
+        "{text}"
+    );
+    // Shaken and recovering: the note does not speak of Broken units.
+    let after = text.split("q.morale: broken -> shaken").nth(1).unwrap_or_default();
+    let next_attack = after.split("event attack").nth(1).unwrap_or_default();
+    let next_attack = next_attack.split("expect").next().unwrap_or_default();
+    assert!(
+        next_attack.contains("note: a unit that spent this turn's activation recovering makes no attack"),
+        "{next_attack}"
+    );
+    assert!(!next_attack.contains("a Broken unit"), "{next_attack}");
+    assert!(!text.contains("reads no fact"), "{text}");
+    assert!(text.contains("dice 2d6cs>=4 (written (dice_pool)d6cs>=4): 4, 4 = 2"), "{text}");
+    let o = mettle(&["play", "rulesets/shadow_deep_stress.mettle", "immune_to_morale", "--verbose"]);
+    assert!(stdout(&o).contains("skipped: its condition is no (immune(creature) = yes)"), "{}", stdout(&o));
+    let o = mettle(&["play", "rulesets/dice_pool_morale.mettle", "one_failure_refuses"]);
+    assert!(stdout(&o).contains("dice 1d6 (written (pool)d(sides)): 5 = 5"), "{}", stdout(&o));
+}
