@@ -163,7 +163,7 @@ fn roll_prints_json() {
 fn roll_explains_in_text() {
     let o = mettle(&["roll", FRONTIERS, "morale", "--set", "spi=3", "--seed", "1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(stdout(&o).contains("outcome:"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("morale: "), "{}", stdout(&o));
 }
 
 #[test]
@@ -332,4 +332,86 @@ fn play_verbose_shows_the_rules_skipped_by_their_condition() {
         ),
         "{verbose}"
     );
+}
+
+// ---------------------------------------------------------------- warnings
+
+/// A ruleset's warnings are shown in full by `check` only: every other command says how many there
+/// are in one line on standard error, once, and where to read them; `--json` keeps them whole.
+#[test]
+fn warnings_are_shown_once_where_they_help() {
+    const WARNED: &str = "tests/inputs/bad/35_unreachable_outcome.mettle";
+    let line = format!("1 warning; `mettle check {WARNED}` shows it\n");
+    let full = mettle(&["check", WARNED]);
+    assert_eq!(code(&full), 0);
+    assert!(stderr(&full).contains("outcome `heroic` can never happen"), "{}", stderr(&full));
+    assert!(!stderr(&full).contains("shows it"), "{}", stderr(&full));
+    for args in [
+        vec!["roll", WARNED, "morale", "--seed", "3"],
+        vec!["odds", WARNED, "morale"],
+        vec!["sim", WARNED, "--check", "morale", "--runs", "50"],
+        vec!["test", WARNED],
+        vec!["export", WARNED],
+    ] {
+        let o = mettle(&args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), line, "{args:?}: standard error is the one line");
+        assert!(!stdout(&o).contains("warning"), "{args:?}: {}", stdout(&o));
+    }
+    // --json: the warning stays whole in the JSON document on standard error.
+    let o = mettle(&["roll", WARNED, "morale", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(stderr(&o).trim()).expect("JSON on stderr");
+    assert_eq!(doc["errors"][0]["severity"], "warning");
+    assert_eq!(doc["errors"][0]["code"], "mettle::resolve::unreachable");
+    serde_json::from_str::<serde_json::Value>(&stdout(&o)).expect("the roll is JSON on stdout");
+    // The REPL says it once as it loads the file.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(["repl", WARNED])
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the mettle binary runs");
+    use std::io::Write as _;
+    child.stdin.take().expect("stdin").write_all(b":roll morale\n:quit\n").expect("written");
+    let o = child.wait_with_output().expect("the REPL ends");
+    assert_eq!(stderr(&o).matches("1 warning; `mettle check").count(), 1, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("can never happen"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("morale: "), "{}", stdout(&o));
+}
+
+// ---------------------------------------------------------------- explanations
+
+/// What `mettle play` tells a player is true: a change says which conditions made it, a note
+/// speaks of the unit as it is, a skipped rule names the state it read, a pool shows its dice.
+#[test]
+fn explanations_say_what_made_each_step() {
+    let o = mettle(&["play", FRONTIERS, "broken_cannot_attack", "--verbose"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    // "outcome: steady" and then broken -> shaken: the explanation says why.
+    assert!(
+        text.contains(
+            "q.morale: broken -> shaken, as `recovery` holds and `unit.morale is broken` holds  (line 272)"
+        ),
+        "{text}"
+    );
+    // Shaken and recovering: the note does not speak of Broken units.
+    let after = text.split("q.morale: broken -> shaken").nth(1).unwrap_or_default();
+    let next_attack = after.split("event attack").nth(1).unwrap_or_default();
+    let next_attack = next_attack.split("expect").next().unwrap_or_default();
+    assert!(
+        next_attack.contains("note: a unit that spent this turn's activation recovering makes no attack"),
+        "{next_attack}"
+    );
+    assert!(!next_attack.contains("a Broken unit"), "{next_attack}");
+    assert!(!text.contains("reads no fact"), "{text}");
+    assert!(text.contains("dice 2d6cs>=4 (written (dice_pool)d6cs>=4): 4, 4 = 2"), "{text}");
+    let o = mettle(&["play", "rulesets/shadow_deep_stress.mettle", "immune_to_morale", "--verbose"]);
+    assert!(stdout(&o).contains("skipped: its condition is no (immune(creature) = yes)"), "{}", stdout(&o));
+    let o = mettle(&["play", "rulesets/dice_pool_morale.mettle", "one_failure_refuses"]);
+    assert!(stdout(&o).contains("dice 1d6 (written (pool)d(sides)): 5 = 5"), "{}", stdout(&o));
 }

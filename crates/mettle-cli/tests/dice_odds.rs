@@ -79,3 +79,24 @@ fn a_rolled_sum_in_json_adds_its_faces() {
     let v = json(&mettle(&["roll", "--dice", "d6 >= 1", "--json"]));
     assert_eq!(v["value"], serde_json::json!(true));
 }
+
+/// Exact odds say how small a tiny chance is: never `≈` or `<0.01%` under "exact odds", never `0`
+/// for a chance that is not nothing (even one too small for a floating-point number).
+#[test]
+fn tiny_exact_chances_are_shown_by_their_size() {
+    let o = mettle(&["odds", "--dice", "6d6r1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.contains("exact odds"), "{text}");
+    assert!(!text.contains('≈') && !text.contains("<0.01%"), "{text}");
+    // 6 is every die showing 1 at each reroll: 1/6^… , far below what an f64 holds.
+    assert!(text.contains("   6  2.7e-470%  2.756e-472"), "{text}");
+    assert!(text.contains("  11   4.8e-80%  4.898e-82"), "{text}");
+    // Every row has its exact column: a chance is 0 only when it cannot happen.
+    for line in text.lines().skip(4).filter(|l| !l.trim().is_empty()) {
+        assert!(line.split_whitespace().nth(1).is_none_or(|p| p != "0"), "{line}");
+    }
+    // A plain chance keeps its fraction.
+    let o = mettle(&["odds", "--dice", "2d6"]);
+    assert!(out(&o).contains("   2     2.78%  1/36"), "{}", out(&o));
+}

@@ -359,3 +359,57 @@ fn groups_declared_in_the_ruleset_show_in_odds_sweeps_sims_and_cards() {
     let card = out(&mettle(&["card", f, "--format", "md"]));
     assert!(card.contains("\\[pass\\]") && card.contains("58.3% (7/12)"), "{card}");
 }
+
+/// The header names every input the question left out, with the value the roll took and where it
+/// came from (the input's default, or the stand-in's attribute): SPI 3 is never used unsaid.
+#[test]
+fn the_header_names_every_input_left_at_its_default() {
+    let o = mettle(&["odds", FRONTIERS, "morale"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let head = out(&o).lines().next().unwrap_or_default().to_string();
+    assert!(
+        head.contains(
+            "; by default leadership = 0, comms = no, inspired = no, steadying = no, extra_die = no, recovery = no; from the unit spi = 3"
+        ),
+        "{head}"
+    );
+    // What is given is not said to be a default.
+    let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--set", "leadership=1"]);
+    let head = out(&o).lines().next().unwrap_or_default().to_string();
+    assert!(head.starts_with("check morale with spi = 2, leadership = 1,"), "{head}");
+    assert!(!head.contains("from the unit") && !head.contains("leadership = 0"), "{head}");
+    // --json: each one as data.
+    let doc = json(&["odds", FRONTIERS, "morale", "--json"]);
+    let defaults = doc["defaults"].as_array().expect("defaults");
+    assert_eq!(defaults.len(), 7);
+    assert_eq!(defaults[0], serde_json::json!({"input": "spi", "value": "3", "from": "unit"}));
+    assert_eq!(defaults[1], serde_json::json!({"input": "leadership", "value": "0", "from": "default"}));
+    // Everything given: nothing defaulted.
+    let doc = json(&[
+        "odds",
+        FRONTIERS,
+        "morale",
+        "--json",
+        "--set",
+        "spi=1",
+        "--set",
+        "leadership=0",
+        "--set",
+        "comms=no",
+        "--set",
+        "inspired=no",
+        "--set",
+        "steadying=no",
+        "--set",
+        "extra_die=no",
+        "--set",
+        "recovery=no",
+    ]);
+    assert_eq!(doc["defaults"], serde_json::json!([]));
+    assert!(!doc["question"].as_str().unwrap_or_default().contains("by default"), "{doc}");
+    // A sweep's header names what every row left out; a swept input is not among them.
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "leadership=0..2"]);
+    let head = out(&o).lines().next().unwrap_or_default().to_string();
+    assert!(head.contains("; by default comms = no,") && head.contains("from the unit spi = 3"), "{head}");
+    assert!(!head.contains("leadership = 0"), "{head}");
+}

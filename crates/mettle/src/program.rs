@@ -646,6 +646,8 @@ pub struct ScriptCall {
 pub struct Test {
     /// The condition.
     pub expr: Expr,
+    /// Where the condition is written, for explanations (empty for one the checker made up).
+    pub span: Span,
     pub(crate) run: crate::session::Compiled,
 }
 
@@ -653,14 +655,19 @@ impl Test {
     /// Compiles condition `expr`.
     pub(crate) fn new(expr: Expr) -> Test {
         let run = crate::session::compile(&expr);
-        Test { expr, run }
+        Test { expr, span: Span::default(), run }
+    }
+
+    /// Compiles condition `expr`, written at `span` (an `if`'s, which explanations quote).
+    pub(crate) fn at(expr: Expr, span: Span) -> Test {
+        Test { span, ..Test::new(expr) }
     }
 }
 
 /// A copy compiles the condition again: its closure is owned, so that a test calls it directly.
 impl Clone for Test {
     fn clone(&self) -> Test {
-        Test::new(self.expr.clone())
+        Test::at(self.expr.clone(), self.span)
     }
 }
 

@@ -29,8 +29,13 @@ pub(super) fn render(diags: &[Diagnostic], name: &str, text: &str) -> String {
 pub(super) fn load(path: &Path) -> Option<Ruleset> {
     match Ruleset::from_path_with(path, &super::load_options(path)) {
         Ok(r) => {
-            if !r.warnings().is_empty() {
+            // In full where they help (`check`); elsewhere one line, so that they do not stand
+            // before every roll's output. A `--json` error document keeps each of them.
+            let n = r.warnings().len();
+            if n > 0 && super::json::on() {
                 eprint!("{}", render(r.warnings(), r.name(), r.text()));
+            } else if n > 0 {
+                eprintln!("{}", warning_count(n, path));
             }
             Some(r)
         }
@@ -39,6 +44,17 @@ pub(super) fn load(path: &Path) -> Option<Ruleset> {
             None
         }
     }
+}
+
+/// `2 warnings; `mettle check FILE` shows them`: what a command other than `check` says of a
+/// ruleset's warnings.
+pub(super) fn warning_count(n: usize, path: &Path) -> String {
+    let file = mettle::text::visible(&path.display().to_string()).into_owned();
+    format!(
+        "{n} warning{}; `mettle check {file}` shows {}",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "it" } else { "them" }
+    )
 }
 
 fn report_load(e: &LoadError) {

@@ -168,7 +168,7 @@ fn print_grouped(
                 outln!(
                     "  {:width$}  {:>8}  {}  {}",
                     shown(&g.name),
-                    percent(g.chance.value()),
+                    chance_percent(&g.chance),
                     exact_text(&g.chance),
                     bar(g.chance.value(), 40)
                 );
@@ -210,12 +210,14 @@ pub fn report_text(report: &Report) -> String {
         out.push('\n');
         let width = report.outcomes.iter().map(|o| shown(&o.name).chars().count()).max().unwrap_or(0).max(7);
         let exact_w = report.outcomes.iter().map(|o| exact_text(&o.chance).len()).max().unwrap_or(0).max(5);
-        out.push_str(&format!("  {:width$}  {:>8}  {:exact_w$}\n", "outcome", "chance", "exact"));
+        // Per cent column: 8 wide, wider for a tiny exact chance such as `4.5e-700%`.
+        let pw = report.outcomes.iter().map(|o| chance_percent(&o.chance).len()).max().unwrap_or(0).max(8);
+        out.push_str(&format!("  {:width$}  {:>pw$}  {:exact_w$}\n", "outcome", "chance", "exact"));
         for o in &report.outcomes {
             out.push_str(&format!(
-                "  {:width$}  {:>8}  {:exact_w$}  {}\n",
+                "  {:width$}  {:>pw$}  {:exact_w$}  {}\n",
                 shown(&o.name),
-                percent(o.chance.value()),
+                chance_percent(&o.chance),
                 exact_text(&o.chance),
                 bar(o.chance.value(), 40)
             ));
@@ -245,14 +247,36 @@ fn how_text(how: &How) -> String {
     }
 }
 
-/// `p/q` for exact chances that fit on a line, `≈` for longer ones, `-` for estimates.
+/// `p/q` for exact chances that fit on a line, scientific notation (`4.594e-10`, cut, never
+/// rounded up) for longer ones, `-` for estimates.
 fn exact_text(c: &Chance) -> String {
     match c {
         Chance::Exact(f) => {
             let s = f.to_string();
-            if s.len() <= 24 { s } else { "≈".into() }
+            if s.len() <= 24 { s } else { f.scientific(4) }
         }
         Chance::Estimate { .. } => "-".into(),
+    }
+}
+
+/// A chance in per cent as [`percent`] shows it, except that an exact chance too small for two
+/// decimals shows its size (`4.5e-8%`) instead of `<0.01%`, and one too small for an `f64` is not `0`.
+fn chance_percent(c: &Chance) -> String {
+    match c {
+        Chance::Exact(f) => fraction_percent(f),
+        Chance::Estimate { .. } => percent(c.value()),
+    }
+}
+
+/// An exact fraction in per cent: see [`chance_percent`].
+fn fraction_percent(f: &Fraction) -> String {
+    if f.num.bits() == 0 {
+        "0".into()
+    } else if f.to_f64() < 0.00005 {
+        let hundred = Fraction::new(&f.num * 100u32, f.den.clone());
+        format!("{}%", hundred.scientific(2))
+    } else {
+        percent(f.to_f64())
     }
 }
 
@@ -308,12 +332,14 @@ fn dist_text(d: &Dist, exact: bool) -> String {
     } else {
         0
     };
+    let shown = |f: &Fraction| if exact { fraction_percent(f) } else { percent(f.to_f64()) };
+    let pw = rows.iter().map(|(_, f)| shown(f).len()).max().unwrap_or(0).max(8);
     let mut out = String::new();
     for (label, f) in rows {
         let e = if exact { exact_text(&Chance::Exact(f.clone())) } else { String::new() };
         out.push_str(&format!(
-            "  {label:>lw$}  {:>8}  {e:ew$}  {}\n",
-            percent(f.to_f64()),
+            "  {label:>lw$}  {:>pw$}  {e:ew$}  {}\n",
+            shown(&f),
             bar(f.to_f64() / top, 30)
         ));
     }
@@ -335,7 +361,18 @@ fn print_sweep(
     plot: Option<&Path>,
     plot_of: Option<&str>,
 ) -> u8 {
-    let question = mettle::odds::sweep_question(&r.session, check, &r.inputs, sweeps);
+    let mut question = mettle::odds::sweep_question(&r.session, check, &r.inputs, sweeps);
+    // The inputs no row gave, with the value every row took (one that changes from row to row, such
+    // as an input taken from a swept attribute, is in the rows).
+    if let Some((_, first)) = rows.first() {
+        let same: Vec<mettle::odds::DefaultedInput> = first
+            .defaults
+            .iter()
+            .filter(|d| rows.iter().all(|(_, r)| r.defaults.contains(d)))
+            .cloned()
+            .collect();
+        question.push_str(&mettle::odds::defaults_text(&same));
+    }
     if json {
         super::json::print(&super::json::SweepDoc {
             mettle: super::json::Meta::default(),
@@ -408,7 +445,15 @@ fn sweep_text(
             rows.iter().map(|(set, _)| s.show(&set[i].1).len()).max().unwrap_or(0).max(n.len()).max(3)
         })
         .collect();
-    let ow: Vec<usize> = names.iter().map(|n| n.len().max(7)).collect();
+    let ow: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .map(|(j, n)| {
+            let cells =
+                rows.iter().filter_map(|(_, r)| r.outcomes.get(j)).map(|o| chance_percent(&o.chance).len());
+            cells.max().unwrap_or(0).max(n.len()).max(7)
+        })
+        .collect();
     let mut head = String::from(" ");
     for ((n, _), w) in first_set.iter().zip(&widths) {
         head.push_str(&format!(" {n:>w$}"));
@@ -432,11 +477,11 @@ fn sweep_text(
             line.push_str(&format!(" {:>w$}", s.show(v)));
         }
         for (o, w) in rep.outcomes.iter().zip(&ow) {
-            line.push_str(&format!("  {:>w$}", percent(o.chance.value())));
+            line.push_str(&format!("  {:>w$}", chance_percent(&o.chance)));
         }
         if let Some(g) = groups.get(i) {
             for (g, w) in g.iter().zip(&gw) {
-                line.push_str(&format!("  {:>w$}", percent(g.chance.value())));
+                line.push_str(&format!("  {:>w$}", chance_percent(&g.chance)));
             }
         }
         line.push_str("  ");

@@ -99,6 +99,11 @@ export type Line1 =
     }
   | {
       /**
+       * The `if` conditions of the rule or outcome around the change, outermost first: what made
+       * it (left out when there are none).
+       */
+      because?: Because[];
+      /**
        * The entity.
        */
       entity: string;
@@ -194,6 +199,11 @@ export type Line1 =
       type: "choice";
     }
   | {
+      /**
+       * The `if` conditions of the rule or outcome around the note, outermost first: when it
+       * applies (left out when there are none).
+       */
+      because?: Because[];
       span: Span;
       /**
        * The text.
@@ -802,6 +812,27 @@ export interface Chance {
   runs?: number | null;
 }
 /**
+ * An input an odds question did not give.
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "DefaultedInput".
+ */
+export interface DefaultedInput {
+  /**
+   * Where the value came from: `default` (the input's own), or the kind of the (stand-in) unit
+   * who makes the check, whose attribute of that name it is.
+   */
+  from: string;
+  /**
+   * The input's name.
+   */
+  input: string;
+  /**
+   * The value it took, as people read it.
+   */
+  value: string;
+}
+/**
  * The chance of a group of outcomes (`--group NAME=A,B`).
  *
  * This interface was referenced by `Documents`'s JSON-Schema
@@ -868,6 +899,11 @@ export interface Point {
  * via the `definition` "SweepRow".
  */
 export interface SweepRow {
+  /**
+   * Each input of the check the question did not give, with the value it took (also named in
+   * `question`); empty when every input was given, and for dice and scenarios.
+   */
+  defaults: DefaultedInput[];
   /**
    * Whether every chance is exact.
    */
@@ -941,6 +977,11 @@ export interface SweepDoc {
  */
 export interface OddsDoc {
   /**
+   * Each input of the check the question did not give, with the value it took (also named in
+   * `question`); empty when every input was given, and for dice and scenarios.
+   */
+  defaults: DefaultedInput[];
+  /**
    * Whether every chance is exact.
    */
   exact: boolean;
@@ -962,6 +1003,20 @@ export interface OddsDoc {
    * Distributions of the numbers the question produces (total, margin, …).
    */
   values: ValueOdds[];
+}
+/**
+ * An `if` condition around a change: where it is written, and whether it held (when not, the
+ * change is in its `else`).
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "Because".
+ */
+export interface Because {
+  condition: Span;
+  /**
+   * Whether it held.
+   */
+  held: boolean;
 }
 /**
  * How the game ended.
@@ -1315,6 +1370,11 @@ export interface NoteView {
  * via the `definition` "Odds".
  */
 export interface Odds {
+  /**
+   * Each input of the check the question did not give, with the value it took (also named in
+   * `question`); empty when every input was given, and for dice and scenarios.
+   */
+  defaults: DefaultedInput[];
   /**
    * Whether every chance is exact.
    */

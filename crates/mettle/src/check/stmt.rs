@@ -181,7 +181,7 @@ impl<'a> Checker<'a> {
                 }
                 let then = self.block(then);
                 let otherwise = self.block(otherwise);
-                Stmt::If(Test::new(c.e), then, otherwise)
+                Stmt::If(Test::at(c.e, cond.span), then, otherwise)
             }
             StmtKind::ForEach { kind, var, filter, body } => {
                 let kind = self.kind(kind)?;

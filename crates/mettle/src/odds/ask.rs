@@ -29,8 +29,10 @@ pub fn ask(
     seed: u64,
 ) -> Result<Report, Diagnostic> {
     let (c, args) = session.resolve(check, inputs)?;
-    let question = question(session, check, inputs);
+    let mut question = question(session, check, inputs);
     let prepared = session.prepare(c, subject, args.clone())?;
+    let defaults = defaulted(session, c, inputs, &prepared);
+    question.push_str(&defaults_text(&defaults));
     // Inside a larger budget (a sweep's row), the exact try may take half of what is left, so that an
     // estimate can still follow it.
     let units = session.ruleset().budget().odds_work.min(super::work::left() / 2);
@@ -46,6 +48,7 @@ pub fn ask(
             report?
         }
     };
+    report.defaults = defaults;
     // The check's own groups (their members are outcomes: the checker saw to it).
     let groups = &session.ruleset().program().checks[c as usize].groups;
     for (name, members) in groups {
@@ -78,6 +81,67 @@ fn question(session: &Session, check: &str, inputs: &[(&str, Value)]) -> String 
     q
 }
 
+/// The inputs the question left out, with the values the roll took for them, so that no input is
+/// used unsaid.
+fn defaulted(
+    session: &Session,
+    c: u32,
+    inputs: &[(&str, Value)],
+    prepared: &crate::session::plan::Prepared,
+) -> Vec<super::DefaultedInput> {
+    let p = session.ruleset().program();
+    let check = &p.checks[c as usize];
+    let values = prepared.input_values(check.inputs.len());
+    let who = prepared
+        .subject
+        .and_then(|s| session.state().entities.get(s))
+        .and_then(|e| p.kinds.get(e.kind as usize))
+        .map(|k| k.name.clone());
+    check
+        .inputs
+        .iter()
+        .zip(values)
+        .enumerate()
+        .filter(|(_, (input, _))| !inputs.iter().any(|(n, _)| *n == input.field.name))
+        .map(|(i, (input, v))| {
+            // The order `prepare` follows: the input's default, else the attribute of who makes it.
+            let own = input.field.default.is_some() || input.default.is_some();
+            let from = if own { None } else { p.subject_attribute(c, i as u32).and(who.clone()) };
+            super::DefaultedInput { name: input.field.name.clone(), value: session.show(v), from }
+        })
+        .collect()
+}
+
+/// `; by default leadership = 0, comms = no; from the unit spi = 3`: the inputs left out, as the
+/// question names them. Empty when every input was given.
+///
+/// ```
+/// use mettle::odds::{DefaultedInput, defaults_text};
+/// let d = |n: &str, v: &str, from: Option<&str>| DefaultedInput { name: n.into(), value: v.into(), from: from.map(Into::into) };
+/// let text = defaults_text(&[d("leadership", "0", None), d("spi", "3", Some("unit")), d("comms", "no", None)]);
+/// assert_eq!(text, "; by default leadership = 0, comms = no; from the unit spi = 3");
+/// assert_eq!(defaults_text(&[]), "");
+/// ```
+pub fn defaults_text(defaults: &[super::DefaultedInput]) -> String {
+    let own: Vec<String> =
+        defaults.iter().filter(|d| d.from.is_none()).map(|d| format!("{} = {}", d.name, d.value)).collect();
+    let mut out = String::new();
+    if !own.is_empty() {
+        out.push_str(&format!("; by default {}", own.join(", ")));
+    }
+    let mut kinds: Vec<&str> = defaults.iter().filter_map(|d| d.from.as_deref()).collect();
+    kinds.dedup();
+    for k in kinds {
+        let taken: Vec<String> = defaults
+            .iter()
+            .filter(|d| d.from.as_deref() == Some(k))
+            .map(|d| format!("{} = {}", d.name, d.value))
+            .collect();
+        out.push_str(&format!("; from the {k} {}", taken.join(", ")));
+    }
+    out
+}
+
 /// A report of exact odds.
 pub fn exact_report(question: String, odds: &CheckOdds) -> Report {
     Report {
@@ -93,6 +157,7 @@ pub fn exact_report(question: String, odds: &CheckOdds) -> Report {
         groups: vec![],
         values: odds.values.clone(),
         how: How::Exact,
+        defaults: vec![],
     }
 }
 
@@ -167,5 +232,6 @@ fn estimate(
         groups: vec![],
         values,
         how: How::Estimated { reason, runs, seed },
+        defaults: vec![],
     })
 }

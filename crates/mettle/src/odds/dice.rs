@@ -43,6 +43,7 @@ pub fn dice(expr: &str, budget: &Budget, seed: u64) -> Result<Report, Vec<Diagno
         groups: vec![],
         values: vec![],
         how: How::Exact,
+        defaults: vec![],
     };
     if c.is_flag() {
         let total = d.total();
@@ -123,6 +124,7 @@ fn estimate(
         groups: vec![],
         values: vec![],
         how: How::Estimated { reason, runs, seed },
+        defaults: vec![],
     };
     if c.is_flag() {
         for (name, v) in [("yes", 1), ("no", 0)] {

@@ -22,13 +22,13 @@ mod walk;
 pub(crate) mod weight;
 pub(crate) mod work;
 
-pub use ask::{FALLBACK_RUNS, ask, exact_report};
+pub use ask::{FALLBACK_RUNS, ask, defaults_text, exact_report};
 pub use check::CheckOdds;
 pub(crate) use cover::settle_missing_otherwise;
 pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
 pub use lint::unreachable;
-pub use report::{Chance, How, OutcomeOdds, Report};
+pub use report::{Chance, DefaultedInput, How, OutcomeOdds, Report};
 pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use sweep::{MAX_ROWS, Row, Sweep, Swept, question as sweep_question, stand_in, sweep, sweeps};

@@ -17,6 +17,21 @@ pub struct Report {
     pub values: Vec<(String, Dist)>,
     /// Exact, or estimated by simulation (and why).
     pub how: How,
+    /// Each input of the check the question left out, with the value the roll took for it (also
+    /// named in the question): none are used unsaid.
+    pub defaults: Vec<DefaultedInput>,
+}
+
+/// An input of a check that an odds question did not give: the value it took and where from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefaultedInput {
+    /// The input's name.
+    pub name: String,
+    /// Its value, as people read it.
+    pub value: String,
+    /// `None`: the input's own default; `Some(kind)`: the attribute of that name of the (stand-in)
+    /// `kind` who makes the check.
+    pub from: Option<String>,
 }
 
 /// The chance of one outcome.

@@ -39,6 +39,7 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
             groups: vec![],
             values: vec![],
             how: How::Exact,
+            defaults: vec![],
         }),
         Err(why) => estimate(rules, name, why, seed),
     }
@@ -92,6 +93,7 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
         groups: vec![],
         values,
         how: How::Estimated { reason, runs: rep.runs, seed },
+        defaults: vec![],
     })
 }
 

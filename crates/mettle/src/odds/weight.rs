@@ -146,6 +146,48 @@ impl Fraction {
         }
         Fraction { num: num / &g, den: den / &g }
     }
+    /// The fraction in scientific notation with `digits` significant digits, cut (not rounded) so
+    /// that it never claims more than the fraction is: `1/6^12` is `4.59e-10`, however small (a
+    /// chance too small for an `f64` still shows its size); `0` for zero.
+    ///
+    /// ```
+    /// use mettle::odds::Fraction;
+    /// let f = Fraction::new(1u32.into(), 2_176_782_336u64.into());
+    /// assert_eq!(f.scientific(3), "4.59e-10");
+    /// assert_eq!(Fraction::new(1u32.into(), 2u32.into()).scientific(2), "5.0e-1");
+    /// assert_eq!(Fraction::new(0u32.into(), 2u32.into()).scientific(2), "0");
+    /// ```
+    pub fn scientific(&self, digits: usize) -> String {
+        if Zero::is_zero(&self.num) || Zero::is_zero(&self.den) {
+            return "0".into();
+        }
+        let digits = digits.clamp(1, 30);
+        let ten = BigUint::from(10u32);
+        let low = ten.pow(digits as u32 - 1);
+        let high = &low * 10u32;
+        // A first guess of the power of ten from the lengths in bits, put right below.
+        let mut e =
+            ((self.num.bits() as f64 - self.den.bits() as f64) * std::f64::consts::LOG10_2).floor() as i64;
+        loop {
+            // The significant digits: ⌊num · 10^(digits - 1 - e) / den⌋.
+            let shift = digits as i64 - 1 - e;
+            let mant = if shift >= 0 {
+                (&self.num * ten.pow(shift as u32)) / &self.den
+            } else {
+                &self.num / (&self.den * ten.pow((-shift) as u32))
+            };
+            if mant >= high {
+                e += 1;
+            } else if mant < low {
+                e -= 1;
+            } else {
+                let m = mant.to_string();
+                let (head, tail) = m.split_at(1);
+                return if tail.is_empty() { format!("{head}e{e}") } else { format!("{head}.{tail}e{e}") };
+            }
+        }
+    }
+
     /// The nearest `f64`, for display and JSON only.
     pub fn to_f64(&self) -> f64 {
         // Scale both down together so that huge denominators still give a precise quotient.
@@ -180,5 +222,18 @@ mod tests {
         let huge = BigUint::from(6u32).pow(2000);
         let f = Fraction::new(&huge / 3u32, huge);
         assert_eq!(f.to_string(), "1/3");
+    }
+
+    #[test]
+    fn scientific_notation_is_cut_and_reaches_below_f64() {
+        let f = |n: u32, d: BigUint| Fraction::new(BigUint::from(n), d);
+        assert_eq!(f(1, BigUint::from(3u32)).scientific(4), "3.333e-1");
+        assert_eq!(f(2, BigUint::from(3u32)).scientific(4), "6.666e-1");
+        assert_eq!(f(1, BigUint::from(1u32)).scientific(3), "1.00e0");
+        assert_eq!(f(1, BigUint::from(1000u32)).scientific(1), "1e-3");
+        assert_eq!(f(999, BigUint::from(1000u32)).scientific(2), "9.9e-1");
+        let tiny = f(1, BigUint::from(10u32).pow(700));
+        assert_eq!(tiny.to_f64(), 0.0);
+        assert_eq!(tiny.scientific(2), "1.0e-700");
     }
 }

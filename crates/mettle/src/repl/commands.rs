@@ -164,8 +164,16 @@ impl Repl {
                     .filter(|d| d.code != "mettle::resolve::unread_attribute")
                     .cloned()
                     .collect();
+                // In full they are `mettle check`'s: here one line, so that they do not stand
+                // before the session (a ruleset typed at the prompt still shows its own in full).
                 if !warnings.is_empty() {
-                    reply.err.push_str(&self.render_with_file(&warnings, &rules));
+                    let n = warnings.len();
+                    reply.err.push_str(&format!(
+                        "{n} warning{}; `mettle check {}` shows {}\n",
+                        if n == 1 { "" } else { "s" },
+                        crate::text::visible(&path.display().to_string()),
+                        if n == 1 { "it" } else { "them" }
+                    ));
                 }
                 let p = rules.program();
                 reply.say(format!(
@@ -203,10 +211,6 @@ impl Repl {
                 false
             }
         }
-    }
-
-    fn render_with_file(&self, diags: &[Diagnostic], rules: &crate::Ruleset) -> String {
-        self.render_with(diags, rules.name(), rules.text())
     }
 
     fn render_load_error(&self, e: &crate::LoadError) -> String {

@@ -59,6 +59,10 @@ pub enum LogEntry {
         /// Why it differs from what the rule asked (clamped to bounds), if it does.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         note: Option<String>,
+        /// The `if` conditions of the rule or outcome around the change, outermost first, and
+        /// whether each held (the change is in its `else` when not): what made the change.
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
+        because: Vec<(Span, bool)>,
         /// The rule that changed it.
         span: Span,
     },
@@ -106,6 +110,10 @@ pub enum LogEntry {
     Note {
         /// Text.
         text: String,
+        /// The `if` conditions of the rule or outcome around the note, outermost first, and whether
+        /// each held: when the note applies.
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
+        because: Vec<(Span, bool)>,
         /// Where.
         span: Span,
     },

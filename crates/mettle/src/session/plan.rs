@@ -66,6 +66,14 @@ pub struct Prepared {
     setup: Setup,
 }
 
+impl Prepared {
+    /// The values of the check's inputs as the roll takes them (given, by default, or from who makes
+    /// it), in the order they are declared.
+    pub(crate) fn input_values(&self, count: usize) -> &[Value] {
+        &self.frame[..count.min(self.frame.len())]
+    }
+}
+
 /// What a quiet roll of a check comes to, by [`Session::roll_quietly`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QuietRoll {

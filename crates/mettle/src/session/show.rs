@@ -13,6 +13,58 @@ fn line_of(breaks: &[usize], span: Span) -> Option<usize> {
     Some(breaks.partition_point(|&b| b < span.start) + 1)
 }
 
+/// `, as `recovery` holds and `unit.morale is broken` holds`: the `if` conditions around a change
+/// or a note, as written, and whether each held; empty when there are none.
+fn conditions(because: &[(Span, bool)], text: &str) -> String {
+    if because.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = because
+        .iter()
+        .map(|(s, held)| {
+            let cond =
+                text.get(s.start..s.end).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+            if *held { format!("`{cond}` holds") } else { format!("`{cond}` does not hold") }
+        })
+        .collect();
+    format!(", as {}", each.join(" and "))
+}
+
+/// The dice of a pool as rolled: `2d6cs>=4 (written (dice_pool)d6cs>=4)` when the count or the
+/// sides were worked out, so that a pool of `(pool)d(sides)` shows the dice it really threw (with the
+/// dice modifiers added or took away); the notation as written when it says it all.
+fn shown_dice(p: &crate::program::Pool) -> String {
+    let t = p.notation.as_str();
+    // Skips one part of the notation: a bracketed expression or a run of digits.
+    fn part(t: &str) -> Option<&str> {
+        if let Some(rest) = t.strip_prefix('(') {
+            let mut depth = 1usize;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 1 => return Some(&rest[i + 1..]),
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            None
+        } else {
+            Some(t.trim_start_matches(|c: char| c.is_ascii_digit()))
+        }
+    }
+    if !t.contains('(') || p.sides <= 0 {
+        return t.to_string();
+    }
+    let Some(rest) = part(t).and_then(|r| r.strip_prefix('d')) else { return t.to_string() };
+    // Custom faces (`d{1, 2, 3}`) have no number of sides to write.
+    if rest.starts_with(['{', '[']) {
+        return t.to_string();
+    }
+    let Some(mods) = part(rest) else { return t.to_string() };
+    let count = p.dice.iter().filter(|d| !d.exploded).count();
+    format!("{count}d{}{mods} (written {t})", p.sides)
+}
+
 /// Renders a log; `text` is the ruleset's source, used to give line numbers.
 ///
 /// ```
@@ -80,7 +132,8 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
                             s
                         })
                         .collect();
-                    let _ = writeln!(out, "{pad}  dice {}: {} = {}", p.notation, faces.join(", "), p.value);
+                    let _ =
+                        writeln!(out, "{pad}  dice {}: {} = {}", shown_dice(p), faces.join(", "), p.value);
                 }
                 for m in &r.modifiers {
                     let unit = if m.dice { if m.amount.abs() == 1 { " die" } else { " dice" } } else { "" };
@@ -117,9 +170,10 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
                 let f: Vec<String> = faces.iter().map(|x| x.to_string()).collect();
                 writeln!(out, "{pad}roll {t}: {} = {value}{}", f.join(", "), at(*span))
             }
-            LogEntry::Change { entity, field, from, to, note, span } => {
+            LogEntry::Change { entity, field, from, to, note, because, span } => {
                 let note = note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
-                writeln!(out, "{pad}{entity}.{field}: {from} -> {to}{note}{}", at(*span))
+                let why = conditions(because, text);
+                writeln!(out, "{pad}{entity}.{field}: {from} -> {to}{note}{why}{}", at(*span))
             }
             LogEntry::Expired { entity, field, to, span } => {
                 writeln!(out, "{pad}{entity}.{field} back to {to} (its time is up){}", at(*span))
@@ -129,7 +183,9 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
             LogEntry::Choice { name, question, answer, by, span } => {
                 writeln!(out, "{pad}choice {name}: \"{question}\" -> {answer} (by {by}){}", at(*span))
             }
-            LogEntry::Note { text: t, span } => writeln!(out, "{pad}note: {t}{}", at(*span)),
+            LogEntry::Note { text: t, because, span } => {
+                writeln!(out, "{pad}note: {t}{}{}", conditions(because, text), at(*span))
+            }
             LogEntry::Reaction { name, span } => writeln!(out, "{pad}reaction {name}{}", at(*span)),
             LogEntry::Order { text: t, span, from } => match from {
                 Some(f) => writeln!(out, "{pad}order: {t}  ({f})"),

@@ -17,6 +17,17 @@ pub struct Line {
     pub entry: Entry,
 }
 
+/// An `if` condition around a change: where it is written, and whether it held (when not, the
+/// change is in its `else`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Because {
+    /// The condition as written.
+    pub condition: Span,
+    /// Whether it held.
+    pub held: bool,
+}
+
 /// One step of the log, tagged by `type`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -62,6 +73,10 @@ pub enum Entry {
         /// Why it differs from what the rule asked (clamped to bounds), when it does.
         #[serde(skip_serializing_if = "Option::is_none")]
         note: Option<String>,
+        /// The `if` conditions of the rule or outcome around the change, outermost first: what made
+        /// it (left out when there are none).
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
+        because: Vec<Because>,
         /// The rule that changed it.
         span: Span,
     },
@@ -129,6 +144,10 @@ pub enum Entry {
     Note {
         /// The text.
         text: String,
+        /// The `if` conditions of the rule or outcome around the note, outermost first: when it
+        /// applies (left out when there are none).
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
+        because: Vec<Because>,
         /// Where.
         span: Span,
     },
@@ -224,10 +243,12 @@ fn entry(session: &Session, e: &LogEntry) -> Entry {
         LogEntry::Rule { text, span } => Entry::Rule { text, span: span.into() },
         LogEntry::Check(r) => Entry::Check(Box::new(check(session, &r))),
         LogEntry::Roll { text, faces, value, span } => Entry::Roll { text, faces, value, span: span.into() },
-        LogEntry::Change { entity, field, from, to, note, span } => {
+        LogEntry::Change { entity, field, from, to, note, because, span } => {
             let ty = field_ty(session, &entity, &field);
             let (from, to) = (typed(p, ty, &from), typed(p, ty, &to));
-            Entry::Change { entity, field, from, to, note, span: span.into() }
+            let because =
+                because.into_iter().map(|(s, held)| Because { condition: s.into(), held }).collect();
+            Entry::Change { entity, field, from, to, note, because, span: span.into() }
         }
         LogEntry::Expired { entity, field, to, span } => {
             let to = typed(p, field_ty(session, &entity, &field), &to);
@@ -244,7 +265,11 @@ fn entry(session: &Session, e: &LogEntry) -> Entry {
             let ty = p.choices.iter().find(|c| c.name == name).map(|c| &c.ty);
             Entry::Choice { name, question, answer: typed(p, ty, &answer), by, span: span.into() }
         }
-        LogEntry::Note { text, span } => Entry::Note { text, span: span.into() },
+        LogEntry::Note { text, because, span } => {
+            let because =
+                because.into_iter().map(|(s, held)| Because { condition: s.into(), held }).collect();
+            Entry::Note { text, because, span: span.into() }
+        }
         LogEntry::GameOver { result, label, winner, span } => {
             Entry::GameOver { result, label, winner, span: span.into() }
         }

@@ -42,8 +42,8 @@ pub use docs::{schemas, written};
 pub use read::{Fields, entity, read, read_answer, read_one};
 pub use replies::{AnswersReply, Loaded, LogReply, OddsReply, Rolled, Saved, StateReply, Trimmed};
 
-pub use log::{Entry, Line, log};
-pub use odds::{Chance, Method, Odds, Point, ValueOdds, odds};
+pub use log::{Because, Entry, Line, log};
+pub use odds::{Chance, DefaultedInput, Method, Odds, Point, ValueOdds, odds};
 pub use outcome::{
     AnswerView, ChangeView, MadeView, NoteView, OutcomeView, QuestionView, RangeView, answers, outcome,
     question,

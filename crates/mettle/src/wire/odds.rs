@@ -17,6 +17,22 @@ pub struct Odds {
     pub outcomes: Vec<Chance>,
     /// Distributions of the numbers the question produces (total, margin, …).
     pub values: Vec<ValueOdds>,
+    /// Each input of the check the question did not give, with the value it took (also named in
+    /// `question`); empty when every input was given, and for dice and scenarios.
+    pub defaults: Vec<DefaultedInput>,
+}
+
+/// An input an odds question did not give.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DefaultedInput {
+    /// The input's name.
+    pub input: String,
+    /// The value it took, as people read it.
+    pub value: String,
+    /// Where the value came from: `default` (the input's own), or the kind of the (stand-in) unit
+    /// who makes the check, whose attribute of that name it is.
+    pub from: String,
 }
 
 /// How a report was worked out.
@@ -153,6 +169,15 @@ pub fn odds(report: &Report) -> Odds {
                         }
                     })
                     .collect(),
+            })
+            .collect(),
+        defaults: report
+            .defaults
+            .iter()
+            .map(|d| DefaultedInput {
+                input: d.name.clone(),
+                value: d.value.clone(),
+                from: d.from.clone().unwrap_or_else(|| "default".into()),
             })
             .collect(),
     }

@@ -178,7 +178,7 @@ impl Runner<'_> {
             // the frame itself, before it is kept (nothing they do can read it as the last result).
             if effects && outcome.in_place {
                 self.drop_pending(c);
-                let r = self.exec_block(&outcome.body, f);
+                let r = self.exec_body(&outcome.body, f);
                 self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
                 r?;
                 return Ok(W::none());
@@ -192,7 +192,7 @@ impl Runner<'_> {
                 put(to, from);
             }
             self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
-            let r = self.exec_block(&outcome.body, &mut copy);
+            let r = self.exec_body(&outcome.body, &mut copy);
             self.recycle(copy);
             r?;
             return Ok(W::none());
@@ -241,7 +241,7 @@ impl Runner<'_> {
             o.checks.push(r.clone());
         }
         if subject.is_some() {
-            self.exec_block(&outcome.body, f)?;
+            self.exec_body(&outcome.body, f)?;
         }
         self.recycle_check(c, std::mem::take(f));
         Ok(wanted)

@@ -111,7 +111,7 @@ impl Runner<'_> {
             self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
         }
         let outer = self.rule.replace((trig.head, trig.text.as_str()));
-        let r = self.exec_block(&trig.body, f);
+        let r = self.exec_body(&trig.body, f);
         self.rule = outer;
         r
     }
@@ -180,6 +180,15 @@ impl Runner<'_> {
     }
 
     // ---------------------------------------------------------------- statements
+
+    /// Runs the body of a rule or an outcome: the `if`s around whoever fired it or rolled it are
+    /// not what makes this body's changes.
+    pub(super) fn exec_body(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
+        let outer = std::mem::take(&mut self.because);
+        let r = self.exec_block(stmts, f);
+        self.because = outer;
+        r
+    }
 
     pub(super) fn exec_block(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
         for s in stmts {
@@ -261,7 +270,8 @@ impl Runner<'_> {
             let e = &self.st.entities[entity as usize];
             let (entity, field) = (e.name.clone(), def.name.clone());
             let (from, to) = (self.show(&old), self.show(&v));
-            self.push(LogEntry::Change { entity, field, from, to, note, span });
+            let because = self.because.clone();
+            self.push(LogEntry::Change { entity, field, from, to, note, because, span });
         }
         Ok(())
     }
@@ -447,7 +457,16 @@ impl Runner<'_> {
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;
-                if self.test(&c.run, f)? { self.exec_block(a, f) } else { self.exec_block(b, f) }
+                let held = self.test(&c.run, f)?;
+                let block = if held { a } else { b };
+                if self.logging && !c.span.is_empty() {
+                    self.because.push((c.span, held));
+                    let r = self.exec_block(block, f);
+                    self.because.pop();
+                    r
+                } else {
+                    self.exec_block(block, f)
+                }
             }
             Stmt::ForEach { kind, slot, filter, body } => {
                 self.tick(1)?;
@@ -530,7 +549,8 @@ impl Runner<'_> {
                     o.notes.push(crate::session::Note { text: text.clone(), span: *span });
                 }
                 if self.logging {
-                    self.push(LogEntry::Note { text: text.clone(), span: *span });
+                    let because = self.because.clone();
+                    self.push(LogEntry::Note { text: text.clone(), because, span: *span });
                 }
                 Ok(())
             }
@@ -594,6 +614,7 @@ impl Runner<'_> {
                 }
                 self.push(LogEntry::Note {
                     text: format!("house rule: option {} = {shown}", decl.name),
+                    because: vec![],
                     span: *span,
                 });
                 Ok(())

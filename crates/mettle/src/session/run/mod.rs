@@ -171,6 +171,9 @@ pub(super) struct Runner<'a> {
     kit: &'a mut Spare,
     /// Where a simulated game's recorded values and failed expectations go instead of the log.
     pub(super) game: Option<QuietGame>,
+    /// The `if` conditions around the statement being applied in this rule or outcome, and whether
+    /// each held: a change logged there says what made it (logging only).
+    because: Vec<(Span, bool)>,
 }
 
 /// What a simulation reads of one game played quietly: the values it recorded, in order, and whether
@@ -327,6 +330,7 @@ impl<'a> Runner<'a> {
             host: HostRun::default(),
             kit,
             game: None,
+            because: vec![],
         }
     }
 

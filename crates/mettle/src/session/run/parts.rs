@@ -19,7 +19,8 @@ impl Runner<'_> {
             self.reads(&w.expr, facts, f, &mut read);
         }
         let why: Vec<String> = read.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
-        let why = if why.is_empty() { "it reads no fact".to_string() } else { why.join(", ") };
+        // Nothing read that can change: the condition is no whatever happens.
+        let why = if why.is_empty() { "it reads no fact and no state".to_string() } else { why.join(", ") };
         self.push(crate::session::LogEntry::Skipped { text: trig.text.clone(), why, span: trig.head });
     }
 
@@ -69,9 +70,56 @@ impl Runner<'_> {
                     self.reads(x, facts, f, out);
                 }
             }
-            Expr::Builtin(_, args) | Expr::Table(_, args) | Expr::Define(_, args) => {
+            Expr::Builtin(_, args) => {
                 for a in args {
                     self.reads(a, facts, f, out);
+                }
+            }
+            // A formula or a table reads more than its arguments (`immune(creature)` reads the
+            // creature's attributes): its value, under the call as written, says what it read.
+            Expr::Table(i, args) | Expr::Define(i, args) => {
+                let name = match e {
+                    Expr::Table(..) => self.p.tables.get(*i as usize).map(|t| t.name.clone()),
+                    _ => self.p.defines.get(*i as usize).map(|d| d.name.clone()),
+                };
+                if let (Some(name), Some(v)) = (name, self.quietly(e, f)) {
+                    let args: Vec<String> = args.iter().map(|a| self.called_with(a, facts)).collect();
+                    let v = self.show(&v);
+                    add(out, format!("{name}({})", args.join(", ")), v);
+                }
+                for a in args {
+                    self.reads(a, facts, f, out);
+                }
+            }
+            Expr::Global(g) => {
+                let name = match g {
+                    crate::program::Global::Round => "round".to_string(),
+                    crate::program::Global::Turn => "turn".to_string(),
+                    crate::program::Global::Game => "game".to_string(),
+                    crate::program::Global::Winner => "winner".to_string(),
+                    crate::program::Global::Option(i) => match self.p.options.get(*i as usize) {
+                        Some(o) => format!("option {}", o.name),
+                        None => return,
+                    },
+                };
+                if let Some(v) = self.quietly(e, f) {
+                    let v = self.show(&v);
+                    add(out, name, v);
+                }
+            }
+            Expr::Last(c) => {
+                if let (Some(check), Some(v)) = (self.p.checks.get(*c as usize), self.quietly(e, f)) {
+                    let v = self.show(&v);
+                    add(out, format!("last {}", check.name), v);
+                }
+            }
+            Expr::NumberOf { kind, filter, .. } => {
+                if filter.as_ref().is_some_and(|t| !pure(self.p, &t.expr, 0)) {
+                    return;
+                }
+                if let (Some(k), Some(v)) = (self.p.kinds.get(*kind as usize), self.quietly(e, f)) {
+                    let v = self.show(&v);
+                    add(out, format!("number of {}", k.name), v);
                 }
             }
             Expr::Script(call) => {
@@ -80,6 +128,42 @@ impl Runner<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The value of `e` for an explanation, when working it out changes nothing (no dice, no
+    /// scripts) and logs nothing (a table looked up here is not a lookup of the game).
+    fn quietly(&mut self, e: &Expr, f: &mut Vec<Value>) -> Option<Value> {
+        let counted = matches!(e, Expr::NumberOf { .. });
+        if !counted && !pure(self.p, e, 0) {
+            return None;
+        }
+        let logging = std::mem::replace(&mut self.logging, false);
+        let v = self.eval(e, f).ok();
+        self.logging = logging;
+        v
+    }
+
+    /// An argument of a call as the explanation names it: a fact or its attribute by name, a
+    /// constant by its value, anything else as `…`.
+    fn called_with(&self, a: &Expr, facts: &[crate::program::FieldDef]) -> String {
+        match a {
+            Expr::Local(i) if (*i as usize) < facts.len() => facts[*i as usize].name.clone(),
+            Expr::Field(base, field) => match &**base {
+                Expr::Local(i) if (*i as usize) < facts.len() => {
+                    let kind = match facts[*i as usize].ty {
+                        crate::program::Ty::Entity(k) => k,
+                        _ => return "…".into(),
+                    };
+                    match self.p.kinds[kind as usize].fields.get(*field as usize) {
+                        Some(attr) => format!("{}.{}", facts[*i as usize].name, attr.name),
+                        None => "…".into(),
+                    }
+                }
+                _ => "…".into(),
+            },
+            Expr::Const(v) => self.show(v),
+            _ => "…".into(),
         }
     }
 
