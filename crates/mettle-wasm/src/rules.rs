@@ -235,7 +235,8 @@ impl Rules {
             let mut r = self.ready(check, &c)?;
             let rows = mettle::odds::sweep(&mut r.session, check, &r.with, &r.inputs, &sweeps, a.seed)
                 .map_err(refused)?;
-            let question = mettle::odds::sweep_question(&r.session, check, &r.inputs, &sweeps);
+            let mut question = mettle::odds::sweep_question(&r.session, check, &r.inputs, &sweeps);
+            question.push_str(&mettle::odds::sweep_defaults(rows.iter().map(|r| &r.report)));
             Ok(json(&wire::SweepDoc::new(&r.session, check, question, &rows)))
         };
         Ok(run()?)

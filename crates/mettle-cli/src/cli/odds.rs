@@ -362,17 +362,7 @@ fn print_sweep(
     plot_of: Option<&str>,
 ) -> u8 {
     let mut question = mettle::odds::sweep_question(&r.session, check, &r.inputs, sweeps);
-    // The inputs no row gave, with the value every row took (one that changes from row to row, such
-    // as an input taken from a swept attribute, is in the rows).
-    if let Some((_, first)) = rows.first() {
-        let same: Vec<mettle::odds::DefaultedInput> = first
-            .defaults
-            .iter()
-            .filter(|d| rows.iter().all(|(_, r)| r.defaults.contains(d)))
-            .cloned()
-            .collect();
-        question.push_str(&mettle::odds::defaults_text(&same));
-    }
+    question.push_str(&mettle::odds::sweep_defaults(rows.iter().map(|(_, r)| r)));
     if json {
         super::json::print(&super::json::SweepDoc {
             mettle: super::json::Meta::default(),

@@ -31,7 +31,10 @@ pub use lint::unreachable;
 pub use report::{Chance, DefaultedInput, How, OutcomeOdds, Report};
 pub use sampler::Sampler;
 pub use scenario::scenario;
-pub use sweep::{MAX_ROWS, Row, Sweep, Swept, question as sweep_question, stand_in, sweep, sweeps};
+pub use sweep::{
+    MAX_ROWS, Row, Sweep, Swept, defaults as sweep_defaults, question as sweep_question, stand_in, sweep,
+    sweeps,
+};
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
 pub use weight::Fraction;
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]

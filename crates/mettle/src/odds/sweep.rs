@@ -385,6 +385,17 @@ fn combinations(sweeps: &[Sweep]) -> Vec<Vec<Value>> {
     all
 }
 
+/// The inputs no row of a sweep gave, with the value every row took, in words (`; by default comms =
+/// no`); one that changes from row to row, such as an input taken from a swept attribute, is in the
+/// rows. Added to [`question`] by every front end.
+pub fn defaults<'a>(reports: impl IntoIterator<Item = &'a Report>) -> String {
+    let reports: Vec<&Report> = reports.into_iter().collect();
+    let Some(first) = reports.first() else { return String::new() };
+    let same: Vec<super::DefaultedInput> =
+        first.defaults.iter().filter(|d| reports.iter().all(|r| r.defaults.contains(d))).cloned().collect();
+    super::defaults_text(&same)
+}
+
 /// What a sweep asks, in words: `check morale with spi = 3, under option …, sweeping spi 0..6`.
 pub fn question(session: &Session, check: &str, inputs: &[(String, Value)], sweeps: &[Sweep]) -> String {
     let ranges: Vec<String> = sweeps.iter().map(|s| s.label.clone()).collect();
