@@ -140,15 +140,7 @@ pub(super) fn open_brackets(text: &str) -> Vec<(usize, u8)> {
 
 /// Whether the text ends inside an open `{`, `(`, `[` or string.
 pub(super) fn is_incomplete(text: &str) -> bool {
-    let mut depth = 0usize;
-    let in_string = each_bracket(text, |_, b| {
-        if is_open(b) {
-            depth += 1;
-        } else {
-            depth = depth.saturating_sub(1);
-        }
-        true
-    });
+    let (depth, in_string) = open_after(text, 0);
     in_string || depth > 0
 }
 
