@@ -1,5 +1,5 @@
 //! mettle for Python: a thin layer that converts values and errors between Python and the library
-//! (`crates/mettle`), and holds no rules of its own. The Python package `mettle` re-exports it.
+//! (the root package), and holds no rules of its own. The Python package `mettle` re-exports it.
 
 mod convert;
 mod errors;
