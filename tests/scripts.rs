@@ -8,8 +8,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A ruleset whose `go` event runs reaction `f` (defined by `script`) for the unit `a`.
+/// Scripts held by their operation limits only: on a busy machine a thread can wait longer than the
+/// default 50 ms for a core, and a test of steps must not turn into a test of the clock. The tests of
+/// time limits set their own.
 fn rules_with(script: &str) -> Ruleset {
-    rules_with_opts(script, &LoadOptions::default())
+    let limits = mettle::ScriptLimits { clock: mettle::Clock::Off, ..Default::default() };
+    rules_with_opts(script, &LoadOptions { limits, ..Default::default() })
 }
 
 fn rules_with_opts(script: &str, opts: &LoadOptions) -> Ruleset {
@@ -20,7 +24,7 @@ fn rules_with_opts(script: &str, opts: &LoadOptions) -> Ruleset {
     Ruleset::load("hostile.mettle", &text, opts).unwrap_or_else(|e| panic!("{}", e.render(100)))
 }
 
-/// Runs `go` on a fresh unit and expects error `code` within a second (a guard against a limit that
+/// Runs `go` on a fresh unit and expects error `code` within five seconds (a guard against a limit that
 /// never stops the script, not a measure of speed: a debug build on a busy machine takes ~100 ms),
 /// with the session left as it was and still usable. Returns the rendered error.
 fn stopped(rules: &Ruleset, code: &str) -> String {
@@ -31,7 +35,7 @@ fn stopped(rules: &Ruleset, code: &str) -> String {
     let err = s.apply("go", &[("u", Value::Entity(0))]).expect_err("the script must be stopped");
     let took = start.elapsed();
     assert_eq!(err.code, code, "{err:?}");
-    assert!(took < Duration::from_secs(1), "{code} took {took:?}");
+    assert!(took < Duration::from_secs(5), "{code} took {took:?}");
     assert!(!err.labels.is_empty(), "{code} has no location");
     assert_eq!(s.save(), before, "a stopped script changed the session");
     s.apply("heal", &[("u", Value::Entity(0))]).expect("the session is still usable");
@@ -44,7 +48,7 @@ fn refused(script: &str, code: &str, at: &str) {
     let text = format!("script {{\n{script}\n}}\n");
     let start = Instant::now();
     let err = Ruleset::from_str("hostile.mettle", &text).expect_err("must not load");
-    assert!(start.elapsed() < Duration::from_millis(100), "{code} took {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(2), "{code} took {:?}", start.elapsed());
     let d = &err.diagnostics[0];
     assert_eq!(d.code, code, "{}", err.render(100));
     let span = d.span();
@@ -147,12 +151,13 @@ fn map_growth_by_indexing_is_stopped_by_time() {
     // Rhai checks a map's size when a function grows it, not when `m[key] = …` adds a key; the clock
     // (or the step limit) stops this one instead, just as cleanly.
     let script = "fn f(u) { let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; } }";
-    let rules = rules_with(script);
+    let rules = rules_with_opts(script, &LoadOptions::default());
     let mut s = Session::new(&rules, 1);
     s.create("unit", "a", &[]).unwrap();
     let start = Instant::now();
     let err = s.apply("go", &[("u", Value::Entity(0))]).unwrap_err();
-    assert!(start.elapsed() < Duration::from_millis(100), "took {:?}", start.elapsed());
+    // A guard against a script that is never stopped, not a measure of speed (as in `stopped`).
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
     assert!(
         ["mettle::script::too_slow", "mettle::script::too_many_steps"].contains(&err.code.as_str()),
         "{err:?}"
@@ -165,7 +170,7 @@ fn ten_thousand_nested_brackets_are_refused() {
     let text = format!("script {{\n{deep}\n}}\n");
     let start = Instant::now();
     let err = Ruleset::from_str("deep.mettle", &text).expect_err("must not load");
-    assert!(start.elapsed() < Duration::from_millis(100), "took {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(2), "took {:?}", start.elapsed());
     let d = &err.diagnostics[0];
     assert!(d.code == "mettle::parse::too_deep" || d.code == "mettle::script::syntax", "{d:?}");
     assert!(d.span().start > 0);
@@ -180,7 +185,7 @@ fn nested_brackets_in_a_script_file_are_refused() {
     std::fs::write(dir.join("deep.mettle"), "script \"deep.rhai\"\n").unwrap();
     let start = Instant::now();
     let err = Ruleset::from_path(dir.join("deep.mettle")).expect_err("must not load");
-    assert!(start.elapsed() < Duration::from_millis(100), "took {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(2), "took {:?}", start.elapsed());
     let d = &err.diagnostics[0];
     assert_eq!(d.code, "mettle::script::syntax");
     assert!(d.source.as_ref().is_some_and(|f| f.name.ends_with("deep.rhai")), "{d:?}");
