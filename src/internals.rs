@@ -314,6 +314,7 @@ pub mod sim {
         opts: &Options,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Report, Diagnostic> {
-        crate::sim::run(sampler, opts, progress)
+        let unbounded = crate::sim::sampler::Meter::new(u64::MAX, Default::default());
+        crate::sim::run_within(sampler, opts, progress, &unbounded)
     }
 }

@@ -193,16 +193,7 @@ pub fn simulate_with(
 
 /// Runs `sampler` over `opts.runs` runs in chunks on a pool of `opts.threads` threads (with the
 /// `parallel` feature; without it the chunks run one after another on the calling thread, to the same
-/// report).
-pub(crate) fn run(
-    sampler: &dyn Sampler,
-    opts: &Options,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Report, Diagnostic> {
-    run_within(sampler, opts, progress, &Meter::new(u64::MAX, Arc::default()))
-}
-
-/// [`run`] within `meter`'s budget and stop flag.
+/// report), within `meter`'s budget and stop flag.
 pub(crate) fn run_within(
     sampler: &dyn Sampler,
     opts: &Options,
