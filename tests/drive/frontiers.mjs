@@ -119,10 +119,12 @@ async function engagement(binary) {
   await s.fails("roll", -32602, { check: "morale", sett: {} });
   expect(JSON.stringify((await s.ok("state")).state) === JSON.stringify(before), "refused requests changed nothing");
 
-  // y is hit for 4 and leaves the field; its friends test their morale. Undo takes it back.
-  r = await s.ok("apply", { event: "wounded", facts: { unit: "y", loss: 4 }, dice: [5] });
+  // y is hit for 4 and leaves the field, testing nothing (which friends saw it is the host's to say).
+  // Undo takes it back.
+  r = await s.ok("apply", { event: "wounded", facts: { unit: "y", loss: 4 } });
   expect(attr(r.state, "y", "hp") === 0, "y is down");
-  expect(r.log.some((l) => l.type === "event" && l.name === "friend_destroyed"), "friends test their morale");
+  expect(attr(r.state, "y", "on_field") === false, "y leaves the field");
+  expect(checks(r.log, "morale").length === 0, "a destroyed unit takes no morale check");
   r = await s.ok("undo");
   expect(attr(r.state, "y", "hp") === 4, "undo puts y back");
 
