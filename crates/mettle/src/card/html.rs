@@ -211,6 +211,9 @@ fn odds(out: &mut String, t: &OddsTable) {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table>\n");
+    if let Some(note) = &t.untested {
+        let _ = writeln!(out, "<p class=\"small\"><i>{}</i></p>", doc_inline(note));
+    }
     for note in [&t.estimated, &t.missing].into_iter().flatten() {
         let _ = writeln!(out, "<p class=\"small\"><i>{}</i></p>", esc(note));
     }

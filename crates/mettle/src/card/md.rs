@@ -121,6 +121,9 @@ fn odds(out: &mut String, t: &OddsTable) {
         let _ = writeln!(out, "| {} |", line.join(" | "));
     }
     out.push('\n');
+    if let Some(note) = &t.untested {
+        let _ = writeln!(out, "*{}*\n", words(&super::doc_words(note)));
+    }
     for note in [&t.estimated, &t.missing].into_iter().flatten() {
         let _ = writeln!(out, "*{}*\n", text(note));
     }

@@ -5,6 +5,7 @@ pub mod html;
 pub mod md;
 mod odds;
 mod sections;
+mod tested;
 mod words;
 
 use crate::Ruleset;
