@@ -372,7 +372,7 @@ fn no_odds_for_a_case_the_rules_never_test() {
         mettle::Ruleset::from_path(root().join("rulesets/shadow_deep_stress.mettle")).expect("it loads");
     let md = mettle::card::md::render(&mettle::card::build(&rules));
     assert!(md.contains("**Odds** by `stress 1–5`"), "{md}");
-    assert!(!md.lines().any(|l| l.starts_with("| 0 |")), "{md}");
+    assert!(!md.lines().any(|l| l.starts_with("| 0 |") && l.contains('%')), "{md}");
     assert!(md.contains("`stress 6 or more: as shown at 5`"), "{md}");
     assert!(
         md.contains("*No odds for stress 0: the rules roll `morale_test` only when `creature.stress >= 1`.*"),
@@ -395,4 +395,90 @@ fn traveller_s_card_says_why_the_hardest_levels_fail_at_dm_0() {
         md.contains("Why Formidable and Impossible show 0% at DM 0 below: 2D alone never reaches 15 or 19."),
         "{md}"
     );
+}
+
+/// Shadow Deep's card shows the reaction table, and each of its cells says what the script does: a
+/// creature that fails its test (Will -30) with each number of markers left, in and out of combat,
+/// in a situation with a friend, cover, a target point and an enemy, makes for the first of them
+/// the cell names.
+#[test]
+fn shadow_deep_s_reaction_table_is_what_the_script_does() {
+    use mettle::card::{Block, doc_blocks};
+    use mettle::{Session, Value};
+    use std::sync::Arc;
+    let rules =
+        mettle::Ruleset::from_path(root().join("rulesets/shadow_deep_stress.mettle")).expect("it loads");
+    let card = mettle::card::build(&rules);
+    let doc = card
+        .sections
+        .iter()
+        .find_map(|s| match s {
+            Section::Scripts(scripts) => scripts.first().and_then(|s| s.doc.clone()),
+            _ => None,
+        })
+        .expect("the card shows the script's doc");
+    let rows = doc_blocks(&doc)
+        .into_iter()
+        .find_map(|b| match b {
+            Block::Table(rows) => Some(rows),
+            _ => None,
+        })
+        .expect("a table of reactions");
+    assert_eq!(rows[0], ["markers left", "not in combat", "in combat"]);
+    let left: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(left, ["0", "1", "2", "3", "4 or more"]);
+    // The first place a cell names, as the order for it reads.
+    let first = |cell: &str, combat: bool| -> &'static str {
+        let cell = if combat { cell.split(" then ").nth(1).unwrap_or(cell) } else { cell };
+        let clause = cell.split([';', '.']).next().unwrap();
+        if clause.contains("away from the combat") {
+            "move directly away from the combat"
+        } else if clause.contains("away from the closest enemy") {
+            "away from ranger"
+        } else if clause.contains("friend") {
+            "towards goblin"
+        } else if clause.contains("cover") {
+            "towards the wall"
+        } else if clause.contains("target point") {
+            "towards the gate"
+        } else {
+            panic!("a cell names where the creature goes: {cell}")
+        }
+    };
+    for (level, row) in rows[1..].iter().enumerate() {
+        for (combat, column) in [(false, 1), (true, 2)] {
+            let mut cell = row[column].as_str();
+            if let Some(n) = cell.strip_prefix("As ") {
+                let n: usize = n.trim_end_matches('.').parse().unwrap();
+                cell = rows[1 + n][column].as_str();
+            }
+            let want = first(cell, combat);
+            let mut s = Session::new(&rules, 1);
+            let c = s
+                .create(
+                    "creature",
+                    "orc",
+                    &[("stress", Value::Int(level as i64 + 1)), ("will", Value::Int(-30))],
+                )
+                .unwrap();
+            let situation = serde_json::json!({
+                "in_combat": combat,
+                "friends": [{ "name": "goblin", "distance": 3, "reachable": true }],
+                "enemies": [{ "name": "ranger", "distance": 5 }],
+                "cover": [{ "name": "the wall", "reachable": true, "one_move": true }],
+                "target_points": [{ "name": "the gate", "distance": 4 }],
+            });
+            s.apply(
+                "activates",
+                &[("creature", Value::Entity(c)), ("situation", Value::Data(Arc::new(situation)))],
+            )
+            .unwrap();
+            let orders: Vec<&str> = s.state().orders().iter().map(|o| o.text.as_str()).collect();
+            assert!(
+                orders.iter().any(|o| o.contains(want)),
+                "{} markers left, in combat {combat}: the card says `{cell}`, the script orders {orders:?}",
+                row[0]
+            );
+        }
+    }
 }
