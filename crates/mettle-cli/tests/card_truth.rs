@@ -392,7 +392,9 @@ fn traveller_s_card_says_why_the_hardest_levels_fail_at_dm_0() {
     let md = mettle::card::md::render(&mettle::card::build(&rules));
     assert!(md.lines().any(|l| l == "| formidable | 0% | 100% |"), "{md}");
     assert!(
-        md.contains("Why the odds say 0% for Formidable and Impossible at DM 0: 2D alone never reaches 15 or 19."),
+        md.contains(
+            "Why the odds say 0% for Formidable and Impossible at DM 0: 2D alone never reaches 15 or 19."
+        ),
         "{md}"
     );
 }
