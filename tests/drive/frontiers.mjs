@@ -89,7 +89,7 @@ async function engagement(binary) {
 
   // A friend is destroyed near v: 2 + SPI 1 fails, but the AP spent on Steadying keeps it Steady.
   await s.ok("answer", { choice: "ap_use", value: "steadying" });
-  r = await s.ok("apply", { event: "friend_destroyed", facts: { unit: "v", distance: 4 }, dice: [2] });
+  r = await s.ok("apply", { event: "friend_destroyed", facts: { unit: "v", distance: 4, in_sight: true }, dice: [2] });
   let morale = checks(r.log, "morale").at(-1);
   expect(morale.outcome === "shaken" && morale.total === 3, "2 + 1 = 3 fails");
   expect(attr(r.state, "v", "morale") === "steady", "the AP prevented Shaken");

@@ -109,7 +109,7 @@ def engagement(binary):
 
     # A friend is destroyed near v: a 2 + SPI 1 fails, but the AP spent on Steadying keeps it Steady.
     s.ok("answer", choice="ap_use", value="steadying")
-    r = s.ok("apply", event="friend_destroyed", facts={"unit": "v", "distance": 4}, dice=[2])
+    r = s.ok("apply", event="friend_destroyed", facts={"unit": "v", "distance": 4, "in_sight": True}, dice=[2])
     morale = checks(r["log"], "morale")[-1]
     expect(morale["outcome"] == "shaken" and morale["total"] == 3, "2 + 1 = 3 fails")
     expect(attr(r["state"], "v", "morale") == "steady", "the AP prevented Shaken")
