@@ -133,12 +133,12 @@ fn sites(src: &Source, def: &ast::CheckDef, axis: &Axis) -> Vec<Site> {
         match &item.kind {
             ItemKind::Trigger(t) => {
                 let conds: Vec<(&ast::Expr, bool)> = t.when.iter().map(|w| (w, true)).collect();
-                walk.body(&t.body, &conds);
+                walk.body(&t.body, &conds, &mut Some(vec![]));
             }
             ItemKind::Check(c) => {
                 for line in &c.lines {
                     if let CheckLineKind::Outcome(o) = &line.kind {
-                        walk.body(&o.body, &[]);
+                        walk.body(&o.body, &[], &mut Some(vec![]));
                     }
                 }
             }
@@ -157,26 +157,56 @@ struct Walk<'s, 'a> {
 
 impl Walk<'_, '_> {
     /// The statements of `body`, under conditions `conds` (each true, or false for an `otherwise`).
-    fn body(&mut self, body: &[ast::Stmt], conds: &[(&ast::Expr, bool)]) {
+    /// `changed` holds what the statements before have changed since the conditions were read: the
+    /// places set, added to or taken from, or `None` once anything may have changed (a trigger, a
+    /// script, another roll, a loop come round again). A condition on a changed value says nothing.
+    fn body(&mut self, body: &[ast::Stmt], conds: &[(&ast::Expr, bool)], changed: &mut Option<Vec<String>>) {
         for s in body {
             match &s.kind {
                 StmtKind::If { cond, then, otherwise } => {
                     let mut c = conds.to_vec();
                     c.push((cond, true));
-                    self.body(then, &c);
+                    let mut after_then = changed.clone();
+                    self.body(then, &c, &mut after_then);
                     c.pop();
                     c.push((cond, false));
-                    self.body(otherwise, &c);
+                    let mut after_otherwise = changed.clone();
+                    self.body(otherwise, &c, &mut after_otherwise);
+                    *changed = merge(after_then, after_otherwise);
+                }
+                StmtKind::Chance { then, otherwise, .. } => {
+                    let mut after_then = changed.clone();
+                    self.body(then, conds, &mut after_then);
+                    let mut after_otherwise = changed.clone();
+                    self.body(otherwise, conds, &mut after_otherwise);
+                    *changed = merge(after_then, after_otherwise);
                 }
                 StmtKind::ForEach { filter, body, .. } => {
                     let mut c = conds.to_vec();
                     c.extend(filter.iter().map(|f| (f, true)));
-                    self.body(body, &c);
+                    // An earlier round of the loop may have changed what a later one reads.
+                    *changed = None;
+                    self.body(body, &c, changed);
                 }
-                StmtKind::Repeat { body, .. } => self.body(body, conds),
-                StmtKind::Roll { check, subject, args } if check.name == self.def.name.name => {
-                    self.site(subject.as_ref(), args, conds)
+                StmtKind::Repeat { body, .. } => {
+                    *changed = None;
+                    self.body(body, conds, changed);
                 }
+                StmtKind::Roll { check, subject, args } => {
+                    if check.name == self.def.name.name {
+                        self.site(subject.as_ref(), args, conds, changed.as_deref());
+                    }
+                    // Its outcome's effects may change anything.
+                    *changed = None;
+                }
+                StmtKind::Set { place, .. }
+                | StmtKind::Add { place, .. }
+                | StmtKind::Remove { place, .. } => {
+                    if let Some(c) = changed.as_mut() {
+                        c.push(self.src.quote(place.span));
+                    }
+                }
+                StmtKind::Trigger { .. } | StmtKind::Follow(..) | StmtKind::Choose(_) => *changed = None,
                 _ => {}
             }
         }
@@ -189,6 +219,7 @@ impl Walk<'_, '_> {
         subject: Option<&ast::Expr>,
         args: &[(ast::Ident, ast::Expr)],
         conds: &[(&ast::Expr, bool)],
+        changed: Option<&[String]>,
     ) {
         let name = self.axis.name;
         let at_subject = || subject.map(|s| format!("{}.{name}", self.src.quote(s.span)));
@@ -215,6 +246,8 @@ impl Walk<'_, '_> {
                 None => at_subject(),
             }
         };
+        // A value changed since the conditions were read is not what they read.
+        let value = value.filter(|v| changed.is_some_and(|c| !c.iter().any(|p| p == v)));
         if let Some(value) = value {
             for (cond, holds) in conds {
                 self.tests(cond, *holds, &value, &mut tests);
@@ -259,6 +292,13 @@ impl Walk<'_, '_> {
             _ => {}
         }
     }
+}
+
+/// What either of two branches may have changed.
+fn merge(a: Option<Vec<String>>, b: Option<Vec<String>>) -> Option<Vec<String>> {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    Some(a)
 }
 
 /// A condition as written, or its denial.
@@ -335,6 +375,21 @@ mod tests {
         assert_eq!(kept(&text, "stress", false, &[0, 2]).0, [0, 2]);
         let text = RULES.replace("roll t for c", "note \"no\"");
         assert_eq!(kept(&text, "stress", false, &[0, 2]), (vec![0, 2], None));
+    }
+
+    #[test]
+    fn a_value_changed_before_the_roll_is_not_what_the_condition_read() {
+        let text = RULES.replace("{ roll t for c }", "{ remove 1 from c.stress  roll t for c }");
+        assert_eq!(kept(&text, "stress", false, &[0, 1, 4]).0, [0, 1, 4]);
+        let text = RULES.replace("{ roll t for c }", "{ trigger go(c: c)  roll t for c }");
+        assert_eq!(kept(&text, "stress", false, &[0, 1, 4]).0, [0, 1, 4]);
+        // A roll under a chance counts as a roll.
+        let text = RULES
+            .replace("on go when", "on go { with chance 1/2 { roll t for c with stress = 0 } }\non go when");
+        assert_eq!(kept(&text, "stress", false, &[0, 1, 4]).0, [0, 1]);
+        // Changing something else keeps the condition.
+        let text = RULES.replace("{ roll t for c }", "{ set c.calm to yes  roll t for c }");
+        assert_eq!(kept(&text, "stress", false, &[0, 1, 4]).0, [1]);
     }
 
     #[test]
