@@ -484,3 +484,15 @@ fn shadow_deep_s_reaction_table_is_what_the_script_does() {
         }
     }
 }
+
+/// An input with no upper end whose odds go on changing shows its first values one by one (the
+/// seed's 7/8 and 9/10 among them), not a spread up to where the work stopped.
+#[test]
+fn an_open_ended_input_shows_its_first_values() {
+    let rules =
+        mettle::Ruleset::from_path(root().join("rulesets/dice_pool_morale.mettle")).expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("**Odds** by `base 1–13`; `base 14 or more: not shown`;"), "{md}");
+    assert!(md.lines().any(|l| l == "| 7 | 87.5% (7/8) | 12.5% (1/8) | 0% |"), "{md}");
+    assert!(!md.contains("(some values)"), "{md}");
+}

@@ -254,8 +254,15 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     let mut cells = cells;
     let mut rows_by = primary.label.clone();
     if primary.wide && cells.len() == rows.len() {
-        let keep = interesting(&cells);
-        let (first, last) = (keep.first().copied().unwrap_or(0), keep.last().copied().unwrap_or(0));
+        let mut keep = interesting(&cells);
+        let (first, mut last) = (keep.first().copied().unwrap_or(0), keep.last().copied().unwrap_or(0));
+        // A range with no upper end whose odds go on changing has no last value to spread the rows
+        // over (the 64th is only where the work stopped): its first values are shown one by one.
+        let go_on = primary.open && keep.len() != last - first + 1;
+        if go_on {
+            keep = (first..(first + MAX_ROWS).min(rows.len())).collect();
+            last = keep.last().copied().unwrap_or(first);
+        }
         let name = &primary.label;
         let all = keep.len() == last - first + 1;
         rows_by = if all {
@@ -267,7 +274,9 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         if first > 0 {
             fixed.push(format!("{name} {}–{}: as shown at {}", rows[0], rows[first - 1], rows[first]));
         }
-        if last + 1 < rows.len() {
+        if go_on {
+            fixed.push(format!("{name} {} or more: not shown", rows[last + 1]));
+        } else if last + 1 < rows.len() {
             // A range with no upper end goes on past the last value worked out.
             let upto =
                 if primary.open { " or more".to_string() } else { format!("–{}", rows[rows.len() - 1]) };
