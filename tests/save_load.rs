@@ -74,7 +74,10 @@ fn apply(s: &mut Session, step: &Step) {
         }
         Step::Destroyed { unit, distance } => {
             let u = ent(s, UNITS[*unit]);
-            s.apply("friend_destroyed", &[("unit", u), ("distance", Value::Int(*distance))])
+            s.apply(
+                "friend_destroyed",
+                &[("unit", u), ("distance", Value::Int(*distance)), ("in_sight", Value::Bool(true))],
+            )
         }
         Step::Activation { unit } => {
             let u = ent(s, UNITS[*unit]);

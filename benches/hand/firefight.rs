@@ -159,16 +159,18 @@ impl Fight {
         }
     }
 
-    /// `wounded`: the loss, a check for significant damage, and the friends' checks at zero.
+    /// `wounded`: the loss, then a check for significant damage if the unit is still on the field,
+    /// or, when the hit takes its last point, its friends' checks (the scenario's part: every friend
+    /// is within 6 inches and in sight).
     fn wounded(&mut self, i: usize, loss: i64) {
         let u = &mut self.units[i];
         u.hp = (u.hp - loss).max(0);
         u.hp_lost = (u.hp_lost + loss).min(99);
-        if u.hp_lost * 2 >= u.max_hp {
-            // The unit tests before it leaves the field, even when the hit takes its last point.
-            self.morale_test(i);
-        }
-        if self.units[i].hp == 0 {
+        if u.hp > 0 {
+            if u.hp_lost * 2 >= u.max_hp {
+                self.morale_test(i);
+            }
+        } else {
             self.units[i].on_field = false;
             let side = self.units[i].side;
             for f in 0..self.units.len() {

@@ -2,8 +2,8 @@
 
 use super::Style;
 use super::{
-    Block, Card, Cell, CheckCard, Effect, EventCard, KindCard, Line, OddsTable, Piece, Section, StateCard,
-    TableCard, Words, doc_blocks,
+    Block, Card, Cell, CheckCard, Effect, EventCard, KindCard, Line, OddsTable, Piece, ScriptCard, Section,
+    StateCard, TableCard, Words, doc_blocks,
 };
 use std::fmt::Write;
 
@@ -52,6 +52,8 @@ thead th { background: #e6e6e6; font-weight: bold; }
 .small { font-size: 8.5pt; }
 .cols { columns: 2 84mm; column-gap: 7mm; }
 .cols .card { display: inline-block; width: 100%; }
+.doctable { font-style: normal; font-size: 8.5pt; }
+.doctable th[scope=row] { background: #e6e6e6; text-align: left; white-space: nowrap; }
 "#;
 
 /// The card as one HTML page.
@@ -91,6 +93,7 @@ pub fn render(card: &Card) -> String {
             Section::States(states) => states.iter().for_each(|s| state(&mut out, s)),
             Section::Tables(tables) => tables.iter().for_each(|t| table(&mut out, t)),
             Section::Rules(events) => events.iter().for_each(|e| event(&mut out, e)),
+            Section::Scripts(scripts) => scripts.iter().for_each(|s| script(&mut out, s)),
             Section::Pieces(kinds) => kinds.iter().for_each(|k| kind(&mut out, k)),
         }
         let _ = writeln!(out, "{}</section>", if cols { "</div>\n" } else { "" });
@@ -211,6 +214,9 @@ fn odds(out: &mut String, t: &OddsTable) {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table>\n");
+    if let Some(note) = &t.untested {
+        let _ = writeln!(out, "<p class=\"small\"><i>{}</i></p>", doc_inline(note));
+    }
     for note in [&t.estimated, &t.missing].into_iter().flatten() {
         let _ = writeln!(out, "<p class=\"small\"><i>{}</i></p>", esc(note));
     }
@@ -394,10 +400,33 @@ fn doc_html(doc: &str) -> String {
                 }
                 out.push_str("</ul>");
             }
+            Block::Table(rows) => {
+                out.push_str("<table class=\"doctable\">");
+                for (i, row) in rows.iter().enumerate() {
+                    let (tag, scope) = if i == 0 { ("th", " scope=\"col\"") } else { ("td", "") };
+                    out.push_str("<tr>");
+                    for (c, cell) in row.iter().enumerate() {
+                        // The first cell of a row names it.
+                        let (tag, scope) =
+                            if i > 0 && c == 0 { ("th", " scope=\"row\"") } else { (tag, scope) };
+                        let _ = write!(out, "<{tag}{scope}>{}</{tag}>", doc_inline(cell));
+                    }
+                    out.push_str("</tr>");
+                }
+                out.push_str("</table>");
+            }
         }
     }
     out.push_str("</div>\n");
     out
+}
+
+fn script(out: &mut String, s: &ScriptCard) {
+    let _ = writeln!(out, "<article class=\"card script\">\n<h3>{}</h3>", esc(&s.name));
+    if let Some(doc) = &s.doc {
+        out.push_str(&doc_html(doc));
+    }
+    out.push_str("</article>\n");
 }
 
 #[cfg(test)]

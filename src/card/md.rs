@@ -2,8 +2,8 @@
 
 use super::Style;
 use super::{
-    Card, Cell, CheckCard, Effect, EventCard, KindCard, OddsTable, Piece, Section, StateCard, TableCard,
-    Words,
+    Card, Cell, CheckCard, Effect, EventCard, KindCard, OddsTable, Piece, ScriptCard, Section, StateCard,
+    TableCard, Words,
 };
 use std::fmt::Write;
 
@@ -23,6 +23,7 @@ pub fn render(card: &Card) -> String {
             Section::States(states) => states.iter().for_each(|s| state(&mut out, s)),
             Section::Tables(tables) => tables.iter().for_each(|t| table(&mut out, t)),
             Section::Rules(events) => events.iter().for_each(|e| event(&mut out, e)),
+            Section::Scripts(scripts) => scripts.iter().for_each(|s| script(&mut out, s)),
             Section::Pieces(kinds) => kinds.iter().for_each(|k| kind(&mut out, k)),
         }
     }
@@ -121,6 +122,9 @@ fn odds(out: &mut String, t: &OddsTable) {
         let _ = writeln!(out, "| {} |", line.join(" | "));
     }
     out.push('\n');
+    if let Some(note) = &t.untested {
+        let _ = writeln!(out, "*{}*\n", words(&super::doc_words(note)));
+    }
     for note in [&t.estimated, &t.missing].into_iter().flatten() {
         let _ = writeln!(out, "*{}*\n", text(note));
     }
@@ -351,8 +355,7 @@ pub(super) fn one_line(s: &str) -> String {
         .collect()
 }
 
-/// A doc comment as paragraphs and lists: lines starting with `- ` are list items, the other lines
-/// run together; a blank line ends a paragraph.
+/// A doc comment as paragraphs, lists and tables (see [`super::doc_blocks`]).
 fn doc_md(doc: &str) -> String {
     let mut out = String::new();
     for block in super::doc_blocks(doc) {
@@ -366,9 +369,34 @@ fn doc_md(doc: &str) -> String {
                 }
                 out.push('\n');
             }
+            super::Block::Table(rows) => {
+                let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+                for (i, row) in rows.iter().enumerate() {
+                    let cells: Vec<String> = (0..width)
+                        .map(|c| row.get(c).map(|t| cell_words(&super::doc_words(t))).unwrap_or_default())
+                        .collect();
+                    let _ = writeln!(out, "| {} |", cells.join(" | "));
+                    if i == 0 {
+                        let _ = writeln!(out, "|{}", "---|".repeat(width));
+                    }
+                }
+                out.push('\n');
+            }
         }
     }
     out
+}
+
+fn script(out: &mut String, s: &ScriptCard) {
+    let _ = writeln!(
+        out,
+        "### {}
+",
+        text(&s.name)
+    );
+    if let Some(doc) = &s.doc {
+        out.push_str(&doc_md(doc));
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod html;
 pub mod md;
 mod odds;
 mod sections;
+mod tested;
 mod words;
 
 use crate::Ruleset;
@@ -54,6 +55,9 @@ pub enum Section {
     Tables(Vec<TableCard>),
     /// The rules, by the event that sets them off.
     Rules(Vec<EventCard>),
+    /// The ruleset's scripts, with what their doc comments say they do (a script's code is not put
+    /// into words: its doc comment is, tables and all).
+    Scripts(Vec<ScriptCard>),
     /// The kinds of piece and their attributes.
     Pieces(Vec<KindCard>),
 }
@@ -67,6 +71,7 @@ impl Section {
             Section::States(_) => "States and ladders",
             Section::Tables(_) => "Tables",
             Section::Rules(_) => "When things happen",
+            Section::Scripts(_) => "Scripts",
             Section::Pieces(_) => "Pieces",
         }
     }
@@ -78,6 +83,7 @@ impl Section {
             Section::States(_) => "states",
             Section::Tables(_) => "tables",
             Section::Rules(_) => "rules",
+            Section::Scripts(_) => "scripts",
             Section::Pieces(_) => "pieces",
         }
     }
@@ -200,6 +206,15 @@ pub struct RuleCard {
     pub effects: Vec<Effect>,
 }
 
+/// A script of the ruleset (`script "reactions.rhai"`) and its doc comment.
+#[derive(Debug, Clone)]
+pub struct ScriptCard {
+    /// Its file as written, or `inline script` for code written in the ruleset.
+    pub name: String,
+    /// The doc comment written before its `script` line.
+    pub doc: Option<String>,
+}
+
 /// A house-rule option: its readings and the one the card was made under.
 #[derive(Debug, Clone)]
 pub struct OptionCard {
@@ -296,6 +311,21 @@ pub fn build(rules: &Ruleset) -> Card {
     let events = sections::events(p, &src);
     if !events.is_empty() {
         sections.push(Section::Rules(events));
+    }
+    let scripts: Vec<ScriptCard> = src
+        .file
+        .items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            crate::ast::ItemKind::Script(s) => Some(ScriptCard {
+                name: if s.is_file { s.source.0.clone() } else { "inline script".into() },
+                doc: i.doc.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    if !scripts.is_empty() {
+        sections.push(Section::Scripts(scripts));
     }
     let kinds: Vec<KindCard> = p
         .kinds

@@ -1,5 +1,6 @@
 //! A check's odds table for its card: each outcome's chance over the check's main inputs.
 
+use super::tested;
 use super::words::{self, Source};
 use crate::Ruleset;
 use crate::ast::{self, Arg, CheckLineKind, ExprKind, Sides};
@@ -36,6 +37,9 @@ pub struct OddsTable {
     pub estimated: Option<String>,
     /// Why some chances are missing, if any are.
     pub missing: Option<String>,
+    /// The values of the rows or columns left out because the rules never roll the check with them,
+    /// and why, with what is quoted from the ruleset in backticks (`creature.stress >= 1`).
+    pub untested: Option<String>,
 }
 
 /// One chance in an [`OddsTable`].
@@ -71,6 +75,8 @@ struct Axis {
     rank: u8,
     /// Whether its values are more than the rows can show: the rows where the odds change are kept.
     wide: bool,
+    /// Whether its range has no upper end (`0..`).
+    open: bool,
 }
 
 /// The odds table of check `c` within `work` units of work, or why it has none.
@@ -87,8 +93,11 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     }
     let kind = c.subject.and_then(|k| p.kinds.get(k as usize));
     let mut axes: Vec<Axis> = vec![];
+    let mut never = vec![];
     for i in &c.inputs {
-        let Some((values, cut)) = values_of(p, &i.field.ty) else { continue };
+        let Some((mut values, cut)) = values_of(p, &i.field.ty) else { continue };
+        let axis = tested::Axis { name: &i.field.name, attribute: false };
+        never.extend(tested::restrict(src, &c.name, &axis, &i.field.name, &mut values));
         let whole = matches!(i.field.ty, Ty::Int { .. });
         let rank = match (&i.field.ty, i.field.default.is_none() && i.default.is_none()) {
             (Ty::Int { .. }, true) => 0,
@@ -104,12 +113,13 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
             values,
             rank,
             wide: whole && cut,
+            open: open_ended(&i.field.ty),
         });
     }
     if let (Some(kind), Some(def)) = (kind, src.check(&c.name)) {
         for name in attributes_read(def, &kind.name) {
             let Some(f) = kind.fields.iter().find(|f| f.name == name) else { continue };
-            let Some((values, cut)) = values_of(p, &f.ty) else { continue };
+            let Some((mut values, cut)) = values_of(p, &f.ty) else { continue };
             let whole = matches!(f.ty, Ty::Int { .. });
             let rank = match f.ty {
                 Ty::Int { .. } => 1,
@@ -117,7 +127,10 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                 _ => 3,
             };
             let label = format!("{}.{}", kind.name, f.name);
-            axes.push(Axis { name, attribute: true, label, values, rank, wide: whole && cut });
+            let axis = tested::Axis { name: &name, attribute: true };
+            never.extend(tested::restrict(src, &c.name, &axis, &label, &mut values));
+            let open = open_ended(&f.ty);
+            axes.push(Axis { name, attribute: true, label, values, rank, wide: whole && cut, open });
         }
     }
     axes.sort_by_key(|a| a.rank);
@@ -129,6 +142,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
             values: vec![],
             rank: 9,
             wide: false,
+            open: false,
         });
     }
     let primary = axes.remove(0);
@@ -155,17 +169,23 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         fixed.push(format!("{} = {}", i.field.name, words::value(p, &v)));
         inputs.push((i.field.name.clone(), v));
     }
+    // Every attribute the check reads of its maker, or through it (`group.opponent.mp`), that has
+    // no default is given, and said: the table reads nothing it does not name.
     let mut attrs: Vec<(String, Value)> = vec![];
-    if let Some(kind) = kind {
-        for f in &kind.fields {
-            if on_axes(&f.name, true) || f.default.is_some() || matches!(f.ty, Ty::Entity(_)) {
+    if let (Some(kind), Some(def)) = (kind, src.check(&c.name)) {
+        for (path, _) in crate::odds::reads::maker_reads(def, &kind.name) {
+            if path.len() == 1 && on_axes(&path[0], true) {
                 continue;
             }
-            let v = lowest(&f.ty).ok_or_else(|| {
-                format!("attribute `{}.{}` has no value a card can give", kind.name, f.name)
-            })?;
-            fixed.push(format!("{}.{} = {}", kind.name, f.name, words::value(p, &v)));
-            attrs.push((f.name.clone(), v));
+            let Some(f) = field_at(p, kind, &path) else { continue };
+            if f.default.is_some() || matches!(f.ty, Ty::Entity(_) | Ty::Data | Ty::Text) {
+                continue;
+            }
+            let name = path.join(".");
+            let v = lowest(&f.ty)
+                .ok_or_else(|| format!("attribute `{}.{name}` has no value a card can give", kind.name))?;
+            fixed.push(format!("{}.{name} = {}", kind.name, words::value(p, &v)));
+            attrs.push((name, v));
         }
     }
 
@@ -234,8 +254,15 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     let mut cells = cells;
     let mut rows_by = primary.label.clone();
     if primary.wide && cells.len() == rows.len() {
-        let keep = interesting(&cells);
-        let (first, last) = (keep.first().copied().unwrap_or(0), keep.last().copied().unwrap_or(0));
+        let mut keep = interesting(&cells);
+        let (first, mut last) = (keep.first().copied().unwrap_or(0), keep.last().copied().unwrap_or(0));
+        // A range with no upper end whose odds go on changing has no last value to spread the rows
+        // over (the 64th is only where the work stopped): its first values are shown one by one.
+        let go_on = primary.open && keep.len() != last - first + 1;
+        if go_on {
+            keep = (first..(first + MAX_ROWS).min(rows.len())).collect();
+            last = keep.last().copied().unwrap_or(first);
+        }
         let name = &primary.label;
         let all = keep.len() == last - first + 1;
         rows_by = if all {
@@ -247,10 +274,13 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         if first > 0 {
             fixed.push(format!("{name} {}–{}: as shown at {}", rows[0], rows[first - 1], rows[first]));
         }
-        if last + 1 < rows.len() {
-            let bounded = primary.values.last().is_some_and(|(l, _)| l == &rows[rows.len() - 1]);
-            let top = if bounded { rows[rows.len() - 1].clone() } else { String::new() };
-            fixed.push(format!("{name} {}–{top}: as shown at {}", rows[last + 1], rows[last]));
+        if go_on {
+            fixed.push(format!("{name} {} or more: not shown", rows[last + 1]));
+        } else if last + 1 < rows.len() {
+            // A range with no upper end goes on past the last value worked out.
+            let upto =
+                if primary.open { " or more".to_string() } else { format!("–{}", rows[rows.len() - 1]) };
+            fixed.push(format!("{name} {}{upto}: as shown at {}", rows[last + 1], rows[last]));
         }
         rows = keep.iter().map(|&i| rows[i].clone()).collect();
         cells = keep.iter().map(|&i| cells[i].clone()).collect();
@@ -267,6 +297,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
             format!("≈ estimated from at least {fewest} simulated rolls each: exact odds take more work than a card allows")
         }),
         missing: missing.map(|m| format!("— could not be worked out: {m}")),
+        untested: (!never.is_empty()).then(|| never.join(" ")),
     })
 }
 
@@ -379,6 +410,27 @@ fn values_of(p: &Program, ty: &Ty) -> Option<(Vec<(String, Value)>, bool)> {
         _ => return None,
     };
     Some((values.iter().map(|v| (words::value(p, v), v.clone())).collect(), cut))
+}
+
+/// The attribute at the end of `path` from a piece of `kind`, through attributes naming other
+/// pieces (`["opponent", "mp"]`).
+fn field_at<'p>(
+    p: &'p Program,
+    kind: &'p crate::program::Kind,
+    path: &[String],
+) -> Option<&'p crate::program::FieldDef> {
+    let (last, through) = path.split_last()?;
+    let mut k = kind;
+    for name in through {
+        let Ty::Entity(next) = k.fields.iter().find(|f| f.name == *name)?.ty else { return None };
+        k = p.kinds.get(next as usize)?;
+    }
+    k.fields.iter().find(|f| f.name == *last)
+}
+
+/// Whether `ty` is a range of whole numbers with no upper end.
+fn open_ended(ty: &Ty) -> bool {
+    matches!(ty, Ty::Int { hi: None, .. })
 }
 
 /// The lowest value of a type, for an input or attribute that has no default: 0 when the range

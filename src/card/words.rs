@@ -364,17 +364,44 @@ pub enum Block {
     Para(String),
     /// A list: lines starting with `- `, each with the lines under it.
     List(Vec<String>),
+    /// A table written as in Markdown (`| a | b |`): its rows of cells, the heading row first.
+    Table(Vec<Vec<String>>),
 }
 
-/// A doc comment as paragraphs and lists: lines starting with `- ` are list items (the lines after one
-/// continue it), the other lines run together; a blank line ends a paragraph or a list.
+/// A doc comment as paragraphs, lists and tables: lines starting with `- ` are list items (the lines
+/// after one continue it), lines starting with `|` are the rows of a table as Markdown writes them
+/// (a row not yet closed by `|` goes on over the lines after it; a row of dashes under the heading
+/// row is left out), the other lines run together; a blank line ends a paragraph, list or table.
 pub fn doc_blocks(doc: &str) -> Vec<Block> {
     let mut out: Vec<Block> = vec![];
     let mut open = false;
+    // A table row begun and not yet closed.
+    let mut row: Option<String> = None;
     for line in doc.lines() {
         let line = line.trim();
+        if let Some(r) = row.as_mut() {
+            if !line.is_empty() {
+                r.push(' ');
+                r.push_str(line);
+            }
+            if line.is_empty() || closed(r, &out, open) {
+                let r = row.take().unwrap_or_default();
+                table_row(&mut out, &r, open);
+                open = !line.is_empty();
+            }
+            continue;
+        }
         if line.is_empty() {
             open = false;
+            continue;
+        }
+        if line.starts_with('|') {
+            if closed(line, &out, open) {
+                table_row(&mut out, line, open);
+                open = true;
+            } else {
+                row = Some(line.to_string());
+            }
             continue;
         }
         if let Some(item) = line.strip_prefix("- ") {
@@ -399,7 +426,35 @@ pub fn doc_blocks(doc: &str) -> Vec<Block> {
         }
         open = true;
     }
+    if let Some(r) = row {
+        table_row(&mut out, &r, open);
+    }
     out
+}
+
+/// Whether the table row written so far as `row` is whole: it ends with `|`, and after the heading
+/// row it has as many cells as the heading (so a row may break its line after a cell).
+fn closed(row: &str, out: &[Block], open: bool) -> bool {
+    let width = match out.last() {
+        Some(Block::Table(rows)) if open => rows.first().map_or(0, Vec::len),
+        _ => 0,
+    };
+    row.len() > 1 && row.ends_with('|') && row.matches('|').count() > width
+}
+
+/// Adds the table row written `line` (`| a | b |`) to the table `out` ends with, if `open`, or to a
+/// new one; a row of dashes (`|---|:--:|`) is left out.
+fn table_row(out: &mut Vec<Block>, line: &str, open: bool) {
+    let inner = line.trim().trim_start_matches('|');
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let cells: Vec<String> = inner.split('|').map(|c| c.trim().to_string()).collect();
+    if cells.iter().all(|c| !c.is_empty() && c.chars().all(|ch| matches!(ch, '-' | ':'))) {
+        return;
+    }
+    match out.last_mut() {
+        Some(Block::Table(rows)) if open => rows.push(cells),
+        _ => out.push(Block::Table(vec![cells])),
+    }
 }
 
 /// Text of a doc comment as words: what is between backticks is quoted as written, when the
@@ -419,4 +474,36 @@ pub fn doc_words(s: &str) -> Words {
         }
     }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(doc: &str) -> Vec<Vec<String>> {
+        match doc_blocks(doc).as_slice() {
+            [Block::Table(rows)] => rows.clone(),
+            other => panic!("one table: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_doc_table_s_rows_may_go_on_over_lines() {
+        // A row breaks its line anywhere, even after a cell: it is whole with the heading's cells.
+        let rows = table("| a | b | c |\n|---|:-:|--|\n| 1 | one,\n  and more | x |\n| 2 | two |\n  y |");
+        assert_eq!(rows, [vec!["a", "b", "c"], vec!["1", "one, and more", "x"], vec!["2", "two", "y"]]);
+    }
+
+    #[test]
+    fn a_doc_table_ends_at_a_blank_line_or_text() {
+        let blocks = doc_blocks("| a |\n| 1 |\nafter\n\n| b |\n| 2");
+        assert_eq!(
+            blocks,
+            [
+                Block::Table(vec![vec!["a".into()], vec!["1".into()]]),
+                Block::Para("after".into()),
+                Block::Table(vec![vec!["b".into()], vec!["2".into()]]),
+            ]
+        );
+    }
 }

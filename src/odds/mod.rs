@@ -11,7 +11,7 @@ mod layout;
 mod lint;
 mod poly;
 pub(crate) mod pool;
-mod reads;
+pub(crate) mod reads;
 pub mod report;
 mod sampler;
 mod scan;

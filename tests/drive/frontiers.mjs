@@ -89,7 +89,7 @@ async function engagement(binary) {
 
   // A friend is destroyed near v: 2 + SPI 1 fails, but the AP spent on Steadying keeps it Steady.
   await s.ok("answer", { choice: "ap_use", value: "steadying" });
-  r = await s.ok("apply", { event: "friend_destroyed", facts: { unit: "v", distance: 4 }, dice: [2] });
+  r = await s.ok("apply", { event: "friend_destroyed", facts: { unit: "v", distance: 4, in_sight: true }, dice: [2] });
   let morale = checks(r.log, "morale").at(-1);
   expect(morale.outcome === "shaken" && morale.total === 3, "2 + 1 = 3 fails");
   expect(attr(r.state, "v", "morale") === "steady", "the AP prevented Shaken");
@@ -119,10 +119,12 @@ async function engagement(binary) {
   await s.fails("roll", -32602, { check: "morale", sett: {} });
   expect(JSON.stringify((await s.ok("state")).state) === JSON.stringify(before), "refused requests changed nothing");
 
-  // y is hit for 4 and leaves the field; its friends test their morale. Undo takes it back.
-  r = await s.ok("apply", { event: "wounded", facts: { unit: "y", loss: 4 }, dice: [5] });
+  // y is hit for 4 and leaves the field, testing nothing (which friends saw it is the host's to say).
+  // Undo takes it back.
+  r = await s.ok("apply", { event: "wounded", facts: { unit: "y", loss: 4 } });
   expect(attr(r.state, "y", "hp") === 0, "y is down");
-  expect(r.log.some((l) => l.type === "event" && l.name === "friend_destroyed"), "friends test their morale");
+  expect(attr(r.state, "y", "on_field") === false, "y leaves the field");
+  expect(checks(r.log, "morale").length === 0, "a destroyed unit takes no morale check");
   r = await s.ok("undo");
   expect(attr(r.state, "y", "hp") === 4, "undo puts y back");
 

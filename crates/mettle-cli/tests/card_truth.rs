@@ -294,3 +294,205 @@ check nerve for unit {
     assert!(md.lines().any(|l| l == "| 12 | 100% | 0% | 0% |"), "{md}");
     assert!(!md.lines().any(|l| l.starts_with("| 13 |")), "{md}");
 }
+
+/// Runs the `mettle` command from the workspace's root.
+fn mettle(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the mettle binary runs")
+}
+
+/// `--set NAME=VALUE` for an input, `--with ATTRIBUTE=VALUE` for the maker's (`group.opponent.mp`
+/// is given as `opponent.mp`).
+fn given(name: &str, value: &str) -> [String; 2] {
+    match name.split_once('.') {
+        Some((_, attribute)) => ["--with".into(), format!("{attribute}={value}")],
+        None => ["--set".into(), format!("{name}={value}")],
+    }
+}
+
+/// Every odds table of every shipped card names all it reads: asked on the command line with only
+/// what its caption and first row give (the rest at its default), the question needs nothing more
+/// (the command refuses a read without a value) and gets the first row's numbers.
+#[test]
+fn every_odds_table_names_what_it_reads() {
+    let mut tables = 0;
+    for name in RULESETS {
+        let file = format!("rulesets/{name}.mettle");
+        let rules = mettle::Ruleset::from_path(root().join(&file)).expect("it loads");
+        let card = mettle::card::build(&rules);
+        for s in &card.sections {
+            let Section::Checks(checks) = s else { continue };
+            for c in checks {
+                let Ok(t) = &c.odds else { continue };
+                let mut args: Vec<String> =
+                    vec!["odds".into(), file.clone(), c.name.clone(), "--json".into()];
+                if let (Some(by), Some(row)) = (t.rows_by.split_whitespace().next(), t.rows.first()) {
+                    args.extend(given(by, row));
+                }
+                if let (Some(by), Some(col)) = (&t.columns_by, t.columns.first()) {
+                    args.extend(given(by, col));
+                }
+                for f in &t.fixed {
+                    // `name = value`; the notes on rows left out say no value.
+                    if let Some((n, v)) = f.split_once(" = ") {
+                        args.extend(given(n, v));
+                    }
+                }
+                let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+                let o = mettle(&refs);
+                assert!(
+                    o.status.success(),
+                    "{name}: the odds of `{}` as its card states them ({args:?}) need more:\n{}",
+                    c.name,
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+                let first = &t.cells[0][0];
+                for (i, cell) in first.iter().enumerate().take(v["outcomes"].as_array().unwrap().len()) {
+                    if let mettle::card::Cell::Exact { fraction: Some(f), .. } = cell {
+                        assert_eq!(&v["outcomes"][i]["exact"], f, "{name}: `{}`, outcome {i}", c.name);
+                    }
+                }
+                tables += 1;
+            }
+        }
+    }
+    assert!(tables >= 6, "every shipped odds table was asked: {tables}");
+}
+
+/// The card gives no odds for a case the rules never test, and says why: a Shadow Deep creature
+/// tests only with a stress marker.
+#[test]
+fn no_odds_for_a_case_the_rules_never_test() {
+    let rules =
+        mettle::Ruleset::from_path(root().join("rulesets/shadow_deep_stress.mettle")).expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("**Odds** by `stress 1–5`"), "{md}");
+    assert!(!md.lines().any(|l| l.starts_with("| 0 |") && l.contains('%')), "{md}");
+    assert!(md.contains("`stress 6 or more: as shown at 5`"), "{md}");
+    assert!(
+        md.contains("*No odds for stress 0: the rules roll `morale_test` only when `creature.stress >= 1`.*"),
+        "{md}"
+    );
+    // An input's range with no upper end is said so: `group.mp` goes on past 63.
+    let rules = mettle::Ruleset::from_path(root().join("rulesets/combat_hq.mettle")).expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("`group.opponent.mp = 0`, `group.mp 4 or more: as shown at 3`"), "{md}");
+}
+
+/// Traveller's card says why a Formidable or Impossible check never passes at DM 0.
+#[test]
+fn traveller_s_card_says_why_the_hardest_levels_fail_at_dm_0() {
+    let rules =
+        mettle::Ruleset::from_path(root().join("rulesets/traveller_morale.mettle")).expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.lines().any(|l| l == "| formidable | 0% | 100% |"), "{md}");
+    assert!(
+        md.contains(
+            "Why the odds say 0% for Formidable and Impossible at DM 0: 2D alone never reaches 15 or 19."
+        ),
+        "{md}"
+    );
+}
+
+/// Shadow Deep's card shows the reaction table, and each of its cells says what the script does: a
+/// creature that fails its test (Will -30) with each number of markers left, in and out of combat,
+/// in a situation with a friend, cover, a target point and an enemy, makes for the first of them
+/// the cell names.
+#[test]
+fn shadow_deep_s_reaction_table_is_what_the_script_does() {
+    use mettle::card::{Block, doc_blocks};
+    use mettle::{Session, Value};
+    use std::sync::Arc;
+    let rules =
+        mettle::Ruleset::from_path(root().join("rulesets/shadow_deep_stress.mettle")).expect("it loads");
+    let card = mettle::card::build(&rules);
+    let doc = card
+        .sections
+        .iter()
+        .find_map(|s| match s {
+            Section::Scripts(scripts) => scripts.first().and_then(|s| s.doc.clone()),
+            _ => None,
+        })
+        .expect("the card shows the script's doc");
+    let rows = doc_blocks(&doc)
+        .into_iter()
+        .find_map(|b| match b {
+            Block::Table(rows) => Some(rows),
+            _ => None,
+        })
+        .expect("a table of reactions");
+    assert_eq!(rows[0], ["markers left", "not in combat", "in combat"]);
+    let left: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(left, ["0", "1", "2", "3", "4 or more"]);
+    // The first place a cell names, as the order for it reads.
+    let first = |cell: &str, combat: bool| -> &'static str {
+        let cell = if combat { cell.split(" then ").nth(1).unwrap_or(cell) } else { cell };
+        let clause = cell.split([';', '.']).next().unwrap();
+        if clause.contains("away from the combat") {
+            "move directly away from the combat"
+        } else if clause.contains("away from the closest enemy") {
+            "away from ranger"
+        } else if clause.contains("friend") {
+            "towards goblin"
+        } else if clause.contains("cover") {
+            "towards the wall"
+        } else if clause.contains("target point") {
+            "towards the gate"
+        } else {
+            panic!("a cell names where the creature goes: {cell}")
+        }
+    };
+    for (level, row) in rows[1..].iter().enumerate() {
+        for (combat, column) in [(false, 1), (true, 2)] {
+            let mut cell = row[column].as_str();
+            if let Some(n) = cell.strip_prefix("As ") {
+                let n: usize = n.trim_end_matches('.').parse().unwrap();
+                cell = rows[1 + n][column].as_str();
+            }
+            let want = first(cell, combat);
+            let mut s = Session::new(&rules, 1);
+            let c = s
+                .create(
+                    "creature",
+                    "orc",
+                    &[("stress", Value::Int(level as i64 + 1)), ("will", Value::Int(-30))],
+                )
+                .unwrap();
+            let situation = serde_json::json!({
+                "in_combat": combat,
+                "friends": [{ "name": "goblin", "distance": 3, "reachable": true }],
+                "enemies": [{ "name": "ranger", "distance": 5 }],
+                "cover": [{ "name": "the wall", "reachable": true, "one_move": true }],
+                "target_points": [{ "name": "the gate", "distance": 4 }],
+            });
+            s.apply(
+                "activates",
+                &[("creature", Value::Entity(c)), ("situation", Value::Data(Arc::new(situation)))],
+            )
+            .unwrap();
+            let orders: Vec<&str> = s.state().orders().iter().map(|o| o.text.as_str()).collect();
+            assert!(
+                orders.iter().any(|o| o.contains(want)),
+                "{} markers left, in combat {combat}: the card says `{cell}`, the script orders {orders:?}",
+                row[0]
+            );
+        }
+    }
+}
+
+/// An input with no upper end whose odds go on changing shows its first values one by one (the
+/// seed's 7/8 and 9/10 among them), not a spread up to where the work stopped.
+#[test]
+fn an_open_ended_input_shows_its_first_values() {
+    let rules =
+        mettle::Ruleset::from_path(root().join("rulesets/dice_pool_morale.mettle")).expect("it loads");
+    let md = mettle::card::md::render(&mettle::card::build(&rules));
+    assert!(md.contains("**Odds** by `base 1–13`; `base 14 or more: not shown`;"), "{md}");
+    assert!(md.lines().any(|l| l == "| 7 | 87.5% (7/8) | 12.5% (1/8) | 0% |"), "{md}");
+    assert!(!md.contains("(some values)"), "{md}");
+}

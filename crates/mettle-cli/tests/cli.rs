@@ -395,7 +395,7 @@ fn explanations_say_what_made_each_step() {
     // "outcome: steady" and then broken -> shaken: the explanation says why.
     assert!(
         text.contains(
-            "q.morale: broken -> shaken, as `recovery` holds and `unit.morale is broken` holds  (line 272)"
+            "q.morale: broken -> shaken, as `recovery` holds and `unit.morale is broken` holds  (line 289)"
         ),
         "{text}"
     );

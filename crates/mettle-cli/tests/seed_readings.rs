@@ -91,3 +91,79 @@ fn a_combat_hq_group_needs_its_starting_morale_points() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// The names between backticks in `cell` (`` `a` = `b`, `c` `` gives a, b, c).
+fn quoted(cell: &str) -> Vec<&str> {
+    cell.split('`').skip(1).step_by(2).collect()
+}
+
+/// docs/readings.md, the table of readings, says true things of the rulesets: a section for each
+/// shipped ruleset; every option it names exists, with the readings it names, the played one first;
+/// every option of a ruleset is in its table with all its readings; every scenario it names exists.
+#[test]
+fn the_readings_table_is_held_to_the_rulesets() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let doc = std::fs::read_to_string(root.join("docs/readings.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(readme.contains("docs/readings.md"), "the README links to the table");
+    let mut shipped: Vec<String> = std::fs::read_dir(root.join("rulesets"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".mettle"))
+        .collect();
+    shipped.sort();
+    let mut seen = vec![];
+    for section in doc.split("\n## ").skip(1) {
+        let heading = section.lines().next().unwrap();
+        let file = quoted(heading).into_iter().find(|q| q.starts_with("rulesets/")).expect("a file");
+        let file = file.trim_start_matches("rulesets/");
+        seen.push(file.to_string());
+        let rules = Ruleset::from_path(root.join("rulesets").join(file)).unwrap();
+        let p = rules.program();
+        let s = Session::new(&rules, 0);
+        let rows: Vec<Vec<&str>> = section
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .skip(2)
+            .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+            .collect();
+        assert!(!rows.is_empty(), "{file}: a table");
+        let mut named_options = vec![];
+        for row in &rows {
+            assert_eq!(row.len(), 5, "{file}: five cells: {row:?}");
+            if let [option, readings @ ..] = quoted(row[3]).as_slice() {
+                let o = p.options.iter().find(|o| o.name == *option);
+                assert!(o.is_some(), "{file}: option `{option}` exists");
+                let played = s.show(s.option(option).unwrap());
+                assert_eq!(
+                    readings.first().copied(),
+                    Some(played.as_str()),
+                    "{file}: `{option}` plays the first"
+                );
+                let all: Vec<String> = match &o.unwrap().ty {
+                    mettle::internals::program::Ty::Name(set) => p.sets[*set as usize].names.clone(),
+                    other => panic!("{file}: `{option}` is read as names, not {other:?}"),
+                };
+                let mut named: Vec<String> = readings.iter().map(|r| r.to_string()).collect();
+                named.sort();
+                let mut all = all;
+                all.sort();
+                assert_eq!(named, all, "{file}: every reading of `{option}`, and only those");
+                named_options.push(option.to_string());
+            } else {
+                assert_eq!(row[3], "—", "{file}: a decided reading says so: {row:?}");
+            }
+            let proofs: Vec<&str> =
+                quoted(row[4]).into_iter().filter(|q| !q.contains('/') && !q.contains('.')).collect();
+            assert!(!proofs.is_empty() || row[4].contains("tests/"), "{file}: a proof: {row:?}");
+            for name in proofs {
+                assert!(p.scenarios.iter().any(|sc| sc.name == name), "{file}: scenario `{name}` exists");
+            }
+        }
+        for o in &p.options {
+            assert!(named_options.contains(&o.name), "{file}: option `{}` is in the table", o.name);
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, shipped, "a section for each shipped ruleset");
+}
