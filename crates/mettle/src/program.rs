@@ -625,6 +625,28 @@ pub enum Expr {
     },
     /// A call of a script function (boxed: inline it made every expression larger by half).
     Script(Box<ScriptCall>),
+    /// `max(u.leadership for each unit u where u.able else 0)`: a total over a kind (boxed, like a
+    /// script call).
+    Total(Box<Total>),
+}
+
+/// A total over the entities of a kind: `sum(u.control for each unit u where u.side == s)`.
+#[derive(Debug, Clone)]
+pub struct Total {
+    /// Which total.
+    pub op: crate::ast::TotalOp,
+    /// The kind.
+    pub kind: KindId,
+    /// Slot of the candidate.
+    pub slot: u32,
+    /// What is totalled for each entity that passes (`None`: the entity itself counts).
+    pub value: Option<Expr>,
+    /// Filter.
+    pub filter: Option<Arc<Test>>,
+    /// `else …`: what `max` and `min` of no entity give (without it, none is an error).
+    pub empty: Option<Expr>,
+    /// Where it is written.
+    pub span: Span,
 }
 
 /// A call of a script function.

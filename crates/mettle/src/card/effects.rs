@@ -393,6 +393,11 @@ fn names(e: &ast::Expr, out: &mut Vec<String>) {
                 names(f, out);
             }
         }
+        ExprKind::Total { value, filter, empty, .. } => {
+            for x in [value, filter, empty].into_iter().flatten() {
+                names(x, out);
+            }
+        }
         ExprKind::Int(_)
         | ExprKind::Bool(_)
         | ExprKind::None

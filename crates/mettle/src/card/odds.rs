@@ -453,6 +453,11 @@ fn reads(e: &ast::Expr, kind: &str, out: &mut Vec<String>) {
             reads(c, kind, out);
         }
         ExprKind::NumberOf { filter: Some(f), .. } => reads(f, kind, out),
+        ExprKind::Total { value, filter, empty, .. } => {
+            for x in [value, filter, empty].into_iter().flatten() {
+                reads(x, kind, out);
+            }
+        }
         _ => {}
     }
 }

@@ -13,6 +13,7 @@ mod scope;
 mod sets;
 mod shapes;
 mod stmt;
+mod totals;
 
 pub use chance::MAX_CHANCE_SIDES;
 pub use expr::{div_floor, range_words};

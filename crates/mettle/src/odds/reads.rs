@@ -173,6 +173,11 @@ fn expr(e: &ast::Expr, kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
                 expr(f, kind, out);
             }
         }
+        ExprKind::Total { value, filter, empty, .. } => {
+            for x in [value, filter, empty].into_iter().flatten() {
+                expr(x, kind, out);
+            }
+        }
         ExprKind::Int(_)
         | ExprKind::Bool(_)
         | ExprKind::None

@@ -367,6 +367,7 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::if_expr
         | Rule::last_expr
         | Rule::number_of
+        | Rule::total
         | Rule::data_map
         | Rule::data_list => EXPR,
         Rule::field_access

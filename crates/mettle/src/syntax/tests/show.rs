@@ -31,6 +31,15 @@ pub(super) fn show(e: &Expr) -> String {
         ExprKind::NumberOf { kind, var, filter } => {
             format!("(number {} {}{})", kind.name, var.name, opt(" where ", filter.as_deref()))
         }
+        ExprKind::Total { op, value, kind, var, filter, empty } => format!(
+            "({}{} each {} {}{}{})",
+            op.word(),
+            opt(" ", value.as_deref()),
+            kind.name,
+            var.name,
+            opt(" where ", filter.as_deref()),
+            opt(" else ", empty.as_deref())
+        ),
     }
 }
 
