@@ -32,20 +32,26 @@ impl<'a> Checker<'a> {
         let want = if numeric { Ty::Int { lo: None, hi: None } } else { Ty::Flag };
         let v = value.as_ref().map(|v| {
             let t = self.expr(v, Some(&want));
-            let what = format!("what `{}` totals", op.word());
-            self.expect_ty(&t, &want, v.span, &what);
+            if op == TotalOp::Sum && t.ty == Ty::Flag {
+                self.error(self.sum_of_flags(kind, var, v));
+            } else {
+                self.expect_ty(&t, &want, v.span, &format!("what `{}` totals", op.word()));
+            }
             t
         });
         self.scope.pop();
         if v.is_none() && (numeric || op == TotalOp::All) {
             self.error(self.total_needs_value(op, kind, var, e.span));
         }
+        let extreme = matches!(op, TotalOp::Max | TotalOp::Min);
         let em = empty.as_ref().map(|x| {
             let t = self.expr(x, Some(&want));
-            self.expect_ty(&t, &want, x.span, "the value after `else`");
+            if extreme {
+                self.expect_ty(&t, &want, x.span, "the value after `else`");
+            }
             t
         });
-        if let (Some(x), false) = (empty, matches!(op, TotalOp::Max | TotalOp::Min)) {
+        if let (Some(x), false) = (empty, extreme) {
             let none = match op {
                 TotalOp::Any => "no",
                 TotalOp::All => "yes",
@@ -91,6 +97,20 @@ impl<'a> Checker<'a> {
             span: e.span,
         };
         T::new(Expr::Total(Box::new(total)), ty)
+    }
+
+    fn sum_of_flags(&self, kind: &ast::Ident, var: &ast::Ident, value: &ast::Expr) -> Diagnostic {
+        let (k, v) = (&kind.name, &var.name);
+        let what = self.src(value.span);
+        Diagnostic::error(
+            "resolve::type_mismatch",
+            "what `sum` adds up must be a number, but this is yes/no",
+            value.span,
+            "this is yes/no",
+        )
+        .with_help(format!(
+            "to count the ones for which it is yes, write `count({what} for each {k} {v} …)`"
+        ))
     }
 
     fn total_needs_value(&self, op: TotalOp, kind: &ast::Ident, var: &ast::Ident, span: ast::Span) -> Diagnostic {

@@ -64,15 +64,17 @@ impl Runner<'_> {
     /// The error for `max` or `min` of no entity when the rules did not say what that gives.
     fn total_of_none(&self, t: &Total) -> Diagnostic {
         let kind = &self.p.kinds[t.kind as usize].name;
-        let w = t.op.word();
+        let (w, most) = match t.op {
+            TotalOp::Min => ("min", "lowest"),
+            _ => ("max", "highest"),
+        };
         let which = if t.filter.is_some() { "passed its `where`" } else { "is in play" };
         Diagnostic::error(
             "run::total_of_none",
-            format!("`{w}` of no {kind}: no {kind} {which}, so there is nothing to take the {w} of"),
+            format!("`{w}` of no {kind}: no {kind} {which}, so there is no {most} value"),
             t.span,
-            format!("no {kind} to take the {w} of"),
+            format!("no {kind} to take the {most} of"),
         )
-        .with_label(self.span, "while applying this rule")
         .with_help(format!(
             "say what it gives when there is none, with `else` before the closing bracket: `{w}(… else 0)`"
         ))

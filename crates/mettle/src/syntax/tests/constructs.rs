@@ -238,6 +238,16 @@ fn primaries() {
         "(Add count(dice, 6) count(dice, Ge 6, Lt 2, Eq 1))"
     );
     assert_eq!(ex("f()"), "f()");
+    assert_eq!(
+        ex("max(u.ld for each unit u where u.able else 0) + 1"),
+        "(Add (max u.ld each unit u where u.able else 0) 1)"
+    );
+    assert_eq!(ex("count(each unit u)"), "(count each unit u)");
+    assert_eq!(ex("any(each unit u where u.broken)"), "(any each unit u where u.broken)");
+    assert_eq!(ex("sum(d6 for each unit u)"), "(sum [d6] each unit u)");
+    // Without `for each` it is still a call.
+    assert_eq!(ex("max(a, b)"), "max(a, b)");
+    assert_eq!(ex("count(dice, 6)"), "count(dice, 6)");
     assert_eq!(ex("number + roll"), "(Add number roll)");
 }
 
