@@ -408,6 +408,8 @@ pub enum StmtKind {
     },
     /// `let loss = d3`
     Let(Ident, Expr),
+    /// `var n = 0`: a value the rule may change with `set n to …`, `add … to n`, `remove … from n`.
+    Var(Ident, Expr),
     /// `roll morale for unit with spi = unit.spi`
     Roll {
         /// The check.

@@ -14,6 +14,7 @@ mod sets;
 mod shapes;
 mod stmt;
 mod totals;
+mod vars;
 
 pub use chance::MAX_CHANCE_SIDES;
 pub use expr::{div_floor, range_words};

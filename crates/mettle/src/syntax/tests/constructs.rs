@@ -205,6 +205,8 @@ fn chances_and_records() {
     assert_eq!(st("record \"turns taken\" = turn + 1"), "record \"turns taken\" (Add turn 1)");
     // `chance` and `record` are not reserved: they still name things.
     assert_eq!(st("let chance = 1 let record = chance"), "let chance 1; let record chance");
+    // `var` is not reserved either: it starts a statement, and still names things.
+    assert_eq!(st("var n = 0 add 1 to n set n to var"), "var n 0; add 1 n; set n var");
 }
 
 // ---------------------------------------------------------------- expressions

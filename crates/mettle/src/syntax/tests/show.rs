@@ -75,6 +75,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::Add { amount, place } => format!("add {} {}", show(amount), show(place)),
         StmtKind::Remove { amount, place } => format!("remove {} {}", show(amount), show(place)),
         StmtKind::Let(n, e) => format!("let {} {}", n.name, show(e)),
+        StmtKind::Var(n, e) => format!("var {} {}", n.name, show(e)),
         StmtKind::Roll { check, subject, args: a } => {
             format!("roll {}{}{}", check.name, opt(" for ", subject.as_ref()), args(a))
         }
