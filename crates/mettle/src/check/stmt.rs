@@ -354,6 +354,9 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 for (f, fs) in faces {
+                    if *f >= 0 {
+                        self.forced.push((*f, *fs));
+                    }
                     if *f < 0 {
                         self.error(
                             Diagnostic::error(
