@@ -146,8 +146,10 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     // Everything else keeps its default; what has none gets its lowest value.
     let mut fixed = vec![];
     let mut inputs: Vec<(String, Value)> = vec![];
-    for i in &c.inputs {
-        if on_axes(&i.field.name, false) || i.field.default.is_some() || i.default.is_some() {
+    for (n, i) in c.inputs.iter().enumerate() {
+        // An input the stand-in has as an attribute is its attribute's default, not the lowest value.
+        let own = p.subject_attribute_of(c, n as u32).is_some();
+        if on_axes(&i.field.name, false) || own || i.field.default.is_some() || i.default.is_some() {
             continue;
         }
         let v = lowest(&i.field.ty)
