@@ -64,7 +64,8 @@ fn units(r: &Ruleset, list: &[(&str, i64, bool)]) -> (Session, Vec<u32>) {
 #[test]
 fn max_reads_the_units_that_pass_and_else_gives_the_empty_total() {
     let r = rules();
-    let (mut s, ids) = units(&r, &[("red", 4, true), ("red", 8, true), ("red", 9, false), ("blue", 10, true)]);
+    let (mut s, ids) =
+        units(&r, &[("red", 4, true), ("red", 8, true), ("red", 9, false), ("blue", 10, true)]);
     s.force_dice(&[4, 4]);
     let res = s.roll_for("morale", Some(ids[0]), &[]).unwrap().rolled.unwrap();
     assert_eq!((res.target, res.outcome.as_str()), (Some(8), "holds"));

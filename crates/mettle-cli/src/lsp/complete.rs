@@ -54,7 +54,11 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
         "the highest value among entities",
         "max(${1:u.leadership} for each ${2:unit} ${3:u} where ${4:u.able} else ${5:0})",
     ),
-    ("sum … for each", "values of entities added up", "sum(${1:u.control} for each ${2:unit} ${3:u} where ${4:condition})"),
+    (
+        "sum … for each",
+        "values of entities added up",
+        "sum(${1:u.control} for each ${2:unit} ${3:u} where ${4:condition})",
+    ),
     ("count each", "how many entities pass", "count(each ${1:unit} ${2:u} where ${3:u.broken})"),
 ];
 

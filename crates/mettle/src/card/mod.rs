@@ -339,7 +339,9 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
             w.code(&words::type_name(p, src, &i.field.ty));
             // Taken from the subject's attribute of the same name.
             let own = match (p.subject_attribute_of(c, n as u32), def.and_then(|d| d.subject.as_ref())) {
-                (Some(a), Some(who)) => Some(format!("{}.{}", who.name, i.field.name)).filter(|_| a < u32::MAX),
+                (Some(a), Some(who)) => {
+                    Some(format!("{}.{}", who.name, i.field.name)).filter(|_| a < u32::MAX)
+                }
                 _ => None,
             };
             if let Some(own) = own {

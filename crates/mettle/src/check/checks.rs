@@ -137,10 +137,13 @@ impl<'a> Checker<'a> {
     /// type or a wider range, a warning that says how to bind it.
     fn own_attribute(&mut self, kind: KindId, f: &ast::Field, ty: &Ty, check: &str) {
         let k = &self.prog.kinds[kind as usize];
-        let Some((i, attr)) = k.fields.iter().enumerate().find(|(_, a)| a.name == f.name.name) else { return };
+        let Some((i, attr)) = k.fields.iter().enumerate().find(|(_, a)| a.name == f.name.name) else {
+            return;
+        };
         let fits = match (ty, &attr.ty) {
             (Ty::Int { lo, hi }, Ty::Int { lo: alo, hi: ahi }) => {
-                lo.is_none_or(|l| alo.is_some_and(|a| a >= l)) && hi.is_none_or(|h| ahi.is_some_and(|a| a <= h))
+                lo.is_none_or(|l| alo.is_some_and(|a| a >= l))
+                    && hi.is_none_or(|h| ahi.is_some_and(|a| a <= h))
             }
             (a, b) => a == b,
         };

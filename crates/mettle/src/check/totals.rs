@@ -80,10 +80,9 @@ impl<'a> Checker<'a> {
                 let hi = vhi.zip(ehi).map(|(a, b)| a.max(b));
                 Ty::Int { lo, hi }
             }
-            TotalOp::Sum => Ty::Int {
-                lo: vlo.filter(|l| *l >= 0).map(|_| 0),
-                hi: vhi.filter(|h| *h <= 0).map(|_| 0),
-            },
+            TotalOp::Sum => {
+                Ty::Int { lo: vlo.filter(|l| *l >= 0).map(|_| 0), hi: vhi.filter(|h| *h <= 0).map(|_| 0) }
+            }
             TotalOp::Count => Ty::Int { lo: Some(0), hi: None },
             TotalOp::Any | TotalOp::All => Ty::Flag,
         };
@@ -108,12 +107,16 @@ impl<'a> Checker<'a> {
             value.span,
             "this is yes/no",
         )
-        .with_help(format!(
-            "to count the ones for which it is yes, write `count({what} for each {k} {v} …)`"
-        ))
+        .with_help(format!("to count the ones for which it is yes, write `count({what} for each {k} {v} …)`"))
     }
 
-    fn total_needs_value(&self, op: TotalOp, kind: &ast::Ident, var: &ast::Ident, span: ast::Span) -> Diagnostic {
+    fn total_needs_value(
+        &self,
+        op: TotalOp,
+        kind: &ast::Ident,
+        var: &ast::Ident,
+        span: ast::Span,
+    ) -> Diagnostic {
         let (k, v, w) = (&kind.name, &var.name, op.word());
         let example = match op {
             TotalOp::All => format!("`all({v}.ready for each {k} {v} where …)`"),

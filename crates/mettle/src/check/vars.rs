@@ -111,7 +111,13 @@ impl<'a> Checker<'a> {
     }
 
     /// `add AMOUNT to NAME` and `remove AMOUNT from NAME` for a `var`.
-    pub(super) fn add_to_var(&mut self, slot: u32, at: &ast::Expr, amount: Expr, negate: bool) -> Option<Stmt> {
+    pub(super) fn add_to_var(
+        &mut self,
+        slot: u32,
+        at: &ast::Expr,
+        amount: Expr,
+        negate: bool,
+    ) -> Option<Stmt> {
         if slot == u32::MAX {
             return None;
         }

@@ -48,7 +48,9 @@ fn stmts(body: &[ast::Stmt], kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
                 expr(amount, kind, out);
                 expr(place, kind, out);
             }
-            StmtKind::Let(_, e) | StmtKind::Var(_, e) | StmtKind::Record { value: e, .. } => expr(e, kind, out),
+            StmtKind::Let(_, e) | StmtKind::Var(_, e) | StmtKind::Record { value: e, .. } => {
+                expr(e, kind, out)
+            }
             StmtKind::Roll { subject, args, .. } => {
                 for e in subject.iter().chain(args.iter().map(|(_, e)| e)) {
                     expr(e, kind, out);

@@ -42,8 +42,8 @@ fn reserved_words() -> Vec<&'static str> {
 const TOP_LEVEL: [&str; 11] =
     ["ruleset", "kind", "ladder", "event", "define", "table", "check", "on", "result", "scenario", "script"];
 const STMT_WORDS: [&str; 19] = [
-    "set", "add", "remove", "let", "var", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat", "new",
-    "dice", "answer", "expect", "with", "record",
+    "set", "add", "remove", "let", "var", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat",
+    "new", "dice", "answer", "expect", "with", "record",
 ];
 const CHECK_WORDS: [&str; 8] =
     ["input", "roll", "modifier", "target", "let", "outcome", "otherwise", "group"];

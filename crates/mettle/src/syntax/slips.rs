@@ -28,7 +28,11 @@ fn equals_to_change(text: &str, pos: usize) -> Option<Diagnostic> {
     }
     let place = &rest[..end];
     let after = rest[end..].trim_start_matches([' ', '\t']);
-    if !after.starts_with('=') || after.starts_with("==") || after.starts_with("=>") || after.starts_with("=<") {
+    if !after.starts_with('=')
+        || after.starts_with("==")
+        || after.starts_with("=>")
+        || after.starts_with("=<")
+    {
         return None;
     }
     let value_at = rest.len() - after.len() + 1;
@@ -38,7 +42,8 @@ fn equals_to_change(text: &str, pos: usize) -> Option<Diagnostic> {
         return None;
     }
     // `x = x + 2`: the change is an `add`.
-    let added = value.strip_prefix(place).map(str::trim_start).and_then(|v| v.strip_prefix('+')).map(str::trim);
+    let added =
+        value.strip_prefix(place).map(str::trim_start).and_then(|v| v.strip_prefix('+')).map(str::trim);
     let fix = match added {
         Some(n) if !n.is_empty() => format!("add {n} to {place}"),
         _ => format!("set {place} to {value}"),
@@ -75,7 +80,8 @@ fn otherwise_with_condition(text: &str, pos: usize) -> Option<Diagnostic> {
         return None;
     }
     let line_end = rest.find('\n').map_or(rest.len(), |i| i);
-    let cond = rest["when".len()..line_end].split("//").next().unwrap_or("").trim().trim_end_matches('{').trim();
+    let cond =
+        rest["when".len()..line_end].split("//").next().unwrap_or("").trim().trim_end_matches('{').trim();
     let start = line_start + (text[line_start..].len() - text[line_start..].trim_start().len());
     Some(
         Diagnostic::error(
