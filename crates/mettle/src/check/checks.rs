@@ -188,9 +188,9 @@ impl<'a> Checker<'a> {
                     }
                 ),
                 f.span,
-                format!("{ours}"),
+                ours.clone(),
             )
-            .with_label(attr.span, format!("{theirs}"))
+            .with_label(attr.span, theirs.clone())
             .with_help(help),
         );
     }

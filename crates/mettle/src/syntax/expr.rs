@@ -170,10 +170,7 @@ impl Builder {
             Rule::total => {
                 let k = Kids::of(pair);
                 let op = TotalOp::from_word(k.get(Rule::total_op).as_str()).expect("the grammar's words");
-                let value = match k.find(Rule::kw_for) {
-                    Some(_) => Some(Box::new(self.expr(k.nth(Rule::expr, 0)))),
-                    None => None,
-                };
+                let value = k.find(Rule::kw_for).map(|_| Box::new(self.expr(k.nth(Rule::expr, 0))));
                 ExprKind::Total {
                     op,
                     value,
