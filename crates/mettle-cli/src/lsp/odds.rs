@@ -61,8 +61,8 @@ fn stand_in_value(ty: &Ty) -> Option<Value> {
 fn inputs(p: &Program, c: &Check) -> (Vec<(String, Value)>, Vec<String>) {
     let mut given = vec![];
     let mut shown = vec![];
-    for (n, i) in c.inputs.iter().enumerate() {
-        if i.field.default.is_some() || i.default.is_some() || p.subject_attribute_of(c, n as u32).is_some() {
+    for i in &c.inputs {
+        if i.field.default.is_some() || i.default.is_some() {
             continue;
         }
         if let Some(v) = stand_in_value(&i.field.ty) {
