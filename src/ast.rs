@@ -408,6 +408,8 @@ pub enum StmtKind {
     },
     /// `let loss = d3`
     Let(Ident, Expr),
+    /// `var n = 0`: a value the rule may change with `set n to …`, `add … to n`, `remove … from n`.
+    Var(Ident, Expr),
     /// `roll morale for unit with spi = unit.spi`
     Roll {
         /// The check.
@@ -722,6 +724,67 @@ pub enum ExprKind {
         /// Filter.
         filter: Option<Box<Expr>>,
     },
+    /// `max(u.leadership for each unit u where u.able else 0)`, `count(each unit u where u.broken)`:
+    /// a total over the entities of a kind.
+    Total {
+        /// Which total.
+        op: TotalOp,
+        /// What is totalled for each entity (`u.leadership`); `None` for `count(each …)` and
+        /// `any(each …)`, which total the entities themselves.
+        value: Option<Box<Expr>>,
+        /// The kind.
+        kind: Ident,
+        /// Candidate variable.
+        var: Ident,
+        /// Filter.
+        filter: Option<Box<Expr>>,
+        /// `else 0`: what the total is when no entity passes the filter.
+        empty: Option<Box<Expr>>,
+    },
+}
+
+/// Which total over a kind: `max(… for each unit u …)` and the like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TotalOp {
+    /// `max`: the greatest value.
+    Max,
+    /// `min`: the least value.
+    Min,
+    /// `sum`: the values added up (0 for none).
+    Sum,
+    /// `count`: how many entities pass (or whose value is yes); 0 for none.
+    Count,
+    /// `any`: whether one of them passes (or is yes); no for none.
+    Any,
+    /// `all`: whether every one of them is yes; yes for none.
+    All,
+}
+
+impl TotalOp {
+    /// The word that writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            TotalOp::Max => "max",
+            TotalOp::Min => "min",
+            TotalOp::Sum => "sum",
+            TotalOp::Count => "count",
+            TotalOp::Any => "any",
+            TotalOp::All => "all",
+        }
+    }
+
+    /// The total a word writes.
+    pub fn from_word(w: &str) -> Option<TotalOp> {
+        Some(match w {
+            "max" => TotalOp::Max,
+            "min" => TotalOp::Min,
+            "sum" => TotalOp::Sum,
+            "count" => TotalOp::Count,
+            "any" => TotalOp::Any,
+            "all" => TotalOp::All,
+            _ => return None,
+        })
+    }
 }
 
 /// A call argument: an expression, or a comparison such as `>= 5` for pool functions.

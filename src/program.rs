@@ -625,6 +625,28 @@ pub enum Expr {
     },
     /// A call of a script function (boxed: inline it made every expression larger by half).
     Script(Box<ScriptCall>),
+    /// `max(u.leadership for each unit u where u.able else 0)`: a total over a kind (boxed, like a
+    /// script call).
+    Total(Box<Total>),
+}
+
+/// A total over the entities of a kind: `sum(u.control for each unit u where u.side == s)`.
+#[derive(Debug, Clone)]
+pub struct Total {
+    /// Which total.
+    pub op: crate::ast::TotalOp,
+    /// The kind.
+    pub kind: KindId,
+    /// Slot of the candidate.
+    pub slot: u32,
+    /// What is totalled for each entity that passes (`None`: the entity itself counts).
+    pub value: Option<Expr>,
+    /// Filter.
+    pub filter: Option<Arc<Test>>,
+    /// `else …`: what `max` and `min` of no entity give (without it, none is an error).
+    pub empty: Option<Expr>,
+    /// Where it is written.
+    pub span: Span,
 }
 
 /// A call of a script function.
@@ -1017,12 +1039,21 @@ impl Stmt {
 }
 
 impl Program {
-    /// The attribute of check `check`'s subject that gives input `input` when it has no default and
-    /// none is given: the subject's attribute of the same name and type (`input spi: 0..6` of a check
-    /// `for unit`, and the unit's `spi`).
+    /// The attribute of check `check`'s subject that gives input `input` when none is given: the
+    /// subject's attribute of the same name and type (`input spi: 0..6` of a check `for unit`, and
+    /// the unit's `spi`). A plain default (`input fearless: flag = no`) does not hide it; a default
+    /// worked out from something (`= unit.spi + 1`) does.
     pub fn subject_attribute(&self, check: CheckId, input: u32) -> Option<u32> {
-        let c = self.checks.get(check as usize)?;
-        let field = &c.inputs.get(input as usize)?.field;
+        self.subject_attribute_of(self.checks.get(check as usize)?, input)
+    }
+
+    /// [`Program::subject_attribute`] for check `c`.
+    pub fn subject_attribute_of(&self, c: &Check, input: u32) -> Option<u32> {
+        let input = c.inputs.get(input as usize)?;
+        if input.default.is_some() {
+            return None;
+        }
+        let field = &input.field;
         let kind = self.kinds.get(c.subject? as usize)?;
         let i = kind.fields.iter().position(|f| f.name == field.name)?;
         let same = match (&kind.fields[i].ty, &field.ty) {

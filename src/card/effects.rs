@@ -126,14 +126,22 @@ impl<'a> Walk<'a> {
         // Where each `let` of this block is, in case it must be shown.
         let mut places = vec![];
         for s in written {
-            if let StmtKind::Let(name, e) = &s.kind {
+            if let StmtKind::Let(name, e) | StmtKind::Var(name, e) = &s.kind {
                 let mut l = Let::of(self.src, name, e);
-                l.at = Some(self.done);
+                // A `var` is never read as what it started at: a condition names it, and the card
+                // shows where it starts and each change.
+                let var = matches!(s.kind, StmtKind::Var(..));
+                l.at = Some(if var { usize::MAX } else { self.done });
+                l.shown = var;
                 let mut w = Words::default();
                 w.text("works out ");
                 w.code(&l.name);
                 w.text(" as ");
                 w.code(&l.text);
+                if matches!(s.kind, StmtKind::Var(..)) {
+                    // A `var` may change after: the card says what it starts at, not what it is.
+                    w.text(" to start with (the rule changes it)");
+                }
                 places.push((out.len(), self.lets.len()));
                 out.push(Effect { words: w, under: vec![], span: s.span });
                 self.lets.push(l);
@@ -158,6 +166,10 @@ impl<'a> Walk<'a> {
         chain: &mut Vec<Link>,
         each: &mut dyn FnMut(&Stmt, &Chain),
     ) -> Vec<Effect> {
+        if let Some(words) = var_change(self.src, s) {
+            self.done += 1;
+            return vec![Effect { words, under: vec![], span: s.span }];
+        }
         match &s.kind {
             StmtKind::Set { .. }
             | StmtKind::Add { .. }
@@ -175,7 +187,7 @@ impl<'a> Walk<'a> {
                 vec![Effect { words, under: vec![], span: s.span }]
             }
             // Put in words by `block`, where they are needed.
-            StmtKind::Let(..) => vec![],
+            StmtKind::Let(..) | StmtKind::Var(..) => vec![],
             StmtKind::If { cond, then, otherwise } => {
                 let cond = self.condition(cond);
                 self.branches(s.span, cond, then, otherwise, chain, each)
@@ -393,6 +405,11 @@ fn names(e: &ast::Expr, out: &mut Vec<String>) {
                 names(f, out);
             }
         }
+        ExprKind::Total { value, filter, empty, .. } => {
+            for x in [value, filter, empty].into_iter().flatten() {
+                names(x, out);
+            }
+        }
         ExprKind::Int(_)
         | ExprKind::Bool(_)
         | ExprKind::None
@@ -400,6 +417,34 @@ fn names(e: &ast::Expr, out: &mut Vec<String>) {
         | ExprKind::Last(_)
         | ExprKind::Data(_) => {}
     }
+}
+
+/// A change of a rule's `var` in words ("adds `1` to `hits`"), or `None` for any other statement.
+/// (A `set`, `add` or `remove` of a bare name that checked is one of a `var`.)
+fn var_change(src: &Source, s: &ast::Stmt) -> Option<Words> {
+    let mut w = Words::default();
+    match &s.kind {
+        StmtKind::Set { place: ast::Expr { kind: ExprKind::Name(n), .. }, value, .. } => {
+            w.text("sets ");
+            w.code(&n.name);
+            w.text(" to ");
+            w.code(&src.quote(value.span));
+        }
+        StmtKind::Add { amount, place: ast::Expr { kind: ExprKind::Name(n), .. } } => {
+            w.text("adds ");
+            w.code(&src.quote(amount.span));
+            w.text(" to ");
+            w.code(&n.name);
+        }
+        StmtKind::Remove { amount, place: ast::Expr { kind: ExprKind::Name(n), .. } } => {
+            w.text("removes ");
+            w.code(&src.quote(amount.span));
+            w.text(" from ");
+            w.code(&n.name);
+        }
+        _ => return None,
+    }
+    Some(w)
 }
 
 /// One effect in words ("sets `unit.morale` to **shaken**"), for the statements that are effects.

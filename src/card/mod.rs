@@ -363,10 +363,22 @@ fn check_card(rules: &Ruleset, src: &Source, c: &crate::program::Check, work: u6
     let inputs = c
         .inputs
         .iter()
-        .map(|i| {
+        .enumerate()
+        .map(|(n, i)| {
             let mut w = Words::default();
             w.code(&words::type_name(p, src, &i.field.ty));
-            if let Some(v) = &i.field.default {
+            // Taken from the subject's attribute of the same name.
+            let own = match (p.subject_attribute_of(c, n as u32), def.and_then(|d| d.subject.as_ref())) {
+                (Some(a), Some(who)) => {
+                    Some(format!("{}.{}", who.name, i.field.name)).filter(|_| a < u32::MAX)
+                }
+                _ => None,
+            };
+            if let Some(own) = own {
+                w.text(", taken from ");
+                w.code(&own);
+                w.text(" unless the roll gives it");
+            } else if let Some(v) = &i.field.default {
                 w.text(", usually ");
                 w.code(&words::value(p, v));
             } else if let Some(d) = def.and_then(|d| input_default(src, d, &i.field.name)) {

@@ -160,8 +160,10 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     // Everything else keeps its default; what has none gets its lowest value.
     let mut fixed = vec![];
     let mut inputs: Vec<(String, Value)> = vec![];
-    for i in &c.inputs {
-        if on_axes(&i.field.name, false) || i.field.default.is_some() || i.default.is_some() {
+    for (n, i) in c.inputs.iter().enumerate() {
+        // An input the stand-in has as an attribute is its attribute's default, not the lowest value.
+        let own = p.subject_attribute_of(c, n as u32).is_some();
+        if on_axes(&i.field.name, false) || own || i.field.default.is_some() || i.default.is_some() {
             continue;
         }
         let v = lowest(&i.field.ty)
@@ -505,6 +507,11 @@ fn reads(e: &ast::Expr, kind: &str, out: &mut Vec<String>) {
             reads(c, kind, out);
         }
         ExprKind::NumberOf { filter: Some(f), .. } => reads(f, kind, out),
+        ExprKind::Total { value, filter, empty, .. } => {
+            for x in [value, filter, empty].into_iter().flatten() {
+                reads(x, kind, out);
+            }
+        }
         _ => {}
     }
 }

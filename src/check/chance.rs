@@ -84,6 +84,7 @@ impl<'a> Checker<'a> {
                 .with_help("drop `with chance` and keep its block, or lower the chance"),
             );
         }
+        self.may_show(1, q);
         let die = DiceExpr {
             count: Expr::Const(Value::Int(1)),
             sides: SidesExpr::Count(Expr::Const(Value::Int(q))),

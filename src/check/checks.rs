@@ -98,6 +98,10 @@ impl<'a> Checker<'a> {
                     });
                 };
                 let Some(d) = &f.default else {
+                    // The subject's attribute of the same name, which the input takes unless given.
+                    if let Some(k) = subject {
+                        self.own_attribute(k, f, &input.field.ty, &ch.name.name);
+                    }
                     bind(self, input);
                     continue;
                 };
@@ -115,6 +119,10 @@ impl<'a> Checker<'a> {
                     }
                     None => input.default = Some(t.e),
                 }
+                // A plain default does not hide the subject's own; one worked out from something does.
+                if let (Some(k), None) = (subject, &input.default) {
+                    self.own_attribute(k, f, &input.field.ty, &ch.name.name);
+                }
                 bind(self, input);
             }
             let c = &mut self.prog.checks[id];
@@ -122,6 +130,69 @@ impl<'a> Checker<'a> {
             c.inputs = inputs;
         }
         self.scope = Default::default();
+    }
+
+    /// The subject's attribute named like input `f`: read by the check (it takes the input from the
+    /// subject unless the roll gives it; `Program::subject_attribute` is the rule), or, of another
+    /// type or a wider range, a warning that says how to bind it.
+    fn own_attribute(&mut self, kind: KindId, f: &ast::Field, ty: &Ty, check: &str) {
+        let k = &self.prog.kinds[kind as usize];
+        let Some((i, attr)) = k.fields.iter().enumerate().find(|(_, a)| a.name == f.name.name) else {
+            return;
+        };
+        let fits = match (ty, &attr.ty) {
+            (Ty::Int { lo, hi }, Ty::Int { lo: alo, hi: ahi }) => {
+                lo.is_none_or(|l| alo.is_some_and(|a| a >= l))
+                    && hi.is_none_or(|h| ahi.is_some_and(|a| a <= h))
+            }
+            (a, b) => a == b,
+        };
+        // Bound, even if out of range when rolled (an error then): the check reads it.
+        if fits || matches!((ty, &attr.ty), (Ty::Int { .. }, Ty::Int { .. })) {
+            self.attr_read.insert((kind, i as u32));
+        }
+        if fits {
+            return;
+        }
+        let (name, kname) = (&f.name.name, &k.name);
+        let (theirs, ours) = (self.ty_words(&attr.ty), self.ty_words(ty));
+        let help = match (ty, &attr.ty) {
+            (Ty::Int { .. }, Ty::Int { lo, hi }) => {
+                let bound = |b: &Option<i64>| b.map(|b| b.to_string()).unwrap_or_default();
+                let range = if lo.is_none() && hi.is_none() {
+                    "int".to_string()
+                } else {
+                    format!("{}..{}", bound(lo), bound(hi))
+                };
+                format!(
+                    "give the input the attribute's range, so that every {kname}'s value fits: `input \
+                     {name}: {range}`; or give it when rolling: `roll {check} for … with {name} = …`; or \
+                     rename the input if it means something else"
+                )
+            }
+            _ => format!(
+                "rename the input if it means something else, or give it when rolling: `roll {check} for … \
+                 with {name} = …`"
+            ),
+        };
+        self.error(
+            Diagnostic::warning(
+                "resolve::input_unlike_attribute",
+                format!(
+                    "input `{name}` of check `{check}` is {ours}, but attribute `{name}` of {kname} is {theirs}: \
+                     {}",
+                    if matches!((ty, &attr.ty), (Ty::Int { .. }, Ty::Int { .. })) {
+                        format!("the check takes the {kname}'s own, which may be out of range (an error when rolled)")
+                    } else {
+                        format!("the check does not take the {kname}'s own")
+                    }
+                ),
+                f.span,
+                ours.clone(),
+            )
+            .with_label(attr.span, theirs.clone())
+            .with_help(help),
+        );
     }
 
     pub(crate) fn check_check(&mut self, id: CheckId) {

@@ -74,6 +74,7 @@ impl<'a> Checker<'a> {
                 (SidesExpr::Faces(Arc::from(faces)), (lo, hi))
             }
         };
+        self.may_show(faces.0, faces.1);
         let mut successes = false;
         let mut kept_hi = count_r.1;
         let mut kept_lo = count_r.0;

@@ -299,6 +299,7 @@ impl<'a> Checker<'a> {
                 self.scope.pop();
                 T::int(Expr::NumberOf { kind: k, slot, filter: f }, Some(0), None)
             }
+            ExprKind::Total { .. } => self.total(e),
         }
     }
 

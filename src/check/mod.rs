@@ -13,6 +13,8 @@ mod scope;
 mod sets;
 mod shapes;
 mod stmt;
+mod totals;
+mod vars;
 
 pub use chance::MAX_CHANCE_SIDES;
 pub use expr::{div_floor, range_words};
@@ -101,6 +103,10 @@ pub(crate) struct Checker<'a> {
     placing: bool,
     /// The text of the ruleset's scripts (blocks and files): an attribute they name counts as read.
     script_text: String,
+    /// The lowest and highest face any die of the rules may show (`None` before the first die).
+    die_faces: Option<(i64, i64)>,
+    /// The faces scenarios' `dice` lines force, with where each is written.
+    forced: Vec<(i64, Span)>,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -210,6 +216,8 @@ impl<'a> Checker<'a> {
             attr_read: Default::default(),
             placing: false,
             script_text: String::new(),
+            die_faces: None,
+            forced: vec![],
         }
     }
 
@@ -533,7 +541,50 @@ impl<'a> Checker<'a> {
                 self.check_scenario(s, item);
             }
         }
+        self.forced_off_every_die();
         self.unused_warnings();
+    }
+
+    /// Notes that some die of the rules may show faces `lo` to `hi`.
+    pub(crate) fn may_show(&mut self, lo: i64, hi: i64) {
+        self.die_faces = Some(match self.die_faces {
+            Some((l, h)) => (l.min(lo), h.max(hi)),
+            None => (lo, hi),
+        });
+    }
+
+    /// An error for each face a scenario's `dice` line forces that no die of the rules can show
+    /// (`dice 4, 7` where every die is a d6): the scenario would stop at the roll. Rules with
+    /// scripts are left alone, and so is a die whose number of sides has no upper bound.
+    fn forced_off_every_die(&mut self) {
+        if self.prog.scripts.is_some() {
+            return;
+        }
+        let (lo, hi) = self.die_faces.unwrap_or((1, 0));
+        let shows = if self.die_faces.is_none() {
+            "no die is rolled by these rules".to_string()
+        } else if lo == 1 && lo < hi {
+            format!("the dice of these rules show 1 to {hi}")
+        } else {
+            format!("the dice of these rules show {lo} to {hi} at most")
+        };
+        for (face, span) in std::mem::take(&mut self.forced) {
+            if face >= lo && face <= hi {
+                continue;
+            }
+            self.error(
+                Diagnostic::error(
+                    "resolve::forced_die_impossible",
+                    format!("no die of these rules can show {face}"),
+                    span,
+                    "no die shows this",
+                )
+                .with_help(format!(
+                    "{shows}: a `dice` line forces the faces of the next dice rolled, in order, so force faces \
+                     they can show (or roll a bigger die in the rules)"
+                )),
+            );
+        }
     }
 
     fn unused_warnings(&mut self) {

@@ -31,6 +31,8 @@ pub struct Scope {
     pub next: u32,
     /// Lets that were never read, collected as blocks close.
     pub unused: Vec<(String, Span)>,
+    /// The slots a rule's `let` (no) and `var` (yes) statements hold.
+    pub declared: HashMap<u32, bool>,
 }
 
 impl Scope {

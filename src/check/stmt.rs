@@ -106,8 +106,11 @@ impl<'a> Checker<'a> {
     pub(crate) fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         let span = s.span;
         Some(match &s.kind {
-            StmtKind::Set { place, value, until } => {
-                let (place, ty, name) = self.place(place, "set")?;
+            StmtKind::Set { place: at, value, until } => {
+                if let Some(slot) = self.var_named(at, "set") {
+                    return self.set_var(slot, at, value, until.map(|u| u.1));
+                }
+                let (place, ty, name) = self.place(at, "set")?;
                 let value = self.value_for(value, &ty, &format!("the new value of `{name}`"), &name);
                 Stmt::Set { place, value, until: until.map(|u| u.0), span }
             }
@@ -116,6 +119,9 @@ impl<'a> Checker<'a> {
                 let verb = if negate { "remove" } else { "add" };
                 let amount = self.expr(amount, Some(&Ty::INT));
                 self.expect_ty(&amount, &Ty::INT, span, &format!("the amount to {verb}"));
+                if let Some(slot) = self.var_named(place_expr(s), verb) {
+                    return self.add_to_var(slot, place_expr(s), amount.e, negate);
+                }
                 let (place, ty, name) = self.place(place_expr(s), verb)?;
                 if !matches!(ty, Ty::Int { .. }) {
                     let words = self.ty_words(&ty);
@@ -132,12 +138,15 @@ impl<'a> Checker<'a> {
                 }
                 Stmt::Add { place, amount: amount.e, negate, span }
             }
+            StmtKind::Var(name, e) => return self.var_stmt(name, e),
             StmtKind::Let(name, e) => {
                 let t = self.expr(e, None);
                 if t.ty == Ty::Text {
                     return None;
                 }
+                self.declared_twice(name, false);
                 let slot = self.scope.bind(&name.name, t.ty.clone(), name.span, true);
+                self.scope.declared.insert(slot, false);
                 if let Some(p) = t.pool {
                     self.pool_slots.push((slot, p));
                 }
@@ -345,6 +354,9 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 for (f, fs) in faces {
+                    if *f >= 0 {
+                        self.forced.push((*f, *fs));
+                    }
                     if *f < 0 {
                         self.error(
                             Diagnostic::error(

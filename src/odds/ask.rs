@@ -104,9 +104,8 @@ fn defaulted(
         .enumerate()
         .filter(|(_, (input, _))| !inputs.iter().any(|(n, _)| *n == input.field.name))
         .map(|(i, (input, v))| {
-            // The order `prepare` follows: the input's default, else the attribute of who makes it.
-            let own = input.field.default.is_some() || input.default.is_some();
-            let from = if own { None } else { p.subject_attribute(c, i as u32).and(who.clone()) };
+            // The order `prepare` follows: the attribute of who makes it, else the input's default.
+            let from = p.subject_attribute(c, i as u32).and(who.clone());
             super::DefaultedInput { name: input.field.name.clone(), value: session.show(v), from }
         })
         .collect()

@@ -122,7 +122,7 @@ fn dist_within(e: &Expr) -> Result<Dist, String> {
         Expr::Dice(d) => dice(d, |m| m.to_vec()),
         Expr::Builtin(b, args) => builtin(*b, args),
         Expr::Local(_) | Expr::Define(..) => Err("it uses a named value or formula".into()),
-        Expr::Global(_) | Expr::Field(..) | Expr::NumberOf { .. } => {
+        Expr::Global(_) | Expr::Field(..) | Expr::NumberOf { .. } | Expr::Total(_) => {
             Err("it reads the state of the game".into())
         }
         Expr::Table(..) => Err("it looks up a table".into()),

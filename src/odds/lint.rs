@@ -176,6 +176,7 @@ pub(super) fn reads_state(p: &Program, e: &Expr, subject: u32) -> bool {
                 Expr::Global(Global::Round | Global::Turn | Global::Game | Global::Winner)
                     | Expr::Last(_)
                     | Expr::NumberOf { .. }
+                    | Expr::Total(_)
                     | Expr::Script(..)
                     | Expr::Field(..)
             )

@@ -48,7 +48,9 @@ fn stmts(body: &[ast::Stmt], kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
                 expr(amount, kind, out);
                 expr(place, kind, out);
             }
-            StmtKind::Let(_, e) | StmtKind::Record { value: e, .. } => expr(e, kind, out),
+            StmtKind::Let(_, e) | StmtKind::Var(_, e) | StmtKind::Record { value: e, .. } => {
+                expr(e, kind, out)
+            }
             StmtKind::Roll { subject, args, .. } => {
                 for e in subject.iter().chain(args.iter().map(|(_, e)| e)) {
                     expr(e, kind, out);
@@ -171,6 +173,11 @@ fn expr(e: &ast::Expr, kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
         ExprKind::NumberOf { filter, .. } => {
             if let Some(f) = filter {
                 expr(f, kind, out);
+            }
+        }
+        ExprKind::Total { value, filter, empty, .. } => {
+            for x in [value, filter, empty].into_iter().flatten() {
+                expr(x, kind, out);
             }
         }
         ExprKind::Int(_)

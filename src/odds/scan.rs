@@ -216,5 +216,11 @@ pub fn each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
                 f(&x.expr);
             }
         }
+        Expr::Total(t) => {
+            if let Some(x) = &t.filter {
+                f(&x.expr);
+            }
+            t.value.iter().chain(&t.empty).for_each(f);
+        }
     }
 }

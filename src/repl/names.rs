@@ -34,13 +34,13 @@ pub struct Names {
 }
 
 /// Words that start a statement or a definition at the prompt.
-const LINE_STARTS: [&str; 26] = [
+const LINE_STARTS: [&str; 27] = [
     "add", "answer", "check", "choose", "define", "dice", "end", "event", "expect", "for", "if", "kind",
     "ladder", "let", "new", "note", "on", "remove", "repeat", "result", "roll", "scenario", "set", "table",
-    "trigger", "with",
+    "trigger", "var", "with",
 ];
-/// Words that go inside an expression.
-const EXPR_WORDS: [&str; 9] = ["and", "if", "is", "last", "no", "none", "not", "or", "yes"];
+/// Words that go inside an expression (`each` and `where` in a total: `count(each unit u where …)`).
+const EXPR_WORDS: [&str; 11] = ["and", "each", "if", "is", "last", "no", "none", "not", "or", "where", "yes"];
 
 impl Names {
     /// The names of a ruleset and a session, and `lets`.

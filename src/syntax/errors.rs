@@ -41,9 +41,9 @@ fn reserved_words() -> Vec<&'static str> {
 /// Words that start a top-level item, a statement, a check line: suggestions for misspellings.
 const TOP_LEVEL: [&str; 11] =
     ["ruleset", "kind", "ladder", "event", "define", "table", "check", "on", "result", "scenario", "script"];
-const STMT_WORDS: [&str; 18] = [
-    "set", "add", "remove", "let", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat", "new",
-    "dice", "answer", "expect", "with", "record",
+const STMT_WORDS: [&str; 19] = [
+    "set", "add", "remove", "let", "var", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat",
+    "new", "dice", "answer", "expect", "with", "record",
 ];
 const CHECK_WORDS: [&str; 8] =
     ["input", "roll", "modifier", "target", "let", "outcome", "otherwise", "group"];
@@ -367,6 +367,7 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::if_expr
         | Rule::last_expr
         | Rule::number_of
+        | Rule::total
         | Rule::data_map
         | Rule::data_list => EXPR,
         Rule::field_access
@@ -410,6 +411,7 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::add_stmt
         | Rule::remove_stmt
         | Rule::let_stmt
+        | Rule::var_stmt
         | Rule::roll_stmt
         | Rule::if_stmt
         | Rule::for_stmt

@@ -167,6 +167,19 @@ impl Builder {
                     filter: k.after(Rule::kw_where).map(|e| Box::new(self.expr(e))),
                 }
             }
+            Rule::total => {
+                let k = Kids::of(pair);
+                let op = TotalOp::from_word(k.get(Rule::total_op).as_str()).expect("the grammar's words");
+                let value = k.find(Rule::kw_for).map(|_| Box::new(self.expr(k.nth(Rule::expr, 0))));
+                ExprKind::Total {
+                    op,
+                    value,
+                    kind: self.ident(k.nth(Rule::ident, 0)),
+                    var: self.ident(k.nth(Rule::ident, 1)),
+                    filter: k.after(Rule::kw_where).map(|e| Box::new(self.expr(e))),
+                    empty: k.after(Rule::kw_else).map(|e| Box::new(self.expr(e))),
+                }
+            }
             Rule::call => {
                 let k = Kids::of(pair);
                 let args = k.all(Rule::arg).map(|a| self.arg(a)).collect();

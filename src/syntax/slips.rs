@@ -12,6 +12,89 @@ pub(super) fn slip(text: &str, base: usize, pos: usize) -> Option<Diagnostic> {
         .or_else(|| names_with_commas(text, base, pos))
         .or_else(|| unnamed_fact(text, base, pos))
         .or_else(|| rulebook_style(text, pos))
+        .or_else(|| equals_to_change(text, pos))
+        .or_else(|| otherwise_with_condition(text, pos))
+}
+
+/// `x = x + 1` or `unit.hp = 3` where a statement belongs: other languages change a value with `=`.
+fn equals_to_change(text: &str, pos: usize) -> Option<Diagnostic> {
+    let rest = text.get(pos..)?;
+    let name = ident_at(rest)?;
+    // The place: a name, or a path of attributes (`unit.side.vp`).
+    let mut end = name.len();
+    while rest[end..].starts_with('.') {
+        let Some(field) = ident_at(&rest[end + 1..]) else { break };
+        end += 1 + field.len();
+    }
+    let place = &rest[..end];
+    let after = rest[end..].trim_start_matches([' ', '\t']);
+    if !after.starts_with('=')
+        || after.starts_with("==")
+        || after.starts_with("=>")
+        || after.starts_with("=<")
+    {
+        return None;
+    }
+    let value_at = rest.len() - after.len() + 1;
+    let line_end = rest[value_at..].find(['\n', '}']).map_or(rest.len(), |i| value_at + i);
+    let value = rest[value_at..line_end].split("//").next().unwrap_or("").trim();
+    if value.is_empty() {
+        return None;
+    }
+    // `x = x + 2`: the change is an `add`.
+    let added =
+        value.strip_prefix(place).map(str::trim_start).and_then(|v| v.strip_prefix('+')).map(str::trim);
+    let fix = match added {
+        Some(n) if !n.is_empty() => format!("add {n} to {place}"),
+        _ => format!("set {place} to {value}"),
+    };
+    let declare = if place.contains('.') {
+        String::new()
+    } else {
+        format!("; a value of the rule itself must be declared first with `var {place} = …`")
+    };
+    Some(
+        Diagnostic::error(
+            "parse::equals_to_change",
+            format!("a value is changed with `set … to`, not `=`: write `{fix}`"),
+            Span::new(pos, pos + line_end),
+            format!("write `{fix}`"),
+        )
+        .with_help(format!(
+            "`=` only names a value (`let x = …`, `var x = …`) or gives a fact or input; to change \
+             one, write `set {place} to …`, `add … to {place}` or `remove … from {place}`{declare}"
+        )),
+    )
+}
+
+/// `otherwise flees when …`: the outcome for every roll no other outcome takes has no condition.
+fn otherwise_with_condition(text: &str, pos: usize) -> Option<Diagnostic> {
+    let rest = text.get(pos..)?;
+    if ident_at(rest) != Some("when") {
+        return None;
+    }
+    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let head = text[line_start..pos].trim();
+    let name = head.strip_prefix("otherwise")?.trim();
+    if ident_at(name).is_none_or(|n| n.len() != name.len()) {
+        return None;
+    }
+    let line_end = rest.find('\n').map_or(rest.len(), |i| i);
+    let cond =
+        rest["when".len()..line_end].split("//").next().unwrap_or("").trim().trim_end_matches('{').trim();
+    let start = line_start + (text[line_start..].len() - text[line_start..].trim_start().len());
+    Some(
+        Diagnostic::error(
+            "parse::otherwise_with_condition",
+            "`otherwise` takes no condition: it is the outcome of every roll no other outcome takes",
+            Span::new(start, pos + line_end.min(rest.len())),
+            format!("write `outcome {name} when {cond}`"),
+        )
+        .with_help(format!(
+            "give the condition to an outcome line, `outcome {name} when {cond}`, and end the check with \
+             one `otherwise NAME` for the rolls left (it may be another outcome, or the same one)"
+        )),
+    )
 }
 
 /// Ways a rulebook writes things that mettle writes otherwise: `2D6`, a target of `7+`, `'text'`,
@@ -414,6 +497,31 @@ mod tests {
             "an outcome's condition follows `when`, not `if`"
         );
         assert!(slip_at("define f(x: int) = x - 1 -", "- 1").is_none());
+    }
+
+    #[test]
+    fn equals_where_set_belongs() {
+        let text = "on e {\n  hits = hits + 2\n}";
+        let d = slip_at(text, "hits =").expect("a slip");
+        assert_eq!(d.code, "mettle::parse::equals_to_change");
+        assert_eq!(d.labels[0].text, "write `add 2 to hits`");
+        assert!(d.help.as_deref().unwrap_or("").contains("`var hits = …`"));
+        let text = "on e {\n  unit.side.vp = 3 // a comment\n}";
+        let d = slip_at(text, "unit.").expect("a slip");
+        assert_eq!(&text[d.span().start..d.span().end], "unit.side.vp = 3 // a comment");
+        assert_eq!(d.labels[0].text, "write `set unit.side.vp to 3`");
+        // A comparison, or nothing after `=`, is no such slip.
+        assert!(slip_at("on e { x == 1 }", "x ==").is_none());
+        assert!(slip_at("on e { x =", "x =").is_none());
+    }
+
+    #[test]
+    fn otherwise_with_a_condition() {
+        let text = "check c {\n  otherwise flees when total < 3 {\n  }\n}";
+        let d = slip_at(text, "when").expect("a slip");
+        assert_eq!(d.code, "mettle::parse::otherwise_with_condition");
+        assert_eq!(d.labels[0].text, "write `outcome flees when total < 3`");
+        assert!(slip_at("check c {\n  outcome a when total > 1\n}", "when").is_none());
     }
 
     #[test]

@@ -38,6 +38,7 @@ impl Builder {
                 place: self.expr(k.nth(Rule::expr, 1)),
             },
             Rule::let_stmt => StmtKind::Let(self.ident(k.get(Rule::ident)), self.expr(k.get(Rule::expr))),
+            Rule::var_stmt => StmtKind::Var(self.ident(k.get(Rule::ident)), self.expr(k.get(Rule::expr))),
             Rule::roll_stmt => StmtKind::Roll {
                 check: self.ident(k.get(Rule::ident)),
                 subject: k.after(Rule::kw_for).map(|e| self.expr(e)),

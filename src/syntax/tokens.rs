@@ -100,7 +100,8 @@ fn kind_of(rule: Rule, parent: Rule, leaf: bool) -> Option<TokenKind> {
         Rule::dotdot => DotDot,
         Rule::slash => Slash,
         Rule::op_neg | Rule::op_pos => Prefix,
-        Rule::ident => Ident,
+        // `max(… for each …)` is spaced as a call.
+        Rule::ident | Rule::total_op => Ident,
         Rule::int | Rule::signed_int => Number,
         Rule::doc_line => Doc,
         Rule::string | Rule::dice | Rule::dice_tail | Rule::script_body => Verbatim,

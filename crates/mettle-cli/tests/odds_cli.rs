@@ -361,7 +361,8 @@ fn groups_declared_in_the_ruleset_show_in_odds_sweeps_sims_and_cards() {
 }
 
 /// The header names every input the question left out, with the value the roll took and where it
-/// came from (the input's default, or the stand-in's attribute): SPI 3 is never used unsaid.
+/// came from (the stand-in's attribute of the same name, or else the input's default): SPI 3 is never
+/// used unsaid, and a plain default (`leadership: 0..3 = 0`) does not hide the unit's own.
 #[test]
 fn the_header_names_every_input_left_at_its_default() {
     let o = mettle(&["odds", FRONTIERS, "morale"]);
@@ -369,7 +370,7 @@ fn the_header_names_every_input_left_at_its_default() {
     let head = out(&o).lines().next().unwrap_or_default().to_string();
     assert!(
         head.contains(
-            "; by default leadership = 0, comms = no, inspired = no, steadying = no, extra_die = no, recovery = no; from the unit spi = 3"
+            "; by default inspired = no, steadying = no, extra_die = no, recovery = no; from the unit spi = 3, leadership = 0, comms = no"
         ),
         "{head}"
     );
@@ -377,13 +378,15 @@ fn the_header_names_every_input_left_at_its_default() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=2", "--set", "leadership=1"]);
     let head = out(&o).lines().next().unwrap_or_default().to_string();
     assert!(head.starts_with("check morale with spi = 2, leadership = 1,"), "{head}");
-    assert!(!head.contains("from the unit") && !head.contains("leadership = 0"), "{head}");
+    assert!(!head.contains("from the unit spi") && !head.contains("leadership = 0"), "{head}");
+    assert!(head.contains("; from the unit comms = no"), "{head}");
     // --json: each one as data.
     let doc = json(&["odds", FRONTIERS, "morale", "--json"]);
     let defaults = doc["defaults"].as_array().expect("defaults");
     assert_eq!(defaults.len(), 7);
     assert_eq!(defaults[0], serde_json::json!({"input": "spi", "value": "3", "from": "unit"}));
-    assert_eq!(defaults[1], serde_json::json!({"input": "leadership", "value": "0", "from": "default"}));
+    // A plain default (`leadership: 0..3 = 0`) does not hide the unit's own.
+    assert_eq!(defaults[1], serde_json::json!({"input": "leadership", "value": "0", "from": "unit"}));
     // Everything given: nothing defaulted.
     let doc = json(&[
         "odds",
@@ -410,6 +413,9 @@ fn the_header_names_every_input_left_at_its_default() {
     // A sweep's header names what every row left out; a swept input is not among them.
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "leadership=0..2"]);
     let head = out(&o).lines().next().unwrap_or_default().to_string();
-    assert!(head.contains("; by default comms = no,") && head.contains("from the unit spi = 3"), "{head}");
+    assert!(
+        head.contains("; by default inspired = no,") && head.contains("from the unit spi = 3, comms = no"),
+        "{head}"
+    );
     assert!(!head.contains("leadership = 0"), "{head}");
 }

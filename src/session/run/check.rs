@@ -503,12 +503,8 @@ impl Runner<'_> {
             if given.get(i) {
                 continue;
             }
-            if let Some(v) = &input.field.default {
-                put(&mut f[i], v);
-            } else if let Some(e) = &input.default {
-                self.span = input.field.span;
-                f[i] = self.eval(e, f)?;
-            } else if let Some((who, a)) = subject
+            // The subject's own attribute first: a plain default does not hide it.
+            if let Some((who, a)) = subject
                 .and_then(|s| self.st.entities.get(s).filter(|e| Some(e.kind) == check.subject))
                 .zip(self.p.subject_attribute(c, i as u32))
             {
@@ -535,6 +531,11 @@ impl Runner<'_> {
                     ));
                 }
                 f[i] = v;
+            } else if let Some(v) = &input.field.default {
+                put(&mut f[i], v);
+            } else if let Some(e) = &input.default {
+                self.span = input.field.span;
+                f[i] = self.eval(e, f)?;
             } else {
                 return Err(Box::new(fail(
                     "missing_input",

@@ -133,6 +133,7 @@ impl Runner<'_> {
             Expr::NumberOf { kind, slot, filter } => {
                 Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?)
             }
+            Expr::Total(t) => self.total(t, f)?,
         })
     }
 

@@ -12,6 +12,7 @@ mod fast;
 mod fold;
 mod parts;
 mod script;
+mod totals;
 
 use super::host::{Change, Hooks, Question};
 use super::{LogEntry, LogLine, State};

@@ -122,6 +122,16 @@ impl Runner<'_> {
                     add(out, format!("number of {}", k.name), v);
                 }
             }
+            Expr::Total(t) => {
+                let parts = [t.value.as_ref(), t.filter.as_ref().map(|x| &x.expr), t.empty.as_ref()];
+                if parts.into_iter().flatten().any(|x| !pure(self.p, x, 0)) {
+                    return;
+                }
+                if let (Some(k), Some(v)) = (self.p.kinds.get(t.kind as usize), self.quietly(e, f)) {
+                    let v = self.show(&v);
+                    add(out, format!("{} over each {}", t.op.word(), k.name), v);
+                }
+            }
             Expr::Script(call) => {
                 for a in &call.args {
                     self.reads(a, facts, f, out);
@@ -134,7 +144,7 @@ impl Runner<'_> {
     /// The value of `e` for an explanation, when working it out changes nothing (no dice, no
     /// scripts) and logs nothing (a table looked up here is not a lookup of the game).
     fn quietly(&mut self, e: &Expr, f: &mut Vec<Value>) -> Option<Value> {
-        let counted = matches!(e, Expr::NumberOf { .. });
+        let counted = matches!(e, Expr::NumberOf { .. } | Expr::Total(_));
         if !counted && !pure(self.p, e, 0) {
             return None;
         }
@@ -251,6 +261,7 @@ fn pure(p: &crate::program::Program, e: &Expr, depth: usize) -> bool {
                 && args.iter().all(each)
                 && p.defines.get(*d as usize).is_some_and(|def| pure(p, &def.body, depth + 1))
         }
-        Expr::NumberOf { .. } => false,
+        // A count or total reads every entity of its kind: shown by itself, never inside a part.
+        Expr::NumberOf { .. } | Expr::Total(_) => false,
     }
 }

@@ -205,6 +205,8 @@ fn chances_and_records() {
     assert_eq!(st("record \"turns taken\" = turn + 1"), "record \"turns taken\" (Add turn 1)");
     // `chance` and `record` are not reserved: they still name things.
     assert_eq!(st("let chance = 1 let record = chance"), "let chance 1; let record chance");
+    // `var` is not reserved either: it starts a statement, and still names things.
+    assert_eq!(st("var n = 0 add 1 to n set n to var"), "var n 0; add 1 n; set n var");
 }
 
 // ---------------------------------------------------------------- expressions
@@ -238,6 +240,16 @@ fn primaries() {
         "(Add count(dice, 6) count(dice, Ge 6, Lt 2, Eq 1))"
     );
     assert_eq!(ex("f()"), "f()");
+    assert_eq!(
+        ex("max(u.ld for each unit u where u.able else 0) + 1"),
+        "(Add (max u.ld each unit u where u.able else 0) 1)"
+    );
+    assert_eq!(ex("count(each unit u)"), "(count each unit u)");
+    assert_eq!(ex("any(each unit u where u.broken)"), "(any each unit u where u.broken)");
+    assert_eq!(ex("sum(d6 for each unit u)"), "(sum [d6] each unit u)");
+    // Without `for each` it is still a call.
+    assert_eq!(ex("max(a, b)"), "max(a, b)");
+    assert_eq!(ex("count(dice, 6)"), "count(dice, 6)");
     assert_eq!(ex("number + roll"), "(Add number roll)");
 }
 

@@ -161,6 +161,7 @@ fn deep_without_brackets_is_refused() {
         "define f() = 1 + number of u v where {}",
         "number of u v where ".repeat(1_000)
     )));
+    assert!(too_deep(format!("define f() = {}1{}", "sum(".repeat(1_000), " for each u v)".repeat(1_000))));
     assert!(!too_deep(format!("define f() = 1{}", " + 1".repeat(200))));
 }
 

@@ -31,6 +31,15 @@ pub(super) fn show(e: &Expr) -> String {
         ExprKind::NumberOf { kind, var, filter } => {
             format!("(number {} {}{})", kind.name, var.name, opt(" where ", filter.as_deref()))
         }
+        ExprKind::Total { op, value, kind, var, filter, empty } => format!(
+            "({}{} each {} {}{}{})",
+            op.word(),
+            opt(" ", value.as_deref()),
+            kind.name,
+            var.name,
+            opt(" where ", filter.as_deref()),
+            opt(" else ", empty.as_deref())
+        ),
     }
 }
 
@@ -66,6 +75,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
         StmtKind::Add { amount, place } => format!("add {} {}", show(amount), show(place)),
         StmtKind::Remove { amount, place } => format!("remove {} {}", show(amount), show(place)),
         StmtKind::Let(n, e) => format!("let {} {}", n.name, show(e)),
+        StmtKind::Var(n, e) => format!("var {} {}", n.name, show(e)),
         StmtKind::Roll { check, subject, args: a } => {
             format!("roll {}{}{}", check.name, opt(" for ", subject.as_ref()), args(a))
         }

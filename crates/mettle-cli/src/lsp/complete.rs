@@ -48,6 +48,18 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
     ("new", "create an entity (scenarios)", "new ${1:unit} ${2:name} with ${3:attribute} = ${4:value}"),
     ("expect", "an expectation (scenarios)", "expect ${1:condition}, \"${2:why}\""),
     ("end game", "end the game", "end game with ${1:result}"),
+    ("var", "a value the rule can change", "var ${1:name} = ${2:0}"),
+    (
+        "max … for each",
+        "the highest value among entities",
+        "max(${1:u.leadership} for each ${2:unit} ${3:u} where ${4:u.able} else ${5:0})",
+    ),
+    (
+        "sum … for each",
+        "values of entities added up",
+        "sum(${1:u.control} for each ${2:unit} ${3:u} where ${4:condition})",
+    ),
+    ("count each", "how many entities pass", "count(each ${1:unit} ${2:u} where ${3:u.broken})"),
 ];
 
 /// Snippets for the lines of a check.

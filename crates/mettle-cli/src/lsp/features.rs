@@ -76,6 +76,31 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("total", "in a check: the value of the pool plus all flat modifiers"),
     ("target", "in a check: the target"),
     ("margin", "in a check: `total - target` (`target - total` for a roll-under check): positive for a pass"),
+    (
+        "max",
+        "the largest of numbers, `max(a, b)`; or the highest over a kind, `max(u.leadership for each unit u where … else 0)` (`else`: what no unit gives)",
+    ),
+    (
+        "min",
+        "the smallest of numbers, `min(a, b)`; or the lowest over a kind, `min(u.nerve for each unit u where … else 0)` (`else`: what no unit gives)",
+    ),
+    (
+        "sum",
+        "the sum of dice, `sum(dice)`; or a total over a kind, `sum(u.control for each unit u where …)` (0 for none)",
+    ),
+    (
+        "count",
+        "dice matching, `count(dice, >= 5)`; or entities that pass, `count(each unit u where u.broken)` (0 for none)",
+    ),
+    (
+        "any",
+        "yes if a die matches, `any(dice, 1)`; or if an entity passes, `any(each unit u where u.broken)` (no for none)",
+    ),
+    (
+        "all",
+        "yes if every die matches, `all(dice, >= 4)`; or if every entity is yes, `all(u.broken for each unit u where …)` (yes for none)",
+    ),
+    ("var", "a value a rule can change: `var n = 0`, then `set n to …`, `add 1 to n`, `remove 1 from n`"),
 ];
 
 /// The hover for a built-in name at `offset`, if one is there.

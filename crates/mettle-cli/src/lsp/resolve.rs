@@ -518,6 +518,19 @@ impl Builder<'_> {
                 }
                 self.scope.truncate(mark);
             }
+            ExprKind::Total { value, kind, var, filter, empty, .. } => {
+                let k = self.top(&kind.name, &[SymKind::Kind]);
+                self.refer(kind.span, k);
+                let mark = self.scope.len();
+                self.variable(var, k, e.span);
+                for x in [value, filter].into_iter().flatten() {
+                    self.expr(x, None);
+                }
+                self.scope.truncate(mark);
+                if let Some(x) = empty {
+                    self.expr(x, None);
+                }
+            }
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Str(_) | ExprKind::Data(_) => {}
         }
     }

@@ -49,7 +49,7 @@ impl Builder<'_> {
                 self.expr(amount, None);
                 self.expr(place, None);
             }
-            StmtKind::Let(n, e) => {
+            StmtKind::Let(n, e) | StmtKind::Var(n, e) => {
                 self.expr(e, None);
                 let kind = self.owner(e).filter(|&k| self.ix.defs[k].kind == SymKind::Kind);
                 let d = self.variable_as(SymKind::Let, n, kind, s.span);

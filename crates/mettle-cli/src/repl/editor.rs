@@ -28,6 +28,7 @@ const KEYWORDS: &[&str] = &[
     "modifier",
     "target",
     "let",
+    "var",
     "outcome",
     "otherwise",
     "when",
