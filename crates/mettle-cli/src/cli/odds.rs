@@ -231,9 +231,45 @@ pub fn report_text(report: &Report) -> String {
             }
         }
     }
+    for e in &report.effects {
+        out.push_str(&effect_text(e));
+    }
     for (name, dist) in &report.values {
         out.push_str(&format!("\n{name}\n"));
         out.push_str(&dist_text(dist, matches!(report.how, How::Exact)));
+    }
+    out
+}
+
+/// What the check leaves of one attribute of who makes it: each value with its chance and a bar,
+/// then the rolls whose effects could not be followed, and why.
+fn effect_text(e: &mettle::odds::EffectOdds) -> String {
+    // A value every roll leaves, exactly: one line.
+    if let ([v], None) = (e.values.as_slice(), &e.unfollowed)
+        && matches!(&v.chance, Chance::Exact(f) if f.num == f.den)
+    {
+        return format!("\n{} after the check: always {}\n", shown(&e.target), shown(&v.name));
+    }
+    let mut out = format!("\n{} after the check\n", shown(&e.target));
+    let unfollowed = e.unfollowed.as_ref().map(|u| ("not followed".to_string(), u.chance.clone()));
+    let rows: Vec<(String, Chance)> =
+        e.values.iter().map(|v| (shown(&v.name).into_owned(), v.chance.clone())).chain(unfollowed).collect();
+    let lw = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+    let pw = rows.iter().map(|(_, c)| chance_percent(c).len()).max().unwrap_or(0).max(8);
+    let exact = rows.iter().any(|(_, c)| matches!(c, Chance::Exact(_)));
+    let ew = if exact { rows.iter().map(|(_, c)| exact_text(c).len()).max().unwrap_or(0) } else { 0 };
+    // Numbers line up on the right, names on the left.
+    let numbers = e.values.iter().all(|v| v.name.parse::<i64>().is_ok());
+    for (label, c) in &rows {
+        let e = if exact { exact_text(c) } else { String::new() };
+        let label = if numbers { format!("{label:>lw$}") } else { format!("{label:lw$}") };
+        out.push_str(&format!("  {label}  {:>pw$}  {e:ew$}  {}\n", chance_percent(c), bar(c.value(), 30)));
+        if let Chance::Estimate { low, high, .. } = c {
+            out.push_str(&format!("  {:lw$}  95% between {} and {}\n", "", percent(*low), percent(*high)));
+        }
+    }
+    if let Some(u) = &e.unfollowed {
+        out.push_str(&format!("  not followed: {}\n", shown(&u.why)));
     }
     out
 }

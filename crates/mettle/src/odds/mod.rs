@@ -5,6 +5,7 @@ mod ask;
 pub(crate) mod check;
 mod cover;
 mod dice;
+mod effects;
 pub mod dist;
 pub(crate) mod expr;
 mod layout;
@@ -28,7 +29,7 @@ pub(crate) use cover::settle_missing_otherwise;
 pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
 pub use lint::unreachable;
-pub use report::{Chance, DefaultedInput, How, OutcomeOdds, Report};
+pub use report::{Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use sweep::{

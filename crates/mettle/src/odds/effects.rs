@@ -1,0 +1,238 @@
+//! What a check does to the one who makes it, exactly: each distinct roll's outcome applies its
+//! effects to a copy of the game (the session's own rules, as a real roll would), and the values
+//! each attribute is left with are added up with the roll's weight.
+
+use super::report::{EffectOdds, OutcomeOdds, Unfollowed};
+use super::{Chance, Fraction};
+use crate::program::*;
+use crate::session::Session;
+use num_bigint::BigUint;
+
+/// What following a check's effects needs: who makes it, their attributes before the roll, and the
+/// attributes the check's outcomes write.
+pub(crate) struct Follow {
+    /// The kind of who makes the check, as the rules name it (`unit`).
+    kind: String,
+    /// Its attributes' names.
+    fields: Vec<String>,
+    /// Their values before the roll.
+    before: Vec<Value>,
+    /// Whether each attribute is written by an outcome's effects, as the rules are written.
+    written: Vec<bool>,
+    /// For each outcome: why its effects cannot be followed from the roll, whatever the roll, if
+    /// they cannot (they read the dice themselves, or ask a player).
+    blocked: Vec<Option<String>>,
+    /// Each attribute: each value it is left with, and its ways.
+    ways: Vec<Vec<(Value, BigUint)>>,
+    /// Ways of the rolls whose outcome changes nothing.
+    untouched: BigUint,
+    /// Why some rolls' effects could not be followed, with their ways.
+    unfollowed: Vec<(String, BigUint)>,
+}
+
+impl Follow {
+    /// For check `check` made by `subject`, with effects in at least one outcome; `None` otherwise.
+    pub(crate) fn new(session: &Session, check: CheckId, subject: Option<u32>) -> Option<Follow> {
+        let p = session.ruleset().program();
+        let c = &p.checks[check as usize];
+        let who = subject?;
+        if c.outcomes.iter().all(|o| o.body.is_empty()) {
+            return None;
+        }
+        let e = session.state().entities.get(who)?;
+        let kind = &p.kinds[e.kind as usize];
+        let mut written = vec![false; kind.fields.len()];
+        let mut blocked = vec![];
+        for o in &c.outcomes {
+            let mut reads = Reads { subject: c.slots.subject, ..Reads::default() };
+            reads.stmts(&o.body);
+            for f in &reads.written {
+                if let Some(w) = written.get_mut(*f as usize) {
+                    *w = true;
+                }
+            }
+            let dice = [c.slots.dice, c.slots.natural];
+            blocked.push(if reads.asks {
+                Some("its effects ask a player to choose".to_string())
+            } else if reads.locals.iter().any(|l| dice.contains(l)) {
+                Some(
+                    "its effects read the dice themselves (write what they read as a `let` after the roll line to follow it)"
+                        .to_string(),
+                )
+            } else {
+                None
+            });
+        }
+        Some(Follow {
+            kind: p.kinds[c.subject? as usize].name.clone(),
+            fields: kind.fields.iter().map(|f| f.name.clone()).collect(),
+            before: e.fields.clone(),
+            ways: vec![vec![]; kind.fields.len()],
+            written,
+            blocked,
+            untouched: BigUint::default(),
+            unfollowed: vec![],
+        })
+    }
+
+    /// Counts one settled roll of weight `w` that came to outcome `oi`, its effects leaving `after`.
+    pub(crate) fn add(&mut self, w: &BigUint, oi: usize, after: Option<&Result<Vec<Value>, String>>) {
+        let after = match (self.blocked.get(oi).cloned().flatten(), after) {
+            (Some(why), _) => Err(why),
+            (None, Some(Ok(after))) => Ok(after),
+            (None, Some(Err(why))) => Err(why.clone()),
+            (None, None) => {
+                self.untouched += w;
+                return;
+            }
+        };
+        match after {
+            Ok(after) => {
+                for (i, v) in after.iter().enumerate() {
+                    let Some(ways) = self.ways.get_mut(i) else { continue };
+                    match ways.iter_mut().find(|(x, _)| x == v) {
+                        Some((_, n)) => *n += w,
+                        None => ways.push((v.clone(), w.clone())),
+                    }
+                }
+            }
+            Err(why) => match self.unfollowed.iter_mut().find(|(x, _)| *x == why) {
+                Some((_, n)) => *n += w,
+                None => self.unfollowed.push((why, w.clone())),
+            },
+        }
+    }
+
+    /// The chances of each attribute's values after the check, over `total` ways in all (`exact`),
+    /// or `total` simulated runs: every attribute an outcome writes, and any other one a roll
+    /// changed (through an event its effects trigger), in the kind's order.
+    pub(crate) fn finish(mut self, session: &Session, total: &BigUint, exact: bool) -> Vec<EffectOdds> {
+        let chance = |w: BigUint| {
+            if exact {
+                Chance::Exact(Fraction::new(w, total.clone()))
+            } else {
+                let (hits, runs) = (u64::try_from(&w).unwrap_or(0), u64::try_from(total).unwrap_or(0));
+                let (low, high) = crate::sim::wilson(hits, runs);
+                Chance::Estimate { hits, runs, low, high }
+            }
+        };
+        let lost: BigUint = self.unfollowed.iter().map(|(_, w)| w).sum();
+        let unfollowed = (lost.bits() > 0).then(|| {
+            let why: Vec<&str> = self.unfollowed.iter().map(|(w, _)| w.as_str()).collect();
+            Unfollowed { chance: chance(lost), why: why.join("; ") }
+        });
+        let mut out = vec![];
+        for (i, mut ways) in std::mem::take(&mut self.ways).into_iter().enumerate() {
+            let before = &self.before[i];
+            let changed = ways.iter().any(|(v, w)| v != before && w.bits() > 0);
+            if !self.written[i] && !changed {
+                continue;
+            }
+            // The rolls that left the attribute alone keep the value it had.
+            if self.untouched.bits() > 0 {
+                match ways.iter_mut().find(|(v, _)| v == before) {
+                    Some((_, n)) => *n += &self.untouched,
+                    None => ways.push((before.clone(), self.untouched.clone())),
+                }
+            }
+            ways.sort_by_key(|(v, _)| order(v));
+            out.push(EffectOdds {
+                target: format!("{}.{}", self.kind, self.fields[i]),
+                values: ways
+                    .into_iter()
+                    .filter(|(_, w)| w.bits() > 0)
+                    .map(|(v, w)| OutcomeOdds { name: session.show(&v), chance: chance(w) })
+                    .collect(),
+                unfollowed: unfollowed.clone(),
+            });
+        }
+        out
+    }
+}
+
+/// Where a value is listed: numbers in order, names in their set's order, no before yes.
+pub(crate) fn order(v: &Value) -> (u8, i64) {
+    match v {
+        Value::Int(x) => (0, *x),
+        Value::Name { index, .. } => (1, i64::from(*index)),
+        Value::Bool(b) => (2, i64::from(*b)),
+        _ => (3, 0),
+    }
+}
+
+/// What a block of effects reads and writes, as written.
+#[derive(Default)]
+struct Reads {
+    /// The slot holding who makes the check.
+    subject: u32,
+    /// Its attributes set, added to or taken from.
+    written: Vec<u32>,
+    /// Every slot read.
+    locals: Vec<u32>,
+    /// Whether a player is asked to choose.
+    asks: bool,
+}
+
+impl Reads {
+    fn stmts(&mut self, body: &[Stmt]) {
+        for s in body {
+            self.stmt(s);
+        }
+    }
+
+    fn place(&mut self, place: &Place) {
+        if matches!(place.entity, Expr::Local(l) if l == self.subject) {
+            self.written.push(place.field);
+        }
+        self.expr(&place.entity);
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        if let Expr::Local(l) = e {
+            self.locals.push(*l);
+        }
+        super::scan::each_child(e, &mut |x| self.expr(x));
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Set { place, value, .. } => {
+                self.place(place);
+                self.expr(value);
+            }
+            Stmt::Add { place, amount, .. } => {
+                self.place(place);
+                self.expr(amount);
+            }
+            Stmt::Let(_, e) | Stmt::SetOption { value: e, .. } | Stmt::Answer { value: e, .. } => self.expr(e),
+            Stmt::Record { value, .. } => self.expr(value),
+            Stmt::LetFlag(_, t) => self.expr(&t.expr),
+            Stmt::Expect { cond, .. } => self.expr(&cond.expr),
+            Stmt::Roll { subject, args, .. } => {
+                subject.iter().for_each(|e| self.expr(e));
+                args.iter().for_each(|(_, e)| self.expr(e));
+            }
+            Stmt::If(t, yes, no) => {
+                self.expr(&t.expr);
+                self.stmts(yes);
+                self.stmts(no);
+            }
+            Stmt::ForEach { filter, body, .. } => {
+                filter.iter().for_each(|t| self.expr(&t.expr));
+                self.stmts(body);
+            }
+            Stmt::Repeat { body, until, .. } => {
+                self.stmts(body);
+                self.expr(&until.expr);
+            }
+            Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } => args.iter().for_each(|e| self.expr(e)),
+            Stmt::Choose { default, .. } => {
+                self.asks = true;
+                default.iter().for_each(|e| self.expr(e));
+            }
+            Stmt::EndGame { winner, .. } => winner.iter().for_each(|e| self.expr(e)),
+            Stmt::New { with, .. } => with.iter().for_each(|(_, e, _)| self.expr(e)),
+            Stmt::Note(..) | Stmt::Dice(..) | Stmt::ExpectNoDice { .. } | Stmt::ExpectOrder { .. } => {}
+        }
+    }
+}
