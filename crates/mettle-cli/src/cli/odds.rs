@@ -426,8 +426,15 @@ fn print_sweep(
                     values: s.values.iter().map(|v| r.session.show(v)).collect(),
                 })
                 .collect();
+            // The effects' chances are drawn as the groups are, after them.
+            let columns = effect_columns(rows.iter().map(|(_, rep)| rep));
+            let series: Vec<Vec<mettle::odds::OutcomeOdds>> = rows
+                .iter()
+                .zip(groups)
+                .map(|((_, rep), g)| g.iter().cloned().chain(effect_cells(rep, &columns)).collect())
+                .collect();
             let drawn: Vec<(&Report, &[mettle::odds::OutcomeOdds])> =
-                rows.iter().zip(groups).map(|((_, rep), g)| (rep, g.as_slice())).collect();
+                rows.iter().zip(&series).map(|((_, rep), g)| (rep, g.as_slice())).collect();
             match plot::sweep(&question, &axes, &drawn, plot_of) {
                 Ok(svg) => write_plot(path, &svg),
                 Err(e) => {
@@ -438,6 +445,90 @@ fn print_sweep(
         }
         None => 0,
     }
+}
+
+/// The effects a sweep shows, as (attribute, value) pairs in the order the reports list them: each
+/// value an attribute is left with in some row, but `no` of a yes/no attribute (the rest of `yes`),
+/// and a value every row leaves for certain (it tells nothing).
+pub fn effect_columns<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<(String, String)> {
+    let reports: Vec<&Report> = reports.into_iter().collect();
+    // Each attribute's values in one order, merged from every row's (each in the attribute's order).
+    let mut order: Vec<(String, Vec<String>)> = vec![];
+    for e in reports.iter().flat_map(|r| &r.effects) {
+        let at = match order.iter().position(|(t, _)| *t == e.target) {
+            Some(i) => i,
+            None => {
+                order.push((e.target.clone(), vec![]));
+                order.len() - 1
+            }
+        };
+        let known = &mut order[at].1;
+        let mut after: Option<usize> = None;
+        for v in &e.values {
+            match known.iter().position(|k| *k == v.name) {
+                Some(i) => after = Some(i),
+                None => {
+                    let i = after.map_or(0, |a| a + 1);
+                    known.insert(i, v.name.clone());
+                    after = Some(i);
+                }
+            }
+        }
+    }
+    let mut out: Vec<(String, String)> = vec![];
+    for (target, values) in &order {
+        let e = mettle::odds::EffectOdds {
+            target: target.clone(),
+            values: values
+                .iter()
+                .map(|v| mettle::odds::OutcomeOdds {
+                    name: v.clone(),
+                    chance: Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
+                })
+                .collect(),
+            unfollowed: None,
+        };
+        {
+            let flag = reports
+                .iter()
+                .flat_map(|r| r.effects.iter().filter(|x| x.target == e.target))
+                .all(|x| x.values.iter().all(|v| v.name == "yes" || v.name == "no"));
+            let values: Vec<&str> =
+                if flag { vec!["yes"] } else { e.values.iter().map(|v| v.name.as_str()).collect() };
+            for v in values {
+                let pair = (e.target.clone(), v.to_string());
+                let certain = reports.iter().all(|r| {
+                    r.effects.iter().any(|x| {
+                        x.target == pair.0 && matches!(x.chance_of(&pair.1), Chance::Exact(f) if f.num == f.den)
+                    })
+                });
+                if !out.contains(&pair) && !(certain && !flag) {
+                    out.push(pair);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A column of [`effect_columns`] by name: `unit.resolve_next=yes`, as `--plot-of` takes it.
+pub fn column_name((target, value): &(String, String)) -> String {
+    format!("{target}={value}")
+}
+
+/// The chance of each of `columns` in `report`, named as [`column_name`] names them (0 when the
+/// report does not list the attribute).
+pub fn effect_cells(report: &Report, columns: &[(String, String)]) -> Vec<mettle::odds::OutcomeOdds> {
+    columns
+        .iter()
+        .map(|c| {
+            let chance = match report.effects.iter().find(|e| e.target == c.0) {
+                Some(e) => e.chance_of(&c.1),
+                None => Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
+            };
+            mettle::odds::OutcomeOdds { name: column_name(c), chance }
+        })
+        .collect()
 }
 
 /// Marks of each outcome in a sweep's stacked bars, in order.
@@ -495,6 +586,18 @@ fn sweep_text(
             head.push_str(&format!("  {:>w$}", format!("[{}]", g.name)));
         }
     }
+    // Then what the check does to who makes it: the chance of each value an attribute is left with.
+    let columns = effect_columns(rows.iter().map(|(_, r)| r));
+    let ew: Vec<usize> = columns
+        .iter()
+        .map(|c| {
+            let cells = rows.iter().flat_map(|(_, r)| effect_cells(r, std::slice::from_ref(c)));
+            cells.map(|o| chance_percent(&o.chance).len()).max().unwrap_or(0).max(shown(&column_name(c)).len())
+        })
+        .collect();
+    for (c, w) in columns.iter().zip(&ew) {
+        head.push_str(&format!("  {:>w$}", shown(&column_name(c))));
+    }
     out.push_str(head.trim_end());
     out.push('\n');
     for (i, (set, rep)) in rows.iter().enumerate() {
@@ -509,6 +612,9 @@ fn sweep_text(
             for (g, w) in g.iter().zip(&gw) {
                 line.push_str(&format!("  {:>w$}", chance_percent(&g.chance)));
             }
+        }
+        for (o, w) in effect_cells(rep, &columns).iter().zip(&ew) {
+            line.push_str(&format!("  {:>w$}", chance_percent(&o.chance)));
         }
         line.push_str("  ");
         line.push_str(&stacked(rep, 40));

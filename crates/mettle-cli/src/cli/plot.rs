@@ -279,6 +279,18 @@ pub fn report(rep: &Report, groups: &[OutcomeOdds]) -> String {
                 body.add(text(MARGIN + 90.0, y, &shorten(&line, 13.0, WIDTH - MARGIN - 110.0), 13, "start"));
             y += 18.0;
         }
+        // What the check leaves of who makes it, one attribute a line.
+        for e in &rep.effects {
+            let values: Vec<String> =
+                e.values.iter().map(|v| format!("{} {}", v.name, pct(v.chance.value()))).collect();
+            let mut line = format!("{}: {}", e.target, values.join(", "));
+            if let Some(u) = &e.unfollowed {
+                line.push_str(&format!(", not followed {}", pct(u.chance.value())));
+            }
+            body =
+                body.add(text(MARGIN + 90.0, y, &shorten(&line, 13.0, WIDTH - MARGIN - 110.0), 13, "start"));
+            y += 18.0;
+        }
         y += 16.0;
     }
     if let Some((name, dist)) = rep.values.first() {
@@ -324,7 +336,7 @@ pub fn sweep(
             let pick = match of {
                 Some(o) => known.iter().position(|n| *n == o).ok_or_else(|| {
                     format!(
-                        "`--plot-of {o}`: there is no outcome or group `{o}`; {}",
+                        "`--plot-of {o}`: there is no outcome, group or effect called `{o}` (an effect is named as `unit.resolve_next=yes`); {}",
                         mettle::internals::diagnostics::suggest(o, "outcome", &known)
                     )
                 })?,

@@ -17,6 +17,10 @@ pub struct Odds {
     pub outcomes: Vec<Chance>,
     /// Distributions of the numbers the question produces (total, margin, …).
     pub values: Vec<ValueOdds>,
+    /// What the check does to the one who makes it: each attribute its outcomes change, with the
+    /// chance of each value it is left with. Empty for a check made by no one or that changes
+    /// nothing, and for dice and scenarios.
+    pub effects: Vec<EffectOdds>,
     /// Each input of the check the question did not give, with the value it took (also named in
     /// `question`); empty when every input was given, and for dice and scenarios.
     pub defaults: Vec<DefaultedInput>,
@@ -75,6 +79,46 @@ pub struct Chance {
     /// For an estimate: the upper end of the 95% interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub high: Option<f64>,
+}
+
+/// What a check leaves of one attribute of the one who makes it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EffectOdds {
+    /// The attribute, as the rules name it: `unit.resolve_next`.
+    pub target: String,
+    /// Each value it is left with (numbers in order, names in their set's order, no before yes),
+    /// with its chance; a roll that leaves it alone counts for the value it had. `outcome` is the
+    /// value, as people read it.
+    pub values: Vec<Chance>,
+    /// The rolls whose effects could not be followed (their effects roll dice, …), if any: their
+    /// chance (`outcome` is `not followed`) and why. The values' chances then add up to less than 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfollowed: Option<Unfollowed>,
+}
+
+/// The rolls whose effects an odds question could not follow.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Unfollowed {
+    /// Their chance.
+    pub chance: Chance,
+    /// Why, in words.
+    pub why: String,
+}
+
+impl EffectOdds {
+    /// The typed view of one attribute's chances.
+    pub fn of(e: &crate::odds::EffectOdds) -> EffectOdds {
+        EffectOdds {
+            target: e.target.clone(),
+            values: e.values.iter().map(Chance::of).collect(),
+            unfollowed: e.unfollowed.as_ref().map(|u| Unfollowed {
+                chance: Chance::of(&OutcomeOdds { name: "not followed".into(), chance: u.chance.clone() }),
+                why: u.why.clone(),
+            }),
+        }
+    }
 }
 
 /// The distribution of one number.
@@ -171,6 +215,7 @@ pub fn odds(report: &Report) -> Odds {
                     .collect(),
             })
             .collect(),
+        effects: report.effects.iter().map(EffectOdds::of).collect(),
         defaults: report
             .defaults
             .iter()
