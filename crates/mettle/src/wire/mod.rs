@@ -43,7 +43,7 @@ pub use read::{Fields, entity, read, read_answer, read_one};
 pub use replies::{AnswersReply, Loaded, LogReply, OddsReply, Rolled, Saved, StateReply, Trimmed};
 
 pub use log::{Because, Entry, Line, log};
-pub use odds::{Chance, DefaultedInput, EffectOdds, Method, Odds, Point, Unfollowed, ValueOdds, odds};
+pub use odds::{Chance, DefaultedInput, EffectChance, EffectOdds, Method, Odds, Point, Unfollowed, ValueOdds, odds};
 pub use outcome::{
     AnswerView, ChangeView, MadeView, NoteView, OutcomeView, QuestionView, RangeView, answers, outcome,
     question,
