@@ -447,68 +447,9 @@ fn print_sweep(
     }
 }
 
-/// The effects a sweep shows, as (attribute, value) pairs in the order the reports list them: each
-/// value an attribute is left with in some row, but `no` of a yes/no attribute (the rest of `yes`),
-/// and a value every row leaves for certain (it tells nothing).
+/// The effects a sweep shows (see [`mettle::odds::effect_columns`]).
 pub fn effect_columns<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<(String, String)> {
-    let reports: Vec<&Report> = reports.into_iter().collect();
-    // Each attribute's values in one order, merged from every row's (each in the attribute's order).
-    let mut order: Vec<(String, Vec<String>)> = vec![];
-    for e in reports.iter().flat_map(|r| &r.effects) {
-        let at = match order.iter().position(|(t, _)| *t == e.target) {
-            Some(i) => i,
-            None => {
-                order.push((e.target.clone(), vec![]));
-                order.len() - 1
-            }
-        };
-        let known = &mut order[at].1;
-        let mut after: Option<usize> = None;
-        for v in &e.values {
-            match known.iter().position(|k| *k == v.name) {
-                Some(i) => after = Some(i),
-                None => {
-                    let i = after.map_or(0, |a| a + 1);
-                    known.insert(i, v.name.clone());
-                    after = Some(i);
-                }
-            }
-        }
-    }
-    let mut out: Vec<(String, String)> = vec![];
-    for (target, values) in &order {
-        let e = mettle::odds::EffectOdds {
-            target: target.clone(),
-            values: values
-                .iter()
-                .map(|v| mettle::odds::OutcomeOdds {
-                    name: v.clone(),
-                    chance: Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
-                })
-                .collect(),
-            unfollowed: None,
-        };
-        {
-            let flag = reports
-                .iter()
-                .flat_map(|r| r.effects.iter().filter(|x| x.target == e.target))
-                .all(|x| x.values.iter().all(|v| v.name == "yes" || v.name == "no"));
-            let values: Vec<&str> =
-                if flag { vec!["yes"] } else { e.values.iter().map(|v| v.name.as_str()).collect() };
-            for v in values {
-                let pair = (e.target.clone(), v.to_string());
-                let certain = reports.iter().all(|r| {
-                    r.effects.iter().any(|x| {
-                        x.target == pair.0 && matches!(x.chance_of(&pair.1), Chance::Exact(f) if f.num == f.den)
-                    })
-                });
-                if !out.contains(&pair) && !(certain && !flag) {
-                    out.push(pair);
-                }
-            }
-        }
-    }
-    out
+    mettle::odds::effect_columns(reports.into_iter().map(|r| r.effects.as_slice()))
 }
 
 /// A column of [`effect_columns`] by name: `unit.resolve_next=yes`, as `--plot-of` takes it.
@@ -521,12 +462,9 @@ pub fn column_name((target, value): &(String, String)) -> String {
 pub fn effect_cells(report: &Report, columns: &[(String, String)]) -> Vec<mettle::odds::OutcomeOdds> {
     columns
         .iter()
-        .map(|c| {
-            let chance = match report.effects.iter().find(|e| e.target == c.0) {
-                Some(e) => e.chance_of(&c.1),
-                None => Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
-            };
-            mettle::odds::OutcomeOdds { name: column_name(c), chance }
+        .map(|c| mettle::odds::OutcomeOdds {
+            name: column_name(c),
+            chance: mettle::odds::effect_chance(&report.effects, c),
         })
         .collect()
 }

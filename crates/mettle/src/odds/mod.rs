@@ -29,7 +29,9 @@ pub(crate) use cover::settle_missing_otherwise;
 pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
 pub use lint::unreachable;
-pub use report::{Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed};
+pub use report::{
+    Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed, effect_chance, effect_columns,
+};
 pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use sweep::{

@@ -68,6 +68,75 @@ impl EffectOdds {
     }
 }
 
+/// The effects a table of several reports shows (a sweep's, a card's), given each report's
+/// [`Report::effects`]: (attribute, value) pairs in the order the reports list them, each
+/// value an attribute is left with in some row, but `no` of a yes/no attribute (the rest of `yes`),
+/// and a value every row leaves for certain (it tells nothing).
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("e.mettle", "kind unit { lucky: flag = no  hp: 0..9 = 5 }
+///     check c for unit { roll d6  outcome hi when total == 6 { set unit.lucky to yes }  otherwise lo { remove 1 from unit.hp } }").unwrap();
+/// let mut s = mettle::Session::new(&rules, 0);
+/// let (who, _) = mettle::odds::stand_in(&mut s, "c", &[]).unwrap().unwrap();
+/// let r = mettle::odds::ask(&mut s, "c", Some(who), &[], 0).unwrap();
+/// let columns = mettle::odds::effect_columns([r.effects.as_slice()]);
+/// let names: Vec<String> = columns.iter().map(|(t, v)| format!("{t}={v}")).collect();
+/// assert_eq!(names, ["unit.lucky=yes", "unit.hp=4", "unit.hp=5"]);
+/// let yes = mettle::odds::effect_chance(&r.effects, &columns[0]);
+/// assert_eq!(mettle::wire::Chance::of(&mettle::odds::OutcomeOdds { name: "".into(), chance: yes }).exact.as_deref(), Some("1/6"));
+/// ```
+pub fn effect_columns<'a>(rows: impl IntoIterator<Item = &'a [EffectOdds]>) -> Vec<(String, String)> {
+    let rows: Vec<&[EffectOdds]> = rows.into_iter().collect();
+    // Each attribute's values in one order, merged from every row's (each in the attribute's order).
+    let mut order: Vec<(String, Vec<String>)> = vec![];
+    for e in rows.iter().flat_map(|r| r.iter()) {
+        let at = match order.iter().position(|(t, _)| *t == e.target) {
+            Some(i) => i,
+            None => {
+                order.push((e.target.clone(), vec![]));
+                order.len() - 1
+            }
+        };
+        let known = &mut order[at].1;
+        let mut after: Option<usize> = None;
+        for v in &e.values {
+            match known.iter().position(|k| *k == v.name) {
+                Some(i) => after = Some(i),
+                None => {
+                    let i = after.map_or(0, |a| a + 1);
+                    known.insert(i, v.name.clone());
+                    after = Some(i);
+                }
+            }
+        }
+    }
+    let mut out: Vec<(String, String)> = vec![];
+    for (target, values) in order {
+        let listed = || rows.iter().flat_map(|r| r.iter().filter(|x| x.target == target));
+        let flag = values.iter().all(|v| v == "yes" || v == "no");
+        let values = if flag { vec!["yes".to_string()] } else { values };
+        for value in values {
+            let certain = || {
+                listed().count() == rows.len()
+                    && listed().all(|x| matches!(x.chance_of(&value), Chance::Exact(f) if f.num == f.den))
+            };
+            if flag || !certain() {
+                out.push((target.clone(), value));
+            }
+        }
+    }
+    out
+}
+
+/// The chance of `column` (an attribute and a value, as [`effect_columns`] gives them) among
+/// `effects`: 0 when they do not list the attribute.
+pub fn effect_chance(effects: &[EffectOdds], (target, value): &(String, String)) -> Chance {
+    match effects.iter().find(|e| e.target == *target) {
+        Some(e) => e.chance_of(value),
+        None => Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
+    }
+}
+
 /// The rolls whose effects an odds question could not follow.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unfollowed {
