@@ -26,7 +26,8 @@ pub struct OddsTable {
     pub columns_by: Option<String>,
     /// The value of each group of columns (one empty group without `columns_by`).
     pub columns: Vec<String>,
-    /// The outcomes, in the order they are tried, then the check's groups of outcomes as `[pass]`.
+    /// The outcomes, in the order they are tried, then the check's groups of outcomes as `[pass]`,
+    /// then the values the rolls leave of who makes the check, as `unit.resolve_next = yes`.
     pub outcomes: Vec<String>,
     /// The chances: by row, by column, by outcome.
     pub cells: Vec<Vec<Vec<Cell>>>,
@@ -132,9 +133,14 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         });
     }
     let primary = axes.remove(0);
+    // Each yes/no attribute the outcomes write takes a column of its own (`unit.resolve_next = yes`).
+    let flags = kind.map_or(0, |k| {
+        let written = crate::odds::effects::written(c);
+        written.iter().filter(|f| k.fields.get(**f as usize).is_some_and(|f| f.ty == Ty::Flag)).count()
+    });
     let secondary = axes
         .iter()
-        .position(|a| a.values.len() <= 4 && a.values.len() * outcomes.len() <= MAX_CELLS)
+        .position(|a| a.values.len() <= 4 && a.values.len() * (outcomes.len() + flags) <= MAX_CELLS)
         .map(|i| axes.remove(i));
     let on_axes = |name: &str, attribute: bool| {
         [Some(&primary), secondary.as_ref()]
@@ -178,6 +184,8 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     let mut session = Session::new(rules, 0);
     session.set_logging(false);
     let (mut fewest, mut missing) = (u64::MAX, None);
+    // What each cell's roll leaves of who makes it, row by row.
+    let mut effects: Vec<Vec<crate::odds::EffectOdds>> = vec![];
     let (cells, _) = crate::odds::work::within(work, || {
         let count = (rows.len() * cols.len()) as u64;
         let mut done = 0u64;
@@ -203,6 +211,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                             Err(d) => {
                                 missing.get_or_insert(d.message);
                                 line.push(vec![Cell::Missing; outcomes.len()]);
+                                effects.push(vec![]);
                                 continue;
                             }
                         }
@@ -219,19 +228,23 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                             fewest = fewest.min(*runs);
                         }
                         line.push(r.outcomes.iter().chain(&r.groups).map(|o| cell(&o.chance)).collect());
+                        effects.push(r.effects);
+                        continue;
                     }
                     Err(d) => {
                         missing.get_or_insert(d.message);
                         line.push(vec![Cell::Missing; outcomes.len()]);
                     }
                 }
+                effects.push(vec![]);
             }
             cells.push(line);
         }
         cells
     });
-    let mut rows: Vec<String> = rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect();
     let mut cells = cells;
+    with_effects(&mut outcomes, &mut cells, &effects);
+    let mut rows: Vec<String> = rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect();
     let mut rows_by = primary.label.clone();
     if primary.wide && cells.len() == rows.len() {
         let keep = interesting(&cells);
@@ -268,6 +281,35 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         }),
         missing: missing.map(|m| format!("— could not be worked out: {m}")),
     })
+}
+
+/// Adds to the table what the rolls leave of who makes the check (`effects`, one list per cell, row
+/// by row) as columns after the outcomes, named `unit.resolve_next = yes`: those
+/// [`crate::odds::effect_columns`] shows, but one whose chances are an outcome's in every cell (the
+/// card's outcomes say what each does).
+fn with_effects(outcomes: &mut Vec<String>, cells: &mut [Vec<Vec<Cell>>], effects: &[Vec<crate::odds::EffectOdds>]) {
+    let columns = crate::odds::effect_columns(effects.iter().map(Vec::as_slice));
+    let shown = outcomes.len();
+    for column in &columns {
+        let new: Vec<Cell> = cells
+            .iter()
+            .flatten()
+            .zip(effects)
+            .map(|(line, e)| match line.first() {
+                Some(Cell::Missing) => Cell::Missing,
+                _ => cell(&crate::odds::effect_chance(e, column)),
+            })
+            .collect();
+        let same =
+            (0..shown).any(|o| cells.iter().flatten().zip(&new).all(|(line, c)| line.get(o) == Some(c)));
+        if same {
+            continue;
+        }
+        outcomes.push(format!("{} = {}", column.0, column.1));
+        for (line, c) in cells.iter_mut().flatten().zip(new) {
+            line.push(c);
+        }
+    }
 }
 
 /// The rows of a wide range worth showing: from the last row before the odds (as shown) first

@@ -150,6 +150,22 @@ impl Follow {
     }
 }
 
+/// The attributes of who makes check `c` that its outcomes' effects set, add to or take from, as
+/// written (each once, in the order first written).
+pub(crate) fn written(c: &Check) -> Vec<u32> {
+    let mut reads = Reads { subject: c.slots.subject, ..Reads::default() };
+    for o in &c.outcomes {
+        reads.stmts(&o.body);
+    }
+    let mut out = vec![];
+    for f in reads.written {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// Where a value is listed: numbers in order, names in their set's order, no before yes.
 pub(crate) fn order(v: &Value) -> (u8, i64) {
     match v {

@@ -5,7 +5,7 @@ mod ask;
 pub(crate) mod check;
 mod cover;
 mod dice;
-mod effects;
+pub(crate) mod effects;
 pub mod dist;
 pub(crate) mod expr;
 mod layout;
