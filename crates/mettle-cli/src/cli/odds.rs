@@ -115,21 +115,28 @@ pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
     print_grouped(report, &[], json, plot)
 }
 
+/// Reads one `--group NAME=OUTCOME,OUTCOME…` value: the group's name and its members (`mettle odds`
+/// and `mettle sim --check` alike).
+pub fn group_spec(spec: &str) -> Result<(&str, Vec<&str>), String> {
+    let Some((name, members)) = spec.split_once('=') else {
+        return Err(format!(
+            "`--group {spec}` needs NAME=OUTCOME,OUTCOME…, e.g. `--group pass=holds,inspired`"
+        ));
+    };
+    let members: Vec<&str> = members.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
+    if name.trim().is_empty() || members.is_empty() {
+        return Err(format!("`--group {spec}` needs a name and at least one outcome"));
+    }
+    Ok((name.trim(), members))
+}
+
 /// Reads `--group NAME=OUTCOME,OUTCOME…` values and adds up each group in `report`.
 fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::OutcomeOdds>, String> {
     let given: Vec<mettle::odds::OutcomeOdds> = specs
         .iter()
         .map(|spec| {
-            let Some((name, members)) = spec.split_once('=') else {
-                return Err(format!(
-                    "`--group {spec}` needs NAME=OUTCOME,OUTCOME…, e.g. `--group pass=holds,inspired`"
-                ));
-            };
-            let members: Vec<&str> = members.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
-            if name.trim().is_empty() || members.is_empty() {
-                return Err(format!("`--group {spec}` needs a name and at least one outcome"));
-            }
-            report.group(name.trim(), &members)
+            let (name, members) = group_spec(spec)?;
+            report.group(name, &members)
         })
         .collect::<Result<_, _>>()?;
     // The check's own groups first; one given on the command line under the same name replaces it.
@@ -530,7 +537,11 @@ fn sweep_text(
         .iter()
         .map(|c| {
             let cells = rows.iter().flat_map(|(_, r)| effect_cells(r, std::slice::from_ref(c)));
-            cells.map(|o| chance_percent(&o.chance).len()).max().unwrap_or(0).max(shown(&column_name(c)).len())
+            cells
+                .map(|o| chance_percent(&o.chance).len())
+                .max()
+                .unwrap_or(0)
+                .max(shown(&column_name(c)).len())
         })
         .collect();
     for (c, w) in columns.iter().zip(&ew) {

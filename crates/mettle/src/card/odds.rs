@@ -287,7 +287,11 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
 /// by row) as columns after the outcomes, named `unit.resolve_next = yes`: those
 /// [`crate::odds::effect_columns`] shows, but one whose chances are an outcome's in every cell (the
 /// card's outcomes say what each does).
-fn with_effects(outcomes: &mut Vec<String>, cells: &mut [Vec<Vec<Cell>>], effects: &[Vec<crate::odds::EffectOdds>]) {
+fn with_effects(
+    outcomes: &mut Vec<String>,
+    cells: &mut [Vec<Vec<Cell>>],
+    effects: &[Vec<crate::odds::EffectOdds>],
+) {
     let columns = crate::odds::effect_columns(effects.iter().map(Vec::as_slice));
     let shown = outcomes.len();
     for column in &columns {

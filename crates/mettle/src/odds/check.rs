@@ -356,7 +356,11 @@ fn gather(
     settled: Vec<(BigUint, Settled, usize)>,
     layout: Option<Layout>,
 ) -> CheckOdds {
-    let mut follow = if prepared.effects { super::effects::Follow::new(session, prepared.check, prepared.subject) } else { None };
+    let mut follow = if prepared.effects {
+        super::effects::Follow::new(session, prepared.check, prepared.subject)
+    } else {
+        None
+    };
     let p = session.ruleset().program();
     let c = &p.checks[prepared.check as usize];
     let names = &p.sets[c.outcome_set as usize].names;

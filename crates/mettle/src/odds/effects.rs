@@ -220,7 +220,9 @@ impl Reads {
                 self.place(place);
                 self.expr(amount);
             }
-            Stmt::Let(_, e) | Stmt::SetOption { value: e, .. } | Stmt::Answer { value: e, .. } => self.expr(e),
+            Stmt::Let(_, e) | Stmt::SetOption { value: e, .. } | Stmt::Answer { value: e, .. } => {
+                self.expr(e)
+            }
             Stmt::Record { value, .. } => self.expr(value),
             Stmt::LetFlag(_, t) => self.expr(&t.expr),
             Stmt::Expect { cond, .. } => self.expr(&cond.expr),

@@ -125,7 +125,15 @@ impl Session {
                 }
                 None => None,
             };
-            Ok(Prepared { check, subject, dice, modifiers: setup.applied.clone(), effects: false, frame, setup })
+            Ok(Prepared {
+                check,
+                subject,
+                dice,
+                modifiers: setup.applied.clone(),
+                effects: false,
+                frame,
+                setup,
+            })
         })
     }
 

@@ -262,7 +262,8 @@ impl Runner<'_> {
         let check = &self.p.checks[c as usize];
         let saved = self.st.clone();
         self.st.walk = Some(crate::dice::Walk::default());
-        let margin = target.map(|t| if check.under { t.saturating_sub(total) } else { total.saturating_sub(t) });
+        let margin =
+            target.map(|t| if check.under { t.saturating_sub(total) } else { total.saturating_sub(t) });
         let settled = Settled { subject: Some(subject), total, target, margin, oi: oi as u32 };
         self.keep_result(c, &settled, f, Shown::default());
         let r = self.exec_body(&check.outcomes[oi].body, f);
