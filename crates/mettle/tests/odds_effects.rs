@@ -6,11 +6,18 @@ use mettle::odds::{Chance, EffectOdds, Fraction, How, Report};
 use mettle::{Ruleset, Session, Value};
 
 fn frontiers() -> Ruleset {
-    Ruleset::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/infinite_frontiers.mettle")).unwrap()
+    Ruleset::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/infinite_frontiers.mettle"))
+        .unwrap()
 }
 
 /// The odds of `check` made by a stand-in with attributes `with`, under `options` (name, reading).
-fn ask(r: &Ruleset, check: &str, options: &[(&str, &str)], with: &[(&str, Value)], inputs: &[(&str, Value)]) -> Report {
+fn ask(
+    r: &Ruleset,
+    check: &str,
+    options: &[(&str, &str)],
+    with: &[(&str, Value)],
+    inputs: &[(&str, Value)],
+) -> Report {
     let mut s = Session::new(r, 0);
     for (name, reading) in options {
         s.set_option(name, r.option_value(name, reading).unwrap()).unwrap();
@@ -21,7 +28,10 @@ fn ask(r: &Ruleset, check: &str, options: &[(&str, &str)], with: &[(&str, Value)
 }
 
 fn effect<'a>(rep: &'a Report, target: &str) -> &'a EffectOdds {
-    rep.effects.iter().find(|e| e.target == target).unwrap_or_else(|| panic!("no effect on {target}: {:?}", rep.effects))
+    rep.effects
+        .iter()
+        .find(|e| e.target == target)
+        .unwrap_or_else(|| panic!("no effect on {target}: {:?}", rep.effects))
 }
 
 /// Each value of `target` after the check as `value p/q`.
@@ -110,8 +120,7 @@ fn resolve_with_every_bonus_die_matches_an_enumeration_of_every_roll() {
         assert_eq!(yes, Chance::Exact(resolve_by_enumeration(7, 0, needed)), "{reading}");
     }
     // Seven sixes out of seven dice: 1 in 6^7.
-    let rep =
-        ask(&r, "morale", &[("bonus_die", "extra_d6"), ("resolve_needs", "seven_sixes")], &[], &inputs);
+    let rep = ask(&r, "morale", &[("bonus_die", "extra_d6"), ("resolve_needs", "seven_sixes")], &[], &inputs);
     assert_eq!(effect(&rep, "unit.resolve_next").chance_of("yes"), Chance::Exact(frac(1, 279_936)));
 }
 
@@ -206,7 +215,8 @@ fn asking_changes_nothing_in_the_session() {
     let with = [("ap".to_string(), int(2))];
     let (who, _) = mettle::odds::stand_in(&mut s, "morale", &with).unwrap().unwrap();
     let before = s.state().clone();
-    let rep = mettle::odds::ask(&mut s, "morale", Some(who), &[("spi", int(3)), ("steadying", yes())], 0).unwrap();
+    let rep =
+        mettle::odds::ask(&mut s, "morale", Some(who), &[("spi", int(3)), ("steadying", yes())], 0).unwrap();
     assert!(!rep.effects.is_empty());
     // Attributes, last results, timed changes, the dice generator: all as they were.
     assert_eq!(&before, s.state(), "the odds changed the session");

@@ -266,7 +266,7 @@ fn effect_text(e: &mettle::odds::EffectOdds) -> String {
     let exact = rows.iter().any(|(_, c)| matches!(c, Chance::Exact(_)));
     let ew = if exact { rows.iter().map(|(_, c)| exact_text(c).len()).max().unwrap_or(0) } else { 0 };
     // Numbers line up on the right, names on the left.
-    let numbers = e.values.iter().all(|v| v.name.parse::<i64>().is_ok());
+    let numbers = e.unfollowed.is_none() && e.values.iter().all(|v| v.name.parse::<i64>().is_ok());
     for (label, c) in &rows {
         let e = if exact { exact_text(c) } else { String::new() };
         let label = if numbers { format!("{label:>lw$}") } else { format!("{label:lw$}") };
@@ -454,9 +454,24 @@ fn print_sweep(
     }
 }
 
-/// The effects a sweep shows (see [`mettle::odds::effect_columns`]).
+/// The effects a sweep shows (see [`mettle::odds::effect_columns`]), but a value named as an outcome
+/// whose chance is that outcome's in every row (`unit.morale=broken` and `broken`), which is only
+/// named.
 pub fn effect_columns<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<(String, String)> {
-    mettle::odds::effect_columns(reports.into_iter().map(|r| r.effects.as_slice()))
+    effect_columns_and_same(reports).0
+}
+
+/// [`effect_columns`], and the columns left out.
+fn effect_columns_and_same<'a>(
+    reports: impl IntoIterator<Item = &'a Report>,
+) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    let reports: Vec<&Report> = reports.into_iter().collect();
+    let all = mettle::odds::effect_columns(reports.iter().map(|r| r.effects.as_slice()));
+    all.into_iter().partition(|c| {
+        !reports.iter().all(|r| {
+            r.outcomes.iter().any(|o| o.name == c.1 && o.chance == mettle::odds::effect_chance(&r.effects, c))
+        })
+    })
 }
 
 /// A column of [`effect_columns`] by name: `unit.resolve_next=yes`, as `--plot-of` takes it.
@@ -532,7 +547,14 @@ fn sweep_text(
         }
     }
     // Then what the check does to who makes it: the chance of each value an attribute is left with.
-    let columns = effect_columns(rows.iter().map(|(_, r)| r));
+    let (columns, same) = effect_columns_and_same(rows.iter().map(|(_, r)| r));
+    if !same.is_empty() {
+        let said: Vec<String> = same.iter().map(|c| shown(&column_name(c)).into_owned()).collect();
+        out.push_str(&format!(
+            "with the chance of the outcome of the same name in every row: {}\n\n",
+            said.join(", ")
+        ));
+    }
     let ew: Vec<usize> = columns
         .iter()
         .map(|c| {

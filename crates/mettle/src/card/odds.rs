@@ -285,8 +285,8 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
 
 /// Adds to the table what the rolls leave of who makes the check (`effects`, one list per cell, row
 /// by row) as columns after the outcomes, named `unit.resolve_next = yes`: those
-/// [`crate::odds::effect_columns`] shows, but one whose chances are an outcome's in every cell (the
-/// card's outcomes say what each does).
+/// [`crate::odds::effect_columns`] shows, but a value named as an outcome whose chances are that
+/// outcome's in every cell (`unit.morale = broken` and `broken`; the card says what each does).
 fn with_effects(
     outcomes: &mut Vec<String>,
     cells: &mut [Vec<Vec<Cell>>],
@@ -304,8 +304,9 @@ fn with_effects(
                 _ => cell(&crate::odds::effect_chance(e, column)),
             })
             .collect();
+        let twin = outcomes[..shown].iter().position(|o| *o == column.1);
         let same =
-            (0..shown).any(|o| cells.iter().flatten().zip(&new).all(|(line, c)| line.get(o) == Some(c)));
+            twin.is_some_and(|o| cells.iter().flatten().zip(&new).all(|(line, c)| line.get(o) == Some(c)));
         if same {
             continue;
         }
