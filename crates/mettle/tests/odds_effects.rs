@@ -143,7 +143,7 @@ fn a_sweep_over_an_option_that_changes_only_effects_shows_the_difference() {
     let outcomes: Vec<_> = rows.iter().map(|row| row.report.outcomes.clone()).collect();
     assert_eq!(outcomes[0], outcomes[1], "the outcomes are the same under both readings");
     let columns = mettle::odds::effect_columns(rows.iter().map(|row| row.report.effects.as_slice()));
-    let resolve = columns.iter().find(|(t, _)| t == "unit.resolve_next").expect("a resolve column");
+    let resolve = columns.columns.iter().find(|(t, _)| t == "unit.resolve_next").expect("a resolve column");
     let cells: Vec<Chance> =
         rows.iter().map(|row| mettle::odds::effect_chance(&row.report.effects, resolve)).collect();
     assert_eq!(cells, [Chance::Exact(frac(1, 6)), Chance::Exact(frac(0, 1))]);
@@ -245,4 +245,20 @@ fn an_estimate_counts_the_effects_over_its_runs() {
     assert_eq!(Chance::Estimate { hits, runs, low, high }, hi, "yes exactly when the outcome is hi");
     // 1 - (5/6)^2 = 11/36, within the interval.
     assert!(low <= 11.0 / 36.0 && 11.0 / 36.0 <= high, "{low} {high}");
+}
+
+#[test]
+fn a_table_leaves_out_an_attribute_it_cannot_show_and_says_why() {
+    let r = small();
+    let rolls = ask(&r, "rolls", &[], &[], &[]);
+    let shown = mettle::odds::effect_columns([rolls.effects.as_slice()]);
+    assert!(shown.columns.is_empty(), "{shown:?}");
+    assert_eq!(shown.left_out.len(), 1);
+    assert_eq!(shown.left_out[0].0, "unit.hp");
+    assert!(shown.left_out[0].1.contains("roll dice"), "{shown:?}");
+    // A number left with more values across the rows than a table has room for.
+    let rows: Vec<Report> = (0..6).map(|hp| ask(&r, "other", &[], &[("hp", int(hp))], &[])).collect();
+    let shown = mettle::odds::effect_columns(rows.iter().map(|r| r.effects.as_slice()));
+    assert!(shown.columns.is_empty(), "{shown:?}");
+    assert!(shown.left_out[0].1.contains("7 different values"), "{shown:?}");
 }

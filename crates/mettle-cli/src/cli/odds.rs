@@ -458,20 +458,22 @@ fn print_sweep(
 /// whose chance is that outcome's in every row (`unit.morale=broken` and `broken`), which is only
 /// named.
 pub fn effect_columns<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<(String, String)> {
-    effect_columns_and_same(reports).0
+    effect_columns_and_same(reports).0.columns
 }
 
-/// [`effect_columns`], and the columns left out.
+/// [`effect_columns`] with the attributes left out and why, and the columns only named.
 fn effect_columns_and_same<'a>(
     reports: impl IntoIterator<Item = &'a Report>,
-) -> (Vec<(String, String)>, Vec<(String, String)>) {
+) -> (mettle::odds::EffectColumns, Vec<(String, String)>) {
     let reports: Vec<&Report> = reports.into_iter().collect();
-    let all = mettle::odds::effect_columns(reports.iter().map(|r| r.effects.as_slice()));
-    all.into_iter().partition(|c| {
+    let mut all = mettle::odds::effect_columns(reports.iter().map(|r| r.effects.as_slice()));
+    let (shown, same) = std::mem::take(&mut all.columns).into_iter().partition(|c| {
         !reports.iter().all(|r| {
             r.outcomes.iter().any(|o| o.name == c.1 && o.chance == mettle::odds::effect_chance(&r.effects, c))
         })
-    })
+    });
+    all.columns = shown;
+    (all, same)
 }
 
 /// A column of [`effect_columns`] by name: `unit.resolve_next=yes`, as `--plot-of` takes it.
@@ -547,7 +549,11 @@ fn sweep_text(
         }
     }
     // Then what the check does to who makes it: the chance of each value an attribute is left with.
-    let (columns, same) = effect_columns_and_same(rows.iter().map(|(_, r)| r));
+    let (shown_effects, same) = effect_columns_and_same(rows.iter().map(|(_, r)| r));
+    for (target, why) in &shown_effects.left_out {
+        out.push_str(&format!("{} is not shown: {}\n", shown(target), shown(why)));
+    }
+    let columns = shown_effects.columns;
     if !same.is_empty() {
         let said: Vec<String> = same.iter().map(|c| shown(&column_name(c)).into_owned()).collect();
         out.push_str(&format!(

@@ -243,7 +243,9 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         cells
     });
     let mut cells = cells;
-    with_effects(&mut outcomes, &mut cells, &effects);
+    // What each row's rolls leave of who makes the check, cell by cell.
+    let mut effects: Vec<Vec<Vec<crate::odds::EffectOdds>>> =
+        effects.chunks(cols.len().max(1)).map(<[_]>::to_vec).collect();
     let mut rows: Vec<String> = rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect();
     let mut rows_by = primary.label.clone();
     if primary.wide && cells.len() == rows.len() {
@@ -267,7 +269,11 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         }
         rows = keep.iter().map(|&i| rows[i].clone()).collect();
         cells = keep.iter().map(|&i| cells[i].clone()).collect();
+        effects = keep.iter().filter_map(|&i| effects.get(i).cloned()).collect();
     }
+    // After the rows are chosen, by the outcomes alone.
+    let effects: Vec<Vec<crate::odds::EffectOdds>> = effects.into_iter().flatten().collect();
+    let unshown = with_effects(&mut outcomes, &mut cells, &effects);
     Ok(OddsTable {
         rows_by,
         rows,
@@ -279,7 +285,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         estimated: (fewest < u64::MAX).then(|| {
             format!("≈ estimated from at least {fewest} simulated rolls each: exact odds take more work than a card allows")
         }),
-        missing: missing.map(|m| format!("— could not be worked out: {m}")),
+        missing: missing.map(|m| format!("— could not be worked out: {m}")).or(unshown),
     })
 }
 
@@ -287,12 +293,14 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
 /// by row) as columns after the outcomes, named `unit.resolve_next = yes`: those
 /// [`crate::odds::effect_columns`] shows, but a value named as an outcome whose chances are that
 /// outcome's in every cell (`unit.morale = broken` and `broken`; the card says what each does).
+/// Returns a note naming the attributes left out, and why, if any are.
 fn with_effects(
     outcomes: &mut Vec<String>,
     cells: &mut [Vec<Vec<Cell>>],
     effects: &[Vec<crate::odds::EffectOdds>],
-) {
-    let columns = crate::odds::effect_columns(effects.iter().map(Vec::as_slice));
+) -> Option<String> {
+    let shown_effects = crate::odds::effect_columns(effects.iter().map(Vec::as_slice));
+    let columns = shown_effects.columns;
     let shown = outcomes.len();
     for column in &columns {
         let new: Vec<Cell> = cells
@@ -315,6 +323,8 @@ fn with_effects(
             line.push(c);
         }
     }
+    let notes: Vec<String> = shown_effects.left_out.iter().map(|(t, why)| format!("{t} ({why})")).collect();
+    (!notes.is_empty()).then(|| format!("— what the rolls leave of {} is not shown", notes.join("; ")))
 }
 
 /// The rows of a wide range worth showing: from the last row before the odds (as shown) first

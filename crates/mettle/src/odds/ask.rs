@@ -183,7 +183,7 @@ fn estimate(
     let mut margins: BTreeMap<i64, u64> = BTreeMap::new();
     let mut done = 0;
     // What the effects leave of who makes the check, counted over the same runs.
-    let mut follow = super::effects::Follow::new(session, c, subject);
+    let mut follow = super::effects::Follow::new(session, c, subject, super::effects::Dice::All);
     let one = num_bigint::BigUint::from(1u32);
     for _ in 0..runs {
         // Each roll's steps and script operations count against the budget of work; rolls stop

@@ -357,7 +357,10 @@ fn gather(
     layout: Option<Layout>,
 ) -> CheckOdds {
     let mut follow = if prepared.effects {
-        super::effects::Follow::new(session, prepared.check, prepared.subject)
+        let c = &session.ruleset().program().checks[prepared.check as usize];
+        let natural = scan::needs(c, &scan::parts(c).1).natural;
+        let dice = super::effects::Dice::Read { natural };
+        super::effects::Follow::new(session, prepared.check, prepared.subject, dice)
     } else {
         None
     };

@@ -32,7 +32,10 @@ pub(crate) struct Follow {
 
 impl Follow {
     /// For check `check` made by `subject`, with effects in at least one outcome; `None` otherwise.
-    pub(crate) fn new(session: &Session, check: CheckId, subject: Option<u32>) -> Option<Follow> {
+    /// `dice` is how much of the dice the rolls it will be given hold as they fell: all of them
+    /// (a simulated roll), or only what the rules after the roll read (exact odds reduce the dice to
+    /// that), so that effects that read more are not followed.
+    pub(crate) fn new(session: &Session, check: CheckId, subject: Option<u32>, dice: Dice) -> Option<Follow> {
         let p = session.ruleset().program();
         let c = &p.checks[check as usize];
         let who = subject?;
@@ -51,10 +54,13 @@ impl Follow {
                     *w = true;
                 }
             }
-            let dice = [c.slots.dice, c.slots.natural];
+            let unknown = |l: &u32| match dice {
+                Dice::All => false,
+                Dice::Read { natural } => *l == c.slots.dice || (*l == c.slots.natural && !natural),
+            };
             blocked.push(if reads.asks {
                 Some("its effects ask a player to choose".to_string())
-            } else if reads.locals.iter().any(|l| dice.contains(l)) {
+            } else if reads.locals.iter().any(unknown) {
                 Some(
                     "its effects read the dice themselves (write what they read as a `let` after the roll line to follow it)"
                         .to_string(),
@@ -174,6 +180,19 @@ pub(crate) fn order(v: &Value) -> (u8, i64) {
         Value::Bool(b) => (2, i64::from(*b)),
         _ => (3, 0),
     }
+}
+
+/// How much of the dice the settled rolls of a check hold as they fell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dice {
+    /// Every die: a roll made with the generator.
+    All,
+    /// What the rules after the roll read: the natural die when `natural`, and the counts, places
+    /// and totals they read, which effects read through `let`s.
+    Read {
+        /// Whether the natural die is among them.
+        natural: bool,
+    },
 }
 
 /// What a block of effects reads and writes, as written.

@@ -30,7 +30,8 @@ pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
 pub use lint::unreachable;
 pub use report::{
-    Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed, effect_chance, effect_columns,
+    Chance, DefaultedInput, EffectColumns, EffectOdds, How, MAX_EFFECT_VALUES, OutcomeOdds, Report,
+    Unfollowed, effect_chance, effect_columns,
 };
 pub use sampler::Sampler;
 pub use scenario::scenario;
