@@ -551,7 +551,11 @@ fn sweep_text(
     // Then what the check does to who makes it: the chance of each value an attribute is left with.
     let (shown_effects, same) = effect_columns_and_same(rows.iter().map(|(_, r)| r));
     for (target, why) in &shown_effects.left_out {
-        out.push_str(&format!("{} is not shown: {} (each row's `--json` has it)\n", shown(target), shown(why)));
+        out.push_str(&format!(
+            "{} is not shown: {} (each row's `--json` has it)\n",
+            shown(target),
+            shown(why)
+        ));
     }
     if !shown_effects.left_out.is_empty() && same.is_empty() {
         out.push('\n');

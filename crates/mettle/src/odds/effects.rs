@@ -172,6 +172,104 @@ pub(crate) fn written(c: &Check) -> Vec<u32> {
     out
 }
 
+/// Most values of a number or name an attribute may be left with across a table's rows for
+/// [`effect_columns`] to give it a column each.
+pub const MAX_EFFECT_VALUES: usize = 4;
+
+/// The effects a table of several reports shows (a sweep's, a card's), by [`effect_columns`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EffectColumns {
+    /// (attribute, value) pairs, in the order the reports list them.
+    pub columns: Vec<(String, String)>,
+    /// The attributes given no column, each with why: some row could not follow its effects, or
+    /// it is left with more than [`MAX_EFFECT_VALUES`] values across the rows.
+    pub left_out: Vec<(String, String)>,
+}
+
+/// The effects a table of several reports shows (a sweep's, a card's), given each report's
+/// [`Report::effects`](super::Report::effects): (attribute, value) pairs in the order the reports list them, each value an
+/// attribute is left with in some row, but `no` of a yes/no attribute (the rest of `yes`), and a
+/// value every row leaves for certain (it tells nothing). An attribute whose effects some row could
+/// not follow, or with more values than [`MAX_EFFECT_VALUES`], has none, and is said to be left out.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("e.mettle", "kind unit { lucky: flag = no  hp: 0..9 = 5 }
+///     check c for unit { roll d6  outcome hi when total == 6 { set unit.lucky to yes }  otherwise lo { remove 1 from unit.hp } }").unwrap();
+/// let mut s = mettle::Session::new(&rules, 0);
+/// let (who, _) = mettle::odds::stand_in(&mut s, "c", &[]).unwrap().unwrap();
+/// let r = mettle::odds::ask(&mut s, "c", Some(who), &[], 0).unwrap();
+/// let shown = mettle::odds::effect_columns([r.effects.as_slice()]);
+/// let names: Vec<String> = shown.columns.iter().map(|(t, v)| format!("{t}={v}")).collect();
+/// assert_eq!(names, ["unit.lucky=yes", "unit.hp=4", "unit.hp=5"]);
+/// assert!(shown.left_out.is_empty());
+/// let yes = mettle::odds::effect_chance(&r.effects, &shown.columns[0]);
+/// assert_eq!(mettle::wire::Chance::of(&mettle::odds::OutcomeOdds { name: "".into(), chance: yes }).exact.as_deref(), Some("1/6"));
+/// ```
+pub fn effect_columns<'a>(rows: impl IntoIterator<Item = &'a [EffectOdds]>) -> EffectColumns {
+    let rows: Vec<&[EffectOdds]> = rows.into_iter().collect();
+    // Each attribute's values in one order, merged from every row's (each in the attribute's order).
+    let mut order: Vec<(String, Vec<String>)> = vec![];
+    let mut out = EffectColumns::default();
+    for e in rows.iter().flat_map(|r| r.iter()) {
+        if let Some(u) = &e.unfollowed
+            && !out.left_out.iter().any(|(t, _)| *t == e.target)
+        {
+            out.left_out.push((e.target.clone(), format!("in some rows {}", u.why)));
+        }
+        let at = match order.iter().position(|(t, _)| *t == e.target) {
+            Some(i) => i,
+            None => {
+                order.push((e.target.clone(), vec![]));
+                order.len() - 1
+            }
+        };
+        let known = &mut order[at].1;
+        let mut after: Option<usize> = None;
+        for v in &e.values {
+            match known.iter().position(|k| *k == v.name) {
+                Some(i) => after = Some(i),
+                None => {
+                    let i = after.map_or(0, |a| a + 1);
+                    known.insert(i, v.name.clone());
+                    after = Some(i);
+                }
+            }
+        }
+    }
+    for (target, values) in order {
+        if out.left_out.iter().any(|(t, _)| *t == target) {
+            continue;
+        }
+        let listed = || rows.iter().flat_map(|r| r.iter().filter(|x| x.target == target));
+        let flag = values.iter().all(|v| v == "yes" || v == "no");
+        if !flag && values.len() > MAX_EFFECT_VALUES {
+            let why = format!("it is left with {} different values across the rows", values.len());
+            out.left_out.push((target, why));
+            continue;
+        }
+        let values = if flag { vec!["yes".to_string()] } else { values };
+        for value in values {
+            let certain = || {
+                listed().count() == rows.len()
+                    && listed().all(|x| matches!(x.chance_of(&value), Chance::Exact(f) if f.num == f.den))
+            };
+            if flag || !certain() {
+                out.columns.push((target.clone(), value));
+            }
+        }
+    }
+    out
+}
+
+/// The chance of `column` (an attribute and a value, as [`effect_columns`] gives them) among
+/// `effects`: 0 when they do not list the attribute.
+pub fn effect_chance(effects: &[EffectOdds], (target, value): &(String, String)) -> Chance {
+    match effects.iter().find(|e| e.target == *target) {
+        Some(e) => e.chance_of(value),
+        None => Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
+    }
+}
+
 /// Where a value is listed: numbers in order, names in their set's order, no before yes.
 pub(crate) fn order(v: &Value) -> (u8, i64) {
     match v {

@@ -28,11 +28,9 @@ pub use check::CheckOdds;
 pub(crate) use cover::settle_missing_otherwise;
 pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
+pub use effects::{EffectColumns, MAX_EFFECT_VALUES, effect_chance, effect_columns};
 pub use lint::unreachable;
-pub use report::{
-    Chance, DefaultedInput, EffectColumns, EffectOdds, How, MAX_EFFECT_VALUES, OutcomeOdds, Report,
-    Unfollowed, effect_chance, effect_columns,
-};
+pub use report::{Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use sweep::{
