@@ -559,3 +559,36 @@ fn sim_refuses_a_group_it_cannot_make_before_any_run() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("only a check's outcomes can be grouped"), "{}", err(&o));
 }
+
+const HEAVY: &str = "kind unit { hp: 0..9 = 5 }
+check c for unit {
+  roll 3d100
+  outcome hi when total >= 150 { repeat { add 0 to unit.hp } until unit.hp > 8 }
+  otherwise lo { remove 1 from unit.hp }
+}
+";
+
+#[test]
+fn effects_that_fail_or_run_long_leave_the_outcomes_exact_and_say_why() {
+    let file = temp_rules("heavy_effects.mettle", HEAVY);
+    let before = std::fs::read(&file).unwrap();
+    // Each `hi` roll's effects stop at the `repeat` limit: those rolls are not followed.
+    let o = mettle(&["odds", file.to_str().unwrap(), "c"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.contains("exact odds") && text.contains("hi         51.50%  257499/500000"), "{text}");
+    assert!(text.contains("not followed    51.50%  257499/500000"), "{text}");
+    assert!(text.contains("not followed: its effects stop with an error: `repeat` ran 1000 times"), "{text}");
+    // With too little work to follow every roll's effects, the outcomes are still exact.
+    let o = mettle(&["odds", file.to_str().unwrap(), "c", "--budget", "odds_work=2000000", "--json"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["outcomes"][0]["exact"], "257499/500000");
+    let hp = &v["effects"][0];
+    assert_eq!(hp["target"], "unit.hp");
+    assert_eq!(hp["values"], serde_json::json!([]));
+    assert_eq!(hp["unfollowed"]["exact"], "1/1");
+    assert!(hp["unfollowed"]["why"].as_str().unwrap().contains("--budget odds_work=N"), "{hp}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the ruleset is left as it was");
+}

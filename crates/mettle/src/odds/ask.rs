@@ -38,7 +38,20 @@ pub fn ask(
     // Inside a larger budget (a sweep's row), the exact try may take half of what is left, so that an
     // estimate can still follow it.
     let units = session.ruleset().budget().odds_work.min(super::work::left() / 2);
-    let (exact, _) = super::work::within(units, || check_odds(session, &prepared));
+    let (mut exact, _) = super::work::within(units, || check_odds(session, &prepared));
+    // Following the effects of every roll may be what took the work: the outcomes are then worked
+    // out again without them, and the effects said to be out of reach.
+    let mut unfollowed = None;
+    if matches!(&exact, Ok(Err(why)) if *why == super::work::reason())
+        && super::effects::Follow::new(session, c, subject, super::effects::Dice::All).is_some()
+    {
+        prepared.effects = false;
+        let (again, _) = super::work::within(units, || check_odds(session, &prepared));
+        if let Ok(Ok(odds)) = &again {
+            unfollowed = Some(super::effects::out_of_reach(session, c, subject, &odds.total));
+            exact = again;
+        }
+    }
     let mut report = match exact? {
         Ok(odds) => exact_report(question, &odds),
         Err(reason) => {
@@ -50,6 +63,9 @@ pub fn ask(
             report?
         }
     };
+    if let Some(effects) = unfollowed {
+        report.effects = effects;
+    }
     report.defaults = defaults;
     // The check's own groups (their members are outcomes: the checker saw to it).
     let groups = &session.ruleset().program().checks[c as usize].groups;

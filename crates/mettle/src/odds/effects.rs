@@ -270,6 +270,25 @@ pub fn effect_chance(effects: &[EffectOdds], (target, value): &(String, String))
     }
 }
 
+/// For check `check` made by `subject`, whose outcomes were worked out exactly (over `total` ways)
+/// without following its effects, because following them took more work than the budget allows:
+/// each attribute its outcomes write, every roll counted as not followed, and why.
+pub(crate) fn out_of_reach(
+    session: &Session,
+    check: CheckId,
+    subject: Option<u32>,
+    total: &BigUint,
+) -> Vec<EffectOdds> {
+    let Some(mut follow) = Follow::new(session, check, subject, Dice::All) else { return vec![] };
+    follow.unfollowed.push((
+        "following them for every roll would take more work than the budget of the odds allows (`--budget odds_work=N` \
+         raises it)"
+            .to_string(),
+        total.clone(),
+    ));
+    follow.finish(session, total, true)
+}
+
 /// Where a value is listed: numbers in order, names in their set's order, no before yes.
 pub(crate) fn order(v: &Value) -> (u8, i64) {
     match v {
