@@ -496,10 +496,19 @@ fn an_effect_can_be_drawn_as_a_heat_map() {
     assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&heat).unwrap();
     assert!(svg.contains("unit.resolve_next=yes"), "{svg}");
-    assert!(
-        svg.contains("chance of unit.resolve_next=yes") || svg.contains("unit.resolve_next=yes"),
-        "{svg}"
-    );
+    assert!(svg.contains("chance of effect unit.resolve_next=yes"), "{svg}");
+    // Without `--plot-of`, the heat map is of the first outcome, not of an effect.
+    let plain = dir.join("plain.svg");
+    let o = mettle(&[&args[..], &[plain.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&plain).unwrap();
+    assert!(svg.contains("chance of broken"), "{svg}");
+    // Over one input, the effect is a dashed line named as its column, not bracketed as a group.
+    let lines = dir.join("lines.svg");
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--plot", lines.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&lines).unwrap();
+    assert!(svg.contains(">unit.resolve_next=yes<") && !svg.contains("[unit.resolve_next=yes]"), "{svg}");
     assert!(svg.matches("<title>").count() >= 8, "a cell per combination: {svg}");
     // A misspelt effect: coded, with the nearest name, and no chart written.
     let missing = dir.join("missing.svg");
