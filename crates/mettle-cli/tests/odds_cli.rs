@@ -508,7 +508,7 @@ fn an_effect_can_be_drawn_as_a_heat_map() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--plot", lines.to_str().unwrap()]);
     assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&lines).unwrap();
-    assert!(svg.contains(">unit.resolve_next=yes<") && !svg.contains("[unit.resolve_next=yes]"), "{svg}");
+    assert!(svg.contains("\nunit.resolve_next=yes\n") && !svg.contains("[unit.resolve_next=yes]"), "{svg}");
     assert!(svg.matches("<title>").count() >= 8, "a cell per combination: {svg}");
     // A misspelt effect: coded, with the nearest name, and no chart written.
     let missing = dir.join("missing.svg");
