@@ -27,7 +27,8 @@ pub struct OddsTable {
     pub columns_by: Option<String>,
     /// The value of each group of columns (one empty group without `columns_by`).
     pub columns: Vec<String>,
-    /// The outcomes, in the order they are tried, then the check's groups of outcomes as `[pass]`.
+    /// The outcomes, in the order they are tried, then the check's groups of outcomes as `[pass]`,
+    /// then the values the rolls leave of who makes the check, as `unit.resolve_next = yes`.
     pub outcomes: Vec<String>,
     /// The chances: by row, by column, by outcome.
     pub cells: Vec<Vec<Vec<Cell>>>,
@@ -146,9 +147,14 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         });
     }
     let primary = axes.remove(0);
+    // Each yes/no attribute the outcomes write takes a column of its own (`unit.resolve_next = yes`).
+    let flags = kind.map_or(0, |k| {
+        let written = crate::odds::effects::written(c);
+        written.iter().filter(|f| k.fields.get(**f as usize).is_some_and(|f| f.ty == Ty::Flag)).count()
+    });
     let secondary = axes
         .iter()
-        .position(|a| a.values.len() <= 4 && a.values.len() * outcomes.len() <= MAX_CELLS)
+        .position(|a| a.values.len() <= 4 && a.values.len() * (outcomes.len() + flags) <= MAX_CELLS)
         .map(|i| axes.remove(i));
     let on_axes = |name: &str, attribute: bool| {
         [Some(&primary), secondary.as_ref()]
@@ -200,6 +206,8 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
     let mut session = Session::new(rules, 0);
     session.set_logging(false);
     let (mut fewest, mut missing) = (u64::MAX, None);
+    // What each cell's roll leaves of who makes it, row by row.
+    let mut effects: Vec<Vec<crate::odds::EffectOdds>> = vec![];
     let (cells, _) = crate::odds::work::within(work, || {
         let count = (rows.len() * cols.len()) as u64;
         let mut done = 0u64;
@@ -225,6 +233,7 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                             Err(d) => {
                                 missing.get_or_insert(d.message);
                                 line.push(vec![Cell::Missing; outcomes.len()]);
+                                effects.push(vec![]);
                                 continue;
                             }
                         }
@@ -241,19 +250,25 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
                             fewest = fewest.min(*runs);
                         }
                         line.push(r.outcomes.iter().chain(&r.groups).map(|o| cell(&o.chance)).collect());
+                        effects.push(r.effects);
+                        continue;
                     }
                     Err(d) => {
                         missing.get_or_insert(d.message);
                         line.push(vec![Cell::Missing; outcomes.len()]);
                     }
                 }
+                effects.push(vec![]);
             }
             cells.push(line);
         }
         cells
     });
-    let mut rows: Vec<String> = rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect();
     let mut cells = cells;
+    // What each row's rolls leave of who makes the check, cell by cell.
+    let mut effects: Vec<Vec<Vec<crate::odds::EffectOdds>>> =
+        effects.chunks(cols.len().max(1)).map(<[_]>::to_vec).collect();
+    let mut rows: Vec<String> = rows.iter().map(|r| r.map_or(String::new(), |(l, _)| l.clone())).collect();
     let mut rows_by = primary.label.clone();
     if primary.wide && cells.len() == rows.len() {
         let mut keep = interesting(&cells);
@@ -286,7 +301,11 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         }
         rows = keep.iter().map(|&i| rows[i].clone()).collect();
         cells = keep.iter().map(|&i| cells[i].clone()).collect();
+        effects = keep.iter().filter_map(|&i| effects.get(i).cloned()).collect();
     }
+    // After the rows are chosen, by the outcomes alone.
+    let effects: Vec<Vec<crate::odds::EffectOdds>> = effects.into_iter().flatten().collect();
+    let unshown = with_effects(&mut outcomes, &mut cells, &effects);
     Ok(OddsTable {
         rows_by,
         rows,
@@ -298,9 +317,47 @@ pub(super) fn table(rules: &Ruleset, src: &Source, c: &Check, work: u64) -> Resu
         estimated: (fewest < u64::MAX).then(|| {
             format!("≈ estimated from at least {fewest} simulated rolls each: exact odds take more work than a card allows")
         }),
-        missing: missing.map(|m| format!("— could not be worked out: {m}")),
+        missing: missing.map(|m| format!("— could not be worked out: {m}")).or(unshown),
         untested: (!never.is_empty()).then(|| never.join(" ")),
     })
+}
+
+/// Adds to the table what the rolls leave of who makes the check (`effects`, one list per cell, row
+/// by row) as columns after the outcomes, named `unit.resolve_next = yes`: those
+/// [`crate::odds::effect_columns`] shows, but a value named as an outcome whose chances are that
+/// outcome's in every cell (`unit.morale = broken` and `broken`; the card says what each does).
+/// Returns a note naming the attributes left out, and why, if any are.
+fn with_effects(
+    outcomes: &mut Vec<String>,
+    cells: &mut [Vec<Vec<Cell>>],
+    effects: &[Vec<crate::odds::EffectOdds>],
+) -> Option<String> {
+    let shown_effects = crate::odds::effect_columns(effects.iter().map(Vec::as_slice));
+    let columns = shown_effects.columns;
+    let shown = outcomes.len();
+    for column in &columns {
+        let new: Vec<Cell> = cells
+            .iter()
+            .flatten()
+            .zip(effects)
+            .map(|(line, e)| match line.first() {
+                Some(Cell::Missing) => Cell::Missing,
+                _ => cell(&crate::odds::effect_chance(e, column)),
+            })
+            .collect();
+        let twin = outcomes[..shown].iter().position(|o| *o == column.1);
+        let same =
+            twin.is_some_and(|o| cells.iter().flatten().zip(&new).all(|(line, c)| line.get(o) == Some(c)));
+        if same {
+            continue;
+        }
+        outcomes.push(format!("{} = {}", column.0, column.1));
+        for (line, c) in cells.iter_mut().flatten().zip(new) {
+            line.push(c);
+        }
+    }
+    let notes: Vec<String> = shown_effects.left_out.iter().map(|(t, why)| format!("{t} ({why})")).collect();
+    (!notes.is_empty()).then(|| format!("— what the rolls leave of {} is not shown", notes.join("; ")))
 }
 
 /// The rows of a wide range worth showing: from the last row before the odds (as shown) first

@@ -30,13 +30,28 @@ pub fn ask(
 ) -> Result<Report, Diagnostic> {
     let (c, args) = session.resolve(check, inputs)?;
     let mut question = question(session, check, inputs);
-    let prepared = session.prepare(c, subject, args.clone())?;
+    let mut prepared = session.prepare(c, subject, args.clone())?;
+    // The odds tell what the check does too.
+    prepared.effects = true;
     let defaults = defaulted(session, c, inputs, &prepared);
     question.push_str(&defaults_text(&defaults));
     // Inside a larger budget (a sweep's row), the exact try may take half of what is left, so that an
     // estimate can still follow it.
     let units = session.ruleset().budget().odds_work.min(super::work::left() / 2);
-    let (exact, _) = super::work::within(units, || check_odds(session, &prepared));
+    let (mut exact, _) = super::work::within(units, || check_odds(session, &prepared));
+    // Following the effects of every roll may be what took the work: the outcomes are then worked
+    // out again without them, and the effects said to be out of reach.
+    let mut unfollowed = None;
+    if matches!(&exact, Ok(Err(why)) if *why == super::work::reason())
+        && super::effects::Follow::new(session, c, subject, super::effects::Dice::All).is_some()
+    {
+        prepared.effects = false;
+        let (again, _) = super::work::within(units, || check_odds(session, &prepared));
+        if let Ok(Ok(odds)) = &again {
+            unfollowed = Some(super::effects::out_of_reach(session, c, subject, &odds.total));
+            exact = again;
+        }
+    }
     let mut report = match exact? {
         Ok(odds) => exact_report(question, &odds),
         Err(reason) => {
@@ -48,6 +63,9 @@ pub fn ask(
             report?
         }
     };
+    if let Some(effects) = unfollowed {
+        report.effects = effects;
+    }
     report.defaults = defaults;
     // The check's own groups (their members are outcomes: the checker saw to it).
     let groups = &session.ruleset().program().checks[c as usize].groups;
@@ -155,6 +173,7 @@ pub fn exact_report(question: String, odds: &CheckOdds) -> Report {
             .collect(),
         groups: vec![],
         values: odds.values.clone(),
+        effects: odds.effects.clone(),
         how: How::Exact,
         defaults: vec![],
     }
@@ -178,15 +197,25 @@ fn estimate(
     let mut totals: BTreeMap<i64, u64> = BTreeMap::new();
     let mut margins: BTreeMap<i64, u64> = BTreeMap::new();
     let mut done = 0;
+    // What the effects leave of who makes the check, counted over the same runs.
+    let mut follow = super::effects::Follow::new(session, c, subject, super::effects::Dice::All);
+    let one = num_bigint::BigUint::from(1u32);
     for _ in 0..runs {
         // Each roll's steps and script operations count against the budget of work; rolls stop
         // when it is spent (a roll cut short by it is not counted).
-        let r = match s.roll_quietly(c, subject, args.clone()) {
+        let rolled = match (&follow, subject) {
+            (Some(_), Some(who)) => s.roll_quietly_following(c, who, args.clone()).map(|(r, a)| (r, Some(a))),
+            _ => s.roll_quietly(c, subject, args.clone()).map(|r| (r, None)),
+        };
+        let (r, after) = match rolled {
             Err(_) if super::work::dry() => break,
             r => r?,
         };
         if !super::work::charge(1) {
             break;
+        }
+        if let (Some(f), Some(after)) = (&mut follow, after) {
+            f.add(&one, r.outcome, after.as_ref());
         }
         done += 1;
         hits[r.outcome] += 1;
@@ -208,6 +237,8 @@ fn estimate(
     } else {
         (runs, reason)
     };
+    let effects =
+        follow.map(|f| f.finish(session, &num_bigint::BigUint::from(runs), false)).unwrap_or_default();
     // Values spread too wide to list are left out.
     let mut values: Vec<(String, Dist)> =
         Dist::from_counts(totals).map(|d| ("total".to_string(), d)).into_iter().collect();
@@ -230,6 +261,7 @@ fn estimate(
             .collect(),
         groups: vec![],
         values,
+        effects,
         how: How::Estimated { reason, runs, seed },
         defaults: vec![],
     })

@@ -31,6 +31,9 @@ pub struct CheckOdds {
     /// Distributions of the check's numbers: `total`, `margin` (with a target), and each whole-number
     /// `let` worked out after the roll.
     pub values: Vec<(String, Dist)>,
+    /// What the check does to who makes it, when the odds were asked to follow its effects: each
+    /// attribute its outcomes change, with the chance of each value it is left with.
+    pub effects: Vec<super::EffectOdds>,
     /// Each distinct roll: what it reads of the dice, and the outcome it settles to.
     pub(crate) table: Table,
 }
@@ -89,7 +92,7 @@ fn check_odds_within(
     let Some(spec) = &prepared.dice else {
         // No dice: one way, settled once.
         let s = session.settle(prepared, None)?;
-        return Ok(Ok(gather(p, c, vec![(BigUint::from(1u32), s, 0)], None)));
+        return Ok(Ok(gather(session, prepared, vec![(BigUint::from(1u32), s, 0)], None)));
     };
     if let crate::session::FaceSpec::Count(n) = spec.faces
         && n > MAX_FACES
@@ -128,7 +131,7 @@ fn check_odds_within(
     let reads_more = !shape.places.is_empty() || shape.sum || !shape.counts.is_empty() || needs.sorted;
     if (keeps || explodes) && !reads_more {
         // The rules read only the roll's value: its exact distribution settles every roll.
-        return by_value(session, prepared, p, c, spec);
+        return by_value(session, prepared, spec);
     }
     if explodes {
         let b = scan::Blocker {
@@ -141,7 +144,7 @@ fn check_odds_within(
     if keeps || needs.sorted {
         return super::sorted::odds(session, prepared, c, spec, &shape.places).map(|r| {
             r.map(|settled| {
-                let mut odds = gather(p, c, settled, None);
+                let mut odds = gather(session, prepared, settled, None);
                 odds.table.sampleable = false;
                 odds
             })
@@ -179,7 +182,7 @@ fn check_odds_within(
     let pools = rolls.iter().map(|(_, f, _)| Some(pool_of(spec, &shape, f)));
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((w, _, i), s)| (w, s, i)).collect();
-    Ok(Ok(gather(p, c, settled, Some(layout))))
+    Ok(Ok(gather(session, prepared, settled, Some(layout))))
 }
 
 /// Exact odds of a check whose rules read only its roll's value, whatever the roll's modifiers: the
@@ -188,8 +191,6 @@ fn check_odds_within(
 fn by_value(
     session: &mut Session,
     prepared: &Prepared,
-    p: &Program,
-    c: &Check,
     spec: &DiceSpec,
 ) -> Result<Result<CheckOdds, String>, Diagnostic> {
     let dist = match super::pool::term(spec.count, spec.faces.faces(), &spec.mods) {
@@ -209,7 +210,7 @@ fn by_value(
         rolls.iter().map(|(v, _)| Some(Pool { notation: String::new(), sides, dice: vec![], value: *v }));
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((_, w), s)| (w, s, 0)).collect();
-    let mut odds = gather(p, c, settled, None);
+    let mut odds = gather(session, prepared, settled, None);
     odds.table.sampleable = false;
     Ok(Ok(odds))
 }
@@ -347,13 +348,24 @@ pub(crate) fn die<W: Weight>(spec: &DiceSpec) -> Option<Vec<(i64, W)>> {
     Some(w.into_iter().collect())
 }
 
-/// Adds up the settled rolls: ways per outcome, and the distributions of the check's numbers.
+/// Adds up the settled rolls: ways per outcome, the distributions of the check's numbers, and (when
+/// asked for) what the effects leave of who makes the check.
 fn gather(
-    p: &Program,
-    c: &Check,
+    session: &Session,
+    prepared: &Prepared,
     settled: Vec<(BigUint, Settled, usize)>,
     layout: Option<Layout>,
 ) -> CheckOdds {
+    let mut follow = if prepared.effects {
+        let c = &session.ruleset().program().checks[prepared.check as usize];
+        let natural = scan::needs(c, &scan::parts(c).1).natural;
+        let dice = super::effects::Dice::Read { natural };
+        super::effects::Follow::new(session, prepared.check, prepared.subject, dice)
+    } else {
+        None
+    };
+    let p = session.ruleset().program();
+    let c = &p.checks[prepared.check as usize];
     let names = &p.sets[c.outcome_set as usize].names;
     let mut ways = vec![BigUint::default(); c.outcomes.len()];
     let mut totals: BTreeMap<i64, BigUint> = BTreeMap::new();
@@ -377,6 +389,9 @@ fn gather(
                 Value::Int(x) => *values[i].entry(*x).or_default() += &w,
                 _ => whole[i] = false,
             }
+        }
+        if let Some(f) = &mut follow {
+            f.add(&w, s.outcome, s.after.as_ref());
         }
         outcome[index] = s.outcome as u32;
         total_at[index] = s.total;
@@ -402,6 +417,7 @@ fn gather(
     }
     CheckOdds {
         outcomes: c.outcomes.iter().zip(ways).map(|(o, w)| (names[o.index as usize].clone(), w)).collect(),
+        effects: follow.map(|f| f.finish(session, &all, true)).unwrap_or_default(),
         total: all,
         values: out,
         table: Table { layout, outcome, total: total_at, sampleable: true },

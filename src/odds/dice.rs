@@ -42,6 +42,7 @@ pub fn dice(expr: &str, budget: &Budget, seed: u64) -> Result<Report, Vec<Diagno
         outcomes: vec![],
         groups: vec![],
         values: vec![],
+        effects: vec![],
         how: How::Exact,
         defaults: vec![],
     };
@@ -123,6 +124,7 @@ fn estimate(
         outcomes: vec![],
         groups: vec![],
         values: vec![],
+        effects: vec![],
         how: How::Estimated { reason, runs, seed },
         defaults: vec![],
     };

@@ -6,6 +6,7 @@ pub(crate) mod check;
 mod cover;
 mod dice;
 pub mod dist;
+pub(crate) mod effects;
 pub(crate) mod expr;
 mod layout;
 mod lint;
@@ -27,8 +28,9 @@ pub use check::CheckOdds;
 pub(crate) use cover::settle_missing_otherwise;
 pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
+pub use effects::{EffectColumns, MAX_EFFECT_VALUES, effect_chance, effect_columns};
 pub use lint::unreachable;
-pub use report::{Chance, DefaultedInput, How, OutcomeOdds, Report};
+pub use report::{Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use sweep::{

@@ -15,6 +15,10 @@ pub struct Report {
     pub groups: Vec<OutcomeOdds>,
     /// Distributions of the numbers the question produces (total, margin, …).
     pub values: Vec<(String, Dist)>,
+    /// What the check does to the one who makes it: each attribute its outcomes change (and any
+    /// other one a roll changed), with the chance of each value it is left with. Empty for a check
+    /// made by no one, or whose outcomes change nothing.
+    pub effects: Vec<EffectOdds>,
     /// Exact, or estimated by simulation (and why).
     pub how: How,
     /// Each input of the check the question left out, with the value the roll took for it (also
@@ -34,8 +38,47 @@ pub struct DefaultedInput {
     pub from: Option<String>,
 }
 
+/// What a check leaves of one attribute of the one who makes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectOdds {
+    /// The attribute, as the rules name it: `unit.resolve_next`.
+    pub target: String,
+    /// Each value it is left with, as people read it (numbers in order, names in their set's
+    /// order, no before yes), with its chance; a roll that leaves it alone counts for the value it
+    /// had.
+    pub values: Vec<OutcomeOdds>,
+    /// The rolls whose effects could not be followed (they roll dice of their own, …): their chance
+    /// and why. The values' chances then add up to less than 1.
+    pub unfollowed: Option<Unfollowed>,
+}
+
+impl EffectOdds {
+    /// The chance that the attribute is left with `value` (as people read it), 0 when it never is.
+    pub fn chance_of(&self, value: &str) -> Chance {
+        match self.values.iter().find(|v| v.name == value) {
+            Some(v) => v.chance.clone(),
+            None => match self.values.first().map(|v| &v.chance) {
+                Some(Chance::Estimate { runs, .. }) => {
+                    let (low, high) = crate::sim::wilson(0, *runs);
+                    Chance::Estimate { hits: 0, runs: *runs, low, high }
+                }
+                _ => Chance::Exact(Fraction::new(0u32.into(), 1u32.into())),
+            },
+        }
+    }
+}
+
+/// The rolls whose effects an odds question could not follow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unfollowed {
+    /// Their chance.
+    pub chance: Chance,
+    /// Why, in words.
+    pub why: String,
+}
+
 /// The chance of one outcome.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutcomeOdds {
     /// The outcome's name.
     pub name: String,

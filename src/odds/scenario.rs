@@ -38,6 +38,7 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
                 .collect(),
             groups: vec![],
             values: vec![],
+            effects: vec![],
             how: How::Exact,
             defaults: vec![],
         }),
@@ -92,6 +93,7 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
         outcomes,
         groups: vec![],
         values,
+        effects: vec![],
         how: How::Estimated { reason, runs: rep.runs, seed },
         defaults: vec![],
     })

@@ -62,6 +62,8 @@ pub struct Prepared {
     pub dice: Option<DiceSpec>,
     /// The modifiers that apply.
     pub modifiers: Vec<AppliedModifier>,
+    /// Whether [`Session::settle_all`] also follows the outcome's effects on who makes the check.
+    pub(crate) effects: bool,
     frame: Vec<Value>,
     setup: Setup,
 }
@@ -96,6 +98,9 @@ pub struct Settled {
     pub outcome: usize,
     /// Every slot of the check (its `let` values among them).
     pub slots: Vec<Value>,
+    /// With [`Prepared::effects`], for a check someone makes whose outcome has effects: the
+    /// attributes of who makes it after them, or why they cannot be followed from the roll alone.
+    pub after: Option<Result<Vec<Value>, String>>,
 }
 
 impl Session {
@@ -120,7 +125,15 @@ impl Session {
                 }
                 None => None,
             };
-            Ok(Prepared { check, subject, dice, modifiers: setup.applied.clone(), frame, setup })
+            Ok(Prepared {
+                check,
+                subject,
+                dice,
+                modifiers: setup.applied.clone(),
+                effects: false,
+                frame,
+                setup,
+            })
         })
     }
 
@@ -142,7 +155,15 @@ impl Session {
                 let mut slots = prepared.frame.clone();
                 let (total, target, outcome) =
                     r.settle_check(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
-                out.push(Settled { total, target, outcome, slots });
+                let check = &r.program().checks[prepared.check as usize];
+                let after = match prepared.subject {
+                    Some(who) if prepared.effects && !check.outcomes[outcome].body.is_empty() => {
+                        let mut frame = slots.clone();
+                        Some(r.effects_after(prepared.check, who, (total, target, outcome), &mut frame)?)
+                    }
+                    _ => None,
+                };
+                out.push(Settled { total, target, outcome, slots, after });
             }
             Ok(out)
         })
@@ -262,6 +283,39 @@ impl Session {
         })();
         drop(r);
         // A walk is for one action.
+        self.end_walk();
+        rolled
+    }
+    /// [`Session::roll_quietly`], also following the outcome's effects on `subject` as exact odds
+    /// do ([`Prepared::effects`]): the attributes they leave, or why they cannot be followed, and
+    /// nothing changed. `None` for an outcome without effects.
+    #[allow(clippy::type_complexity, reason = "the roll, and what its effects leave")]
+    pub(crate) fn roll_quietly_following(
+        &mut self,
+        check: CheckId,
+        subject: u32,
+        inputs: impl AsRef<[(u32, Value)]>,
+    ) -> Result<(QuietRoll, Option<Result<Vec<Value>, String>>), Diagnostic> {
+        let mut log = vec![];
+        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false, &mut self.spare);
+        r.limit(self.rules.budget(), &self.cancel);
+        let rolled = (|| {
+            let (mut slots, setup) = r.prepare_quietly(check, Some(subject), inputs.as_ref())?;
+            let pool = match &r.program().checks[check as usize].roll {
+                Some(roll) => Some(r.roll_pool(&roll.dice, setup.extra, &setup.labels, &mut slots)?),
+                None => None,
+            };
+            let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
+            let after = if r.program().checks[check as usize].outcomes[outcome].body.is_empty() {
+                None
+            } else {
+                let mut frame = slots.clone();
+                Some(r.effects_after(check, subject, (total, target, outcome), &mut frame)?)
+            };
+            r.keep_check_frame(check, slots);
+            Ok((QuietRoll { total, target, outcome }, after))
+        })();
+        drop(r);
         self.end_walk();
         rolled
     }

@@ -529,6 +529,54 @@ impl SimDoc {
     }
 }
 
+/// Group `name` of the simulated check's outcomes `members` (as `--group pass=holds,inspired` gives
+/// them): the runs of its members together. `Err` names a member that is not an outcome of the
+/// check (or a target that is no check), with the nearest outcome, as [`crate::odds::Report::group`]
+/// does.
+///
+/// ```
+/// use mettle::{Ruleset, sim};
+/// let rules = Ruleset::from_str("s.mettle", "check c { roll d6  outcome hi when total >= 5  outcome mid when total >= 3  otherwise lo }").unwrap();
+/// let target = sim::Target::Check { name: "c".into(), inputs: vec![], with: vec![] };
+/// let report = sim::simulate(&rules, &target, &sim::Options { runs: 600, seed: 1, threads: 1 }, &|_| {}).unwrap();
+/// let g = mettle::wire::sim_group(&rules, &target, &report, "pass", &["hi", "mid"]).unwrap();
+/// let lo = report.results.iter().find(|f| f.result.as_deref() == Some("lo")).unwrap().count;
+/// assert_eq!(g.count, 600 - lo);
+/// assert!(mettle::wire::sim_group(&rules, &target, &report, "pass", &["hi", "md"]).unwrap_err().contains("did you mean `mid`?"));
+/// ```
+pub fn sim_group(
+    rules: &crate::Ruleset,
+    target: &crate::sim::Target,
+    rep: &crate::sim::Report,
+    name: &str,
+    members: &[&str],
+) -> Result<SimGroup, String> {
+    let p = rules.program();
+    let check = match target {
+        crate::sim::Target::Check { name: check, .. } => p.checks.iter().find(|c| &c.name == check),
+        crate::sim::Target::Scenario(_) => None,
+    };
+    let Some(check) = check else {
+        return Err(format!("group `{name}`: only a check's outcomes can be grouped (`--check NAME`)"));
+    };
+    let names = &p.sets[check.outcome_set as usize].names;
+    let known: Vec<&str> = check.outcomes.iter().map(|o| names[o.index as usize].as_str()).collect();
+    if let Some(m) = members.iter().find(|m| !known.contains(m)) {
+        return Err(format!(
+            "group `{name}`: there is no outcome `{m}`; {}",
+            crate::diagnostics::suggest(m, "outcome", &known)
+        ));
+    }
+    let count = rep
+        .results
+        .iter()
+        .filter(|f| f.winner.is_none() && f.result.as_deref().is_some_and(|r| members.contains(&r)))
+        .map(|f| f.count)
+        .sum();
+    let (low, high) = crate::sim::wilson(count, rep.runs);
+    Ok(SimGroup { group: name.to_string(), count, share: count as f64 / rep.runs.max(1) as f64, low, high })
+}
+
 /// The groups of the simulated check's outcomes (`group pass = holds, inspired`): the runs of their
 /// members together. None for a scenario.
 pub fn sim_groups(

@@ -35,7 +35,7 @@ mod replies;
 pub use docs::{
     CheckDoc, DiceRoll, DiceRollDoc, ErrorDoc, ErrorInfo, ErrorLabel, ExportDoc, FileCheck, Group, Meta,
     OddsDoc, Place, PlayDoc, RollDoc, SCHEMA, Severity, SimDoc, SimGroup, SimTarget, SweepDoc, SweepRow,
-    error_info, place, plain_error, plain_warning, sim_groups,
+    error_info, place, plain_error, plain_warning, sim_group, sim_groups,
 };
 #[cfg(feature = "schema")]
 pub use docs::{schemas, written};
@@ -43,7 +43,9 @@ pub use read::{Fields, entity, read, read_answer, read_one};
 pub use replies::{AnswersReply, Loaded, LogReply, OddsReply, Rolled, Saved, StateReply, Trimmed};
 
 pub use log::{Because, Entry, Line, log};
-pub use odds::{Chance, DefaultedInput, Method, Odds, Point, ValueOdds, odds};
+pub use odds::{
+    Chance, DefaultedInput, EffectChance, EffectOdds, Method, Odds, Point, Unfollowed, ValueOdds, odds,
+};
 pub use outcome::{
     AnswerView, ChangeView, MadeView, NoteView, OutcomeView, QuestionView, RangeView, answers, outcome,
     question,

@@ -17,6 +17,10 @@ pub struct Odds {
     pub outcomes: Vec<Chance>,
     /// Distributions of the numbers the question produces (total, margin, …).
     pub values: Vec<ValueOdds>,
+    /// What the check does to the one who makes it: each attribute its outcomes change, with the
+    /// chance of each value it is left with. Empty for a check made by no one or that changes
+    /// nothing, and for dice and scenarios.
+    pub effects: Vec<EffectOdds>,
     /// Each input of the check the question did not give, with the value it took (also named in
     /// `question`); empty when every input was given, and for dice and scenarios.
     pub defaults: Vec<DefaultedInput>,
@@ -75,6 +79,86 @@ pub struct Chance {
     /// For an estimate: the upper end of the 95% interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub high: Option<f64>,
+}
+
+/// What a check leaves of one attribute of the one who makes it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EffectOdds {
+    /// The attribute, as the rules name it: `unit.resolve_next`.
+    pub target: String,
+    /// Each value it is left with (numbers in order, names in their set's order, no before yes),
+    /// with its chance; a roll that leaves it alone counts for the value it had.
+    pub values: Vec<EffectChance>,
+    /// The rolls whose effects could not be followed (their effects roll dice, …), if any: their
+    /// chance and why. The values' chances then add up to less than 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfollowed: Option<Unfollowed>,
+}
+
+/// The chance that an attribute is left with one value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EffectChance {
+    /// The value, as people read it (`yes`, `shaken`, `2`).
+    pub value: String,
+    /// The chance as a number from 0 to 1.
+    pub probability: f64,
+    /// The exact chance as `p/q` in lowest terms; `null` for an estimate.
+    pub exact: Option<String>,
+    /// For an estimate: runs that left this value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hits: Option<u64>,
+    /// For an estimate: all runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
+    /// For an estimate: the lower end of the 95% interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low: Option<f64>,
+    /// For an estimate: the upper end of the 95% interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high: Option<f64>,
+}
+
+/// The rolls whose effects an odds question could not follow.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Unfollowed {
+    /// Their chance as a number from 0 to 1.
+    pub probability: f64,
+    /// Their exact chance as `p/q`; `null` for an estimate.
+    pub exact: Option<String>,
+    /// Why, in words.
+    pub why: String,
+}
+
+impl EffectOdds {
+    /// The typed view of one attribute's chances.
+    pub fn of(e: &crate::odds::EffectOdds) -> EffectOdds {
+        EffectOdds {
+            target: e.target.clone(),
+            values: e
+                .values
+                .iter()
+                .map(|v| {
+                    let c = Chance::of(v);
+                    EffectChance {
+                        value: c.outcome,
+                        probability: c.probability,
+                        exact: c.exact,
+                        hits: c.hits,
+                        runs: c.runs,
+                        low: c.low,
+                        high: c.high,
+                    }
+                })
+                .collect(),
+            unfollowed: e.unfollowed.as_ref().map(|u| {
+                let c = Chance::of(&OutcomeOdds { name: String::new(), chance: u.chance.clone() });
+                Unfollowed { probability: c.probability, exact: c.exact, why: u.why.clone() }
+            }),
+        }
+    }
 }
 
 /// The distribution of one number.
@@ -171,6 +255,7 @@ pub fn odds(report: &Report) -> Odds {
                     .collect(),
             })
             .collect(),
+        effects: report.effects.iter().map(EffectOdds::of).collect(),
         defaults: report
             .defaults
             .iter()

@@ -63,13 +63,20 @@ fn the_html_card_names_every_check_and_outcome_with_an_odds_table() {
 }
 
 #[test]
-fn the_morale_odds_are_exact_fractions_over_spirit_and_leadership() {
+fn the_morale_odds_are_exact_fractions_over_spirit_and_comms_with_resolve() {
     let html = html_of("infinite_frontiers");
-    assert!(html.contains("<b>Odds</b> by <code>spi</code> (rows) and <code>leadership</code> (columns)"));
+    // Resolve earned takes a column beside the outcomes: comms (two values) fits beside it, not
+    // leadership (four).
+    assert!(html.contains("<b>Odds</b> by <code>spi</code> (rows) and <code>comms</code> (columns)"));
+    assert!(html.contains("<th scope=\"col\">unit.resolve_next = yes</th>"), "{html}");
     // With SPI 2 and no leader, d6 + 2 reaches 7 on a 5 or a 6.
     let md = stdout(&mettle(&["card", "rulesets/infinite_frontiers.mettle", "--format", "md"]));
     let row = md.lines().find(|l| l.starts_with("| 2 | 16.7% (1/6) |")).expect("the SPI 2 row");
     assert!(row.contains("| 33.3% (1/3) | 50.0% (1/2) |"), "{row}");
+    // Resolve: a 6 on the die, 1 in 6 whatever the spirit, at SPI 0 only with comms' +1.
+    assert!(row.starts_with("| 2 | 16.7% (1/6) | 33.3% (1/3) | 50.0% (1/2) | 16.7% (1/6) |"), "{row}");
+    let row = md.lines().find(|l| l.starts_with("| 0 | 16.7% (1/6) |")).expect("the SPI 0 row");
+    assert!(row.starts_with("| 0 | 16.7% (1/6) | 0% | 83.3% (5/6) | 0% |"), "{row}");
 }
 
 #[test]

@@ -123,8 +123,9 @@ fn plot_writes_an_svg_chart() {
     ]);
     assert!(o.status.success(), "{}", err(&o));
     let svg = std::fs::read_to_string(&sweep).unwrap();
-    assert_eq!(svg.matches("<polyline").count(), 4, "three outcomes and a group: {svg}");
-    assert_eq!(svg.matches("<circle").count(), 28, "a point per value of each line");
+    assert_eq!(svg.matches("<polyline").count(), 5, "three outcomes, a group and Resolve earned: {svg}");
+    assert_eq!(svg.matches("<circle").count(), 35, "a point per value of each line");
+    assert!(svg.contains("unit.resolve_next=yes, spi 0: 0<"), "{svg}");
     // SPI 0 never passes: its point reads 0, not 0.0%.
     assert!(svg.contains("steady, spi 0: 0<"), "{svg}");
     // Over two inputs: a heat map of the group, a cell per combination.
@@ -138,7 +139,8 @@ fn plot_writes_an_svg_chart() {
     assert_eq!(svg.matches("<title>spi ").count(), 21, "{svg}");
     let o = mettle(&[&args[..], &["--plot-of", "stedy", "--plot", heat.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("no outcome or group `stedy`; did you mean `steady`?"), "{}", err(&o));
+    assert!(err(&o).contains("no outcome, group or effect called `stedy`"), "{}", err(&o));
+    assert!(err(&o).contains("did you mean `steady`?"), "{}", err(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -418,4 +420,190 @@ fn the_header_names_every_input_left_at_its_default() {
         "{head}"
     );
     assert!(!head.contains("leadership = 0"), "{head}");
+}
+
+#[test]
+fn odds_show_what_the_check_does_to_who_makes_it() {
+    let o = mettle(&["odds", FRONTIERS, "morale", "--set", "spi=3"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    // After the outcomes, before the numbers: each attribute the outcomes change, exactly.
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("no `{s}` in {text}"));
+    assert!(
+        at("  shaken ") < at("unit.resolve_next after the check")
+            && at("unit.resolve_next after") < at("\ntotal\n")
+    );
+    let resolve = &text[at("unit.resolve_next after the check")..at("\ntotal\n")];
+    assert!(
+        resolve.contains("  no     83.33%  5/6") && resolve.contains("  yes    16.67%  1/6"),
+        "{resolve}"
+    );
+    // An attribute an outcome may change but no roll here does: one line.
+    assert!(text.contains("unit.ap after the check: always 0"), "{text}");
+
+    let v = json(&["odds", FRONTIERS, "morale", "--set", "spi=3", "--json"]);
+    let effects = v["effects"].as_array().unwrap();
+    let resolve = effects.iter().find(|e| e["target"] == "unit.resolve_next").expect("resolve in effects");
+    assert_eq!(
+        resolve["values"],
+        serde_json::json!([
+            { "value": "no", "probability": 5.0 / 6.0, "exact": "5/6" },
+            { "value": "yes", "probability": 1.0 / 6.0, "exact": "1/6" }
+        ])
+    );
+    for e in effects {
+        assert!(e.get("unfollowed").is_none(), "{e}");
+        assert_eq!(sum_exact(e["values"].as_array().unwrap()), (1, 1), "{e}");
+    }
+}
+
+#[test]
+fn a_sweep_over_a_reading_that_changes_only_effects_shows_the_difference() {
+    let text = out(&mettle(&["odds", FRONTIERS, "morale", "--set", "spi=3", "--sweep", "resolve_needs"]));
+    let line = |reading: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(reading))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    let (six, sevens) = (line("a_six"), line("seven_sixes"));
+    assert_ne!(six, sevens, "{text}");
+    assert!(text.contains("unit.resolve_next=yes"), "{text}");
+    assert_eq!(six.split_whitespace().nth(4), Some("16.67%"), "{six}");
+    assert_eq!(sevens.split_whitespace().nth(4), Some("0"), "{sevens}");
+    // The morale it leaves is the outcome's, and said so rather than repeated.
+    assert!(
+        text.contains("with the chance of the outcome of the same name in every row: unit.morale=steady"),
+        "{text}"
+    );
+
+    let v = json(&["odds", FRONTIERS, "morale", "--set", "spi=3", "--sweep", "resolve_needs", "--json"]);
+    let yes: Vec<String> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let e =
+                r["effects"].as_array().unwrap().iter().find(|e| e["target"] == "unit.resolve_next").unwrap();
+            let y = e["values"].as_array().unwrap().iter().find(|x| x["value"] == "yes");
+            y.map_or("0".into(), |y| y["exact"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(yes, ["1/6", "0"]);
+}
+
+#[test]
+fn an_effect_can_be_drawn_as_a_heat_map() {
+    let dir = std::env::temp_dir().join(format!("mettle-plot-effect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let heat = dir.join("heat.svg");
+    let args = ["odds", FRONTIERS, "morale", "--sweep", "resolve_needs", "--sweep", "spi=0..3", "--plot"];
+    let o = mettle(&[&args[..], &[heat.to_str().unwrap(), "--plot-of", "unit.resolve_next=yes"]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&heat).unwrap();
+    assert!(svg.contains("unit.resolve_next=yes"), "{svg}");
+    assert!(svg.contains("chance of effect unit.resolve_next=yes"), "{svg}");
+    // Without `--plot-of`, the heat map is of the first outcome, not of an effect.
+    let plain = dir.join("plain.svg");
+    let o = mettle(&[&args[..], &[plain.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&plain).unwrap();
+    assert!(svg.contains("chance of broken"), "{svg}");
+    // Over one input, the effect is a dashed line named as its column, not bracketed as a group.
+    let lines = dir.join("lines.svg");
+    let o = mettle(&["odds", FRONTIERS, "morale", "--sweep", "spi=0..6", "--plot", lines.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let svg = std::fs::read_to_string(&lines).unwrap();
+    assert!(svg.contains("\nunit.resolve_next=yes\n") && !svg.contains("[unit.resolve_next=yes]"), "{svg}");
+    assert!(svg.matches("<title>").count() >= 8, "a cell per combination: {svg}");
+    // A misspelt effect: coded, with the nearest name, and no chart written.
+    let missing = dir.join("missing.svg");
+    let o = mettle(&[&args[..], &[missing.to_str().unwrap(), "--plot-of", "unit.resolve_next=ye"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("mettle::cli::bad_plot"), "{}", err(&o));
+    assert!(err(&o).contains("did you mean `unit.resolve_next=yes`?"), "{}", err(&o));
+    assert!(!missing.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sim_of_a_check_adds_up_groups_as_odds_does() {
+    let args = ["sim", FRONTIERS, "--check", "morale", "--set", "spi=3", "--runs", "3000", "--threads", "1"];
+    let o = mettle(&[&args[..], &["--group", "pass=steady", "--group", "down=broken,shaken"]].concat());
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    let runs = |label: &str| -> u64 {
+        let l = text.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("no {label} in {text}"));
+        l.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    assert_eq!(runs("[pass]"), runs("steady"));
+    assert_eq!(runs("[down]"), runs("broken") + runs("shaken"));
+    assert!(text.find("[pass]").unwrap() > text.find("shaken").unwrap(), "groups under the outcomes: {text}");
+    let v = json(&[&args[..], &["--group", "down=broken,shaken", "--json"]].concat());
+    let groups = v["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["group"], "down");
+    let count = |name: &str| {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["result"] == name)
+            .map_or(0, |r| r["count"].as_u64().unwrap())
+    };
+    assert_eq!(groups[0]["count"].as_u64().unwrap(), count("broken") + count("shaken"));
+}
+
+#[test]
+fn sim_refuses_a_group_it_cannot_make_before_any_run() {
+    let base = ["sim", FRONTIERS, "--check", "morale", "--set", "spi=3", "--runs", "1000000000"];
+    for (group, said) in [
+        ("pass=stedy", "did you mean `steady`?"),
+        ("pass", "needs NAME=OUTCOME"),
+        ("=steady", "needs a name and at least one outcome"),
+    ] {
+        let start = std::time::Instant::now();
+        let o = mettle(&[&base[..], &["--group", group]].concat());
+        assert_eq!(o.status.code(), Some(2), "{group}");
+        assert!(err(&o).contains("mettle::cli::bad_group") && err(&o).contains(said), "{group}: {}", err(&o));
+        assert!(out(&o).is_empty(), "{group}: nothing simulated, nothing printed");
+        assert!(start.elapsed().as_secs() < 20, "{group}: refused before the billion runs");
+    }
+    // A scenario has no outcomes to group.
+    let o = mettle(&["sim", FRONTIERS, "morale_failure", "--group", "a=b"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("only a check's outcomes can be grouped"), "{}", err(&o));
+}
+
+const HEAVY: &str = "kind unit { hp: 0..9 = 5 }
+check c for unit {
+  roll 3d100
+  outcome hi when total >= 150 { repeat { add 0 to unit.hp } until unit.hp > 8 }
+  otherwise lo { remove 1 from unit.hp }
+}
+";
+
+#[test]
+fn effects_that_fail_or_run_long_leave_the_outcomes_exact_and_say_why() {
+    let file = temp_rules("heavy_effects.mettle", HEAVY);
+    let before = std::fs::read(&file).unwrap();
+    // Each `hi` roll's effects stop at the `repeat` limit: those rolls are not followed.
+    let o = mettle(&["odds", file.to_str().unwrap(), "c"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.contains("exact odds") && text.contains("hi         51.50%  257499/500000"), "{text}");
+    assert!(text.contains("not followed    51.50%  257499/500000"), "{text}");
+    assert!(text.contains("not followed: its effects stop with an error: `repeat` ran 1000 times"), "{text}");
+    // With too little work to follow every roll's effects, the outcomes are still exact.
+    let o = mettle(&["odds", file.to_str().unwrap(), "c", "--budget", "odds_work=2000000", "--json"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["outcomes"][0]["exact"], "257499/500000");
+    let hp = &v["effects"][0];
+    assert_eq!(hp["target"], "unit.hp");
+    assert_eq!(hp["values"], serde_json::json!([]));
+    assert_eq!(hp["unfollowed"]["exact"], "1/1");
+    assert!(hp["unfollowed"]["why"].as_str().unwrap().contains("--budget odds_work=N"), "{hp}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the ruleset is left as it was");
 }

@@ -41,13 +41,14 @@ pub struct Odds {
     report: Report,
     outcomes: PyOnceLock<Py<PyDict>>,
     values: PyOnceLock<Py<PyDict>>,
+    effects: PyOnceLock<Py<PyDict>>,
 }
 
 use pyo3::sync::PyOnceLock;
 
 impl Odds {
     pub fn new(report: Report) -> Odds {
-        Odds { report, outcomes: PyOnceLock::new(), values: PyOnceLock::new() }
+        Odds { report, outcomes: PyOnceLock::new(), values: PyOnceLock::new(), effects: PyOnceLock::new() }
     }
 }
 
@@ -111,6 +112,40 @@ impl Odds {
             Ok(d.unbind())
         })?;
         Ok(d.clone_ref(py))
+    }
+
+    /// What the check does to the one who makes it: for each attribute its outcomes change, the
+    /// chance of each value it is left with, `{"unit.resolve_next": {"no": Fraction, "yes":
+    /// Fraction}}` (values as the rules write them). Empty for a check made by no one or that
+    /// changes nothing, and for dice.
+    #[getter]
+    fn effects(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        let d = self.effects.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+            let d = PyDict::new(py);
+            for e in &self.report.effects {
+                let values = PyDict::new(py);
+                for v in &e.values {
+                    values.set_item(&v.name, chance(py, &v.chance)?)?;
+                }
+                d.set_item(&e.target, values)?;
+            }
+            Ok(d.unbind())
+        })?;
+        Ok(d.clone_ref(py))
+    }
+
+    /// The attributes whose effects some rolls could not be followed for (their effects roll
+    /// dice, …): `{target: (chance of those rolls, why)}`; their values in `effects` then add up
+    /// to less than 1.
+    #[getter]
+    fn unfollowed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for e in &self.report.effects {
+            if let Some(u) = &e.unfollowed {
+                d.set_item(&e.target, (chance(py, &u.chance)?, u.why.as_str()))?;
+            }
+        }
+        Ok(d)
     }
 
     /// The chance of one outcome.

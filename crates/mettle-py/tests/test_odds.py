@@ -95,3 +95,14 @@ def test_odds_in_a_session_read_its_state():
 def test_odds_to_json_is_the_wire_document():
     doc = mettle.odds_dice("2d6").to_json()
     assert doc["exact"] is True and doc["values"][0]["distribution"][0]["exact"] == "1/36"
+
+
+@pytest.mark.parametrize("reading", ["a_six", "seven_sixes"])
+def test_effects_equal_the_command(reading):
+    rules = mettle.Ruleset.load(FRONTIERS)
+    odds = rules.odds("morale", spi=3, options={"resolve_needs": reading})
+    native = native_json("odds", str(FRONTIERS), "morale", "--set", "spi=3", "--option", f"resolve_needs={reading}")
+    assert odds.effects == {e["target"]: {v["value"]: Fraction(v["exact"]) for v in e["values"]} for e in native["effects"]}
+    resolve = odds.effects["unit.resolve_next"]
+    assert resolve.get("yes", 0) == (Fraction(1, 6) if reading == "a_six" else 0)
+    assert sum(resolve.values()) == 1 and odds.unfollowed == {}

@@ -247,6 +247,40 @@ impl Runner<'_> {
         Ok(wanted)
     }
 
+    /// What the effects of outcome `oi` of check `c` leave of `subject`'s attributes, for exact odds:
+    /// applied as a real roll applies them (its result made the check's last first), with no dice to
+    /// roll (a die stops them), then everything they changed put back. `Ok(Err(why))` when they
+    /// cannot be followed from this roll alone; `Err` only when the work ran out or the roll was
+    /// cancelled.
+    pub fn effects_after(
+        &mut self,
+        c: CheckId,
+        subject: u32,
+        (total, target, oi): (i64, Option<i64>, usize),
+        f: &mut Vec<Value>,
+    ) -> R<Result<Vec<Value>, String>> {
+        let check = &self.p.checks[c as usize];
+        let saved = self.st.clone();
+        self.st.walk = Some(crate::dice::Walk::default());
+        let margin =
+            target.map(|t| if check.under { t.saturating_sub(total) } else { total.saturating_sub(t) });
+        let settled = Settled { subject: Some(subject), total, target, margin, oi: oi as u32 };
+        self.keep_result(c, &settled, f, Shown::default());
+        let r = self.exec_body(&check.outcomes[oi].body, f);
+        let rolled = self.st.walk.as_ref().is_some_and(|w| w.needs.is_some());
+        let after = match r {
+            Ok(()) => Ok(self.st.entities[subject as usize].fields.clone()),
+            Err(_) if rolled => Err("its effects roll dice of their own".to_string()),
+            Err(e) if crate::odds::work::dry() || self.cancel.load(std::sync::atomic::Ordering::Relaxed) => {
+                *self.st = saved;
+                return Err(e);
+            }
+            Err(e) => Err(format!("its effects stop with an error: {}", e.message)),
+        };
+        *self.st = saved;
+        Ok(after)
+    }
+
     /// Makes the result of a roll of check `c` that settled as `s` with frame `f` the check's last,
     /// over the last one when nothing else holds it (its strings and vectors used again, its old
     /// dice kept for the next roll).

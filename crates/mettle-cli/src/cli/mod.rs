@@ -295,6 +295,10 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Outcomes of the check added up under one name, as NAME=OUTCOME,OUTCOME… (repeatable), as
+        /// `mettle odds` takes them: shown as `[NAME]` under the outcomes.
+        #[arg(long = "group", value_name = "NAME=OUTCOMES", requires = "check")]
+        group: Vec<String>,
     },
     /// Play a scenario and print its explained log.
     #[command(
@@ -524,8 +528,8 @@ pub fn main() -> ExitCode {
             }),
             _ => 2,
         },
-        Command::Sim { file, scenario, check, set, with, runs, seed, threads, json } => {
-            sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json })
+        Command::Sim { file, scenario, check, set, with, runs, seed, threads, json, group } => {
+            sim::run(&sim::Args { file, scenario, check, set, with, runs, seed, threads, json, group })
         }
         Command::Play { file, scenario, seed, json, verbose } => {
             commands::play(&file, &scenario, seed, json, verbose)

@@ -115,21 +115,28 @@ pub fn print_report(report: &Report, json: bool, plot: Option<&Path>) -> u8 {
     print_grouped(report, &[], json, plot)
 }
 
+/// Reads one `--group NAME=OUTCOME,OUTCOME…` value: the group's name and its members (`mettle odds`
+/// and `mettle sim --check` alike).
+pub fn group_spec(spec: &str) -> Result<(&str, Vec<&str>), String> {
+    let Some((name, members)) = spec.split_once('=') else {
+        return Err(format!(
+            "`--group {spec}` needs NAME=OUTCOME,OUTCOME…, e.g. `--group pass=holds,inspired`"
+        ));
+    };
+    let members: Vec<&str> = members.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
+    if name.trim().is_empty() || members.is_empty() {
+        return Err(format!("`--group {spec}` needs a name and at least one outcome"));
+    }
+    Ok((name.trim(), members))
+}
+
 /// Reads `--group NAME=OUTCOME,OUTCOME…` values and adds up each group in `report`.
 fn groups_of(report: &Report, specs: &[String]) -> Result<Vec<mettle::odds::OutcomeOdds>, String> {
     let given: Vec<mettle::odds::OutcomeOdds> = specs
         .iter()
         .map(|spec| {
-            let Some((name, members)) = spec.split_once('=') else {
-                return Err(format!(
-                    "`--group {spec}` needs NAME=OUTCOME,OUTCOME…, e.g. `--group pass=holds,inspired`"
-                ));
-            };
-            let members: Vec<&str> = members.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
-            if name.trim().is_empty() || members.is_empty() {
-                return Err(format!("`--group {spec}` needs a name and at least one outcome"));
-            }
-            report.group(name.trim(), &members)
+            let (name, members) = group_spec(spec)?;
+            report.group(name, &members)
         })
         .collect::<Result<_, _>>()?;
     // The check's own groups first; one given on the command line under the same name replaces it.
@@ -231,9 +238,45 @@ pub fn report_text(report: &Report) -> String {
             }
         }
     }
+    for e in &report.effects {
+        out.push_str(&effect_text(e));
+    }
     for (name, dist) in &report.values {
         out.push_str(&format!("\n{name}\n"));
         out.push_str(&dist_text(dist, matches!(report.how, How::Exact)));
+    }
+    out
+}
+
+/// What the check leaves of one attribute of who makes it: each value with its chance and a bar,
+/// then the rolls whose effects could not be followed, and why.
+fn effect_text(e: &mettle::odds::EffectOdds) -> String {
+    // A value every roll leaves, exactly: one line.
+    if let ([v], None) = (e.values.as_slice(), &e.unfollowed)
+        && matches!(&v.chance, Chance::Exact(f) if f.num == f.den)
+    {
+        return format!("\n{} after the check: always {}\n", shown(&e.target), shown(&v.name));
+    }
+    let mut out = format!("\n{} after the check\n", shown(&e.target));
+    let unfollowed = e.unfollowed.as_ref().map(|u| ("not followed".to_string(), u.chance.clone()));
+    let rows: Vec<(String, Chance)> =
+        e.values.iter().map(|v| (shown(&v.name).into_owned(), v.chance.clone())).chain(unfollowed).collect();
+    let lw = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+    let pw = rows.iter().map(|(_, c)| chance_percent(c).len()).max().unwrap_or(0).max(8);
+    let exact = rows.iter().any(|(_, c)| matches!(c, Chance::Exact(_)));
+    let ew = if exact { rows.iter().map(|(_, c)| exact_text(c).len()).max().unwrap_or(0) } else { 0 };
+    // Numbers line up on the right, names on the left.
+    let numbers = e.unfollowed.is_none() && e.values.iter().all(|v| v.name.parse::<i64>().is_ok());
+    for (label, c) in &rows {
+        let e = if exact { exact_text(c) } else { String::new() };
+        let label = if numbers { format!("{label:>lw$}") } else { format!("{label:lw$}") };
+        out.push_str(&format!("  {label}  {:>pw$}  {e:ew$}  {}\n", chance_percent(c), bar(c.value(), 30)));
+        if let Chance::Estimate { low, high, .. } = c {
+            out.push_str(&format!("  {:lw$}  95% between {} and {}\n", "", percent(*low), percent(*high)));
+        }
+    }
+    if let Some(u) = &e.unfollowed {
+        out.push_str(&format!("  not followed: {}\n", shown(&u.why)));
     }
     out
 }
@@ -390,8 +433,15 @@ fn print_sweep(
                     values: s.values.iter().map(|v| r.session.show(v)).collect(),
                 })
                 .collect();
+            // The effects' chances are drawn as the groups are, after them.
+            let columns = effect_columns(rows.iter().map(|(_, rep)| rep));
+            let series: Vec<Vec<mettle::odds::OutcomeOdds>> = rows
+                .iter()
+                .zip(groups)
+                .map(|((_, rep), g)| g.iter().cloned().chain(effect_cells(rep, &columns)).collect())
+                .collect();
             let drawn: Vec<(&Report, &[mettle::odds::OutcomeOdds])> =
-                rows.iter().zip(groups).map(|((_, rep), g)| (rep, g.as_slice())).collect();
+                rows.iter().zip(&series).map(|((_, rep), g)| (rep, g.as_slice())).collect();
             match plot::sweep(&question, &axes, &drawn, plot_of) {
                 Ok(svg) => write_plot(path, &svg),
                 Err(e) => {
@@ -402,6 +452,45 @@ fn print_sweep(
         }
         None => 0,
     }
+}
+
+/// The effects a sweep shows (see [`mettle::odds::effect_columns`]), but a value named as an outcome
+/// whose chance is that outcome's in every row (`unit.morale=broken` and `broken`), which is only
+/// named.
+pub fn effect_columns<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<(String, String)> {
+    effect_columns_and_same(reports).0.columns
+}
+
+/// [`effect_columns`] with the attributes left out and why, and the columns only named.
+fn effect_columns_and_same<'a>(
+    reports: impl IntoIterator<Item = &'a Report>,
+) -> (mettle::odds::EffectColumns, Vec<(String, String)>) {
+    let reports: Vec<&Report> = reports.into_iter().collect();
+    let mut all = mettle::odds::effect_columns(reports.iter().map(|r| r.effects.as_slice()));
+    let (shown, same) = std::mem::take(&mut all.columns).into_iter().partition(|c| {
+        !reports.iter().all(|r| {
+            r.outcomes.iter().any(|o| o.name == c.1 && o.chance == mettle::odds::effect_chance(&r.effects, c))
+        })
+    });
+    all.columns = shown;
+    (all, same)
+}
+
+/// A column of [`effect_columns`] by name: `unit.resolve_next=yes`, as `--plot-of` takes it.
+pub fn column_name((target, value): &(String, String)) -> String {
+    format!("{target}={value}")
+}
+
+/// The chance of each of `columns` in `report`, named as [`column_name`] names them (0 when the
+/// report does not list the attribute).
+pub fn effect_cells(report: &Report, columns: &[(String, String)]) -> Vec<mettle::odds::OutcomeOdds> {
+    columns
+        .iter()
+        .map(|c| mettle::odds::OutcomeOdds {
+            name: column_name(c),
+            chance: mettle::odds::effect_chance(&report.effects, c),
+        })
+        .collect()
 }
 
 /// Marks of each outcome in a sweep's stacked bars, in order.
@@ -459,6 +548,40 @@ fn sweep_text(
             head.push_str(&format!("  {:>w$}", format!("[{}]", g.name)));
         }
     }
+    // Then what the check does to who makes it: the chance of each value an attribute is left with.
+    let (shown_effects, same) = effect_columns_and_same(rows.iter().map(|(_, r)| r));
+    for (target, why) in &shown_effects.left_out {
+        out.push_str(&format!(
+            "{} is not shown: {} (each row's `--json` has it)\n",
+            shown(target),
+            shown(why)
+        ));
+    }
+    if !shown_effects.left_out.is_empty() && same.is_empty() {
+        out.push('\n');
+    }
+    let columns = shown_effects.columns;
+    if !same.is_empty() {
+        let said: Vec<String> = same.iter().map(|c| shown(&column_name(c)).into_owned()).collect();
+        out.push_str(&format!(
+            "with the chance of the outcome of the same name in every row: {}\n\n",
+            said.join(", ")
+        ));
+    }
+    let ew: Vec<usize> = columns
+        .iter()
+        .map(|c| {
+            let cells = rows.iter().flat_map(|(_, r)| effect_cells(r, std::slice::from_ref(c)));
+            cells
+                .map(|o| chance_percent(&o.chance).len())
+                .max()
+                .unwrap_or(0)
+                .max(shown(&column_name(c)).len())
+        })
+        .collect();
+    for (c, w) in columns.iter().zip(&ew) {
+        head.push_str(&format!("  {:>w$}", shown(&column_name(c))));
+    }
     out.push_str(head.trim_end());
     out.push('\n');
     for (i, (set, rep)) in rows.iter().enumerate() {
@@ -473,6 +596,9 @@ fn sweep_text(
             for (g, w) in g.iter().zip(&gw) {
                 line.push_str(&format!("  {:>w$}", chance_percent(&g.chance)));
             }
+        }
+        for (o, w) in effect_cells(rep, &columns).iter().zip(&ew) {
+            line.push_str(&format!("  {:>w$}", chance_percent(&o.chance)));
         }
         line.push_str("  ");
         line.push_str(&stacked(rep, 40));

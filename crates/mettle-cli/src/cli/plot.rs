@@ -126,7 +126,9 @@ fn legend(names: &[(String, bool)], x0: f64, y: f64) -> (Group, f64) {
     let mut g = Group::new();
     let (mut x, mut y) = (x0, y);
     for (i, (n, group)) in names.iter().enumerate() {
-        let label = if *group { format!("[{n}]") } else { n.clone() };
+        // Groups are bracketed as in the tables; an effect (`unit.resolve_next=yes`, drawn dashed
+        // as a group is) is named as its column is.
+        let label = if *group && !n.contains('=') { format!("[{n}]") } else { n.clone() };
         let w = 30.0 + text_width(&label, 13.0);
         if x > x0 && x + w > WIDTH - RIGHT {
             x = x0;
@@ -279,6 +281,18 @@ pub fn report(rep: &Report, groups: &[OutcomeOdds]) -> String {
                 body.add(text(MARGIN + 90.0, y, &shorten(&line, 13.0, WIDTH - MARGIN - 110.0), 13, "start"));
             y += 18.0;
         }
+        // What the check leaves of who makes it, one attribute a line.
+        for e in &rep.effects {
+            let values: Vec<String> =
+                e.values.iter().map(|v| format!("{} {}", v.name, pct(v.chance.value()))).collect();
+            let mut line = format!("{}: {}", e.target, values.join(", "));
+            if let Some(u) = &e.unfollowed {
+                line.push_str(&format!(", not followed {}", pct(u.chance.value())));
+            }
+            body =
+                body.add(text(MARGIN + 90.0, y, &shorten(&line, 13.0, WIDTH - MARGIN - 110.0), 13, "start"));
+            y += 18.0;
+        }
         y += 16.0;
     }
     if let Some((name, dist)) = rep.values.first() {
@@ -300,9 +314,10 @@ fn series(rep: &Report, groups: &[OutcomeOdds]) -> Vec<(String, f64, bool)> {
 }
 
 /// A chart of a sweep. `rows` are in the order of every combination of `axes`' values, the last axis
-/// changing fastest, each with its groups. Over one axis: lines; over two: a heat map of `of` (an
-/// outcome or group; the first group, else the first outcome, when `None`); otherwise stacked bars.
-/// `Err` names an `of` that is neither.
+/// changing fastest, each with its groups and then its effects (named `unit.resolve_next=yes`, drawn
+/// as groups are). Over one axis: lines; over two: a heat map of `of` (an outcome, group or effect;
+/// the first group, else the first outcome, when `None`); otherwise stacked bars. `Err` names an
+/// `of` that is none of them.
 pub fn sweep(
     question: &str,
     axes: &[Axis],
@@ -324,11 +339,12 @@ pub fn sweep(
             let pick = match of {
                 Some(o) => known.iter().position(|n| *n == o).ok_or_else(|| {
                     format!(
-                        "`--plot-of {o}`: there is no outcome or group `{o}`; {}",
+                        "`--plot-of {o}`: there is no outcome, group or effect called `{o}` (an effect is named as `unit.resolve_next=yes`); {}",
                         mettle::internals::diagnostics::suggest(o, "outcome", &known)
                     )
                 })?,
-                None => names.iter().position(|(_, _, g)| *g).unwrap_or(0),
+                // An effect (`unit.resolve_next=yes`) is drawn only when asked for.
+                None => names.iter().position(|(n, _, g)| *g && !n.contains('=')).unwrap_or(0),
             };
             Ok(heat(question, &sub, ys, xs, rows, &names[pick]))
         }
@@ -438,7 +454,12 @@ fn heat(
     rows: &[(&Report, &[OutcomeOdds])],
     pick: &(String, f64, bool),
 ) -> String {
-    let title = format!("{question}: chance of {}{}", if pick.2 { "group " } else { "" }, pick.0);
+    let what = match (pick.2, pick.0.contains('=')) {
+        (true, false) => "group ",
+        (true, true) => "effect ",
+        _ => "",
+    };
+    let title = format!("{question}: chance of {what}{}", pick.0);
     let f = frame(&title, sub);
     let label_w =
         ys.values.iter().map(|v| text_width(v, 12.0)).fold(text_width(&ys.name, 12.0), f64::max).min(200.0)

@@ -21,6 +21,8 @@ pub struct Args {
     pub seed: u64,
     pub threads: Option<usize>,
     pub json: bool,
+    /// Outcomes of the check added up under one name: `NAME=OUTCOME,OUTCOME…` (as `mettle odds`).
+    pub group: Vec<String>,
 }
 
 /// Runs `mettle sim`: exit 0, or 1 if the ruleset does not load or some runs stopped with an error, or 2
@@ -54,6 +56,28 @@ pub fn run(args: &Args) -> u8 {
             return 2;
         }
     };
+    // The groups are read before the runs, so that a mistake in one costs none.
+    let nothing = Report {
+        runs: 0,
+        seed: args.seed,
+        results: vec![],
+        errors: 0,
+        first_error: None,
+        failed_expectations: 0,
+        records: vec![],
+    };
+    let mut groups = vec![];
+    for spec in &args.group {
+        match super::odds::group_spec(spec).and_then(|(name, members)| {
+            mettle::wire::sim_group(&r, &target, &nothing, name, &members).map(|_| (name, members))
+        }) {
+            Ok(g) => groups.push(g),
+            Err(e) => {
+                super::json::fail("mettle::cli::bad_group", &e, None);
+                return 2;
+            }
+        }
+    }
     let opts = Options { runs: args.runs, seed: args.seed, threads: args.threads.unwrap_or(0) };
     // Under `--json`, standard error carries JSON documents only.
     let bar = (!args.json && std::io::stderr().is_terminal()).then(|| {
@@ -93,7 +117,14 @@ pub fn run(args: &Args) -> u8 {
             return 2;
         }
     };
-    let doc = mettle::wire::SimDoc::new(&r, &target, &report);
+    let mut doc = mettle::wire::SimDoc::new(&r, &target, &report);
+    // Groups given on the command line follow the check's own; one of the same name replaces it.
+    for (name, members) in &groups {
+        if let Ok(g) = mettle::wire::sim_group(&r, &target, &report, name, members) {
+            doc.groups.retain(|o| o.group != g.group);
+            doc.groups.push(g);
+        }
+    }
     if args.json {
         super::json::print(&doc);
     } else {

@@ -81,6 +81,11 @@ class Odds:
     """Each outcome's chance, in the rules' order."""
     values: dict[str, dict[int, Fraction]]
     """The distribution of each value (`total`, `margin`, a dice expression's `value`)."""
+    effects: dict[str, dict[str, Chance]]
+    """What the check does to who makes it: each attribute its outcomes change (`unit.resolve_next`),
+    with the chance of each value it is left with (`yes`, `no`, `2`)."""
+    unfollowed: dict[str, tuple[Chance, str]]
+    """The attributes whose effects some rolls could not be followed for: their chance, and why."""
     def __getitem__(self, outcome: str) -> Chance: ...
     def to_json(self) -> dict[str, Any]:
         """The report as `mettle odds --json` writes it."""

@@ -833,6 +833,84 @@ export interface DefaultedInput {
   value: string;
 }
 /**
+ * The chance that an attribute is left with one value.
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "EffectChance".
+ */
+export interface EffectChance {
+  /**
+   * The exact chance as `p/q` in lowest terms; `null` for an estimate.
+   */
+  exact: string | null;
+  /**
+   * For an estimate: the upper end of the 95% interval.
+   */
+  high?: number | null;
+  /**
+   * For an estimate: runs that left this value.
+   */
+  hits?: number | null;
+  /**
+   * For an estimate: the lower end of the 95% interval.
+   */
+  low?: number | null;
+  /**
+   * The chance as a number from 0 to 1.
+   */
+  probability: number;
+  /**
+   * For an estimate: all runs.
+   */
+  runs?: number | null;
+  /**
+   * The value, as people read it (`yes`, `shaken`, `2`).
+   */
+  value: string;
+}
+/**
+ * What a check leaves of one attribute of the one who makes it.
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "EffectOdds".
+ */
+export interface EffectOdds {
+  /**
+   * The attribute, as the rules name it: `unit.resolve_next`.
+   */
+  target: string;
+  /**
+   * The rolls whose effects could not be followed (their effects roll dice, …), if any: their
+   * chance and why. The values' chances then add up to less than 1.
+   */
+  unfollowed?: Unfollowed | null;
+  /**
+   * Each value it is left with (numbers in order, names in their set's order, no before yes),
+   * with its chance; a roll that leaves it alone counts for the value it had.
+   */
+  values: EffectChance[];
+}
+/**
+ * The rolls whose effects an odds question could not follow.
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "Unfollowed".
+ */
+export interface Unfollowed {
+  /**
+   * Their exact chance as `p/q`; `null` for an estimate.
+   */
+  exact: string | null;
+  /**
+   * Their chance as a number from 0 to 1.
+   */
+  probability: number;
+  /**
+   * Why, in words.
+   */
+  why: string;
+}
+/**
  * The chance of a group of outcomes (`--group NAME=A,B`).
  *
  * This interface was referenced by `Documents`'s JSON-Schema
@@ -904,6 +982,12 @@ export interface SweepRow {
    * `question`); empty when every input was given, and for dice and scenarios.
    */
   defaults: DefaultedInput[];
+  /**
+   * What the check does to the one who makes it: each attribute its outcomes change, with the
+   * chance of each value it is left with. Empty for a check made by no one or that changes
+   * nothing, and for dice and scenarios.
+   */
+  effects: EffectOdds[];
   /**
    * Whether every chance is exact.
    */
@@ -981,6 +1065,12 @@ export interface OddsDoc {
    * `question`); empty when every input was given, and for dice and scenarios.
    */
   defaults: DefaultedInput[];
+  /**
+   * What the check does to the one who makes it: each attribute its outcomes change, with the
+   * chance of each value it is left with. Empty for a check made by no one or that changes
+   * nothing, and for dice and scenarios.
+   */
+  effects: EffectOdds[];
   /**
    * Whether every chance is exact.
    */
@@ -1375,6 +1465,12 @@ export interface Odds {
    * `question`); empty when every input was given, and for dice and scenarios.
    */
   defaults: DefaultedInput[];
+  /**
+   * What the check does to the one who makes it: each attribute its outcomes change, with the
+   * chance of each value it is left with. Empty for a check made by no one or that changes
+   * nothing, and for dice and scenarios.
+   */
+  effects: EffectOdds[];
   /**
    * Whether every chance is exact.
    */
