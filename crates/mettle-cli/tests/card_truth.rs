@@ -493,6 +493,6 @@ fn an_open_ended_input_shows_its_first_values() {
         mettle::Ruleset::from_path(root().join("rulesets/dice_pool_morale.mettle")).expect("it loads");
     let md = mettle::card::md::render(&mettle::card::build(&rules));
     assert!(md.contains("**Odds** by `base 1–13`; `base 14 or more: not shown`;"), "{md}");
-    assert!(md.lines().any(|l| l == "| 7 | 87.5% (7/8) | 12.5% (1/8) | 0% |"), "{md}");
+    assert!(md.lines().any(|l| l.starts_with("| 7 | 87.5% (7/8) | 12.5% (1/8) | 0% |")), "{md}");
     assert!(!md.contains("(some values)"), "{md}");
 }
