@@ -83,17 +83,12 @@ impl Follow {
 
     /// Counts one settled roll of weight `w` that came to outcome `oi`, its effects leaving `after`.
     pub(crate) fn add(&mut self, w: &BigUint, oi: usize, after: Option<&Result<Vec<Value>, String>>) {
-        let after = match (self.blocked.get(oi).cloned().flatten(), after) {
-            (Some(why), _) => Err(why),
-            (None, Some(Ok(after))) => Ok(after),
-            (None, Some(Err(why))) => Err(why.clone()),
-            (None, None) => {
-                self.untouched += w;
-                return;
-            }
-        };
-        match after {
-            Ok(after) => {
+        // Why this roll's effects could not be followed, if they could not (borrowed: a reason is
+        // copied only the first time it is met, not once a roll).
+        let why: &str = match (self.blocked.get(oi).and_then(Option::as_deref), after) {
+            (Some(why), _) => why,
+            (None, Some(Err(why))) => why,
+            (None, Some(Ok(after))) => {
                 for (i, v) in after.iter().enumerate() {
                     let Some(ways) = self.ways.get_mut(i) else { continue };
                     match ways.iter_mut().find(|(x, _)| x == v) {
@@ -101,11 +96,16 @@ impl Follow {
                         None => ways.push((v.clone(), w.clone())),
                     }
                 }
+                return;
             }
-            Err(why) => match self.unfollowed.iter_mut().find(|(x, _)| *x == why) {
-                Some((_, n)) => *n += w,
-                None => self.unfollowed.push((why, w.clone())),
-            },
+            (None, None) => {
+                self.untouched += w;
+                return;
+            }
+        };
+        match self.unfollowed.iter_mut().find(|(x, _)| x == why) {
+            Some((_, n)) => *n += w,
+            None => self.unfollowed.push((why.to_string(), w.clone())),
         }
     }
 
