@@ -612,6 +612,31 @@ pub enum BinOp {
     IsNot,
 }
 
+impl BinOp {
+    /// What comparison `self` says of two numbers: `Some(a OP b)` for `==`, `!=`, `<`, `<=`, `>`
+    /// and `>=`, `None` for an operator that is not a comparison.
+    pub fn compare(self, a: i64, b: i64) -> Option<bool> {
+        Some(match self {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            BinOp::Lt => a < b,
+            BinOp::Le => a <= b,
+            BinOp::Gt => a > b,
+            BinOp::Ge => a >= b,
+            BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Is
+            | BinOp::IsNot => {
+                return None;
+            }
+        })
+    }
+}
+
 /// Unary operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnOp {

@@ -22,15 +22,7 @@ impl Test {
     /// says nothing of it.
     fn admits(&self, value: &Value, shown: &str) -> bool {
         match (self, value) {
-            (Test::Cmp(op, n), Value::Int(v)) => match op {
-                BinOp::Eq => v == n,
-                BinOp::Ne => v != n,
-                BinOp::Lt => v < n,
-                BinOp::Le => v <= n,
-                BinOp::Gt => v > n,
-                BinOp::Ge => v >= n,
-                _ => true,
-            },
+            (Test::Cmp(op, n), Value::Int(v)) => op.compare(*v, *n).unwrap_or(true),
             (Test::Name(is, name), Value::Name { .. }) => (shown == name) == *is,
             (Test::Flag(want), Value::Bool(b)) => b == want,
             _ => true,
