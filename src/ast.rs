@@ -691,6 +691,8 @@ pub enum DiceMod {
     Reroll(Cmp, i64),
     /// `roN`: reroll matching dice once.
     RerollOnce(Cmp, i64),
+    /// `minN`: every die showing less than N shows N instead.
+    Raise(i64),
     /// `cs>=N`: the roll's value is the number of dice matching.
     CountSuccesses(Cmp, i64),
 }

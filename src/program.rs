@@ -68,12 +68,22 @@ pub struct Die {
     /// Faces it showed before being rerolled.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub rerolled: Vec<i64>,
+    /// The face it was rolled with, when `minN` raised it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub raised: Option<i64>,
     /// Whether it was added by an exploding die.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub exploded: bool,
     /// The label of the modifier that added it, when not the roll itself.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub from: Option<String>,
+}
+
+impl Die {
+    /// A die showing `face`, kept, as first rolled.
+    pub(crate) fn new(face: i64) -> Die {
+        Die { face, kept: true, rerolled: vec![], raised: None, exploded: false, from: None }
+    }
 }
 
 /// Rolled dice and their value.

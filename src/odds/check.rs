@@ -9,6 +9,7 @@ use super::scan::{self, Needs};
 use super::{Dist, Weight};
 use crate::ast::{Cmp, DiceMod};
 use crate::diagnostics::Diagnostic;
+use crate::dice::DieStep;
 use crate::program::*;
 use crate::session::{DiceSpec, Prepared, Session, Settled};
 use num_bigint::BigUint;
@@ -118,15 +119,7 @@ fn check_odds_within(
     places.sort_unstable();
     places.dedup();
     let shape = shape(&needs, Some(spec), counts, places);
-    let keeps = spec.mods.iter().any(|m| {
-        matches!(
-            m,
-            DiceMod::KeepHighest(_)
-                | DiceMod::KeepLowest(_)
-                | DiceMod::DropHighest(_)
-                | DiceMod::DropLowest(_)
-        )
-    });
+    let keeps = spec.mods.iter().any(DiceMod::selects);
     let explodes = spec.mods.iter().any(|m| matches!(m, DiceMod::Explode(..)));
     let reads_more = !shape.places.is_empty() || shape.sum || !shape.counts.is_empty() || needs.sorted;
     if (keeps || explodes) && !reads_more {
@@ -150,9 +143,12 @@ fn check_odds_within(
             })
         });
     }
-    let mut faces = spec.faces.all();
+    let faces = end_faces(spec);
+    let lo = faces.first().copied().unwrap_or(0);
+    if let Err(why) = super::pool::reach(lo, spec.faces.faces().max(), &spec.mods) {
+        return Ok(Err(why));
+    }
     let limit = (BUDGET / (spec.count.max(1) as u128 * faces.len() as u128)).min(1 << 24) as usize;
-    faces.dedup();
     let Some(layout) = Layout::new(&shape, faces, spec.count, limit) else {
         let hint = if shape.places.len() > 1 {
             "; each die read by its place multiplies them: counting faces reads fewer numbers (`count(dice, 1) == 2` \
@@ -261,10 +257,7 @@ fn pool_of(spec: &DiceSpec, shape: &KeyShape, faces: &[i64]) -> Pool {
     Pool {
         notation: String::new(),
         sides: spec.faces.faces().max(),
-        dice: faces
-            .iter()
-            .map(|&face| Die { face, kept: true, rerolled: vec![], exploded: false, from: None })
-            .collect(),
+        dice: faces.iter().map(|&face| Die::new(face)).collect(),
         value: faces.iter().map(|&f| shape.value(f)).sum(),
     }
 }
@@ -316,36 +309,26 @@ fn joint<W: Weight>(spec: &DiceSpec, layout: &Layout) -> Option<Vec<(W, Vec<i64>
     )
 }
 
-/// One die's faces with their weights, after its rerolls (`r`: again until it doesn't match, at most
-/// [`crate::dice::MAX_CHAIN`] times; `ro`: once), all over a common total. `None` on overflow.
+/// One die's faces with their weights, after its rerolls and raises in the order written, all over a
+/// common total ([`super::pool::one_die`]). `None` on overflow.
 pub(crate) fn die<W: Weight>(spec: &DiceSpec) -> Option<Vec<(i64, W)>> {
-    let faces = spec.faces.all();
-    let mut w: BTreeMap<i64, W> = BTreeMap::new();
-    for f in &faces {
-        let e = w.entry(*f).or_insert_with(W::zero);
-        *e = e.add(&W::one())?;
-    }
+    let steps: Vec<DieStep> = spec.mods.iter().filter_map(DieStep::of).collect();
+    let die = super::pool::one_die::<W>(&spec.faces.all(), &steps)?;
+    Some(die.nonzero().map(|(f, w)| (f, w.clone())).collect())
+}
+
+/// Every face a die of `spec` may end with: its own, and those raises lift it to.
+fn end_faces(spec: &DiceSpec) -> Vec<i64> {
+    let mut faces = spec.faces.all();
     for m in &spec.mods {
-        let (cmp, n, chain) = match m {
-            DiceMod::Reroll(c, n) => (*c, *n, crate::dice::MAX_CHAIN),
-            DiceMod::RerollOnce(c, n) => (*c, *n, 1),
-            _ => continue,
-        };
-        // With M ways to match out of T: a matching face stays only after `chain` rerolls that all
-        // matched (M^chain), another is kept after i = 0..=chain matching draws (sum of M^i T^(chain-i)).
-        // Over T^(chain+1) ways in all.
-        let m_ways = w.iter().filter(|(f, _)| cmp.test(**f, n)).try_fold(W::zero(), |a, (_, x)| a.add(x))?;
-        let t = w.values().try_fold(W::zero(), |a, x| a.add(x))?;
-        let (mut keep, mut stay) = (W::one(), W::one());
-        for _ in 0..chain {
-            stay = stay.mul(&m_ways)?;
-            keep = keep.mul(&t)?.add(&stay)?;
-        }
-        for (f, x) in w.iter_mut() {
-            *x = x.mul(if cmp.test(*f, n) { &stay } else { &keep })?;
+        match DieStep::of(m) {
+            Some(DieStep::Raise(n)) => faces.push(n),
+            Some(DieStep::Reroll { .. }) | None => {}
         }
     }
-    Some(w.into_iter().collect())
+    faces.sort_unstable();
+    faces.dedup();
+    faces
 }
 
 /// Adds up the settled rolls: ways per outcome, the distributions of the check's numbers, and (when

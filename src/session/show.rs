@@ -120,6 +120,9 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
                                 let old: Vec<String> = d.rerolled.iter().map(|x| x.to_string()).collect();
                                 s = format!("{s} (rerolled {})", old.join(", "));
                             }
+                            if let Some(f) = d.raised {
+                                s = format!("{s} (raised from {f})");
+                            }
                             if d.exploded {
                                 s = format!("{s} (exploded)");
                             }

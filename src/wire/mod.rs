@@ -102,6 +102,9 @@ pub struct Die {
     /// Faces it showed before being rerolled.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rerolled: Vec<i64>,
+    /// The face it was rolled with, when `minN` raised it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raised: Option<i64>,
     /// Whether an exploding die added it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exploded: bool,
@@ -136,6 +139,7 @@ impl From<&crate::program::Pool> for Dice {
                     face: d.face,
                     kept: d.kept,
                     rerolled: d.rerolled.clone(),
+                    raised: d.raised,
                     exploded: d.exploded,
                     from: d.from.clone(),
                 })

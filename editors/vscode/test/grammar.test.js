@@ -38,7 +38,7 @@ function expectedKeywordScope(word) {
 const CMP = '(?:<=|>=|<|>|=)';
 const DICE = new RegExp(
   '(?<![A-Za-z0-9_])[0-9]*d(?:[0-9]+|\\[[-0-9, ]*\\]|(?=\\())' +
-    `(?:(?:kh|kl|k)[0-9]+|(?:dh|dl)[0-9]+|x(?:${CMP}[0-9]+)?|(?:ro|r)${CMP}?[0-9]+|cs${CMP}?[0-9]+)*` +
+    `(?:(?:kh|kl|k)[0-9]+|(?:dh|dl)[0-9]+|x(?:${CMP}[0-9]+)?|(?:ro|r)${CMP}?[0-9]+|min[0-9]+|cs${CMP}?[0-9]+)*` +
     '(?![A-Za-z0-9_])',
   'g',
 );
@@ -202,10 +202,10 @@ const EXACT = [
     ],
   ],
   [
-    '  roll 3d6kh2 + d10x + (n)d6 + d[0,1,2] as r // rolled',
+    '  roll 3d6min2kh2 + d10x + (n)d6 + d[0,1,2] as r // rolled',
     [
       ['roll', 'keyword.other.mettle'],
-      ['3d6kh2', 'constant.numeric.dice.mettle'],
+      ['3d6min2kh2', 'constant.numeric.dice.mettle'],
       ['+', 'keyword.operator.arithmetic.mettle'],
       ['d10x', 'constant.numeric.dice.mettle'],
       ['n', 'variable.other.mettle'],

@@ -376,7 +376,7 @@ impl Runner<'_> {
         pool.dice.reserve(count);
         for _ in 0..count {
             let face = rng.random_range(1..=n.max(1));
-            pool.dice.push(Die { face, kept: true, rerolled: vec![], exploded: false, from: None });
+            pool.dice.push(Die::new(face));
         }
         // The last way of counting written is the one that counts, as in `dice::roll_into`.
         let successes = d.mods.iter().rev().find_map(|m| match *m {

@@ -685,6 +685,10 @@ export interface Die {
    */
   kept: boolean;
   /**
+   * The face it was rolled with, when `minN` raised it.
+   */
+  raised?: number | null;
+  /**
    * Faces it showed before being rerolled.
    */
   rerolled?: number[];
