@@ -583,7 +583,7 @@ impl<'a> Checker<'a> {
             if let Some(prev) = always {
                 self.diags.push(
                     Diagnostic::warning(
-                        "resolve::unreachable",
+                        crate::diagnostics::Code::Unreachable.path(),
                         format!("outcome `{}` can never happen", o.name.name),
                         o.name.span,
                         "never reached",
@@ -595,7 +595,7 @@ impl<'a> Checker<'a> {
                 let span = o.when.as_ref().map(|w| w.span).unwrap_or(o.name.span);
                 self.diags.push(
                     Diagnostic::warning(
-                        "resolve::unreachable",
+                        crate::diagnostics::Code::Unreachable.path(),
                         format!("outcome `{}` can never happen", o.name.name),
                         span,
                         "this condition never holds",
@@ -645,7 +645,7 @@ impl<'a> Checker<'a> {
                     }
                 };
                 Diagnostic::error(
-                    "resolve::missing_otherwise",
+                    crate::diagnostics::Code::MissingOtherwise.path(),
                     format!("check `{}` has no `otherwise` outcome", ch.name.name),
                     span,
                     "some rolls may match no outcome",

@@ -180,7 +180,7 @@ impl<'a> Checker<'a> {
                 if let Some(k) = c.known {
                     self.diags.push(
                         Diagnostic::warning(
-                            "resolve::always",
+                            crate::diagnostics::Code::Always.path(),
                             format!("this condition is always {}", if k { "true" } else { "false" }),
                             cond.span,
                             if k { "always holds" } else { "never holds" },

@@ -42,7 +42,7 @@ pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>
     // Every run of the walk (the probes too) counts its steps against one budget of work.
     let (ends, dry) = super::work::within(rules.budget().odds_work, || walk(rules, name));
     match ends {
-        Err(d) if d.code.ends_with("unknown_scenario") => Err(d),
+        Err(d) if d.is(crate::diagnostics::Code::UnknownScenario) => Err(d),
         _ if dry => Ok(Err(super::work::reason())),
         ends => ends,
     }
@@ -57,7 +57,7 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
         s.set_logging(false);
         s.explore();
         if let Err(d) = s.run_scenario(name)
-            && d.code.ends_with("unknown_scenario")
+            && d.is(crate::diagnostics::Code::UnknownScenario)
         {
             return Err(d);
         }
@@ -107,7 +107,7 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
         let end = match result {
             Ok(_) => snapshot(&s),
             // An unknown scenario is the caller's mistake, not an end.
-            Err(d) if d.code.ends_with("unknown_scenario") => return Err(d),
+            Err(d) if d.is(crate::diagnostics::Code::UnknownScenario) => return Err(d),
             Err(d) => vec![("error".into(), d.message)],
         };
         finished.push((end, den));

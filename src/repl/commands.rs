@@ -161,7 +161,7 @@ impl Repl {
                 let warnings: Vec<_> = rules
                     .warnings()
                     .iter()
-                    .filter(|d| d.code != "mettle::resolve::unread_attribute")
+                    .filter(|d| !d.is(crate::diagnostics::Code::UnreadAttribute))
                     .cloned()
                     .collect();
                 // In full they are `mettle check`'s: here one line, so that they do not stand

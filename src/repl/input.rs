@@ -55,7 +55,7 @@ impl Repl {
         let warnings: Vec<_> = rules
             .warnings()
             .iter()
-            .filter(|d| d.span().start >= base && d.code != "mettle::resolve::unread_attribute")
+            .filter(|d| d.span().start >= base && !d.is(crate::diagnostics::Code::UnreadAttribute))
             .cloned()
             .collect();
         if !warnings.is_empty() {

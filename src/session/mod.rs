@@ -37,7 +37,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 pub(crate) use run::QuietGame;
 use run::Runner;
-pub(crate) use run::{Compiled, compile};
+pub(crate) use run::{Compiled, compile, differ};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;

@@ -113,7 +113,7 @@ impl SyntaxError {
         let (span, found, found_text) = found_at(text, self.pos);
         if let Some(limit) = &self.limit {
             return Diagnostic::error(
-                "parse::too_deep",
+                crate::diagnostics::Code::TooDeep.path(),
                 format!("this is nested too deeply to parse ({limit})"),
                 span,
                 "nesting gets too deep here",

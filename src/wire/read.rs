@@ -108,8 +108,11 @@ fn declared<'s>(s: &'s Session, fields: Fields<'_>) -> Result<(Vec<&'s FieldDef>
 fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Diagnostic> {
     let p = s.ruleset().program();
     let wrong = |wanted: &str| {
-        Diagnostic::plain("value::wrong_type", format!("{what} is {v}, but it takes {wanted}"))
-            .with_help("numbers as numbers, yes/no as true/false, states and entities by name as strings")
+        Diagnostic::plain(
+            crate::diagnostics::Code::WrongType.path(),
+            format!("{what} is {v}, but it takes {wanted}"),
+        )
+        .with_help("numbers as numbers, yes/no as true/false, states and entities by name as strings")
     };
     match ty {
         // Whether a number is in range is the library's to say, where the value is used.

@@ -99,7 +99,7 @@ impl Runner<'_> {
     fn no_subject<T>(&self, c: CheckId, subject: Option<u32>, r: R<T>) -> R<T> {
         let check = &self.p.checks[c as usize];
         match (r, check.subject) {
-            (Err(d), Some(k)) if subject.is_none() && d.code == "mettle::run::no_entity" => {
+            (Err(d), Some(k)) if subject.is_none() && d.is(crate::diagnostics::Code::NoEntity) => {
                 let kind = &self.p.kinds[k as usize].name;
                 Err(Box::new(Diagnostic::error(
                     "run::no_subject",
@@ -628,7 +628,7 @@ impl Runner<'_> {
                 Cond::Rule => match &check.modifiers[live.index as usize].when {
                     Some(w) => {
                         self.span = live.span;
-                        self.test(&w.run, f)?
+                        self.holds(w, f)?
                     }
                     None => true,
                 },
@@ -733,7 +733,7 @@ impl Runner<'_> {
         for (i, o) in check.outcomes.iter().enumerate() {
             self.span = o.span;
             let hit = match &o.when {
-                Some(w) => self.test(&w.run, f)?,
+                Some(w) => self.holds(w, f)?,
                 None => true,
             };
             if hit {
@@ -743,7 +743,7 @@ impl Runner<'_> {
         }
         let Some(oi) = chosen else {
             return Err(Box::new(fail(
-                "no_outcome",
+                crate::diagnostics::Code::NoOutcome.name(),
                 format!("no outcome of check `{}` matched this roll", check.name),
                 check.span,
                 "end the outcomes with `otherwise NAME`",

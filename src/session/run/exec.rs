@@ -100,7 +100,7 @@ impl Runner<'_> {
         self.span = trig.head;
         self.tick(1)?;
         if let Some(w) = &trig.when
-            && !self.test(&w.run, f)?
+            && !self.holds(w, f)?
         {
             if self.logging {
                 self.log_skipped(t, event, f);
@@ -417,7 +417,7 @@ impl Runner<'_> {
             }
             Stmt::LetFlag(slot, c) => {
                 self.tick(1)?;
-                let v = self.test(&c.run, f)?;
+                let v = self.holds(c, f)?;
                 set(&mut f[*slot as usize], Value::Bool(v));
                 Ok(())
             }
@@ -457,7 +457,7 @@ impl Runner<'_> {
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;
-                let held = self.test(&c.run, f)?;
+                let held = self.holds(c, f)?;
                 let block = if held { a } else { b };
                 if self.logging && !c.span.is_empty() {
                     self.because.push((c.span, held));
@@ -481,7 +481,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     set(&mut f[*slot as usize], Value::Entity(id));
                     if let Some(c) = filter
-                        && !self.test(&c.run, f)?
+                        && !self.holds(c, f)?
                     {
                         continue;
                     }
@@ -561,7 +561,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     self.exec_block(body, f)?;
                     self.span = *span;
-                    if self.test(&until.run, f)? || self.st.over.is_some() {
+                    if self.holds(until, f)? || self.st.over.is_some() {
                         return Ok(());
                     }
                 }
@@ -689,7 +689,7 @@ impl Runner<'_> {
             }
             Stmt::Expect { cond, message, text, span } => {
                 self.at(*span)?;
-                let passed = self.test(&cond.run, f)?;
+                let passed = self.holds(cond, f)?;
                 if self.game.is_some() {
                     self.game_expect(passed);
                     return Ok(());
@@ -756,7 +756,7 @@ impl Runner<'_> {
                         }
                         set(&mut f[*cs as usize], Value::Entity(id));
                         if match filter {
-                            Some(c) => self.test(&c.run, f)?,
+                            Some(c) => self.holds(c, f)?,
                             None => true,
                         } && first.is_none()
                         {
@@ -791,7 +791,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     f[*cs as usize] = Value::Entity(id);
                     if match filter {
-                        Some(c) => self.test(&c.run, f)?,
+                        Some(c) => self.holds(c, f)?,
                         None => true,
                     } {
                         out.push(Value::Entity(id));
@@ -1015,7 +1015,7 @@ impl Runner<'_> {
                 r = Err(match step.span() {
                     // A forced face the die cannot show is the scenario's mistake: point at the step
                     // alone, not at a roll that may be many lines away.
-                    Some(s) if d.code == "mettle::run::forced_dice" => Box::new(forced_at(*d, s)),
+                    Some(s) if d.is(crate::diagnostics::Code::ForcedDice) => Box::new(forced_at(*d, s)),
                     Some(s) if !d.labels.iter().any(|l| l.span == s) => {
                         Box::new(d.with_label(s, "during this scenario step"))
                     }
@@ -1048,8 +1048,12 @@ fn unfit(
 
 /// A forced-dice error pointed at the scenario step that rolled the die.
 fn forced_at(d: Diagnostic, step: Span) -> Diagnostic {
-    let mut short =
-        Diagnostic::error("run::forced_dice", d.message.clone(), step, "this step rolls that die");
+    let mut short = Diagnostic::error(
+        crate::diagnostics::Code::ForcedDice.path(),
+        d.message.clone(),
+        step,
+        "this step rolls that die",
+    );
     short.help = Some(
         "the `dice` line forces the next dice rolled, in order: force faces the die can show, or force fewer"
             .into(),

@@ -243,7 +243,7 @@ impl Runner<'_> {
             self.tick(1)?;
             super::set(&mut f[slot as usize], Value::Entity(id as u32));
             if match filter {
-                Some(c) => self.test(&c.run, f)?,
+                Some(c) => self.holds(c, f)?,
                 None => true,
             } {
                 n += 1;
@@ -339,7 +339,7 @@ impl Runner<'_> {
             }
             *e
         } else {
-            fail("forced_dice", m, d.span, "force faces the die can show")
+            fail(crate::diagnostics::Code::ForcedDice.name(), m, d.span, "force faces the die can show")
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod check;
 mod compile;
+pub(crate) mod differ;
 pub(super) use check::Setup;
 pub(crate) use compile::{Compiled, compile};
 mod eval;
@@ -532,7 +533,7 @@ impl<'a> Runner<'a> {
         match v {
             Value::Entity(e) if self.st.entities.get(*e).is_some() => Ok(*e),
             _ => Err(Box::new(fail(
-                "no_entity",
+                crate::diagnostics::Code::NoEntity.name(),
                 format!("{what} is none, so it has no attributes"),
                 self.span,
                 "make sure the host or scenario supplies this entity (for example the event's fact)",
