@@ -423,7 +423,10 @@ impl Runner<'_> {
 
     /// The frame a finished roll of check `c` left (see [`Runner::keep_check_frame`]), if one did.
     fn kept_check_frame(&mut self, c: CheckId) -> Option<Vec<Value>> {
-        self.kit.check_frames.get_mut(c as usize).and_then(Option::take)
+        let f = self.kit.check_frames.get_mut(c as usize).and_then(Option::take);
+        #[cfg(debug_assertions)]
+        let f = f.map(super::scrambled);
+        f
     }
 
     /// Everything of a roll that comes before the dice: inputs (given or default), the `let`s written

@@ -941,6 +941,8 @@ impl Runner<'_> {
                 .and_then(|b| b.event_frames.get_mut(event as usize))
                 .and_then(Option::take)
         {
+            #[cfg(debug_assertions)]
+            let f = super::scrambled(f);
             return f;
         }
         self.frame(n)
