@@ -61,9 +61,7 @@ pub(super) fn set(slot: &mut Value, v: Value) {
 /// see the two differ.
 #[cfg(debug_assertions)]
 fn scrambled(mut f: Vec<Value>) -> Vec<Value> {
-    for v in &mut f {
-        *v = Value::Int(-7_777_777_777);
-    }
+    f.fill(Value::Int(-7_777_777_777));
     f
 }
 
