@@ -8,9 +8,9 @@
 // gives. Numbers compared (`hp_lost * 2 >= unit.max_hp`, a count against a local) are read by
 // closures of their own, as `int` reads them, left side first.
 //
-// A closure answers in one byte, `Truth`: returned in a register, where a `Result<bool, _>` is
-// written to memory and read back on every call (a stall in the hottest loop a game has). A failed
-// test leaves its error in the runner, for `Runner::test` to hand back.
+// A closure answers yes, no or failed (`Truth`), and a failed test leaves its error in the runner
+// for `Runner::test` to hand back: answering with a `Result<bool, _>` measured slower in whole
+// games, where conditions are the most frequent work.
 
 use super::{R, Runner};
 use crate::ast::BinOp;
@@ -18,8 +18,8 @@ use crate::program::{Expr, Global, Value};
 
 type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync;
 
-/// What a closure finds: one byte, given back in a register (a `R<bool>` goes through memory), the
-/// error of a failed test kept in the runner until [`Runner::test`] gives it back.
+/// What a closure finds: yes, no, or failed, the error of a failed test kept in the runner until
+/// [`Runner::test`] gives it back (see the module's notes).
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(super) enum Truth {
