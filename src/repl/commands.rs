@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every command, for help, completion and "did you mean".
-pub(super) const COMMANDS: [&str; 17] = [
+pub(super) const COMMANDS: [&str; 22] = [
     ":help",
     ":quit",
     ":load",
@@ -27,6 +27,11 @@ pub(super) const COMMANDS: [&str; 17] = [
     ":save!",
     ":restore",
     ":restore!",
+    ":odds",
+    ":sim",
+    ":test",
+    ":card",
+    ":plot",
     ":exit",
 ];
 
@@ -119,6 +124,10 @@ impl Repl {
             ":save!" => self.save(rest, true, reply),
             ":restore" => self.restore(rest, false, reply),
             ":restore!" => self.restore(rest, true, reply),
+            ":sim" => self.sim_command(line, reply),
+            ":test" => self.test_command(args, reply),
+            ":card" => self.card_command(rest, reply),
+            ":plot" => self.plot_command(rest, reply),
             _ => {
                 let help = match did_you_mean(name, COMMANDS) {
                     Some(c) => format!("did you mean `{c}`?"),
@@ -132,7 +141,7 @@ impl Repl {
         }
     }
 
-    fn need_path<'a>(&self, rest: &'a str, cmd: &str) -> Result<&'a str, Diagnostic> {
+    pub(super) fn need_path<'a>(&self, rest: &'a str, cmd: &str) -> Result<&'a str, Diagnostic> {
         if rest.is_empty() {
             return Err(error(
                 "missing_argument",
