@@ -125,9 +125,9 @@ impl Repl {
             ":restore" => self.restore(rest, false, reply),
             ":restore!" => self.restore(rest, true, reply),
             ":sim" => self.sim_command(line, reply),
-            ":test" => self.test_command(args, reply),
-            ":card" => self.card_command(rest, reply),
-            ":plot" => self.plot_command(rest, reply),
+            ":test" => self.test_command(line, args, reply),
+            ":card" => self.card_command(line, rest, reply),
+            ":plot" => self.plot_command(line, rest, reply),
             _ => {
                 let help = match did_you_mean(name, COMMANDS) {
                     Some(c) => format!("did you mean `{c}`?"),
@@ -137,7 +137,12 @@ impl Repl {
             }
         };
         if let Err(d) = r {
-            reply.fail(self.plain_error(&d));
+            // The workbench's errors point at the words of the line they are about.
+            if d.labels.is_empty() || !matches!(name, ":sim" | ":test" | ":card" | ":plot") {
+                reply.fail(self.plain_error(&d));
+            } else {
+                reply.fail(self.render(std::slice::from_ref(&d), line));
+            }
         }
     }
 

@@ -92,7 +92,7 @@ impl Repl {
     }
 
     /// A diagnostic from the library, pointed at the words it is about.
-    fn placed(&self, mut d: Diagnostic, (at, len): (usize, usize), label: &str) -> Diagnostic {
+    pub(super) fn placed(&self, mut d: Diagnostic, (at, len): (usize, usize), label: &str) -> Diagnostic {
         if d.labels.is_empty() {
             let b = self.base();
             d = d.with_label(Span { start: b + at, end: b + at + len.max(1) }, label);
@@ -552,12 +552,17 @@ impl Repl {
         let runs = match n.text.parse::<u64>() {
             Ok(r) if r >= 1 && r <= self.budget.steps => r,
             Ok(r) => {
+                let help = if r == 0 {
+                    "give at least one run"
+                } else {
+                    "give fewer runs (the budget `steps` sets the most: `--budget steps=N`)"
+                };
                 return Err(self.at(
                     "bad_runs",
                     format!("`:sim` plays from 1 to {} runs, not {r}", self.budget.steps),
                     (n.at, n.text.len()),
                     "runs",
-                    "give fewer runs (the budget `steps` sets the most: `--budget steps=N`)".into(),
+                    help.into(),
                 ));
             }
             Err(_) => {

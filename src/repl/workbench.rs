@@ -14,7 +14,12 @@ impl Repl {
     /// `:test [SCENARIO]`: every scenario of the ruleset (and those typed here), or the one named,
     /// each from a fresh game with the REPL's seed, as `mettle test` plays them; the game at the
     /// prompt is unchanged.
-    pub(super) fn test_command(&mut self, args: &[&str], reply: &mut Reply) -> Result<(), Diagnostic> {
+    pub(super) fn test_command(
+        &mut self,
+        line: &str,
+        args: &[&str],
+        reply: &mut Reply,
+    ) -> Result<(), Diagnostic> {
         let rules = self.world.rules.clone();
         let p = rules.program();
         let all: Vec<&str> = p.scenarios.iter().map(|s| s.name.as_str()).collect();
@@ -28,10 +33,15 @@ impl Repl {
             None => all.clone(),
             Some(name) if all.contains(name) => vec![*name],
             Some(name) => {
-                return Err(error(
-                    "unknown_scenario",
-                    format!("there is no scenario called `{name}`"),
-                    suggest(name, "scenario", &all),
+                let at = line.rfind(name).unwrap_or(0);
+                return Err(self.placed(
+                    error(
+                        "unknown_scenario",
+                        format!("there is no scenario called `{name}`"),
+                        suggest(name, "scenario", &all),
+                    ),
+                    (at, name.len()),
+                    "not a scenario",
                 ));
             }
         };
@@ -83,22 +93,32 @@ impl Repl {
 
     /// `:card [FILE]`: the ruleset's card in Markdown here, or written to FILE (`.html`/`.htm` as one
     /// page, `.md`/`.markdown` in Markdown) the way every file mettle writes is written.
-    pub(super) fn card_command(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
+    pub(super) fn card_command(
+        &mut self,
+        line: &str,
+        rest: &str,
+        reply: &mut Reply,
+    ) -> Result<(), Diagnostic> {
         let card = crate::card::build(&self.world.rules);
         if rest.is_empty() {
             reply.say(crate::card::md::render(&card));
             return Ok(());
         }
         let path = Path::new(rest);
+        let at = (line.len() - rest.len(), rest.len());
         let kind = if crate::files::Kind::CardHtml.named(path) {
             crate::files::Kind::CardHtml
         } else if crate::files::Kind::CardMd.named(path) {
             crate::files::Kind::CardMd
         } else {
-            return Err(error(
-                "bad_file_name",
-                format!("`{}` is neither an HTML nor a Markdown file", crate::text::visible(rest)),
-                "name the card `…​.html` for a page to print, or `…​.md` for Markdown",
+            return Err(self.placed(
+                error(
+                    "bad_file_name",
+                    format!("`{}` is neither an HTML nor a Markdown file", crate::text::visible(rest)),
+                    "name the card `….html` for a page to print, or `….md` for Markdown",
+                ),
+                at,
+                "this file",
             ));
         };
         let text = match kind {
@@ -111,14 +131,19 @@ impl Repl {
             save_cap: self.budget.save_bytes,
             ..crate::files::Target::new(path, kind)
         };
-        crate::files::write(&target, text.as_bytes())?;
+        crate::files::write(&target, text.as_bytes()).map_err(|d| self.placed(d, at, "this file"))?;
         reply.say(format!("card written to {}", crate::text::visible(rest)));
         Ok(())
     }
 
     /// `:plot FILE.svg`: checks that the file may be written, and asks the front end to draw the
     /// last odds there.
-    pub(super) fn plot_command(&mut self, rest: &str, reply: &mut Reply) -> Result<(), Diagnostic> {
+    pub(super) fn plot_command(
+        &mut self,
+        line: &str,
+        rest: &str,
+        reply: &mut Reply,
+    ) -> Result<(), Diagnostic> {
         if self.last_odds.is_none() {
             return Err(error(
                 "no_odds",
@@ -128,11 +153,16 @@ impl Repl {
         }
         let path = self.need_path(rest, ":plot")?;
         let p = Path::new(path);
+        let at = (line.len() - rest.len(), rest.len());
         if !crate::files::Kind::Plot.named(p) {
-            return Err(error(
-                "bad_file_name",
-                format!("`{}` is not an SVG file", crate::text::visible(path)),
-                "name the chart `…​.svg`",
+            return Err(self.placed(
+                error(
+                    "bad_file_name",
+                    format!("`{}` is not an SVG file", crate::text::visible(path)),
+                    "name the chart `….svg`",
+                ),
+                at,
+                "this file",
             ));
         }
         let inputs: Vec<&Path> = self.world.file.iter().map(|f| f.as_path()).collect();
@@ -140,13 +170,20 @@ impl Repl {
             inputs: &inputs,
             ..crate::files::Target::new(p, crate::files::Kind::Plot)
         };
-        crate::files::check(&target)?;
+        crate::files::check(&target).map_err(|d| self.placed(d, at, "this file"))?;
         match p.parent().filter(|d| !d.as_os_str().is_empty()) {
             Some(d) if !d.is_dir() => {
-                return Err(error(
-                    "no_folder",
-                    format!("the folder `{}` does not exist", crate::text::visible(&d.display().to_string())),
-                    "make the folder first, or give a file in a folder that exists",
+                return Err(self.placed(
+                    error(
+                        "no_folder",
+                        format!(
+                            "the folder `{}` does not exist",
+                            crate::text::visible(&d.display().to_string())
+                        ),
+                        "make the folder first, or give a file in a folder that exists",
+                    ),
+                    at,
+                    "in no folder",
                 ));
             }
             _ => {}
