@@ -619,7 +619,18 @@ impl Repl {
             crate::odds::How::Exact => runs,
         };
         reply.say(format!("{done} runs, seed {seed}"));
-        self.show_what_if(&w, reply);
+        let mut shown = Reply::default();
+        self.show_what_if(&w, &mut shown);
+        // A simulation asked for is no fallback: its second line says what it is instead.
+        let text: Vec<String> = shown
+            .out
+            .lines()
+            .map(|l| match l.starts_with("estimated from ") {
+                true => format!("simulated: each end with how often it came and its 95% interval"),
+                false => l.to_string(),
+            })
+            .collect();
+        reply.say(text.join("\n"));
         if done < runs {
             reply.fail(
                 self.plain_error(

@@ -98,7 +98,7 @@ fn the_readme_session_runs_as_shown() {
         .split("```\n")
         .find(|b| b.starts_with("$ mettle repl") && b.contains("mettle> odds morale"))
         .expect("the README shows a REPL session with odds");
-    let args: Vec<&str> = block.lines().next().unwrap().split_whitespace().skip(1).collect();
+    let args: Vec<&str> = block.lines().next().unwrap().split_whitespace().skip(2).collect();
     let typed: String =
         block.lines().filter_map(|l| l.strip_prefix("mettle> ")).map(|l| format!("{l}\n")).collect();
     assert!(typed.contains("odds morale for alpha") && typed.contains("odds trigger"), "{typed}");
