@@ -133,6 +133,8 @@ impl Names {
             out.extend(self.attributes_of(kind));
         }
         out.extend(self.options.iter().cloned());
+        out.sort();
+        out.dedup();
         out
     }
 
@@ -158,6 +160,26 @@ impl Names {
 
     /// Candidates for the word before the cursor in `line`: only what fits there.
     pub fn candidates(&self, line: &str, start: usize) -> Vec<String> {
+        // A what-if (`odds trigger …`) and a simulation (`:sim 100 trigger …`) complete as the
+        // statement after them does.
+        let lead = line.len() - line.trim_start().len();
+        let mut words = line[lead..].split_whitespace();
+        let skip = match (words.next(), words.next(), words.next()) {
+            (Some(w @ ("odds" | ":odds")), Some(next), _) if !self.checks.iter().any(|c| c == next) => {
+                Some(lead + w.len())
+            }
+            (Some(":sim"), Some(n), Some(_)) if n.parse::<u64>().is_ok() => {
+                line[lead + 4..].find(n).map(|i| lead + 4 + i + n.len())
+            }
+            _ => None,
+        };
+        if let Some(cut) = skip {
+            let rest = &line[cut..];
+            let trimmed = rest.len() - rest.trim_start().len();
+            if start >= cut + trimmed {
+                return self.candidates(&line[cut + trimmed..], start - cut - trimmed);
+            }
+        }
         let before = &line[..start];
         let first = line.split_whitespace().next().unwrap_or("");
         if start == line.len() - line.trim_start().len() && line.trim_start().starts_with(':') {
