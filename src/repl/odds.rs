@@ -625,9 +625,12 @@ impl Repl {
         let text: Vec<String> = shown
             .out
             .lines()
-            .map(|l| match l.starts_with("estimated from ") {
-                true => format!("simulated: each end with how often it came and its 95% interval"),
-                false => l.to_string(),
+            .map(|l| {
+                if l.starts_with("estimated from ") {
+                    "simulated: each end with how often it came and its 95% interval".to_string()
+                } else {
+                    l.to_string()
+                }
             })
             .collect();
         reply.say(text.join("\n"));
