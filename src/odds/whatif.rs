@@ -169,13 +169,26 @@ fn end(s: &Session, result: Result<(), Diagnostic>) -> End {
     End { parts: parts(s), records, error: result.err().map(|d| d.message) }
 }
 
+/// Whether `key` is the game's (its result or winner) rather than an entity's.
+fn game_part(key: &str) -> bool {
+    // Spaced, so that no entity's name is taken for them.
+    key == "the game" || key == "the winner"
+}
+
 fn parts(s: &Session) -> BTreeMap<String, String> {
     let st = s.state();
     let p = s.ruleset().program();
     let mut out = BTreeMap::new();
-    if let Some(o) = &st.over {
-        out.insert("game".into(), o.result.clone());
-        out.insert("winner".into(), o.winner.clone().unwrap_or_else(|| "none".into()));
+    match &st.over {
+        Some(o) => {
+            out.insert("the game".into(), o.result.clone());
+            if let Some(w) = &o.winner {
+                out.insert("the winner".into(), w.clone());
+            }
+        }
+        None => {
+            out.insert("the game".into(), "not over".into());
+        }
     }
     for (_, e) in &st.entities {
         out.insert(e.name.clone(), "in play".into());
@@ -208,6 +221,7 @@ fn summarise(session: &Session, question: &str, ends: Vec<(End, BigUint)>, how: 
             varies.push(k.clone());
         } else if absent(&before, k) != first {
             always.push(match before.get(k) {
+                None if game_part(k) => format!("{k} = {first}"),
                 _ if first == "gone" && !k.contains('.') => format!("{k} is removed"),
                 _ if first == "gone" => continue,
                 None if !k.contains('.') => format!("{k} is new"),
@@ -224,8 +238,9 @@ fn summarise(session: &Session, question: &str, ends: Vec<(End, BigUint)>, how: 
             None => {
                 let shown: Vec<String> = varies
                     .iter()
-                    .filter(|k| !(k.contains('.') && absent(&e.parts, k) == "gone"))
+                    .filter(|k| !((k.contains('.') || game_part(k)) && absent(&e.parts, k) == "gone"))
                     .map(|k| match absent(&e.parts, k).as_str() {
+                        v if game_part(k) => format!("{k} = {v}"),
                         "gone" => format!("{k} removed"),
                         v if !k.contains('.') => format!("{k} {v}"),
                         v => format!("{k} = {v}"),

@@ -112,3 +112,32 @@ fn the_readme_session_runs_as_shown() {
         assert!(out.contains(line.trim_end()), "the README shows `{line}`, the REPL printed:\n{out}");
     }
 }
+
+/// A what-if tells ends apart by the game's result too, and gives the distribution of each value
+/// recorded on the way, exactly.
+#[test]
+fn a_what_if_gives_the_games_end_and_the_records() {
+    use mettle::internals::repl::Repl;
+    let mut r = Repl::new(1, false, 80);
+    for line in [
+        "kind unit { hp: 0..9 = 2 }",
+        "result fallen \"Fallen\"",
+        "event hit(u: unit)",
+        "on hit { if d6 >= 4 { remove 1 from u.hp }  if u.hp == 0 { end game with fallen } }",
+        "new unit a",
+    ] {
+        let reply = r.handle(line);
+        assert!(!reply.failed, "{line}: {}", reply.err);
+    }
+    let before = r.session().state().clone();
+    let reply = r.handle("odds trigger hit(u: a)  trigger hit(u: a)  record \"hp left\" = a.hp");
+    assert!(!reply.failed, "{}", reply.err);
+    // Columns line up with spaces: compared with one space each.
+    let out = &reply.out.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+    assert!(out.contains("its ends over all 36 ways its dice can fall"), "{out}");
+    assert!(out.contains("a.hp = 1, the game = not over 50.00% 1/2"), "{out}");
+    assert!(out.contains("a.hp = 0, the game = fallen 25.00% 1/4"), "{out}");
+    assert!(out.contains("a.hp = 2, the game = not over 25.00% 1/4"), "{out}");
+    assert!(out.contains("record \"hp left\"\n 0 25.00% 1/4"), "{out}");
+    assert_eq!(r.session().state(), &before);
+}
