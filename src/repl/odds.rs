@@ -614,6 +614,8 @@ impl Repl {
             };
             crate::odds::whatif::simulate(&self.world.session, &question, &mut step, runs, seed, &tell, &stop)
         };
+        // The front end's progress line is cleared, however the runs ended.
+        tell(runs);
         let done = match &w.report.how {
             crate::odds::How::Estimated { runs, .. } => *runs,
             crate::odds::How::Exact => runs,

@@ -331,12 +331,15 @@ fn interact(repl: &mut Repl, color: bool) {
     let _ = ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed));
     // A long `:sim` shows how far it has got, on its own line of standard error, cleared at the end.
     if std::io::stderr().is_terminal() {
+        // Written straight to the terminal: the line is mettle's own, with no input in it to escape.
         repl.set_progress(mettle::internals::repl::Progress(std::sync::Arc::new(|done, of| {
-            if done >= of {
-                eprint!("\r\x1b[K");
+            let mut err = std::io::stderr().lock();
+            let _ = if done >= of {
+                write!(err, "\r\x1b[K")
             } else {
-                eprint!("\r{done}/{of} runs (Ctrl-C stops)");
-            }
+                write!(err, "\r{done}/{of} runs (Ctrl-C stops)")
+            };
+            let _ = err.flush();
         })));
     }
     let history = history_path();
