@@ -147,7 +147,7 @@ impl Repl {
     /// the line names are bound, so a line costs the same among 10,000 units as among ten; a line
     /// the checker says anything about is checked again with every name, for the same messages
     /// (a "did you mean" among all the units).
-    fn check_with_names(
+    pub(super) fn check_with_names(
         &self,
         input: &str,
         line: PromptInput<'_>,

@@ -104,6 +104,11 @@ impl Repl {
     }
 
     /// Renders an error that points at no text (a command's mistake).
+    /// A diagnostic from outside the REPL (a front end's), rendered as the REPL's own are.
+    pub fn render_plain(&self, d: &Diagnostic) -> String {
+        self.plain_error(d)
+    }
+
     pub(super) fn plain_error(&self, d: &Diagnostic) -> String {
         let mut d = d.clone();
         prompt_words(&mut d);
