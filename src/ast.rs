@@ -290,6 +290,20 @@ pub enum CheckLineKind {
         /// The outcomes in it.
         members: Vec<Ident>,
     },
+    /// `reroll when fail, shaken once if spend_point`: the whole check is rolled again when it
+    /// lands on one of these outcomes and the condition (if any) holds.
+    Reroll(RerollDef),
+}
+
+/// `reroll when OUTCOME, … [once] [if CONDITION]`
+#[derive(Debug, Clone)]
+pub struct RerollDef {
+    /// The outcomes that send the check to be rolled again.
+    pub outcomes: Vec<Ident>,
+    /// `once`: at most one re-roll (else again until another outcome comes up, within a bound).
+    pub once: bool,
+    /// `if CONDITION`: re-rolled only when this holds too (read after the roll, like an outcome's).
+    pub when: Option<Expr>,
 }
 
 /// A named modifier line.

@@ -193,5 +193,11 @@ pub(super) fn show_line(l: &CheckLine) -> String {
             name.name,
             members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
         ),
+        CheckLineKind::Reroll(r) => format!(
+            "reroll when {}{}{}",
+            r.outcomes.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", "),
+            if r.once { " once" } else { "" },
+            opt(" if ", r.when.as_ref())
+        ),
     }
 }
