@@ -384,7 +384,7 @@ pub struct Stmt {
 }
 
 /// How long a `set` lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub enum Duration {
     /// `until end of turn`
     EndOfTurn,
@@ -392,6 +392,14 @@ pub enum Duration {
     EndOfRound,
     /// `for next round`: until the end of the round after this one.
     NextRound,
+    /// `until activated [for unit.side]`: until the next time the event fires (with a fact of the
+    /// value the expression has when the change is made).
+    Event {
+        /// The event.
+        event: Ident,
+        /// `for EXPR`: only a firing with a fact of this value.
+        fact: Option<Box<Expr>>,
+    },
 }
 
 /// The kinds of statement.

@@ -2,7 +2,7 @@
 //! resolved to an index and every expression to a small tree over slots, so nothing is looked up by
 //! string while a session runs.
 
-use crate::ast::{BinOp, Cmp, DiceMod, Duration, Span};
+use crate::ast::{BinOp, Cmp, DiceMod, Span};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -838,6 +838,25 @@ pub fn sure_filter(e: &Expr, candidate: u32) -> Option<Vec<u32>> {
     walk(e, candidate, &mut bases).then_some(bases)
 }
 
+/// How long a timed `set` lasts.
+#[derive(Debug, Clone)]
+pub enum Until {
+    /// `until end of turn`
+    EndOfTurn,
+    /// `until end of round`
+    EndOfRound,
+    /// `for next round`: until the end of the round after this one.
+    NextRound,
+    /// `until EVENT [for EXPR]`: the next time the event fires; with `for`, the next time it fires
+    /// with fact `fact` equal to what the expression gives when the change is made.
+    Event {
+        /// The event.
+        event: EventId,
+        /// The fact compared (its place in the event's facts) and the expression it must equal.
+        fact: Option<(u32, Expr)>,
+    },
+}
+
 /// A compiled statement.
 #[derive(Debug, Clone)]
 pub enum Stmt {
@@ -848,7 +867,7 @@ pub enum Stmt {
         /// Value.
         value: Expr,
         /// Duration.
-        until: Option<Duration>,
+        until: Option<Until>,
         /// Where.
         span: Span,
     },

@@ -372,7 +372,7 @@ fn reweigh(
             "no roll stands",
         )
         .with_help(
-            "with these inputs every roll lands on an outcome that is rolled again: name fewer outcomes, add              a condition with `if`, or write `once`",
+            "with these inputs every roll lands on an outcome that is rolled again: name fewer outcomes, add a condition with `if`, or write `once`",
         ));
     }
     let (mut keep, mut stay) = (BigUint::from(1u32), BigUint::from(1u32));

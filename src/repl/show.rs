@@ -309,6 +309,13 @@ pub(super) fn state(s: &Session) -> String {
         let when = match t.expiry {
             crate::session::Expiry::TurnEnd => "at the end of the turn".to_string(),
             crate::session::Expiry::RoundEnd(r) => format!("at the end of round {r}"),
+            crate::session::Expiry::Event(e) => {
+                let name = p.events.get(e as usize).map_or("?", |e| e.name.as_str());
+                match &t.fact {
+                    Some(_) => format!("the next time `{name}` fires with its fact"),
+                    None => format!("the next time `{name}` fires"),
+                }
+            }
         };
         let _ = writeln!(out, "timed: {}.{} goes back to {} {when}", e.name, f.name, s.show(&t.restore));
     }

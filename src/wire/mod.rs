@@ -264,7 +264,11 @@ pub fn check(session: &Session, r: &CheckResult) -> Check {
         rerolled: r
             .rerolled
             .iter()
-            .map(|x| Rerolled { pool: x.pool.as_ref().map(Dice::from), total: x.total, outcome: x.outcome.clone() })
+            .map(|x| Rerolled {
+                pool: x.pool.as_ref().map(Dice::from),
+                total: x.total,
+                outcome: x.outcome.clone(),
+            })
             .collect(),
     }
 }
