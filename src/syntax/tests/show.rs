@@ -69,7 +69,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
                 "set {} {}{}",
                 show(place),
                 show(value),
-                until.map(|u| format!(" {:?}", u.0)).unwrap_or_default()
+                until.as_ref().map(|u| format!(" {:?}", u.0)).unwrap_or_default()
             )
         }
         StmtKind::Add { amount, place } => format!("add {} {}", show(amount), show(place)),
