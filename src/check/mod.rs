@@ -97,6 +97,8 @@ pub(crate) struct Checker<'a> {
     data_root: Option<String>,
     /// The check being checked passes by rolling under its target (see `checks::roll_under`).
     roll_under: bool,
+    /// At the REPL prompt: slots `0..prompt_names` hold the names given on earlier lines.
+    prompt_names: u32,
     /// Attributes some rule reads (kind, attribute), for the `unread_attribute` warning.
     attr_read: std::collections::HashSet<(KindId, u32)>,
     /// The attribute being checked is the target of `set`, `add` or `remove`: not a read.
@@ -204,6 +206,7 @@ impl<'a> Checker<'a> {
             shapes: HashMap::new(),
             data_root: None,
             roll_under: false,
+            prompt_names: 0,
             attr_read: Default::default(),
             placing: false,
             script_text: String::new(),

@@ -93,7 +93,7 @@ fn check_odds_within(
     let Some(spec) = &prepared.dice else {
         // No dice: one way, settled once.
         let s = session.settle(prepared, None)?;
-        return Ok(Ok(gather(session, prepared, vec![(BigUint::from(1u32), s, 0)], None)));
+        return Ok(Ok(gather(session, prepared, vec![(BigUint::from(1u32), s, 0)], None)?));
     };
     if let crate::session::FaceSpec::Count(n) = spec.faces
         && n > MAX_FACES
@@ -135,13 +135,14 @@ fn check_odds_within(
         return Ok(Err(explain(&rules, c, &b)));
     }
     if keeps || needs.sorted {
-        return super::sorted::odds(session, prepared, c, spec, &shape.places).map(|r| {
-            r.map(|settled| {
-                let mut odds = gather(session, prepared, settled, None);
+        return match super::sorted::odds(session, prepared, c, spec, &shape.places)? {
+            Ok(settled) => {
+                let mut odds = gather(session, prepared, settled, None)?;
                 odds.table.sampleable = false;
-                odds
-            })
-        });
+                Ok(Ok(odds))
+            }
+            Err(why) => Ok(Err(why)),
+        };
     }
     let faces = end_faces(spec);
     let lo = faces.first().copied().unwrap_or(0);
@@ -178,7 +179,7 @@ fn check_odds_within(
     let pools = rolls.iter().map(|(_, f, _)| Some(pool_of(spec, &shape, f)));
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((w, _, i), s)| (w, s, i)).collect();
-    Ok(Ok(gather(session, prepared, settled, Some(layout))))
+    Ok(Ok(gather(session, prepared, settled, Some(layout))?))
 }
 
 /// Exact odds of a check whose rules read only its roll's value, whatever the roll's modifiers: the
@@ -206,7 +207,7 @@ fn by_value(
         rolls.iter().map(|(v, _)| Some(Pool { notation: String::new(), sides, dice: vec![], value: *v }));
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((_, w), s)| (w, s, 0)).collect();
-    let mut odds = gather(session, prepared, settled, None);
+    let mut odds = gather(session, prepared, settled, None)?;
     odds.table.sampleable = false;
     Ok(Ok(odds))
 }
@@ -331,6 +332,40 @@ fn end_faces(spec: &DiceSpec) -> Vec<i64> {
     faces
 }
 
+/// The ways of each settled roll to be the one that stands, when `reroll when …` may set rolls
+/// aside: with T ways in all, R of them rolled again, and at most k re-rolls, a roll that is not
+/// rolled again stands after i = 0..=k rolls set aside (sum of R^i T^(k-i) ways), one that is
+/// stands only as the last of k re-rolls (R^k), over T^(k+1) ways in all. An error when every roll
+/// is rolled again and there is no `once`: no roll would ever stand but the hundredth re-roll.
+fn reweigh(
+    c: &Check,
+    settled: Vec<(BigUint, Settled, usize)>,
+) -> Result<Vec<(BigUint, Settled, usize)>, Diagnostic> {
+    let Some(reroll) = &c.reroll else { return Ok(settled) };
+    let t: BigUint = settled.iter().map(|(w, _, _)| w).sum();
+    let r: BigUint = settled.iter().filter(|(_, s, _)| s.reroll).map(|(w, _, _)| w).sum();
+    if r.bits() == 0 {
+        return Ok(settled);
+    }
+    if !reroll.once && r == t {
+        return Err(Diagnostic::error(
+            "odds::reroll_forever",
+            format!("every roll of check `{}` is rolled again", c.name),
+            reroll.span,
+            "no roll stands",
+        )
+        .with_help(
+            "with these inputs every roll lands on an outcome that is rolled again: name fewer outcomes, add a condition with `if`, or write `once`",
+        ));
+    }
+    let (mut keep, mut stay) = (BigUint::from(1u32), BigUint::from(1u32));
+    for _ in 0..reroll.bound() {
+        stay *= &r;
+        keep = keep * &t + &stay;
+    }
+    Ok(settled.into_iter().map(|(w, s, i)| (if s.reroll { w * &stay } else { w * &keep }, s, i)).collect())
+}
+
 /// Adds up the settled rolls: ways per outcome, the distributions of the check's numbers, and (when
 /// asked for) what the effects leave of who makes the check.
 fn gather(
@@ -338,7 +373,8 @@ fn gather(
     prepared: &Prepared,
     settled: Vec<(BigUint, Settled, usize)>,
     layout: Option<Layout>,
-) -> CheckOdds {
+) -> Result<CheckOdds, Diagnostic> {
+    let settled = reweigh(&session.ruleset().program().checks[prepared.check as usize], settled)?;
     let mut follow = if prepared.effects {
         let c = &session.ruleset().program().checks[prepared.check as usize];
         let natural = scan::needs(c, &scan::parts(c).1).natural;
@@ -398,11 +434,12 @@ fn gather(
             out.push((lets[i].0.clone(), dist(m)));
         }
     }
-    CheckOdds {
+    Ok(CheckOdds {
         outcomes: c.outcomes.iter().zip(ways).map(|(o, w)| (names[o.index as usize].clone(), w)).collect(),
         effects: follow.map(|f| f.finish(session, &all, true)).unwrap_or_default(),
         total: all,
         values: out,
-        table: Table { layout, outcome, total: total_at, sampleable: true },
-    }
+        // A sampler looks one roll up in the table: a check that may be rolled again rolls itself.
+        table: Table { layout, outcome, total: total_at, sampleable: c.reroll.is_none() },
+    })
 }

@@ -688,10 +688,7 @@ fn known(now: &Session, asked: &Session, id: u32, name: &str) -> String {
             continue;
         }
         let f = &kind.fields[t.field as usize];
-        let when = match t.expiry {
-            crate::session::Expiry::TurnEnd => "at the end of the turn".to_string(),
-            crate::session::Expiry::RoundEnd(r) => format!("at the end of round {r}"),
-        };
+        let when = super::show::until(p, t);
         out.push_str(&format!("\n  timed: {name}.{} goes back to {} {when}", f.name, now.show(&t.restore)));
     }
     let options: Vec<String> = p

@@ -391,6 +391,16 @@ impl Builder {
                 let name = names.next().unwrap_or_else(|| unreachable!("the grammar gives a group a name"));
                 CheckLineKind::Group { name, members: names.collect() }
             }
+            Rule::reroll_line => CheckLineKind::Reroll(RerollDef {
+                outcomes: k
+                    .0
+                    .iter()
+                    .filter(|p| p.as_rule() == Rule::ident)
+                    .map(|i| self.ident(i.clone()))
+                    .collect(),
+                once: k.has(Rule::kw_once),
+                when: k.after(Rule::kw_if).map(|e| self.expr(e)),
+            }),
             r => unreachable!("the grammar has no check line {r:?}"),
         };
         CheckLine { doc, span, kind }

@@ -165,7 +165,7 @@ function checkFile(grammar, file, text) {
       }
     }
     // Words that are keywords where a check line or a statement starts with them.
-    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record)\b/);
+    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record|reroll)\b/);
     if (start && CONTEXTUAL.has(start[2])) {
       expectScope(file, n, start[1].length, start[2].length, scopes, 'keyword', `the line's keyword \`${start[2]}\``);
       counts.keyword++;
@@ -273,6 +273,18 @@ const EXACT = [
       ['count', 'variable.other.mettle'],
       ['dice', 'variable.other.mettle'],
       ['or', 'keyword.operator.word.mettle'],
+    ],
+  ],
+  [
+    '  reroll when falters, shaken once if spend // a command point',
+    [
+      ['reroll', 'keyword.control.mettle'],
+      ['when', 'keyword.control.mettle'],
+      ['falters', 'variable.other.mettle'],
+      ['shaken', 'variable.other.mettle'],
+      ['once', 'keyword.control.mettle'],
+      ['if', 'keyword.control.mettle'],
+      ['spend', 'variable.other.mettle'],
     ],
   ],
 ];

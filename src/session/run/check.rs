@@ -150,14 +150,9 @@ impl Runner<'_> {
         let mut setup = Setup::default();
         // The frame and setup are filled in place (returning them measured slower).
         self.prepare_frame(c, subject, f, given, span, labels, &mut setup)?;
-        let pool = match &check.roll {
-            Some(r) => {
-                self.span = r.span;
-                Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, f)?)
-            }
-            None => None,
-        };
-        let (total, target, oi) = self.settle_check(c, &setup, pool, f)?;
+        let mut rerolled = vec![];
+        let keep = self.logging.then_some(&mut rerolled);
+        let (total, target, oi) = self.roll_and_settle(c, &setup, f, keep)?;
         let outcome = &check.outcomes[oi];
         let target_parts = match &check.target {
             Some(t) if self.logging => self.parts(t, f),
@@ -206,6 +201,7 @@ impl Runner<'_> {
             };
             Shown {
                 applied: setup.applied,
+                rerolled,
                 target_parts,
                 inputs: check
                     .inputs
@@ -297,6 +293,7 @@ impl Runner<'_> {
             check_id: c,
             pool,
             modifiers: shown.applied,
+            rerolled: shown.rerolled,
             total: s.total,
             target: s.target,
             margin: s.margin,
@@ -684,6 +681,62 @@ impl Runner<'_> {
         Ok(())
     }
 
+    /// Rolls check `c`'s dice (set up by `setup`, in frame `f`) and settles them, as
+    /// [`Runner::settle_check`] does; then, while `reroll when …` says so, rolls them again and
+    /// settles the new roll, at most [`Reroll::bound`] times. Each roll set aside goes to `keep`
+    /// when there is one (for the explanation). Gives what the roll that stands settled to.
+    pub fn roll_and_settle(
+        &mut self,
+        c: CheckId,
+        setup: &Setup,
+        f: &mut Vec<Value>,
+        mut keep: Option<&mut Vec<Rerolled>>,
+    ) -> R<(i64, Option<i64>, usize)> {
+        let check = &self.p.checks[c as usize];
+        let mut again = 0;
+        loop {
+            let pool = match &check.roll {
+                Some(r) => {
+                    self.span = r.span;
+                    Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, f)?)
+                }
+                None => None,
+            };
+            let settled = self.settle_check(c, setup, pool, f)?;
+            let Some(reroll) = &check.reroll else { return Ok(settled) };
+            if again >= reroll.bound() || !self.rerolls(c, settled.2, f)? {
+                return Ok(settled);
+            }
+            again += 1;
+            self.tick(1)?;
+            if let Some(keep) = keep.as_deref_mut() {
+                let pool = match &f[check.slots.dice as usize] {
+                    Value::Pool(p) if check.roll.is_some() => Some((**p).clone()),
+                    _ => None,
+                };
+                let set = &self.p.sets[check.outcome_set as usize];
+                let outcome = set.names[check.outcomes[settled.2].index as usize].clone();
+                keep.push(Rerolled { pool, total: settled.0, outcome });
+            }
+        }
+    }
+
+    /// Whether a roll of check `c` that landed on outcome `oi` (its values in frame `f`) is rolled
+    /// again: the outcome is one `reroll when …` names and its condition, if any, holds.
+    pub fn rerolls(&mut self, c: CheckId, oi: usize, f: &mut Vec<Value>) -> R<bool> {
+        let Some(reroll) = &self.p.checks[c as usize].reroll else { return Ok(false) };
+        if !reroll.outcomes.contains(&(oi as u32)) {
+            return Ok(false);
+        }
+        match &reroll.when {
+            Some(w) => {
+                self.span = w.span;
+                self.test(&w.run, f)
+            }
+            None => Ok(true),
+        }
+    }
+
     /// Everything of a roll that comes after the dice: the total, target and margin, the `let`s after
     /// the roll line, and the outcome (its index in `check.outcomes`). Applies no effects.
     // Inlined where it is called, which measured faster for the quiet roll.
@@ -859,6 +912,7 @@ pub(super) struct Pending {
 #[derive(Default)]
 struct Shown {
     applied: Vec<AppliedModifier>,
+    rerolled: Vec<Rerolled>,
     target_parts: Option<String>,
     inputs: Vec<(String, String)>,
     values: Vec<(String, String)>,
@@ -920,6 +974,7 @@ struct Fresh<'a> {
     check_id: CheckId,
     pool: Option<&'a Pool>,
     modifiers: Vec<AppliedModifier>,
+    rerolled: Vec<Rerolled>,
     total: i64,
     target: Option<i64>,
     margin: Option<i64>,
@@ -955,6 +1010,7 @@ impl Fresh<'_> {
             outcome_span: self.outcome_span,
             span: self.span,
             slots: self.slots.to_vec(),
+            rerolled: self.rerolled,
         }
     }
 
@@ -989,6 +1045,7 @@ impl Fresh<'_> {
             (slot, new) => *slot = new.cloned(),
         }
         old.modifiers = self.modifiers;
+        old.rerolled = self.rerolled;
         old.total = self.total;
         old.target = self.target;
         old.margin = self.margin;

@@ -3,7 +3,7 @@
 use super::check::Given;
 use super::host::shown_options;
 use super::{MAX_REPEAT, R, Runner, copied, fail, put, set, show_value};
-use crate::ast::{BinOp, Duration, Span};
+use crate::ast::{BinOp, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::host::{Change, Question, Reply};
@@ -58,6 +58,19 @@ impl Runner<'_> {
                 self.st.turn = self.st.turn.checked_add(1).ok_or_else(|| self.overflow())?;
             }
             _ => {}
+        }
+        // Changes made until this event fires (with these facts) end before its rules run.
+        if self.st.timed.iter().any(|t| t.expiry == Expiry::Event(event)) {
+            let mut timed = std::mem::take(&mut self.st.timed);
+            timed.retain(|t| {
+                let due = t.expiry == Expiry::Event(event)
+                    && t.fact.as_ref().is_none_or(|(i, v)| f.get(*i as usize).is_some_and(|x| x == v));
+                if due {
+                    self.undo_timed(t);
+                }
+                !due
+            });
+            self.st.timed = timed;
         }
         self.nest += 1;
         let r = self.run_triggers(event, f, n);
@@ -361,10 +374,14 @@ impl Runner<'_> {
                     None => self.eval(value, f)?,
                 };
                 if let Some(u) = until {
-                    let expiry = match u {
-                        Duration::EndOfTurn => Expiry::TurnEnd,
-                        Duration::EndOfRound => Expiry::RoundEnd(self.st.round),
-                        Duration::NextRound => Expiry::RoundEnd(self.st.round.max(0) + 1),
+                    let (expiry, fact) = match u {
+                        Until::EndOfTurn => (Expiry::TurnEnd, None),
+                        Until::EndOfRound => (Expiry::RoundEnd(self.st.round), None),
+                        Until::NextRound => (Expiry::RoundEnd(self.st.round.max(0) + 1), None),
+                        Until::Event { event, fact: None } => (Expiry::Event(*event), None),
+                        Until::Event { event, fact: Some((i, e)) } => {
+                            (Expiry::Event(*event), Some((*i, self.eval(e, f)?)))
+                        }
                     };
                     let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
                     match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
@@ -373,6 +390,7 @@ impl Runner<'_> {
                         Some(t) => {
                             if expiry.later_than(t.expiry) {
                                 t.expiry = expiry;
+                                t.fact = fact;
                             }
                             t.span = *span;
                         }
@@ -382,6 +400,7 @@ impl Runner<'_> {
                             restore,
                             delta: None,
                             expiry,
+                            fact,
                             span: *span,
                         }),
                     }
