@@ -329,6 +329,18 @@ pub(crate) const WALK_END: &str = "an exhaustive walk needs the next face";
 /// die cannot show; the source's own error is in [`Host`].
 pub(crate) const HOST_FAILED: &str = "the host's dice source gave no usable face";
 
+/// One face of a die with `faces`, drawn from `rng`: the one draw every roll makes from the seeded
+/// generator (the roller, the fast paths and the sampler of exact odds), so that a seed gives the
+/// same faces whichever of them rolls. A die with no faces shows 0 without a draw.
+#[inline(always)]
+pub(crate) fn draw(rng: &mut ChaCha8Rng, faces: Faces<'_>) -> i64 {
+    match faces {
+        Faces::Count(n) => rng.random_range(1..=n.max(1)),
+        Faces::List([]) => 0,
+        Faces::List(l) => l[rng.random_range(0..l.len())],
+    }
+}
+
 impl Source<'_> {
     /// One face of a die.
     // Inlined where dice are rolled: a die of N sides drawn from the generator, with no face forced,
@@ -340,7 +352,7 @@ impl Source<'_> {
             && self.walk.is_none()
             && self.host.is_none()
         {
-            return Ok(self.rng.random_range(1..=n.max(1)));
+            return Ok(draw(self.rng, faces));
         }
         self.face_otherwise(faces)
     }
@@ -370,11 +382,7 @@ impl Source<'_> {
                         Faces::List(l) => l.len(),
                     };
                     walk.met.push(n);
-                    Ok(match faces {
-                        Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
-                        Faces::List([]) => 0,
-                        Faces::List(l) => l[self.rng.random_range(0..l.len())],
-                    })
+                    Ok(draw(self.rng, faces))
                 }
                 None => {
                     walk.needs = Some(match faces {
@@ -411,11 +419,7 @@ impl Source<'_> {
             host.drawn.push(face);
             return Ok(face);
         }
-        Ok(match faces {
-            Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
-            Faces::List([]) => 0,
-            Faces::List(l) => l[self.rng.random_range(0..l.len())],
-        })
+        Ok(draw(self.rng, faces))
     }
 }
 

@@ -6,7 +6,6 @@ use crate::diagnostics::Diagnostic;
 use crate::dice::DieStep;
 use crate::program::{CheckId, Value};
 use crate::session::{DiceSpec, FaceSpec, Session};
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -82,12 +81,12 @@ impl Sampler {
         &self.odds
     }
 
-    /// One die, drawn exactly as the roller draws it.
+    /// One die, drawn as the roller draws it ([`crate::dice::draw`]).
     #[inline]
     fn face(&self, rng: &mut ChaCha8Rng) -> i64 {
         match &self.faces {
-            Faces::Count(n) => rng.random_range(1..=*n),
-            Faces::List(l) => l[rng.random_range(0..l.len())],
+            Faces::Count(n) => crate::dice::draw(rng, crate::dice::Faces::Count(*n)),
+            Faces::List(l) => crate::dice::draw(rng, crate::dice::Faces::List(l)),
         }
     }
 

@@ -7,7 +7,6 @@ use super::{R, Runner, fail};
 use crate::ast::BinOp;
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
-use rand::RngExt;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
@@ -308,7 +307,7 @@ impl Runner<'_> {
         // Nothing forced and no walk: the face is the generator's, as `Source::face` draws it. No
         // reroll or explosion either: no more dice drawn than thrown, and no more steps.
         if self.st.forced.is_empty() && self.st.walk.as_ref().is_none_or(|w| w.done) {
-            return Ok(Some(self.st.rng.random_range(1..=*n)));
+            return Ok(Some(crate::dice::draw(&mut self.st.rng, Faces::Count(*n))));
         }
         let mut src = Source {
             rng: &mut self.st.rng,
