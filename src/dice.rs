@@ -347,7 +347,7 @@ impl Source<'_> {
     // no walk and no host, the common case, is read straight from it.
     #[inline]
     pub fn face(&mut self, faces: Faces<'_>) -> Result<i64, String> {
-        if let Faces::Count(n) = faces
+        if let Faces::Count(_) = faces
             && self.forced.is_empty()
             && self.walk.is_none()
             && self.host.is_none()
