@@ -38,6 +38,8 @@ pub enum Code {
     NoOutcome,
     /// `mettle::run::unknown_scenario`: no scenario has the name asked for.
     UnknownScenario,
+    /// `mettle::run::cancelled`: the host or the user stopped the work under way.
+    Cancelled,
     /// `mettle::value::wrong_type`: a value of another type than the one asked for.
     WrongType,
     /// `mettle::odds::out_of_work`: exact odds or an estimate spent their budget of work.
@@ -59,6 +61,7 @@ impl Code {
             Code::ForcedDice => "mettle::run::forced_dice",
             Code::NoOutcome => "mettle::run::no_outcome",
             Code::UnknownScenario => "mettle::run::unknown_scenario",
+            Code::Cancelled => "mettle::run::cancelled",
             Code::WrongType => "mettle::value::wrong_type",
             Code::OutOfWork => "mettle::odds::out_of_work",
             Code::TotalSteps => "mettle::budget::total_steps",

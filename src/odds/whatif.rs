@@ -87,35 +87,16 @@ pub(crate) fn simulate(
     summarise(session, question, ends, How::Estimated { reason, runs: done, seed })
 }
 
-/// Every way the dice can fall, depth first, each path played again from the start with its faces.
+/// Every way the dice can fall ([`super::walk::every_path`]), each path played again from the
+/// game as it stands with its faces.
 fn exact(session: &Session, step: &mut Step<'_>) -> Result<Vec<(End, BigUint)>, String> {
-    let mut stack: Vec<(Vec<i64>, BigUint)> = vec![(vec![], BigUint::from(1u32))];
-    let mut ends = vec![];
-    let mut runs = 0u64;
-    while let Some((faces, den)) = stack.pop() {
-        runs += 1;
-        if runs > MAX_PATHS {
-            return Err(format!("the step's dice can fall more than {MAX_PATHS} ways"));
-        }
-        // Starting a run costs something of its own, however short the step.
-        work::charge(100);
-        let mut s = session.reseeded(0);
-        s.walk(&faces);
-        let result = step(&mut s);
-        if work::dry() {
-            return Err("the budget of work ran out".into());
-        }
-        if let Some(needs) = s.walk_needs() {
-            let den = den * BigUint::from(needs.len());
-            for f in needs.iter().rev() {
-                let mut next = faces.clone();
-                next.push(*f);
-                stack.push((next, den.clone()));
-            }
-            continue;
-        }
-        ends.push((end(&s, result), den));
-    }
+    use super::walk::{Short, every_path};
+    let ends = every_path(|| session.reseeded(0), step, |s, result| Ok::<_, ()>(end(s, result)));
+    let ends = match ends {
+        Ok(ends) => ends,
+        Err(Short::Paths) => return Err(format!("the step's dice can fall more than {MAX_PATHS} ways")),
+        Err(Short::Work | Short::Failed(())) => return Err("the budget of work ran out".into()),
+    };
     // Weights over one common denominator, so that they add up.
     let common = ends.iter().fold(BigUint::from(1u32), |acc, (_, d)| num_integer::Integer::lcm(&acc, d));
     Ok(ends.into_iter().map(|(e, d)| (e, &common / d)).collect())
@@ -141,7 +122,7 @@ fn sample(
         let mut s = session.reseeded(seed.wrapping_add(i));
         let result = step(&mut s);
         // Each action clears the flag as it starts: a run stopped by it says so by its error.
-        let cancelled = matches!(&result, Err(d) if d.code == "mettle::run::cancelled");
+        let cancelled = matches!(&result, Err(d) if d.is(crate::diagnostics::Code::Cancelled));
         if work::dry() || cancelled {
             break;
         }

@@ -68,7 +68,7 @@ impl Repl {
                     }
                     failed += 1;
                 }
-                Err(d) if d.code == "mettle::run::cancelled" => {
+                Err(d) if d.is(crate::diagnostics::Code::Cancelled) => {
                     return Err(error(
                         "interrupted",
                         format!(

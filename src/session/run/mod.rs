@@ -453,8 +453,13 @@ impl<'a> Runner<'a> {
         }
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Box::new(
-                fail("cancelled", "stopped: cancelled by the user", self.span, "stopped here")
-                    .with_help("nothing it did was kept; run it again to start over"),
+                fail(
+                    crate::diagnostics::Code::Cancelled.name(),
+                    "stopped: cancelled by the user",
+                    self.span,
+                    "stopped here",
+                )
+                .with_help("nothing it did was kept; run it again to start over"),
             ));
         }
         self.rearm();
