@@ -493,14 +493,7 @@ impl<'a> Checker<'a> {
     /// The check's `reroll` line, if it has one: each outcome named is one of the check's, the
     /// condition a flag read with the values after the roll, one line at most.
     fn reroll(&mut self, ch: &ast::CheckDef) -> Option<Reroll> {
-        let outcomes: Vec<&str> = ch
-            .lines
-            .iter()
-            .filter_map(|l| match &l.kind {
-                CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
-                _ => None,
-            })
-            .collect();
+        let outcomes = outcome_names(ch);
         let mut out: Option<Reroll> = None;
         for line in &ch.lines {
             let CheckLineKind::Reroll(r) = &line.kind else { continue };
@@ -560,14 +553,7 @@ impl<'a> Checker<'a> {
 
     /// The check's `group` lines: each member an outcome of the check, each name new.
     fn groups(&mut self, ch: &ast::CheckDef) -> Vec<(String, Vec<String>)> {
-        let outcomes: Vec<&str> = ch
-            .lines
-            .iter()
-            .filter_map(|l| match &l.kind {
-                CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
-                _ => None,
-            })
-            .collect();
+        let outcomes = outcome_names(ch);
         let mut out: Vec<(String, Vec<String>)> = vec![];
         let mut seen: Vec<&ast::Ident> = vec![];
         for line in &ch.lines {
@@ -799,4 +785,15 @@ fn names_word(text: &str, word: &str) -> bool {
         !text[..i].chars().next_back().is_some_and(is_ident)
             && !text[i + word.len()..].chars().next().is_some_and(is_ident)
     })
+}
+
+/// The names of a check's outcomes, in the order written.
+fn outcome_names(ch: &ast::CheckDef) -> Vec<&str> {
+    ch.lines
+        .iter()
+        .filter_map(|l| match &l.kind {
+            CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
+            _ => None,
+        })
+        .collect()
 }
