@@ -301,6 +301,13 @@ fn raised_dice_agree_with_every_forced_roll() {
     for check in ["total", "placed", "sorted", "counted"] {
         brute_force_in(&r, check, &[], &[]);
     }
+    // A die raised and then rolled again can show a face below the raise: no outcome is unreachable.
+    let late = Ruleset::from_str(
+        "late.mettle",
+        "check c { roll d6min3r3  outcome low when total <= 2  otherwise high }",
+    )
+    .unwrap();
+    assert!(late.warnings().is_empty(), "{:?}", late.warnings());
     let rep = mettle::odds::ask(&mut Session::new(&r, 0), "total", None, &[], 0).unwrap();
     assert_eq!(
         rep.outcomes[0].chance,

@@ -77,10 +77,18 @@ impl<'a> Checker<'a> {
         };
         self.may_show(faces.0, faces.1);
         let mut successes = false;
-        let mut raised: Option<i64> = None;
+        // The highest raise lifts the highest value a die can show; the last one lifts the lowest,
+        // unless a reroll or an explosion after it brings new faces that were never raised.
+        let (mut raised, mut floor): (Option<i64>, Option<i64>) = (None, None);
         let mut kept_hi = count_r.1;
         let mut kept_lo = count_r.0;
         for (m, span) in mods {
+            if matches!(
+                m,
+                ast::DiceMod::Reroll(..) | ast::DiceMod::RerollOnce(..) | ast::DiceMod::Explode(..)
+            ) {
+                floor = None;
+            }
             match m {
                 ast::DiceMod::CountSuccesses(cmp, n) => {
                     successes = true;
@@ -180,14 +188,12 @@ impl<'a> Checker<'a> {
                         );
                     }
                     raised = raised.max(Some(*n));
+                    floor = floor.max(Some(*n));
                 }
             }
         }
         // What the dice can show once raised.
-        let faces = match raised {
-            Some(n) => (faces.0.max(n), faces.1.max(n)),
-            None => faces,
-        };
+        let faces = (floor.map_or(faces.0, |n| faces.0.max(n)), raised.map_or(faces.1, |n| faces.1.max(n)));
         let text = self.src(e.span).to_string();
         let d = DiceExpr {
             count: count_e,
