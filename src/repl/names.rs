@@ -2,6 +2,7 @@
 //! editor's completion offers.
 
 use super::commands::COMMANDS;
+use crate::syntax::words::{self, role};
 use crate::{Ruleset, Session};
 
 /// Names the prompt can complete, gathered from the ruleset and the session after each input.
@@ -39,14 +40,11 @@ pub struct Names {
     pub check_makers: Vec<(String, String)>,
 }
 
-/// Words that start a statement or a definition at the prompt.
-const LINE_STARTS: [&str; 28] = [
-    "add", "answer", "check", "choose", "define", "dice", "end", "event", "expect", "for", "if", "kind",
-    "ladder", "let", "new", "note", "odds", "on", "remove", "repeat", "result", "roll", "scenario", "set",
-    "table", "trigger", "var", "with",
-];
-/// Words that go inside an expression (`each` and `where` in a total: `count(each unit u where …)`).
-const EXPR_WORDS: [&str; 11] = ["and", "each", "if", "is", "last", "no", "none", "not", "or", "where", "yes"];
+/// Words that start a line at the prompt: the language's items and statements (from the one table of
+/// words), and `odds`, which only the prompt knows.
+fn line_starts() -> impl Iterator<Item = &'static str> {
+    words::with_role(role::ITEM | role::STMT).chain(["odds"])
+}
 
 impl Names {
     /// The names of a ruleset and a session, and `lets`.
@@ -258,9 +256,8 @@ impl Names {
             // After `new KIND`, a new name is typed: nothing to offer.
             _ if words.len() == 2 && words[0] == "new" => vec![],
             // The first word of a line or of a block: a statement or a definition, or a value to show.
-            _ if words.is_empty() || matches!(prev_char, Some('{' | '}')) => LINE_STARTS
-                .iter()
-                .map(|w| w.to_string())
+            _ if words.is_empty() || matches!(prev_char, Some('{' | '}')) => line_starts()
+                .map(String::from)
                 .chain(self.units.iter().cloned())
                 .chain(self.checks.iter().cloned())
                 .collect(),
@@ -269,7 +266,7 @@ impl Names {
                 .iter()
                 .chain(&self.states)
                 .cloned()
-                .chain(EXPR_WORDS.iter().map(|w| w.to_string()))
+                .chain(words::with_role(role::EXPR).map(String::from))
                 .collect(),
         };
         if first.starts_with(':')

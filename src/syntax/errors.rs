@@ -2,6 +2,7 @@
 
 use super::parse::{MettleParser, Rule};
 use super::scan;
+use super::words::{self, role};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use pest::Parser;
@@ -26,27 +27,12 @@ const EXPR_STARTS: [&str; 15] = [
     "`not`", "`number`", "`yes`",
 ];
 
-/// The reserved words, in alphabetical order, read from the grammar's `keyword` rule so that the
-/// list in the help for a keyword used as a name never falls behind the grammar.
+/// The reserved words, in alphabetical order, for the help for a keyword used as a name.
 fn reserved_words() -> Vec<&'static str> {
-    const GRAMMAR: &str = include_str!("../../grammar/mettle.pest");
-    let rule = GRAMMAR.split("\nkeyword = @{").nth(1).unwrap_or("");
-    let rule = &rule[..rule.find('}').unwrap_or(rule.len())];
-    let mut words: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
+    let mut words: Vec<&str> = words::reserved().collect();
     words.sort_unstable();
-    words.dedup();
     words
 }
-
-/// Words that start a top-level item, a statement, a check line: suggestions for misspellings.
-const TOP_LEVEL: [&str; 11] =
-    ["ruleset", "kind", "ladder", "event", "define", "table", "check", "on", "result", "scenario", "script"];
-const STMT_WORDS: [&str; 19] = [
-    "set", "add", "remove", "let", "var", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat",
-    "new", "dice", "answer", "expect", "with", "record",
-];
-const CHECK_WORDS: [&str; 9] =
-    ["input", "roll", "modifier", "target", "let", "outcome", "otherwise", "group", "reroll"];
 
 /// A syntax error as pest found it, kept as data so that the REPL can merge the errors of the
 /// alternatives it tries before wording one.
@@ -244,10 +230,12 @@ fn help(text: &str, span: Span, found: Option<&str>, phrases: &[String]) -> Opti
     // A misspelt keyword.
     let keywords = phrases.iter().filter_map(|p| p.strip_prefix('`')?.strip_suffix('`'));
     let mut words: Vec<&str> = keywords.filter(|k| k.chars().all(|c| c.is_ascii_alphabetic())).collect();
-    for (phrase, starts) in [(ITEM, &TOP_LEVEL[..]), (STMT, &STMT_WORDS[..]), (CHECK_LINE, &CHECK_WORDS[..])]
-    {
+    // The words that start what was wanted: suggestions for a misspelt first word.
+    for (phrase, starts) in [(ITEM, role::ITEM), (STMT, role::STMT), (CHECK_LINE, role::CHECK)] {
         if wants(phrase) {
-            words.extend(starts);
+            for word in words::with_role(starts) {
+                words.push(word);
+            }
         }
     }
     did_you_mean(found, words).map(|k| format!("did you mean `{k}`?"))
@@ -266,7 +254,7 @@ pub(super) fn is_keyword(word: &str) -> bool {
 
 /// Whether `word` starts a top-level item: a sign that the item before it was not closed.
 fn scan_top_level(word: &str) -> bool {
-    TOP_LEVEL.contains(&word)
+    words::has_role(word, role::ITEM)
 }
 
 /// What is at byte `pos`: its span (at least one byte long except at the end of the file), the

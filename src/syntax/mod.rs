@@ -13,6 +13,7 @@ mod stmt;
 #[cfg(test)]
 mod tests;
 mod tokens;
+pub mod words;
 
 pub use chars::normalize;
 pub(crate) use data::data_span;

@@ -39,10 +39,6 @@ pub(super) fn trimmed_len(text: &str) -> usize {
 /// The deepest bracket nesting accepted: `(`, `[` and `{` together.
 pub(super) const MAX_NESTING: usize = 64;
 
-/// Words that start a top-level item (or the header); recovery splits the text before them.
-const TOP_LEVEL: [&str; 11] =
-    ["kind", "ladder", "event", "define", "table", "check", "on", "result", "scenario", "script", "ruleset"];
-
 /// Calls `f(offset, byte)` for each bracket outside strings and `//` comments, stopping early when
 /// `f` returns false. Returns whether the text ends inside a string.
 fn each_bracket(text: &str, mut f: impl FnMut(usize, u8) -> bool) -> bool {
@@ -159,11 +155,12 @@ pub(super) fn open_after(text: &str, mut depth: usize) -> (usize, bool) {
     (depth, in_string)
 }
 
-/// The first word of a line, if it is a top-level keyword.
+/// The first word of a line, if it starts a top-level item (or the header): recovery splits the text
+/// before it.
 fn top_level_word(line: &str) -> Option<&str> {
     let end = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(line.len());
     let word = &line[..end];
-    TOP_LEVEL.contains(&word).then_some(word)
+    super::words::has_role(word, super::words::role::ITEM).then_some(word)
 }
 
 /// Splits the text into byte ranges that each hold (at most) a top-level item and the doc comment

@@ -1,12 +1,12 @@
 //! Completion by context: attributes after `unit.`, states after `is`, checks after `roll`, and more.
 
 use super::analysis::Analysis;
-use super::features::KEYWORDS;
 use super::index::{Def, Index, SymKind};
 use lsp_types::{
     CompletionItem, CompletionItemKind, Documentation, InsertTextFormat, MarkupContent, MarkupKind, Position,
 };
 use mettle::internals::program::TIME_EVENTS;
+use mettle::internals::syntax::words;
 
 /// Snippets for each top-level construct: label, detail, body.
 const ITEM_SNIPPETS: &[(&str, &str, &str)] = &[
@@ -302,7 +302,7 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
         out.extend(snippets(CHECK_SNIPPETS));
     }
     out.extend(snippets(STMT_SNIPPETS));
-    out.extend(KEYWORDS.iter().map(|k| plain(k, CompletionItemKind::KEYWORD, "keyword")));
+    out.extend(words::reserved().map(|k| plain(k, CompletionItemKind::KEYWORD, "keyword")));
     out.extend(defs(&[
         SymKind::Check,
         SymKind::Event,

@@ -11,55 +11,8 @@ use lsp_types::{
 use mettle::Ruleset;
 use mettle::internals::RulesetInternals as _;
 use mettle::internals::ast::{CheckLineKind, ItemKind, Span};
+use mettle::internals::syntax::words;
 use std::collections::HashMap;
-
-/// The words that cannot be names.
-pub const KEYWORDS: &[&str] = &[
-    "ruleset",
-    "kind",
-    "ladder",
-    "event",
-    "define",
-    "table",
-    "check",
-    "on",
-    "result",
-    "scenario",
-    "script",
-    "let",
-    "otherwise",
-    "when",
-    "for",
-    "where",
-    "with",
-    "set",
-    "to",
-    "add",
-    "remove",
-    "from",
-    "if",
-    "then",
-    "else",
-    "trigger",
-    "choose",
-    "default",
-    "end",
-    "note",
-    "repeat",
-    "until",
-    "new",
-    "answer",
-    "expect",
-    "and",
-    "or",
-    "not",
-    "is",
-    "yes",
-    "none",
-    "no",
-    "last",
-    "strict",
-];
 
 /// Names every ruleset has, and what they are.
 const BUILT_IN: &[(&str, &str)] = &[
@@ -287,7 +240,7 @@ pub fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !KEYWORDS.contains(&name)
+        && !words::is_reserved(name)
 }
 
 /// Kinds of item whose names share one namespace: no two of them may have the same name.

@@ -1,7 +1,6 @@
 //! The outline (document symbols), folding ranges and semantic tokens of a ruleset.
 
 use super::analysis::Analysis;
-use super::features::KEYWORDS;
 use super::index::SymKind;
 use super::position::Cursor;
 use lsp_types::{
@@ -9,6 +8,7 @@ use lsp_types::{
     SemanticTokens, SemanticTokensLegend, SymbolKind,
 };
 use mettle::internals::ast::{CheckLineKind, ItemKind, Span, Stmt, StmtKind};
+use mettle::internals::syntax::words;
 use std::collections::HashMap;
 
 fn symbol_kind(k: SymKind) -> SymbolKind {
@@ -233,14 +233,6 @@ fn token_type(k: SymKind) -> u32 {
     }
 }
 
-/// Words that are keywords in some places only (`roll`, `input`, `target`…), shown as keywords where
-/// they name nothing.
-const SOFT_KEYWORDS: &[&str] = &[
-    "input", "roll", "modifier", "target", "outcome", "each", "game", "of", "as", "turn", "round", "next",
-    "dice", "die", "max", "flag", "int", "data", "shape", "list", "text", "number", "order", "chance",
-    "record", "follow", "var",
-];
-
 /// Semantic tokens of the whole document: comments, strings, numbers, keywords, and each name by what
 /// it names (with `declaration` where it is defined).
 pub fn semantic_tokens(a: &Analysis) -> SemanticTokens {
@@ -302,7 +294,9 @@ pub fn semantic_tokens(a: &Analysis) -> SemanticTokens {
             let w = &a.text[start..i];
             if let Some(&(end, ty, m)) = named.get(&start).filter(|(e, ..)| *e == i) {
                 raw.push((start, end, ty, m));
-            } else if KEYWORDS.contains(&w) || SOFT_KEYWORDS.contains(&w) {
+            } else if words::WORDS.iter().any(|k| k.text == w) {
+                // A word of the language that names nothing here (`roll`, `input` are words only
+                // where the grammar expects them, and names elsewhere).
                 raw.push((start, i, 0, 0));
             } else if w.starts_with('d') && w.len() > 1 && w[1..].bytes().all(|c| c.is_ascii_digit()) {
                 raw.push((start, i, 9, 0));

@@ -2,6 +2,7 @@
 //! that keeps reading while a block is open.
 
 use mettle::internals::repl::Names;
+use mettle::internals::syntax::words;
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
@@ -10,73 +11,13 @@ use rustyline::{Context, Helper};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-/// Keywords of the language, for highlighting.
-const KEYWORDS: &[&str] = &[
-    "ruleset",
-    "kind",
-    "ladder",
-    "event",
-    "define",
-    "table",
-    "check",
-    "on",
-    "result",
-    "scenario",
-    "script",
-    "input",
-    "roll",
-    "modifier",
-    "target",
-    "let",
-    "var",
-    "outcome",
-    "otherwise",
-    "when",
-    "for",
-    "each",
-    "where",
-    "with",
-    "set",
-    "to",
-    "add",
-    "remove",
-    "from",
-    "if",
-    "then",
-    "else",
-    "trigger",
-    "choose",
-    "default",
-    "end",
-    "game",
-    "note",
-    "repeat",
-    "until",
-    "new",
-    "follow",
-    "dice",
-    "die",
-    "answer",
-    "expect",
-    "and",
-    "or",
-    "not",
-    "is",
-    "yes",
-    "no",
-    "none",
-    "last",
-    "number",
-    "of",
-    "as",
-    "max",
-    "strict",
-    "flag",
-    "int",
-    "turn",
-    "round",
-    "next",
-];
+/// Whether the line editor shows `word` as a keyword: a reserved word, or one that starts an item, a
+/// statement or a check line, or goes in an expression (words that only join a line's parts, such as
+/// `max` or `turn`, often name things and stay plain).
+fn is_keyword(word: &str) -> bool {
+    use words::role::{CHECK, EXPR, ITEM, STMT};
+    words::is_reserved(word) || words::has_role(word, ITEM | STMT | CHECK | EXPR)
+}
 
 /// The helper given to rustyline.
 #[derive(Default)]
@@ -216,7 +157,7 @@ fn tokens(line: &str) -> Vec<(Tok, &str)> {
                 Tok::Dice
             } else if w.chars().all(|c| c.is_ascii_digit()) {
                 Tok::Number
-            } else if KEYWORDS.contains(&w) {
+            } else if is_keyword(w) {
                 Tok::Keyword
             } else {
                 Tok::Plain
