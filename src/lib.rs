@@ -123,5 +123,5 @@ pub use dice::{DiceSource, QueuedDice};
 pub use program::{AppliedModifier, CheckId, CheckResult, Die, KindId, Pool, Rerolled, SetId, Value};
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
 pub use script::{Clock, ScriptLimits};
-pub use session::{Change, Chooser, LogEntry, ObserverId, Outcome, Question, Reply, Session};
+pub use session::{Change, Chooser, LogEntry, Logged, ObserverId, Outcome, Question, Reply, Session};
 pub use values::WrongType;

@@ -492,3 +492,65 @@ fn a_timed_change_waiting_for_a_fact_of_the_wrong_type_is_refused() {
         "mettle::save::bad_value"
     );
 }
+
+/// The wire's log of `s`, as JSON.
+fn wire_log(s: &Session) -> Vec<serde_json::Value> {
+    mettle::wire::log(s, s.log()).iter().map(|l| serde_json::to_value(l).unwrap()).collect()
+}
+
+/// The log's change of `u.hp`, as the wire gives it.
+fn hp_change(s: &Session) -> serde_json::Value {
+    wire_log(s).into_iter().find(|l| l["type"] == "change" && l["field"] == "hp").expect("a change of hp")
+}
+
+#[test]
+fn a_save_keeps_its_log_values_typed() {
+    let r = rules();
+    let mut s = Session::new(&r, 3);
+    let u = s.create("unit", "u", &[]).unwrap();
+    s.apply("hit", &[("unit", Value::Entity(u))]).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&s.save()).unwrap();
+    assert_eq!(v["format"], json!(mettle::session::SAVE_FORMAT));
+    let change = v["log"].as_array().unwrap().iter().find(|l| l["type"] == "change").unwrap();
+    assert_eq!(change["from"], json!({"type": "number", "value": 6}));
+    assert_eq!(change["to"], json!({"type": "number", "value": 5}));
+    let event = v["log"].as_array().unwrap().iter().find(|l| l["type"] == "event").unwrap();
+    assert_eq!(event["facts"][0][1], json!({"type": "entity", "value": "u"}));
+    // Loaded back, the wire reads the values themselves.
+    let back = Session::load(&r, &v.to_string()).unwrap();
+    assert_eq!(hp_change(&back)["from"], json!(6));
+    assert_eq!(hp_change(&back)["to"], json!(5));
+    assert_eq!(back.log(), s.log());
+}
+
+#[test]
+fn an_earlier_formats_log_loads_with_its_values_as_text() {
+    let r = rules();
+    let mut s = Session::new(&r, 3);
+    let u = s.create("unit", "u", &[]).unwrap();
+    s.apply("hit", &[("unit", Value::Entity(u))]).unwrap();
+    let text = mettle::session::render_log(s.log(), r.text());
+    // Format 3 kept each logged value as its text.
+    let mut v: serde_json::Value = serde_json::from_str(&s.save()).unwrap();
+    v["format"] = json!(3);
+    for line in v["log"].as_array_mut().unwrap() {
+        if line["type"] == "change" {
+            line["from"] = json!("6");
+            line["to"] = json!("5");
+        }
+        if line["type"] == "event" {
+            line["facts"][0][1] = json!("u");
+        }
+    }
+    let back = Session::load(&r, &v.to_string()).unwrap();
+    let change = back.log().iter().find(|l| matches!(l.entry, mettle::LogEntry::Change { .. })).unwrap();
+    let mettle::LogEntry::Change { from, .. } = &change.entry else { unreachable!() };
+    assert_eq!(from, &mettle::Logged::Text("6".into()));
+    // The wire types it again by the attribute's declared type, and the text reads as before.
+    assert_eq!(hp_change(&back)["from"], json!(6));
+    assert_eq!(mettle::session::render_log(back.log(), r.text()), text);
+    // A logged value that is neither typed nor text is refused like any corrupt save.
+    let at = v["log"].as_array().unwrap().iter().position(|l| l["type"] == "change").unwrap();
+    v["log"][at]["from"] = json!({"type": "dragon", "value": 3});
+    assert_eq!(refused(&v), "mettle::save::not_a_save");
+}

@@ -75,6 +75,8 @@ fn the_log_as_json_keeps_every_number() {
     assert_eq!(check["depth"], 2, "under the damaged event and the morale_test it fires");
     let change =
         json.as_array().unwrap().iter().find(|l| l["type"] == "change" && l["field"] == "morale").unwrap();
-    assert_eq!((change["from"].as_str(), change["to"].as_str()), (Some("steady"), Some("shaken")));
+    // Each value is kept typed: a state by its name.
+    assert_eq!(change["from"], serde_json::json!({"type": "name", "value": "steady"}));
+    assert_eq!(change["to"], serde_json::json!({"type": "name", "value": "shaken"}));
     assert!(change["span"]["start"].as_u64().unwrap() > 0, "every change points at its rule");
 }

@@ -1,8 +1,124 @@
 //! The explained log: what happened, step by step, as data, with the span of the rule behind each step.
 
 use crate::ast::Span;
-use crate::program::CheckResult;
+use crate::program::{CheckResult, Pool};
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+/// A value as the log keeps it: typed, and whole in itself (an entity by the name it had, dice with
+/// their faces), so that every reader of the log (its text, the wire's JSON, a binding) reads the value
+/// and none parses text back or looks a name up in a later state.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Logged {
+    /// A number.
+    Number(i64),
+    /// yes or no.
+    Flag(bool),
+    /// A state or an outcome, by name.
+    Name(String),
+    /// An entity, by its name.
+    Entity(String),
+    /// No entity.
+    None,
+    /// Rolled dice.
+    Dice(Arc<Pool>),
+    /// The result of a check.
+    Result(Arc<CheckResult>),
+    /// Lists and records from the host.
+    Data(Arc<serde_json::Value>),
+    /// A value in the log of a save written before the log kept values typed: only its text is known.
+    Text(String),
+}
+
+impl fmt::Display for Logged {
+    /// The value as people read it: `3`, `yes`, `shaken`, `alpha`, `none`, `[4, (1)] = 4`, `{hp: 3}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Logged::Number(i) => write!(f, "{i}"),
+            Logged::Flag(b) => f.write_str(if *b { "yes" } else { "no" }),
+            Logged::Name(s) | Logged::Entity(s) | Logged::Text(s) => f.write_str(s),
+            Logged::None => f.write_str("none"),
+            Logged::Dice(pool) => {
+                let faces: Vec<String> = pool
+                    .dice
+                    .iter()
+                    .map(|d| if d.kept { d.face.to_string() } else { format!("({})", d.face) })
+                    .collect();
+                write!(f, "[{}] = {}", faces.join(", "), pool.value)
+            }
+            Logged::Result(r) => f.write_str(&r.outcome),
+            Logged::Data(d) => f.write_str(&show_data(d)),
+        }
+    }
+}
+
+/// Data as a ruleset writes it: `{friends: [{name: "orc", in_combat: no}], leader: none}`.
+pub(crate) fn show_data(d: &serde_json::Value) -> String {
+    use serde_json::Value as J;
+    match d {
+        J::Null => "none".into(),
+        J::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        J::Number(n) => n.to_string(),
+        J::String(s) => format!("{s:?}"),
+        J::Array(items) => format!("[{}]", items.iter().map(show_data).collect::<Vec<_>>().join(", ")),
+        J::Object(m) => {
+            let entries: Vec<String> = m
+                .iter()
+                .map(|(k, v)| {
+                    let plain = k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                    let key = if plain && !k.is_empty() { k.clone() } else { format!("{k:?}") };
+                    format!("{key}: {}", show_data(v))
+                })
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+    }
+}
+
+/// How a save's log value is read: typed as [`Logged`] writes it, or, from a save of an earlier
+/// format, the text it kept.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Read {
+    Typed(Tagged),
+    Text(String),
+}
+
+/// [`Logged`] as it is saved, with data read within the save's budget.
+#[derive(Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+enum Tagged {
+    Number(i64),
+    Flag(bool),
+    Name(String),
+    Entity(String),
+    None,
+    Dice(Arc<Pool>),
+    Result(Arc<CheckResult>),
+    Data(#[serde(deserialize_with = "crate::session::saved_data::read")] Arc<serde_json::Value>),
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for Logged {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Logged, D::Error> {
+        Ok(match Read::deserialize(d)? {
+            Read::Text(s) => Logged::Text(s),
+            Read::Typed(t) => match t {
+                Tagged::Number(i) => Logged::Number(i),
+                Tagged::Flag(b) => Logged::Flag(b),
+                Tagged::Name(s) => Logged::Name(s),
+                Tagged::Entity(s) => Logged::Entity(s),
+                Tagged::None => Logged::None,
+                Tagged::Dice(p) => Logged::Dice(p),
+                Tagged::Result(r) => Logged::Result(r),
+                Tagged::Data(d) => Logged::Data(d),
+                Tagged::Text(s) => Logged::Text(s),
+            },
+        })
+    }
+}
 
 /// One line of the log: an entry and how deeply it is nested. An event from outside is at depth 0,
 /// what its rules do at depth 1, an event they fire at depth 1 and its rules' work at depth 2.
@@ -23,8 +139,8 @@ pub enum LogEntry {
     Event {
         /// The event.
         name: String,
-        /// Its facts, rendered.
-        facts: Vec<(String, String)>,
+        /// Its facts (data of a shape without the fields that hold their defaults).
+        facts: Vec<(String, Logged)>,
     },
     /// A rule fired.
     Rule {
@@ -53,9 +169,9 @@ pub enum LogEntry {
         /// The attribute.
         field: String,
         /// Old value.
-        from: String,
+        from: Logged,
         /// New value.
-        to: String,
+        to: Logged,
         /// Why it differs from what the rule asked (clamped to bounds), if it does.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         note: Option<String>,
@@ -73,7 +189,7 @@ pub enum LogEntry {
         /// The attribute.
         field: String,
         /// The value restored.
-        to: String,
+        to: Logged,
         /// The rule that made the timed change.
         span: Span,
     },
@@ -100,7 +216,7 @@ pub enum LogEntry {
         /// The question.
         question: String,
         /// The answer.
-        answer: String,
+        answer: Logged,
         /// Who answered: `scenario`, `host` or `default`.
         by: String,
         /// Where it was asked.
@@ -159,10 +275,10 @@ pub enum LogEntry {
     Lookup {
         /// The table's name.
         table: String,
-        /// The keys as shown.
-        keys: Vec<String>,
+        /// The keys.
+        keys: Vec<Logged>,
         /// The value of the row.
-        value: String,
+        value: Logged,
         /// The row that matched.
         span: Span,
     },

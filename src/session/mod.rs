@@ -22,7 +22,7 @@ mod structure;
 pub use checkpoint::Checkpoint;
 pub use entities::{Entities, Iter};
 pub use host::{Change, Chooser, ObserverId, Question, Reply};
-pub use log::{LogEntry, LogLine};
+pub use log::{LogEntry, LogLine, Logged};
 pub use outcome::{Note, Outcome, QueuedAnswer};
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub(crate) use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};

@@ -12,11 +12,13 @@ use crate::program::Value;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The format this version of mettle writes. Format 3 records the ruleset's structure and keeps
+/// The format this version of mettle writes. Format 4 keeps the log's values typed (a number, a
+/// name, an entity, dice…) where earlier formats kept their text: the logs of earlier saves load with
+/// their values as text. Format 3 records the ruleset's structure and keeps
 /// removed entities' places (so that ids survive a save); format 2 saves (a fingerprint of the
 /// ruleset's text, no removed entities) load when the text is the same; format 1 saves (no
 /// fingerprint) load only as saves of another ruleset.
-pub const SAVE_FORMAT: u32 = 3;
+pub const SAVE_FORMAT: u32 = 4;
 
 /// A session saved as JSON, as read.
 #[derive(Deserialize)]

@@ -219,7 +219,7 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
                 writeln!(
                     out,
                     "{pad}table {table}({}): row `{row}` gives {value}{}",
-                    keys.join(", "),
+                    keys.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "),
                     at(*span)
                 )
             }

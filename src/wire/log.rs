@@ -1,9 +1,9 @@
 //! Log lines as typed JSON: the values an entry keeps as text are typed again by what the rules
 //! declare (an attribute's type for a change, a fact's for an event, a choice's for its answer).
 
-use super::{Check, Named, Span, Val, check, typed};
+use super::{Check, Dice, Named, Span, Val, check, typed};
 use crate::program::Ty;
-use crate::session::{LogEntry, LogLine, Session};
+use crate::session::{LogEntry, LogLine, Logged, Session};
 use serde::Serialize;
 
 /// One line of the log: how deeply it is nested under events, and what happened.
@@ -219,11 +219,26 @@ pub fn log(session: &Session, lines: &[LogLine]) -> Vec<Line> {
     lines.iter().map(|l| Line { depth: l.depth, entry: entry(session, &l.entry) }).collect()
 }
 
-/// The declared type of `entity.field`.
+/// The declared type of `entity.field`, for a value from an old save's log.
 fn field_ty<'a>(session: &'a Session, entity: &str, field: &str) -> Option<&'a Ty> {
     let p = session.ruleset().program();
     let e = session.state().entities.get(session.entity(entity)?)?;
     p.kinds.get(e.kind as usize)?.fields.iter().find(|f| f.name == field).map(|f| &f.ty)
+}
+
+/// A logged value as the wire writes it. Only a value from the log of a save written before the log
+/// kept values typed is text; it is typed again by `ty`, what the rules declare for it.
+fn val<'a>(session: &'a Session, v: &Logged, ty: impl FnOnce() -> Option<&'a Ty>) -> Val {
+    match v {
+        Logged::Number(i) => Val::Number(*i),
+        Logged::Flag(b) => Val::Flag(*b),
+        Logged::Name(s) | Logged::Entity(s) => Val::Name(s.clone()),
+        Logged::None => Val::Data(serde_json::Value::Null),
+        Logged::Dice(pool) => Val::Dice(Dice::from(&**pool)),
+        Logged::Result(r) => Val::Result(Box::new(check(session, r))),
+        Logged::Data(d) => Val::Data((**d).clone()),
+        Logged::Text(shown) => typed(session.ruleset().program(), ty(), shown),
+    }
 }
 
 fn entry(session: &Session, e: &LogEntry) -> Entry {
@@ -233,9 +248,9 @@ fn entry(session: &Session, e: &LogEntry) -> Entry {
             let decl = p.events.iter().find(|d| d.name == name);
             let facts = facts
                 .iter()
-                .map(|(n, shown)| {
-                    let ty = decl.and_then(|d| d.facts.iter().find(|f| &f.name == n)).map(|f| &f.ty);
-                    Named { name: n.clone(), value: typed(p, ty, shown) }
+                .map(|(n, v)| {
+                    let ty = || decl.and_then(|d| d.facts.iter().find(|f| &f.name == n)).map(|f| &f.ty);
+                    Named { name: n.clone(), value: val(session, v, ty) }
                 })
                 .collect();
             Entry::Event { name, facts }
@@ -244,26 +259,28 @@ fn entry(session: &Session, e: &LogEntry) -> Entry {
         LogEntry::Check(r) => Entry::Check(Box::new(check(session, &r))),
         LogEntry::Roll { text, faces, value, span } => Entry::Roll { text, faces, value, span: span.into() },
         LogEntry::Change { entity, field, from, to, note, because, span } => {
-            let ty = field_ty(session, &entity, &field);
-            let (from, to) = (typed(p, ty, &from), typed(p, ty, &to));
+            let ty = || field_ty(session, &entity, &field);
+            let (from, to) = (val(session, &from, ty), val(session, &to, ty));
             let because =
                 because.into_iter().map(|(s, held)| Because { condition: s.into(), held }).collect();
             Entry::Change { entity, field, from, to, note, because, span: span.into() }
         }
         LogEntry::Expired { entity, field, to, span } => {
-            let to = typed(p, field_ty(session, &entity, &field), &to);
+            let to = val(session, &to, || field_ty(session, &entity, &field));
             Entry::Expired { entity, field, to, span: span.into() }
         }
         LogEntry::New { entity, kind, span } => Entry::New { entity, kind, span: span.into() },
         LogEntry::Removed { entity, kind } => Entry::Removed { entity, kind },
         LogEntry::Skipped { text, why, span } => Entry::Skipped { text, why, span: span.into() },
         LogEntry::Lookup { table, keys, value, span } => {
-            let ty = p.tables.iter().find(|t| t.name == table).map(|t| &t.result);
-            Entry::Lookup { value: typed(p, ty, &value), table, keys, span: span.into() }
+            let ty = || p.tables.iter().find(|t| t.name == table).map(|t| &t.result);
+            let value = val(session, &value, ty);
+            let keys = keys.iter().map(Logged::to_string).collect();
+            Entry::Lookup { value, table, keys, span: span.into() }
         }
         LogEntry::Choice { name, question, answer, by, span } => {
-            let ty = p.choices.iter().find(|c| c.name == name).map(|c| &c.ty);
-            Entry::Choice { name, question, answer: typed(p, ty, &answer), by, span: span.into() }
+            let answer = val(session, &answer, || p.choices.iter().find(|c| c.name == name).map(|c| &c.ty));
+            Entry::Choice { name, question, answer, by, span: span.into() }
         }
         LogEntry::Note { text, because, span } => {
             let because =

@@ -2,7 +2,7 @@
 
 use super::check::Given;
 use super::host::shown_options;
-use super::{MAX_REPEAT, R, Runner, copied, fail, put, set, show_value};
+use super::{MAX_REPEAT, R, Runner, copied, fail, put, set};
 use crate::ast::{BinOp, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -46,7 +46,7 @@ impl Runner<'_> {
                 .facts
                 .iter()
                 .zip(&f[..n])
-                .map(|(f, v)| (f.name.clone(), self.show_fact(&f.ty, v)))
+                .map(|(f, v)| (f.name.clone(), self.log_fact(&f.ty, v)))
                 .collect();
             self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
         }
@@ -186,8 +186,7 @@ impl Runner<'_> {
             let e = &self.st.entities[t.entity as usize];
             let entity = e.name.clone();
             let field = def.name.clone();
-            let to =
-                show_value(self.p, self.st, &self.st.entities[t.entity as usize].fields[t.field as usize]);
+            let to = self.log_value(&self.st.entities[t.entity as usize].fields[t.field as usize]);
             self.push(LogEntry::Expired { entity, field, to, span: t.span });
         }
     }
@@ -282,7 +281,7 @@ impl Runner<'_> {
         if self.logging && old != v {
             let e = &self.st.entities[entity as usize];
             let (entity, field) = (e.name.clone(), def.name.clone());
-            let (from, to) = (self.show(&old), self.show(&v));
+            let (from, to) = (self.log_value(&old), self.log_value(&v));
             let because = self.because.clone();
             self.push(LogEntry::Change { entity, field, from, to, note, because, span });
         }
@@ -900,11 +899,11 @@ impl Runner<'_> {
     fn answered(&mut self, choice: u32, slot: u32, answer: Value, by: &str, span: Span, f: &mut [Value]) {
         if self.logging {
             let decl = &self.p.choices[choice as usize];
-            let shown = self.show(&answer);
+            let answer = self.log_value(&answer);
             self.push(LogEntry::Choice {
                 name: decl.name.clone(),
                 question: decl.question.clone(),
-                answer: shown,
+                answer,
                 by: by.into(),
                 span,
             });

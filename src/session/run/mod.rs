@@ -16,7 +16,7 @@ mod script;
 mod totals;
 
 use super::host::{Change, Hooks, Question};
-use super::{LogEntry, LogLine, State};
+use super::{LogEntry, LogLine, Logged, State};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -93,53 +93,31 @@ pub(super) fn copied(v: &Value) -> Value {
     }
 }
 
-/// A value as people read it.
-pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
+/// A value as the log keeps it, with names from the program and the state as they are now.
+pub(super) fn logged(p: &Program, st: &State, v: &Value) -> Logged {
     match v {
-        Value::Int(i) => i.to_string(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        Value::Name { set, index } => p
-            .sets
-            .get(*set as usize)
-            .and_then(|s| s.names.get(*index as usize))
-            .cloned()
-            .unwrap_or_else(|| "?".into()),
-        Value::Entity(e) => st.entities.get(*e).map(|e| e.name.clone()).unwrap_or_else(|| "?".into()),
-        Value::None => "none".into(),
-        Value::Pool(pool) => {
-            let faces: Vec<String> = pool
-                .dice
-                .iter()
-                .map(|d| if d.kept { d.face.to_string() } else { format!("({})", d.face) })
-                .collect();
-            format!("[{}] = {}", faces.join(", "), pool.value)
+        Value::Int(i) => Logged::Number(*i),
+        Value::Bool(b) => Logged::Flag(*b),
+        Value::Name { set, index } => Logged::Name(
+            p.sets
+                .get(*set as usize)
+                .and_then(|s| s.names.get(*index as usize))
+                .cloned()
+                .unwrap_or_else(|| "?".into()),
+        ),
+        Value::Entity(e) => {
+            Logged::Entity(st.entities.get(*e).map(|e| e.name.clone()).unwrap_or_else(|| "?".into()))
         }
-        Value::Result(r) => r.outcome.clone(),
-        Value::Data(d) => show_data(d),
+        Value::None => Logged::None,
+        Value::Pool(pool) => Logged::Dice(pool.clone()),
+        Value::Result(r) => Logged::Result(r.clone()),
+        Value::Data(d) => Logged::Data(d.clone()),
     }
 }
 
-/// Data as a ruleset writes it: `{friends: [{name: "orc", in_combat: no}], leader: none}`.
-fn show_data(d: &serde_json::Value) -> String {
-    use serde_json::Value as J;
-    match d {
-        J::Null => "none".into(),
-        J::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        J::Number(n) => n.to_string(),
-        J::String(s) => format!("{s:?}"),
-        J::Array(items) => format!("[{}]", items.iter().map(show_data).collect::<Vec<_>>().join(", ")),
-        J::Object(m) => {
-            let entries: Vec<String> = m
-                .iter()
-                .map(|(k, v)| {
-                    let plain = k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                    let key = if plain && !k.is_empty() { k.clone() } else { format!("{k:?}") };
-                    format!("{key}: {}", show_data(v))
-                })
-                .collect();
-            format!("{{{}}}", entries.join(", "))
-        }
-    }
+/// A value as people read it.
+pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
+    logged(p, st, v).to_string()
 }
 
 pub(super) struct Runner<'a> {
@@ -535,15 +513,18 @@ impl<'a> Runner<'a> {
         show_value(self.p, self.st, v)
     }
 
-    /// A fact as the log shows it: data of a shape without the fields that only hold their defaults.
-    fn show_fact(&self, ty: &Ty, v: &Value) -> String {
+    /// A value as the log keeps it.
+    fn log_value(&self, v: &Value) -> Logged {
+        logged(self.p, self.st, v)
+    }
+
+    /// A fact as the log keeps it: data of a shape without the fields that only hold their defaults.
+    fn log_fact(&self, ty: &Ty, v: &Value) -> Logged {
         match (ty, v) {
-            (Ty::Shape(s), Value::Data(d)) => show_data(&crate::shape::without_defaults(
-                &self.p.shapes,
-                &crate::shape::ShapeTy::Shape(*s),
-                d,
+            (Ty::Shape(s), Value::Data(d)) => Logged::Data(std::sync::Arc::new(
+                crate::shape::without_defaults(&self.p.shapes, &crate::shape::ShapeTy::Shape(*s), d),
             )),
-            _ => self.show(v),
+            _ => self.log_value(v),
         }
     }
 

@@ -179,9 +179,9 @@ impl Runner<'_> {
 
     /// Logs a table lookup: the keys, the row that matched and its value.
     pub(super) fn log_lookup(&mut self, table: u32, keys: &[Value], value: &Value, row: crate::ast::Span) {
-        let keys = keys.iter().map(|k| self.show(k)).collect();
+        let keys = keys.iter().map(|k| self.log_value(k)).collect();
         let table = self.p.tables[table as usize].name.clone();
-        let value = self.show(value);
+        let value = self.log_value(value);
         self.push(crate::session::LogEntry::Lookup { table, keys, value, span: row });
     }
 
