@@ -6,15 +6,32 @@ function named(list) {
   return (list ?? []).map((n) => `${n.name}: ${shown(n.value)}`).join(', ');
 }
 
+/** One die as the text log shows it: its face, then what happened to it on the way. */
+function die(d) {
+  let s = String(d.face);
+  if (d.rerolled?.length) s += ` (rerolled ${d.rerolled.join(', ')})`;
+  if (d.raised != null) s += ` (raised from ${d.raised})`;
+  if (d.exploded) s += ' (exploded)';
+  if (d.from) s += ` (${d.from})`;
+  return d.kept ? s : `${s} dropped`;
+}
+
+/** The dice of a pool: `dice 2d6: 5, 1 (rerolled 1) = 6`. */
+function diceLine(pool) {
+  return `dice ${pool.notation}: ${pool.dice.map(die).join(', ')} = ${pool.value}`;
+}
+
 function checkLines(c) {
   const out = [];
   const who = c.subject ? `${c.subject} rolls` : 'rolls';
   const inputs = (c.inputs ?? []).map((n) => `${n.name}=${shown(n.value)}`).join(', ');
   out.push([`${who} check ${c.check}(${inputs})`, c.span]);
-  if (c.pool) {
-    const dice = c.pool.dice.map((d) => (d.kept ? String(d.face) : `(${d.face})`)).join(' ');
-    out.push([`  dice ${c.pool.notation}: ${dice} = ${c.pool.value}`, null]);
+  // A roll that `reroll when …` set aside comes first, with the outcome that sent it back.
+  for (const old of c.rerolled ?? []) {
+    const dice = old.pool ? `${diceLine(old.pool)}, ` : '';
+    out.push([`  ${dice}total ${old.total}: ${old.outcome}, so rolled again`, null]);
   }
+  if (c.pool) out.push([`  ${diceLine(c.pool)}`, null]);
   for (const m of c.modifiers ?? []) {
     const amount = m.dice ? `${m.amount >= 0 ? '+' : ''}${m.amount} dice` : `${m.amount >= 0 ? '+' : ''}${m.amount}`;
     out.push([`  ${m.label} ${amount}`, m.span]);
