@@ -268,6 +268,17 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
         return v;
     }
     let defs = |kinds: &[SymKind]| names.all(kinds).into_iter().map(from_def).collect::<Vec<_>>();
+    // `reroll when OUTCOME, …`: the outcomes of the check the line is in.
+    if let Some(at) = words.iter().rposition(|w| *w == "reroll") {
+        let after = &words[at + 1..];
+        let listing = after.first() == Some(&"when") && !after.iter().any(|w| matches!(*w, "once" | "if"));
+        if listing && (last == "when" || head.trim_end().ends_with(',')) {
+            let check = item.split_whitespace().nth(1).and_then(|c| names.top(SymKind::Check, c));
+            return check
+                .map(|c| names.children(c, &[SymKind::Outcome]).into_iter().map(from_def).collect())
+                .unwrap_or_default();
+        }
+    }
     match last {
         "is" | "not" if words.contains(&"is") => return states(&names, item, head),
         "roll" => return defs(&[SymKind::Check]),

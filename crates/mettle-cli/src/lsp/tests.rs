@@ -393,6 +393,28 @@ fn completion_knows_its_context() {
 }
 
 #[test]
+fn completion_after_reroll_when_lists_the_checks_outcomes() {
+    let mut c = Client::start();
+    let (uri, text) = open_frontiers(&mut c);
+    let head = "check morale for unit {\n";
+    let at = text.find(head).unwrap() + head.len();
+    let line = text[..at].lines().count() as u32;
+    let ask = |c: &mut Client, t: &str| {
+        c.change(&uri, 2, &format!("{}  {t}\n{}", &text[..at], &text[at..]));
+        labels(&c.at("textDocument/completion", &uri, (line, 2 + t.len() as u32)))
+    };
+    for typed in ["reroll when ", "reroll when broken, "] {
+        let mut l = ask(&mut c, typed);
+        l.sort();
+        assert_eq!(l, ["broken", "shaken", "steady"], "after `{typed}`");
+    }
+    // After `if` the line wants a condition, not an outcome.
+    let l = ask(&mut c, "reroll when broken if ");
+    assert!(l.len() > 3 && l.contains(&"unit".into()), "{l:?}");
+    c.stop();
+}
+
+#[test]
 fn completion_after_a_dot_lists_that_kinds_attributes_only() {
     let mut c = Client::start();
     let path =
