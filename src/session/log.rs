@@ -9,7 +9,7 @@ use std::sync::Arc;
 /// A value as the log keeps it: typed, and whole in itself (an entity by the name it had, dice with
 /// their faces), so that every reader of the log (its text, the wire's JSON, a binding) reads the value
 /// and none parses text back or looks a name up in a later state.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "value", rename_all = "snake_case")]
 pub enum Logged {
     /// A number.
@@ -27,8 +27,10 @@ pub enum Logged {
     /// The result of a check.
     Result(Arc<CheckResult>),
     /// Lists and records from the host.
-    Data(Arc<serde_json::Value>),
+    Data(#[serde(deserialize_with = "crate::session::saved_data::read")] Arc<serde_json::Value>),
     /// A value in the log of a save written before the log kept values typed: only its text is known.
+    /// It is saved as that text again.
+    #[serde(untagged)]
     Text(String),
 }
 
@@ -74,49 +76,6 @@ pub(crate) fn show_data(d: &serde_json::Value) -> String {
                 .collect();
             format!("{{{}}}", entries.join(", "))
         }
-    }
-}
-
-/// How a save's log value is read: typed as [`Logged`] writes it, or, from a save of an earlier
-/// format, the text it kept.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Read {
-    Typed(Tagged),
-    Text(String),
-}
-
-/// [`Logged`] as it is saved, with data read within the save's budget.
-#[derive(Deserialize)]
-#[serde(tag = "type", content = "value", rename_all = "snake_case")]
-enum Tagged {
-    Number(i64),
-    Flag(bool),
-    Name(String),
-    Entity(String),
-    None,
-    Dice(Arc<Pool>),
-    Result(Arc<CheckResult>),
-    Data(#[serde(deserialize_with = "crate::session::saved_data::read")] Arc<serde_json::Value>),
-    Text(String),
-}
-
-impl<'de> Deserialize<'de> for Logged {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Logged, D::Error> {
-        Ok(match Read::deserialize(d)? {
-            Read::Text(s) => Logged::Text(s),
-            Read::Typed(t) => match t {
-                Tagged::Number(i) => Logged::Number(i),
-                Tagged::Flag(b) => Logged::Flag(b),
-                Tagged::Name(s) => Logged::Name(s),
-                Tagged::Entity(s) => Logged::Entity(s),
-                Tagged::None => Logged::None,
-                Tagged::Dice(p) => Logged::Dice(p),
-                Tagged::Result(r) => Logged::Result(r),
-                Tagged::Data(d) => Logged::Data(d),
-                Tagged::Text(s) => Logged::Text(s),
-            },
-        })
     }
 }
 
