@@ -731,7 +731,7 @@ impl Runner<'_> {
         match &reroll.when {
             Some(w) => {
                 self.span = w.span;
-                self.test(&w.run, f)
+                self.compiled(w, f)
             }
             None => Ok(true),
         }

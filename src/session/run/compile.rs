@@ -1,4 +1,4 @@
-//! Conditions compiled once, when the rules are checked, into closures that test them.
+//! Conditions compiled into closures that test them (once per ruleset, by `super::lower`).
 
 // A filter's `u.side == s and u.on_field`, a rule's `when`, an `if`: each comparison of an
 // attribute, a local or a constant reads its values where they are and compares them as their kinds
@@ -44,10 +44,8 @@ impl Truth {
     }
 }
 
-/// A condition's closure (see the module's notes). Closures are boxed, each owned by the one that
-/// calls it: a call through a `Box` finds the closure's data at the pointer, where through an `Arc`
-/// it is found past the counts, a few instructions at every call (3% of a whole game). A copy of a
-/// condition compiles it again (see `Test`'s `Clone`).
+/// A condition's closure (see the module's notes), made by the lowering (`super::lower`). Closures
+/// are boxed, each owned by the one that calls it (an `Arc` measured 3% slower in whole games).
 pub(crate) struct Compiled(Box<TestFn>);
 
 impl std::fmt::Debug for Compiled {
@@ -75,7 +73,18 @@ impl Runner<'_> {
         if super::differ::on() && pure(&t.expr) {
             return self.holds_both_ways(t, f);
         }
-        self.test(&t.run, f)
+        self.compiled(t, f)
+    }
+
+    /// Whether condition `t` holds, by its compiled form in the lowered table, or by the reference
+    /// evaluator for a condition the table does not hold (one typed at a prompt).
+    #[inline]
+    pub(super) fn compiled(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
+        let code = self.code;
+        match code.test(t.id) {
+            Some(c) => self.test(c, f),
+            None => self.truth(&t.expr, f),
+        }
     }
 
     /// [`Runner::holds`], and the same condition by `eval` on a copy of the frame, whose steps are
@@ -85,7 +94,7 @@ impl Runner<'_> {
     fn holds_both_ways(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
         let mut copy = f.clone();
         let start = self.steps;
-        let compiled = self.test(&t.run, f);
+        let compiled = self.compiled(t, f);
         let after = self.steps;
         let reference = self.eval(&t.expr, &mut copy).map(|v| v.truth());
         let (by_closure, by_eval) = (after.wrapping_sub(start), self.steps.wrapping_sub(after));
@@ -581,7 +590,7 @@ mod tests {
                 Expr::NumberOf {
                     kind: kind("unit") as u32,
                     slot: 6,
-                    filter: Some(Arc::new(Test::new(field(6, on_field)))),
+                    filter: Some(Arc::new(Test::alone(field(6, on_field)))),
                 },
                 Expr::Const(Value::Int(1)),
             ),
@@ -597,7 +606,7 @@ mod tests {
                 Expr::NumberOf {
                     kind: kind("unit") as u32,
                     slot: 6,
-                    filter: Some(Arc::new(Test::new(bin(BinOp::Ge, field(6, hp), Expr::Local(3))))),
+                    filter: Some(Arc::new(Test::alone(bin(BinOp::Ge, field(6, hp), Expr::Local(3))))),
                 },
                 Expr::Local(3),
             ),
@@ -708,7 +717,7 @@ mod tests {
                 (inner.clone(), inner.clone()).prop_map(|(a, b)| bin(BinOp::And, a, b)),
                 (inner.clone(), inner.clone()).prop_map(|(a, b)| bin(BinOp::Or, a, b)),
                 (inner, 0i64..3).prop_map(move |(c, n)| {
-                    let filter = Some(Arc::new(Test::new(c)));
+                    let filter = Some(Arc::new(Test::alone(c)));
                     bin(BinOp::Ge, Expr::NumberOf { kind: unit, slot: 6, filter }, Expr::Const(Value::Int(n)))
                 }),
             ]
@@ -765,15 +774,18 @@ mod tests {
     #[test]
     fn a_watch_reports_a_closure_that_differs_from_its_condition() {
         let rules = Ruleset::from_str("t.mettle", "kind unit { hp: 0..9 = 3 }").unwrap();
+        let right = bin(BinOp::Le, field(0, 0), Expr::Const(Value::Int(3)));
+        let code = super::super::lower::Lowered::of(vec![
+            compile(&bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(4)))),
+            compile(&right),
+        ]);
         let mut s = Session::new(&rules, 1);
         let u = s.create("unit", "u", &[]).unwrap();
-        let wrong = Test {
-            run: compile(&bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(4)))),
-            ..Test::new(bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(2))))
-        };
-        let right = Test::new(bin(BinOp::Le, field(0, 0), Expr::Const(Value::Int(3))));
+        let wrong = Test { id: 0, ..Test::alone(bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(2)))) };
+        let right = Test { id: 1, ..Test::alone(right) };
         let watch = super::super::differ::watch();
         let mut r = s.runner();
+        r.code = &code;
         assert!(!r.holds(&wrong, &mut vec![Value::Entity(u)]).unwrap(), "the closure answers");
         assert!(r.holds(&right, &mut vec![Value::Entity(u)]).unwrap());
         assert_eq!(watch.compared(), 2);

@@ -4,10 +4,11 @@ mod check;
 mod compile;
 pub(crate) mod differ;
 pub(super) use check::Setup;
-pub(crate) use compile::{Compiled, compile};
+pub(crate) use lower::{Lowered, lower};
 mod eval;
 mod exec;
 mod host;
+mod lower;
 pub(super) use host::shown_options;
 mod fast;
 mod fold;
@@ -144,6 +145,8 @@ fn show_data(d: &serde_json::Value) -> String {
 
 pub(super) struct Runner<'a> {
     p: &'a Program,
+    /// The compiled forms of the program's conditions.
+    code: &'a Lowered,
     st: &'a mut State,
     log: &'a mut Vec<LogLine>,
     logging: bool,
@@ -290,10 +293,12 @@ pub(crate) const STEP_WORK: u64 = 50;
 /// Units of an exact answer's work one script operation costs.
 pub(crate) const SCRIPT_WORK: u64 = 100;
 
-impl Drop for Runner<'_> {
-    fn drop(&mut self) {
-        // Settling rolls for exact odds, walking a scenario and sampling count against the exact
-        // answer's budget of work; outside one, this charges a meter that never runs dry.
+impl Runner<'_> {
+    /// Ends the run, charging the work it did: settling rolls for exact odds, walking a scenario and
+    /// sampling count against the exact answer's budget of work (outside one, against a meter that
+    /// never runs dry), and every run against the whole piece of work's budget of steps. Every
+    /// runner a session makes ends here (after [`Runner::put_away`] where it keeps its buffers).
+    pub(super) fn end(self) {
         let scripts = self.script_given.map_or(0, |given| given.saturating_sub(crate::script::action_left()));
         // Scripts stopped by a cap that was the exact answer's work left: that work has run out.
         if self.scripts_capped && self.script_given.is_some_and(|g| scripts >= g) {
@@ -313,6 +318,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 impl<'a> Runner<'a> {
     pub fn new(
         p: &'a Program,
+        code: &'a Lowered,
         st: &'a mut State,
         log: &'a mut Vec<LogLine>,
         logging: bool,
@@ -322,6 +328,7 @@ impl<'a> Runner<'a> {
         let b = crate::Budget::default();
         Runner {
             p,
+            code,
             st,
             log,
             logging,
