@@ -375,6 +375,33 @@ impl Num {
     }
 }
 
+/// `$body` with `$cmp` bound to order comparison `$op` as [`BinOp::holds`] gives it, the operator
+/// fixed in a closure of its own for each: the compiled form compares without asking which
+/// operator it is, and the comparison's meaning stays the one `BinOp::compare` writes.
+macro_rules! by_order {
+    ($op:expr, $cmp:ident => $body:expr) => {
+        match $op {
+            BinOp::Lt => {
+                let $cmp = |p: i64, q: i64| BinOp::Lt.holds(p, q);
+                $body
+            }
+            BinOp::Le => {
+                let $cmp = |p: i64, q: i64| BinOp::Le.holds(p, q);
+                $body
+            }
+            BinOp::Gt => {
+                let $cmp = |p: i64, q: i64| BinOp::Gt.holds(p, q);
+                $body
+            }
+            // `>=`, the last of the four `closure` sends here.
+            _ => {
+                let $cmp = |p: i64, q: i64| BinOp::Ge.holds(p, q);
+                $body
+            }
+        }
+    };
+}
+
 fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
     // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
     // it when the log is off.
@@ -390,29 +417,14 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
             }
             r.slow_truth(&whole, f)
         };
-        return match op {
-            BinOp::Lt => Box::new(move |r, f| one(r, f, |p, q| p < q)),
-            BinOp::Le => Box::new(move |r, f| one(r, f, |p, q| p <= q)),
-            BinOp::Gt => Box::new(move |r, f| one(r, f, |p, q| p > q)),
-            _ => Box::new(move |r, f| one(r, f, |p, q| p >= q)),
-        };
+        return by_order!(op, cmp => Box::new(move |r, f| one(r, f, cmp)));
     }
     let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else {
         // The evaluator reads both sides as numbers, left then right: so do these.
         let (x, y) = (number(a), number(b));
-        return match op {
-            BinOp::Lt => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p < q)),
-            BinOp::Le => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p <= q)),
-            BinOp::Gt => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p > q)),
-            _ => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p >= q)),
-        };
+        return by_order!(op, cmp => Box::new(move |r, f| both(r, f, &*x, &*y, cmp)));
     };
-    match op {
-        BinOp::Lt => ordered(e, x, y, |p, q| p < q),
-        BinOp::Le => ordered(e, x, y, |p, q| p <= q),
-        BinOp::Gt => ordered(e, x, y, |p, q| p > q),
-        _ => ordered(e, x, y, |p, q| p >= q),
-    }
+    by_order!(op, cmp => ordered(e, x, y, cmp))
 }
 
 /// Both sides read as numbers, left then right, and compared by `cmp`.
