@@ -633,8 +633,8 @@ pub enum Builtin {
 }
 
 /// A compiled expression.
-// Its kind is one byte at its start (`repr(u8)`): left to itself, the compiler hides the kind in a
-// spare value of a list's length, which every `match` on an expression then has to decode.
+// Its kind is a plain tag of its own (`repr(u8)`), kept apart from the values of its fields: whole
+// games measured faster so (figures in the commit that made it so).
 #[derive(Debug, Clone)]
 #[repr(u8)]
 pub enum Expr {

@@ -1059,8 +1059,8 @@ impl Fresh<'_> {
         old.outcome_span = self.outcome_span;
         old.span = self.span;
         let dice = old.slots.get_mut(self.dice_slot).map(|v| std::mem::replace(v, Value::None));
-        // Slot by slot, over the old values: a number, name or entity is written in place, without
-        // dropping the old value and cloning the new one each through a jump on its kind.
+        // Slot by slot, over the old values: a number, name or entity, which owns nothing, is written
+        // in place (see `put`).
         old.slots.truncate(self.slots.len());
         for (o, n) in old.slots.iter_mut().zip(self.slots) {
             put(o, n);

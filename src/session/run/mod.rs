@@ -32,8 +32,8 @@ const MAX_REPEAT: usize = 1000;
 /// Steps an action may take between two looks at its cancel flag (tens of microseconds of rules).
 const CANCEL_EVERY: u64 = 1024;
 
-// The error is boxed: a result that carries a whole diagnostic inline is returned through memory,
-// and every step of the evaluator returns one.
+// The error is boxed: every step of the evaluator returns a result, and errors are rare, so the
+// result stays the size of its value (figures in the commit that boxed it).
 type R<T> = Result<T, Box<Diagnostic>>;
 
 fn fail(code: &str, message: impl Into<String>, span: Span, help: &str) -> Diagnostic {
@@ -80,8 +80,8 @@ pub(super) fn put(slot: &mut Value, v: &Value) {
     }
 }
 
-/// A copy of `v`: numbers, yes/no, names and entities built field by field, without a call to
-/// `Value::clone` and its jump on the kind.
+/// A copy of `v`: numbers, yes/no, names and entities, which own nothing, built field by field; the
+/// rest cloned.
 #[inline(always)]
 pub(super) fn copied(v: &Value) -> Value {
     match v {
@@ -415,9 +415,9 @@ impl<'a> Runner<'a> {
     /// log is full. Every statement, trigger, die, reroll, explosion and loop turn comes through here.
     #[inline]
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
-        // Wrapping, not saturating (one instruction, not three, on the hottest path a game has): a
-        // step is at least one statement's work and `n` is at most a roll's dice, so the count
-        // cannot come near 2^64 before the budget or the user stops the action.
+        // Wrapping, not saturating: a step is at least one statement's work and `n` is at most a
+        // roll's dice, so the count cannot come near 2^64 before the budget or the user stops the
+        // action.
         self.steps = self.steps.wrapping_add(n);
         if self.steps < self.stop_at {
             return Ok(());
