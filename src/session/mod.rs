@@ -963,8 +963,7 @@ fn conform_value(
     let p = rules.program();
     match conform(&p.shapes, &shape, d, root, rules.budget().data_values) {
         Ok(d) => Ok(Value::Data(std::sync::Arc::new(d))),
-        Err(e) => Err(Diagnostic::plain(&format!("data::{}", e.code), format!("{what}: {}", e.message))
-            .with_help(e.help)),
+        Err(e) => Err(Diagnostic::plain(e.code.path(), format!("{what}: {}", e.message)).with_help(e.help)),
     }
 }
 

@@ -102,7 +102,7 @@ impl Runner<'_> {
             (Err(d), Some(k)) if subject.is_none() && d.is(crate::diagnostics::Code::NoEntity) => {
                 let kind = &self.p.kinds[k as usize].name;
                 Err(Box::new(Diagnostic::error(
-                    "run::no_subject",
+                    crate::diagnostics::Code::NoSubject.path(),
                     format!("check `{}` is made by a {kind}, and this roll has none", check.name),
                     d.span(),
                     format!("this reads the {kind}'s attributes"),
@@ -572,7 +572,7 @@ impl Runner<'_> {
                 f[i] = self.eval(e, f)?;
             } else {
                 return Err(Box::new(fail(
-                    "missing_input",
+                    crate::diagnostics::Code::MissingInput.name(),
                     format!("check `{}` needs input `{}`", check.name, input.field.name),
                     if span.is_empty() { input.field.span } else { span },
                     &format!(
