@@ -636,7 +636,9 @@ pub enum BinOp {
 
 impl BinOp {
     /// What comparison `self` says of two numbers: `Some(a OP b)` for `==`, `!=`, `<`, `<=`, `>`
-    /// and `>=`, `None` for an operator that is not a comparison.
+    /// and `>=`, `None` for an operator that is not a comparison. This is where each comparison's
+    /// meaning is written: the evaluator, the compiled conditions and the odds all ask it.
+    #[inline(always)]
     pub fn compare(self, a: i64, b: i64) -> Option<bool> {
         Some(match self {
             BinOp::Eq => a == b,
@@ -656,6 +658,19 @@ impl BinOp {
                 return None;
             }
         })
+    }
+
+    /// Whether `a OP b` holds for comparison `self` ([`BinOp::compare`]; no for an operator that is
+    /// not a comparison).
+    ///
+    /// ```
+    /// use mettle::internals::ast::BinOp;
+    /// assert!(BinOp::Le.holds(3, 3));
+    /// assert!(!BinOp::Add.holds(1, 2));
+    /// ```
+    #[inline(always)]
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        self.compare(a, b) == Some(true)
     }
 }
 

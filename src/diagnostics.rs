@@ -38,6 +38,10 @@ pub enum Code {
     NoOutcome,
     /// `mettle::run::unknown_scenario`: no scenario has the name asked for.
     UnknownScenario,
+    /// `mettle::run::missing_input`: a check rolled without a value for an input that has no default.
+    MissingInput,
+    /// `mettle::run::no_subject`: a check made by someone, rolled for nobody, read its subject.
+    NoSubject,
     /// `mettle::run::cancelled`: the host or the user stopped the work under way.
     Cancelled,
     /// `mettle::value::wrong_type`: a value of another type than the one asked for.
@@ -46,6 +50,20 @@ pub enum Code {
     OutOfWork,
     /// `mettle::budget::total_steps`: a whole piece of work spent its budget of steps.
     TotalSteps,
+    /// `mettle::data::missing_field`: a record of data lacks a field its shape gives no default.
+    DataMissingField,
+    /// `mettle::data::unknown_field`: a record of data has a field its shape does not.
+    DataUnknownField,
+    /// `mettle::data::wrong_type`: a value of data of another type than its shape says.
+    DataWrongType,
+    /// `mettle::data::out_of_range`: a number of data outside its shape's range.
+    DataOutOfRange,
+    /// `mettle::data::unknown_name`: a name of data that is not one of its shape's names.
+    DataUnknownName,
+    /// `mettle::data::too_deep`: data nested deeper than shapes may be.
+    DataTooDeep,
+    /// `mettle::data::too_large`: data of more values than its budget.
+    DataTooLarge,
 }
 
 impl Code {
@@ -61,10 +79,19 @@ impl Code {
             Code::ForcedDice => "mettle::run::forced_dice",
             Code::NoOutcome => "mettle::run::no_outcome",
             Code::UnknownScenario => "mettle::run::unknown_scenario",
+            Code::MissingInput => "mettle::run::missing_input",
+            Code::NoSubject => "mettle::run::no_subject",
             Code::Cancelled => "mettle::run::cancelled",
             Code::WrongType => "mettle::value::wrong_type",
             Code::OutOfWork => "mettle::odds::out_of_work",
             Code::TotalSteps => "mettle::budget::total_steps",
+            Code::DataMissingField => "mettle::data::missing_field",
+            Code::DataUnknownField => "mettle::data::unknown_field",
+            Code::DataWrongType => "mettle::data::wrong_type",
+            Code::DataOutOfRange => "mettle::data::out_of_range",
+            Code::DataUnknownName => "mettle::data::unknown_name",
+            Code::DataTooDeep => "mettle::data::too_deep",
+            Code::DataTooLarge => "mettle::data::too_large",
         }
     }
 

@@ -100,6 +100,8 @@ pub struct Ruleset(Arc<Loaded>);
 #[derive(Debug)]
 struct Loaded {
     program: Program,
+    /// Its conditions compiled, once (shared by the copies `with_budget` makes).
+    lowered: Arc<crate::session::Lowered>,
     name: String,
     text: String,
     warnings: Vec<Diagnostic>,
@@ -227,6 +229,7 @@ impl Ruleset {
                 }
                 let pending = diags.iter().any(|d| d.is(crate::diagnostics::Code::MissingOtherwise));
                 let mut rules = Ruleset(Arc::new(Loaded {
+                    lowered: Arc::new(crate::session::lower(&program)),
                     program,
                     name: name.into(),
                     text: text.into(),
@@ -285,6 +288,11 @@ impl Ruleset {
         &self.0.program
     }
 
+    /// The compiled forms of its program's conditions.
+    pub(crate) fn lowered(&self) -> &crate::session::Lowered {
+        &self.0.lowered
+    }
+
     /// The file name given when loading.
     pub fn name(&self) -> &str {
         &self.0.name
@@ -312,6 +320,7 @@ impl Ruleset {
     pub fn with_budget(&self, budget: Budget) -> Ruleset {
         Ruleset(Arc::new(Loaded {
             program: self.0.program.clone(),
+            lowered: self.0.lowered.clone(),
             name: self.0.name.clone(),
             text: self.0.text.clone(),
             warnings: self.0.warnings.clone(),

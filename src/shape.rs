@@ -2,6 +2,7 @@
 //! check that data has that form (filling in what may be left out) before any rule or script sees it.
 
 use crate::ast::Span;
+use crate::diagnostics::Code;
 use serde::Serialize;
 use serde_json::Value as J;
 
@@ -79,9 +80,8 @@ pub enum Step {
 /// Data that does not have its shape: which value, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataError {
-    /// The code's last part: `missing_field`, `unknown_field`, `wrong_type`, `out_of_range`,
-    /// `unknown_name`, `too_deep` or `too_large` (the code is `mettle::data::…`).
-    pub code: &'static str,
+    /// What is wrong: one of the `mettle::data::…` codes.
+    pub code: Code,
     /// The steps to the value the error is about (for a missing field, to the record that lacks it).
     pub at: Vec<Step>,
     /// One sentence, naming the value by its path (`seen.enemies[2].distance`).
@@ -155,7 +155,8 @@ fn value_words(v: &J) -> String {
 /// let ty = ShapeTy::List(Box::new(ShapeTy::Int { lo: Some(0), hi: None }));
 /// assert!(conform(&[], &ty, &serde_json::json!([1, 2]), "distances", 100).is_ok());
 /// let e = conform(&[], &ty, &serde_json::json!([1, -2]), "distances", 100).unwrap_err();
-/// assert_eq!((e.code, e.message.as_str()), ("out_of_range", "`distances[1]` is -2, but it must be at least 0"));
+/// assert_eq!(e.code, mettle::diagnostics::Code::DataOutOfRange);
+/// assert_eq!(e.message, "`distances[1]` is -2, but it must be at least 0");
 /// ```
 pub fn conform(shapes: &[Shape], ty: &ShapeTy, value: &J, root: &str, budget: u64) -> Result<J, DataError> {
     let mut c = Conformer { shapes, root, steps: vec![], seen: 0, budget: budget.max(1) };
@@ -171,7 +172,7 @@ struct Conformer<'a> {
 }
 
 impl Conformer<'_> {
-    fn error(&self, code: &'static str, message: String, help: String) -> DataError {
+    fn error(&self, code: Code, message: String, help: String) -> DataError {
         DataError { code, at: self.steps.clone(), message, help }
     }
 
@@ -184,14 +185,14 @@ impl Conformer<'_> {
         self.seen += 1;
         if self.seen > self.budget {
             return Err(self.error(
-                "too_large",
+                Code::DataTooLarge,
                 format!("`{}` holds more than {} values", self.root, self.budget),
                 "send less data, or raise the budget with `--budget data_values=N`".into(),
             ));
         }
         if self.steps.len() > MAX_DEPTH {
             return Err(self.error(
-                "too_deep",
+                Code::DataTooDeep,
                 format!("`{}` nests lists and records more than {MAX_DEPTH} deep", self.root),
                 "flatten the data".into(),
             ));
@@ -212,7 +213,7 @@ impl Conformer<'_> {
                 if lo.is_some_and(|l| x < l) || hi.is_some_and(|h| x > h) {
                     let words = crate::check::range_words(*lo, *hi);
                     return Err(self.error(
-                        "out_of_range",
+                        Code::DataOutOfRange,
                         format!("`{}` is {x}, but it must be {words}", self.here()),
                         format!("give a number {words}"),
                     ));
@@ -226,7 +227,7 @@ impl Conformer<'_> {
                 } else {
                     let known: Vec<&str> = names.iter().map(String::as_str).collect();
                     Err(self.error(
-                        "unknown_name",
+                        Code::DataUnknownName,
                         format!("`{}` is {s:?}, which is not one of {}", self.here(), names.join(" | ")),
                         crate::diagnostics::suggest(s, "name", &known),
                     ))
@@ -249,7 +250,7 @@ impl Conformer<'_> {
             _ => {
                 let want = ty_words(shapes, ty);
                 Err(self.error(
-                    "wrong_type",
+                    Code::DataWrongType,
                     format!("`{}` is {}, but it must be {want}", self.here(), value_words(v)),
                     format!("give {want}"),
                 ))
@@ -261,7 +262,7 @@ impl Conformer<'_> {
         if let Some(extra) = map.keys().find(|k| !fields.iter().any(|f| f.name == **k)) {
             let known: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
             let mut e = self.error(
-                "unknown_field",
+                Code::DataUnknownField,
                 format!("`{}` has no field `{extra}`", self.here()),
                 if known.is_empty() {
                     "this record has no fields: leave it empty".into()
@@ -286,7 +287,7 @@ impl Conformer<'_> {
                     None => {
                         let how = if given.is_some() { "is none" } else { "is missing" };
                         return Err(self.error(
-                            "missing_field",
+                            Code::DataMissingField,
                             format!("`{}.{}` {how}, and it has no default", self.here(), f.name),
                             format!("give `{}`: {}", f.name, ty_words(self.shapes, &f.ty)),
                         ));

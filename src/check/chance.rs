@@ -96,7 +96,7 @@ impl<'a> Checker<'a> {
             Expr::Bin(BinOp::Le, Box::new(Expr::Dice(Box::new(die))), Box::new(Expr::Const(Value::Int(p))));
         let then = self.block(then);
         let otherwise = self.block(otherwise);
-        Some(Stmt::If(Test::new(cond), then, otherwise))
+        Some(Stmt::If(self.test(cond), then, otherwise))
     }
 
     /// `record "label" = value`: a number or yes/no, which a simulation reports per label.

@@ -404,7 +404,7 @@ impl<'a> Checker<'a> {
                         doc: line.doc.clone(),
                         amount: amount.e,
                         dice: m.dice,
-                        when: when.map(|w| Test::new(w.e)),
+                        when: when.map(|w| self.test(w.e)),
                         cap: cap.map(|c| c.e),
                         span: line.span,
                     });
@@ -531,9 +531,7 @@ impl<'a> Checker<'a> {
             let when = r.when.as_ref().map(|w| {
                 let t = self.expr(w, Some(&Ty::Flag));
                 self.expect_ty(&t, &Ty::Flag, w.span, "a re-roll's condition");
-                let mut test = Test::new(t.e);
-                test.span = w.span;
-                test
+                self.test_at(t.e, w.span)
             });
             if !r.once && picked.len() == outcomes.len() && when.is_none() && !outcomes.is_empty() {
                 self.error(
@@ -669,7 +667,7 @@ impl<'a> Checker<'a> {
             out.push(Outcome {
                 index: this_index,
                 doc: line.doc.clone(),
-                when: when.map(|w| Test::new(w.e)),
+                when: when.map(|w| self.test(w.e)),
                 in_place: crate::program::simple_effects(&body),
                 body,
                 span: line.span,

@@ -72,9 +72,10 @@ impl Checker<'_> {
                 let k = self.kind(kind)?;
                 self.scope.push();
                 let slot = self.scope.bind(&var.name, Ty::Entity(k), var.span, false);
-                let filter = filter
-                    .as_ref()
-                    .map(|f| Box::new(Test::new(self.cond(f, "the condition after `where`").e)));
+                let filter = filter.as_ref().map(|f| {
+                    let c = self.cond(f, "the condition after `where`").e;
+                    Box::new(self.test(c))
+                });
                 self.scope.pop();
                 let sure = match &filter {
                     Some(t) => crate::program::sure_filter(&t.expr, slot).map(Vec::into_boxed_slice),

@@ -294,7 +294,7 @@ impl<'a> Checker<'a> {
                 let f = filter.as_ref().map(|f| {
                     let t = self.expr(f, Some(&Ty::Flag));
                     self.expect_ty(&t, &Ty::Flag, f.span, "the condition after `where`");
-                    std::sync::Arc::new(Test::new(t.e))
+                    std::sync::Arc::new(self.test(t.e))
                 });
                 self.scope.pop();
                 T::int(Expr::NumberOf { kind: k, slot, filter: f }, Some(0), None)

@@ -109,6 +109,9 @@ pub(crate) struct Checker<'a> {
     die_faces: Option<(i64, i64)>,
     /// The faces scenarios' `dice` lines force, with where each is written.
     forced: Vec<(i64, Span)>,
+    /// Whether conditions are listed in the program for the lowering to compile: not those typed
+    /// at a prompt, which run on a session whose rules were compiled before.
+    listing: bool,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -172,6 +175,7 @@ impl<'a> Checker<'a> {
                 scripts: None,
                 options: vec![],
                 shapes: vec![],
+                conditions: vec![],
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -212,7 +216,23 @@ impl<'a> Checker<'a> {
             script_text: String::new(),
             die_faces: None,
             forced: vec![],
+            listing: true,
         }
+    }
+
+    /// Condition `e`, listed in the program for the lowering to compile (see `Test`).
+    pub(super) fn test(&mut self, e: Expr) -> Test {
+        let mut t = Test::alone(e);
+        if self.listing {
+            t.id = self.prog.conditions.len() as u32;
+            self.prog.conditions.push(t.expr.clone());
+        }
+        t
+    }
+
+    /// Condition `e` written at `span` (an `if`'s, which explanations quote), listed as by `test`.
+    pub(super) fn test_at(&mut self, e: Expr, span: Span) -> Test {
+        Test { span, ..self.test(e) }
     }
 
     /// Makes the compiled scripts' functions callable from the rules being checked.
@@ -718,11 +738,12 @@ impl<'a> Checker<'a> {
         let head_end = t.when.as_ref().map_or(t.event.span.end, |w| w.span.end);
         let head = Span::new(item.span.start, head_end.max(item.span.start));
         let text = self.src(head).split_whitespace().collect::<Vec<_>>().join(" ");
+        let when = when.map(|w| self.test(w));
         self.prog.triggers.push(Trigger {
             text,
             event,
             doc: item.doc.clone(),
-            when: when.map(Test::new),
+            when,
             body,
             slots: self.scope.next,
             span: item.span,

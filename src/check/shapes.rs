@@ -4,7 +4,7 @@
 use super::Checker;
 use super::expr::T;
 use crate::ast::{self, ExprKind, Span, TypeKind, UnOp};
-use crate::diagnostics::{Diagnostic, suggest_or};
+use crate::diagnostics::{Code, Diagnostic, suggest_or};
 use crate::program::{Expr, Ty, Value};
 use crate::shape::{self, DataError, ShapeField, ShapeId, ShapeTy};
 use serde_json::Value as J;
@@ -168,20 +168,18 @@ impl Checker<'_> {
     /// Reports data that does not fit its shape, at the value inside the literal at `lit`.
     fn data_error(&mut self, err: DataError, lit: Span, literal: bool) {
         let span = if literal {
-            crate::syntax::data_span(self.text, lit, &err.at, err.code == "unknown_field")
+            crate::syntax::data_span(self.text, lit, &err.at, err.code == Code::DataUnknownField)
         } else {
             lit
         };
         let label = match err.code {
-            "missing_field" => "this record lacks it",
-            "unknown_field" => "not a field of the shape",
-            "out_of_range" => "out of range",
-            "unknown_name" => "not one of the names",
+            Code::DataMissingField => "this record lacks it",
+            Code::DataUnknownField => "not a field of the shape",
+            Code::DataOutOfRange => "out of range",
+            Code::DataUnknownName => "not one of the names",
             _ => "not of the shape",
         };
-        self.error(
-            Diagnostic::error(&format!("data::{}", err.code), err.message, span, label).with_help(err.help),
-        );
+        self.error(Diagnostic::error(err.code.path(), err.message, span, label).with_help(err.help));
     }
 
     /// Every shape holds only others that do not hold it, at most [`shape::MAX_DEPTH`] deep.

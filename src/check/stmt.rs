@@ -228,7 +228,7 @@ impl<'a> Checker<'a> {
                         )
                 );
                 if t.ty == Ty::Flag && condition {
-                    Stmt::LetFlag(slot, Box::new(Test::new(t.e)))
+                    Stmt::LetFlag(slot, Box::new(self.test(t.e)))
                 } else {
                     Stmt::Let(slot, t.e)
                 }
@@ -249,14 +249,16 @@ impl<'a> Checker<'a> {
                 }
                 let then = self.block(then);
                 let otherwise = self.block(otherwise);
-                Stmt::If(Test::at(c.e, cond.span), then, otherwise)
+                Stmt::If(self.test_at(c.e, cond.span), then, otherwise)
             }
             StmtKind::ForEach { kind, var, filter, body } => {
                 let kind = self.kind(kind)?;
                 self.scope.push();
                 let slot = self.scope.bind(&var.name, Ty::Entity(kind), var.span, false);
-                let filter =
-                    filter.as_ref().map(|f| Test::new(self.cond(f, "the condition after `where`").e));
+                let filter = filter.as_ref().map(|f| {
+                    let c = self.cond(f, "the condition after `where`").e;
+                    self.test(c)
+                });
                 let body = self.block(body);
                 self.scope.pop();
                 Stmt::ForEach { kind, slot, filter, body }
@@ -325,7 +327,7 @@ impl<'a> Checker<'a> {
                 let body = body.iter().filter_map(|s| self.stmt(s)).collect();
                 let until = self.cond(until, "the condition after `until`").e;
                 self.scope.pop();
-                Stmt::Repeat { body, until: Test::new(until), span }
+                Stmt::Repeat { body, until: self.test(until), span }
             }
             StmtKind::New { kind, name, with } => {
                 if !self.scenario_only(span, "new") {
@@ -524,7 +526,7 @@ impl<'a> Checker<'a> {
                 }
                 let c = self.cond(cond, "an expectation");
                 Stmt::Expect {
-                    cond: Test::new(c.e),
+                    cond: self.test(c.e),
                     message: message.clone(),
                     text: self.src(cond.span).to_string(),
                     span,

@@ -27,7 +27,7 @@ impl<'a> Checker<'a> {
         let f = filter.as_ref().map(|f| {
             let t = self.expr(f, Some(&Ty::Flag));
             self.expect_ty(&t, &Ty::Flag, f.span, "the condition after `where`");
-            Arc::new(Test::new(t.e))
+            Arc::new(self.test(t.e))
         });
         let want = if numeric { Ty::Int { lo: None, hi: None } } else { Ty::Flag };
         let v = value.as_ref().map(|v| {

@@ -359,12 +359,11 @@ fn binary(op: BinOp, a: &Expr, b: &Expr) -> Result<Dist, String> {
             }
             combine(&x, &y, div_floor)
         }
-        BinOp::Eq | BinOp::Is => combine(&x, &y, |p, q| flag(p == q)),
-        BinOp::Ne | BinOp::IsNot => combine(&x, &y, |p, q| flag(p != q)),
-        BinOp::Lt => combine(&x, &y, |p, q| flag(p < q)),
-        BinOp::Le => combine(&x, &y, |p, q| flag(p <= q)),
-        BinOp::Gt => combine(&x, &y, |p, q| flag(p > q)),
-        BinOp::Ge => combine(&x, &y, |p, q| flag(p >= q)),
+        BinOp::Is => combine(&x, &y, |p, q| flag(BinOp::Eq.holds(p, q))),
+        BinOp::IsNot => combine(&x, &y, |p, q| flag(BinOp::Ne.holds(p, q))),
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            combine(&x, &y, |p, q| flag(op.holds(p, q)))
+        }
         BinOp::And => combine(&x, &y, |p, q| flag(p != 0 && q != 0)),
         BinOp::Or => combine(&x, &y, |p, q| flag(p != 0 || q != 0)),
     }

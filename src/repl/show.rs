@@ -3,7 +3,7 @@
 
 use super::Repl;
 use crate::ast::Span;
-use crate::diagnostics::{Diagnostic, RenderOptions, render};
+use crate::diagnostics::{Code, Diagnostic, RenderOptions, render};
 use crate::session::{LogEntry, LogLine, Session, render_log};
 use std::fmt::Write;
 
@@ -147,22 +147,19 @@ fn quoted_after<'s>(s: &'s str, after: &str) -> Option<&'s str> {
 /// commands instead of `--set`, `--with` or `Session::roll_for`.
 pub(super) fn prompt_words(d: &mut Diagnostic) {
     let Some(help) = d.help.clone() else { return };
-    let reworded = match d.code.as_str() {
-        "mettle::run::missing_input" => {
-            let check = quoted_after(&d.message, "check").unwrap_or("CHECK");
-            let input = quoted_after(&d.message, "input").unwrap_or("NAME");
-            Some(format!("give it a value: `:roll {check} {input}=…` or `roll {check} with {input} = …`"))
-        }
-        "mettle::run::no_subject" => {
-            let check = quoted_after(&d.message, "check").unwrap_or("CHECK");
-            let kind =
-                d.message.split("made by a ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("unit");
-            Some(format!(
-                "roll it for a {kind}: `:roll {check} for NAME` or `roll {check} for NAME` (`:units` lists who \
-                 is in play)"
-            ))
-        }
-        _ => None,
+    let reworded = if d.is(Code::MissingInput) {
+        let check = quoted_after(&d.message, "check").unwrap_or("CHECK");
+        let input = quoted_after(&d.message, "input").unwrap_or("NAME");
+        Some(format!("give it a value: `:roll {check} {input}=…` or `roll {check} with {input} = …`"))
+    } else if d.is(Code::NoSubject) {
+        let check = quoted_after(&d.message, "check").unwrap_or("CHECK");
+        let kind = d.message.split("made by a ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("unit");
+        Some(format!(
+            "roll it for a {kind}: `:roll {check} for NAME` or `roll {check} for NAME` (`:units` lists who is \
+             in play)"
+        ))
+    } else {
+        None
     };
     let mut help = reworded.unwrap_or(help);
     // Budgets are set when the REPL starts.

@@ -54,7 +54,7 @@ impl Session {
             let r = f(&mut runner).and_then(|v| runner.finish().map(|()| v));
             runner.put_away();
             let host = std::mem::take(&mut runner.host);
-            drop(runner);
+            runner.end();
             (r, host)
         };
         self.end_walk();

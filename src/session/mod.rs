@@ -37,7 +37,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 pub(crate) use run::QuietGame;
 use run::Runner;
-pub(crate) use run::{Compiled, compile, differ};
+pub(crate) use run::{Lowered, differ, lower};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -383,8 +383,14 @@ impl Session {
     /// letting it go).
     fn runner(&mut self) -> Runner<'_> {
         // Set up where it stands: the runner is large, and each builder step moved it whole.
-        let mut runner =
-            Runner::new(self.rules.program(), &mut self.state, &mut self.log, self.logging, &mut self.spare);
+        let mut runner = Runner::new(
+            self.rules.program(),
+            self.rules.lowered(),
+            &mut self.state,
+            &mut self.log,
+            self.logging,
+            &mut self.spare,
+        );
         runner.limit(self.rules.budget(), &self.cancel);
         runner.hooks = Some(&self.hooks);
         runner.watched = !self.hooks.observers.is_empty();
@@ -777,7 +783,7 @@ impl Session {
         let mut runner = self.runner();
         let r = runner.roll_check(check, None, inputs, Span::default());
         runner.put_away();
-        drop(runner);
+        runner.end();
         self.end_walk();
         r.map_err(|e| *e)
     }
@@ -816,7 +822,7 @@ impl Session {
             runner.let_go_pending();
         }
         runner.put_away();
-        drop(runner);
+        runner.end();
         self.end_walk();
         r.map_err(|e| *e)
     }
@@ -957,8 +963,7 @@ fn conform_value(
     let p = rules.program();
     match conform(&p.shapes, &shape, d, root, rules.budget().data_values) {
         Ok(d) => Ok(Value::Data(std::sync::Arc::new(d))),
-        Err(e) => Err(Diagnostic::plain(&format!("data::{}", e.code), format!("{what}: {}", e.message))
-            .with_help(e.help)),
+        Err(e) => Err(Diagnostic::plain(e.code.path(), format!("{what}: {}", e.message)).with_help(e.help)),
     }
 }
 

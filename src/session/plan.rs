@@ -183,8 +183,17 @@ impl Session {
         let mut log = vec![];
         // What this runner keeps is its own: nothing it does is kept.
         let mut kit = Default::default();
-        let r = f(&mut Runner::new(self.rules.program(), &mut self.state, &mut log, false, &mut kit)
-            .limited(self.rules.budget(), &self.cancel));
+        let mut runner = Runner::new(
+            self.rules.program(),
+            self.rules.lowered(),
+            &mut self.state,
+            &mut log,
+            false,
+            &mut kit,
+        )
+        .limited(self.rules.budget(), &self.cancel);
+        let r = f(&mut runner);
+        runner.end();
         self.state.rng = rng;
         self.state.forced = forced;
         self.state.walk = walk;
@@ -272,7 +281,14 @@ impl Session {
         inputs: impl AsRef<[(u32, Value)]>,
     ) -> Result<QuietRoll, Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false, &mut self.spare);
+        let mut r = Runner::new(
+            self.rules.program(),
+            self.rules.lowered(),
+            &mut self.state,
+            &mut log,
+            false,
+            &mut self.spare,
+        );
         r.limit(self.rules.budget(), &self.cancel);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, subject, inputs.as_ref())?;
@@ -280,7 +296,7 @@ impl Session {
             r.keep_check_frame(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
-        drop(r);
+        r.end();
         // A walk is for one action.
         self.end_walk();
         rolled
@@ -296,7 +312,14 @@ impl Session {
         inputs: impl AsRef<[(u32, Value)]>,
     ) -> Result<(QuietRoll, Option<Result<Vec<Value>, String>>), Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(self.rules.program(), &mut self.state, &mut log, false, &mut self.spare);
+        let mut r = Runner::new(
+            self.rules.program(),
+            self.rules.lowered(),
+            &mut self.state,
+            &mut log,
+            false,
+            &mut self.spare,
+        );
         r.limit(self.rules.budget(), &self.cancel);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, Some(subject), inputs.as_ref())?;
@@ -310,7 +333,7 @@ impl Session {
             r.keep_check_frame(check, slots);
             Ok((QuietRoll { total, target, outcome }, after))
         })();
-        drop(r);
+        r.end();
         self.end_walk();
         rolled
     }

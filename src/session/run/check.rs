@@ -102,7 +102,7 @@ impl Runner<'_> {
             (Err(d), Some(k)) if subject.is_none() && d.is(crate::diagnostics::Code::NoEntity) => {
                 let kind = &self.p.kinds[k as usize].name;
                 Err(Box::new(Diagnostic::error(
-                    "run::no_subject",
+                    crate::diagnostics::Code::NoSubject.path(),
                     format!("check `{}` is made by a {kind}, and this roll has none", check.name),
                     d.span(),
                     format!("this reads the {kind}'s attributes"),
@@ -572,7 +572,7 @@ impl Runner<'_> {
                 f[i] = self.eval(e, f)?;
             } else {
                 return Err(Box::new(fail(
-                    "missing_input",
+                    crate::diagnostics::Code::MissingInput.name(),
                     format!("check `{}` needs input `{}`", check.name, input.field.name),
                     if span.is_empty() { input.field.span } else { span },
                     &format!(
@@ -731,7 +731,7 @@ impl Runner<'_> {
         match &reroll.when {
             Some(w) => {
                 self.span = w.span;
-                self.test(&w.run, f)
+                self.compiled(w, f)
             }
             None => Ok(true),
         }
@@ -1059,8 +1059,8 @@ impl Fresh<'_> {
         old.outcome_span = self.outcome_span;
         old.span = self.span;
         let dice = old.slots.get_mut(self.dice_slot).map(|v| std::mem::replace(v, Value::None));
-        // Slot by slot, over the old values: a number, name or entity is written in place, without
-        // dropping the old value and cloning the new one each through a jump on its kind.
+        // Slot by slot, over the old values: a number, name or entity, which owns nothing, is written
+        // in place (see `put`).
         old.slots.truncate(self.slots.len());
         for (o, n) in old.slots.iter_mut().zip(self.slots) {
             put(o, n);

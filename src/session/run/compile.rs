@@ -1,4 +1,4 @@
-//! Conditions compiled once, when the rules are checked, into closures that test them.
+//! Conditions compiled into closures that test them (once per ruleset, by `super::lower`).
 
 // A filter's `u.side == s and u.on_field`, a rule's `when`, an `if`: each comparison of an
 // attribute, a local or a constant reads its values where they are and compares them as their kinds
@@ -44,10 +44,8 @@ impl Truth {
     }
 }
 
-/// A condition's closure (see the module's notes). Closures are boxed, each owned by the one that
-/// calls it: a call through a `Box` finds the closure's data at the pointer, where through an `Arc`
-/// it is found past the counts, a few instructions at every call (3% of a whole game). A copy of a
-/// condition compiles it again (see `Test`'s `Clone`).
+/// A condition's closure (see the module's notes), made by the lowering (`super::lower`). Closures
+/// are boxed, each owned by the one that calls it (an `Arc` measured 3% slower in whole games).
 pub(crate) struct Compiled(Box<TestFn>);
 
 impl std::fmt::Debug for Compiled {
@@ -75,7 +73,18 @@ impl Runner<'_> {
         if super::differ::on() && pure(&t.expr) {
             return self.holds_both_ways(t, f);
         }
-        self.test(&t.run, f)
+        self.compiled(t, f)
+    }
+
+    /// Whether condition `t` holds, by its compiled form in the lowered table, or by the reference
+    /// evaluator for a condition the table does not hold (one typed at a prompt).
+    #[inline]
+    pub(super) fn compiled(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
+        let code = self.code;
+        match code.test(t.id) {
+            Some(c) => self.test(c, f),
+            None => self.truth(&t.expr, f),
+        }
     }
 
     /// [`Runner::holds`], and the same condition by `eval` on a copy of the frame, whose steps are
@@ -85,7 +94,7 @@ impl Runner<'_> {
     fn holds_both_ways(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
         let mut copy = f.clone();
         let start = self.steps;
-        let compiled = self.test(&t.run, f);
+        let compiled = self.compiled(t, f);
         let after = self.steps;
         let reference = self.eval(&t.expr, &mut copy).map(|v| v.truth());
         let (by_closure, by_eval) = (after.wrapping_sub(start), self.steps.wrapping_sub(after));
@@ -366,6 +375,33 @@ impl Num {
     }
 }
 
+/// `$body` with `$cmp` bound to order comparison `$op` as [`BinOp::holds`] gives it, the operator
+/// fixed in a closure of its own for each: the compiled form compares without asking which
+/// operator it is, and the comparison's meaning stays the one `BinOp::compare` writes.
+macro_rules! by_order {
+    ($op:expr, $cmp:ident => $body:expr) => {
+        match $op {
+            BinOp::Lt => {
+                let $cmp = |p: i64, q: i64| BinOp::Lt.holds(p, q);
+                $body
+            }
+            BinOp::Le => {
+                let $cmp = |p: i64, q: i64| BinOp::Le.holds(p, q);
+                $body
+            }
+            BinOp::Gt => {
+                let $cmp = |p: i64, q: i64| BinOp::Gt.holds(p, q);
+                $body
+            }
+            // `>=`, the last of the four `closure` sends here.
+            _ => {
+                let $cmp = |p: i64, q: i64| BinOp::Ge.holds(p, q);
+                $body
+            }
+        }
+    };
+}
+
 fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
     // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
     // it when the log is off.
@@ -381,29 +417,14 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
             }
             r.slow_truth(&whole, f)
         };
-        return match op {
-            BinOp::Lt => Box::new(move |r, f| one(r, f, |p, q| p < q)),
-            BinOp::Le => Box::new(move |r, f| one(r, f, |p, q| p <= q)),
-            BinOp::Gt => Box::new(move |r, f| one(r, f, |p, q| p > q)),
-            _ => Box::new(move |r, f| one(r, f, |p, q| p >= q)),
-        };
+        return by_order!(op, cmp => Box::new(move |r, f| one(r, f, cmp)));
     }
     let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else {
         // The evaluator reads both sides as numbers, left then right: so do these.
         let (x, y) = (number(a), number(b));
-        return match op {
-            BinOp::Lt => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p < q)),
-            BinOp::Le => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p <= q)),
-            BinOp::Gt => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p > q)),
-            _ => Box::new(move |r, f| both(r, f, &*x, &*y, |p, q| p >= q)),
-        };
+        return by_order!(op, cmp => Box::new(move |r, f| both(r, f, &*x, &*y, cmp)));
     };
-    match op {
-        BinOp::Lt => ordered(e, x, y, |p, q| p < q),
-        BinOp::Le => ordered(e, x, y, |p, q| p <= q),
-        BinOp::Gt => ordered(e, x, y, |p, q| p > q),
-        _ => ordered(e, x, y, |p, q| p >= q),
-    }
+    by_order!(op, cmp => ordered(e, x, y, cmp))
 }
 
 /// Both sides read as numbers, left then right, and compared by `cmp`.
@@ -581,7 +602,7 @@ mod tests {
                 Expr::NumberOf {
                     kind: kind("unit") as u32,
                     slot: 6,
-                    filter: Some(Arc::new(Test::new(field(6, on_field)))),
+                    filter: Some(Arc::new(Test::alone(field(6, on_field)))),
                 },
                 Expr::Const(Value::Int(1)),
             ),
@@ -597,7 +618,7 @@ mod tests {
                 Expr::NumberOf {
                     kind: kind("unit") as u32,
                     slot: 6,
-                    filter: Some(Arc::new(Test::new(bin(BinOp::Ge, field(6, hp), Expr::Local(3))))),
+                    filter: Some(Arc::new(Test::alone(bin(BinOp::Ge, field(6, hp), Expr::Local(3))))),
                 },
                 Expr::Local(3),
             ),
@@ -708,7 +729,7 @@ mod tests {
                 (inner.clone(), inner.clone()).prop_map(|(a, b)| bin(BinOp::And, a, b)),
                 (inner.clone(), inner.clone()).prop_map(|(a, b)| bin(BinOp::Or, a, b)),
                 (inner, 0i64..3).prop_map(move |(c, n)| {
-                    let filter = Some(Arc::new(Test::new(c)));
+                    let filter = Some(Arc::new(Test::alone(c)));
                     bin(BinOp::Ge, Expr::NumberOf { kind: unit, slot: 6, filter }, Expr::Const(Value::Int(n)))
                 }),
             ]
@@ -765,15 +786,18 @@ mod tests {
     #[test]
     fn a_watch_reports_a_closure_that_differs_from_its_condition() {
         let rules = Ruleset::from_str("t.mettle", "kind unit { hp: 0..9 = 3 }").unwrap();
+        let right = bin(BinOp::Le, field(0, 0), Expr::Const(Value::Int(3)));
+        let code = super::super::lower::Lowered::of(vec![
+            compile(&bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(4)))),
+            compile(&right),
+        ]);
         let mut s = Session::new(&rules, 1);
         let u = s.create("unit", "u", &[]).unwrap();
-        let wrong = Test {
-            run: compile(&bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(4)))),
-            ..Test::new(bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(2))))
-        };
-        let right = Test::new(bin(BinOp::Le, field(0, 0), Expr::Const(Value::Int(3))));
+        let wrong = Test { id: 0, ..Test::alone(bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(2)))) };
+        let right = Test { id: 1, ..Test::alone(right) };
         let watch = super::super::differ::watch();
         let mut r = s.runner();
+        r.code = &code;
         assert!(!r.holds(&wrong, &mut vec![Value::Entity(u)]).unwrap(), "the closure answers");
         assert!(r.holds(&right, &mut vec![Value::Entity(u)]).unwrap());
         assert_eq!(watch.compared(), 2);

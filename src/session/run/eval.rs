@@ -163,10 +163,7 @@ impl Runner<'_> {
                         }
                         Value::Int(crate::check::div_floor(x, y).ok_or_else(|| self.overflow())?)
                     }
-                    BinOp::Lt => Value::Bool(x < y),
-                    BinOp::Le => Value::Bool(x <= y),
-                    BinOp::Gt => Value::Bool(x > y),
-                    BinOp::Ge => Value::Bool(x >= y),
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(op.holds(x, y)),
                     _ => unreachable!("handled above"),
                 }
             }

@@ -10,9 +10,8 @@ use crate::program::*;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
-    // Constants, locals and attributes of a local's entity, the most common leaves, are read here,
-    // inlined where they are asked for; the rest in `int_node`, so that reading a leaf does not pay
-    // for the set-up of the big function.
+    // Constants, locals and attributes of a local's entity, the most common leaves, are read here;
+    // the rest in `int_node` (the split measured faster in whole games).
     #[inline(always)]
     pub(super) fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
         match self.leaf_int(e, f) {
@@ -97,12 +96,7 @@ impl Runner<'_> {
             Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
             Expr::Bin(op, a, b) if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
                 match (self.leaf_int(a, f), self.leaf_int(b, f)) {
-                    (Some(x), Some(y)) => Ok(match op {
-                        BinOp::Lt => x < y,
-                        BinOp::Le => x <= y,
-                        BinOp::Gt => x > y,
-                        _ => x >= y,
-                    }),
+                    (Some(x), Some(y)) => Ok(op.holds(x, y)),
                     _ => self.truth_node(e, f),
                 }
             }
@@ -130,12 +124,7 @@ impl Runner<'_> {
             Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.int(a, f)?;
                 let y = self.int(b, f)?;
-                Ok(match op {
-                    BinOp::Lt => x < y,
-                    BinOp::Le => x <= y,
-                    BinOp::Gt => x > y,
-                    _ => x >= y,
-                })
+                Ok(op.holds(x, y))
             }
             Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
                 let eq = matches!(op, BinOp::Eq | BinOp::Is);

@@ -4,10 +4,11 @@ mod check;
 mod compile;
 pub(crate) mod differ;
 pub(super) use check::Setup;
-pub(crate) use compile::{Compiled, compile};
+pub(crate) use lower::{Lowered, lower};
 mod eval;
 mod exec;
 mod host;
+mod lower;
 pub(super) use host::shown_options;
 mod fast;
 mod fold;
@@ -31,8 +32,8 @@ const MAX_REPEAT: usize = 1000;
 /// Steps an action may take between two looks at its cancel flag (tens of microseconds of rules).
 const CANCEL_EVERY: u64 = 1024;
 
-// The error is boxed: a result that carries a whole diagnostic inline is returned through memory,
-// and every step of the evaluator returns one.
+// The error is boxed: every step of the evaluator returns a result, and errors are rare, so the
+// result stays the size of its value (figures in the commit that boxed it).
 type R<T> = Result<T, Box<Diagnostic>>;
 
 fn fail(code: &str, message: impl Into<String>, span: Span, help: &str) -> Diagnostic {
@@ -79,8 +80,8 @@ pub(super) fn put(slot: &mut Value, v: &Value) {
     }
 }
 
-/// A copy of `v`: numbers, yes/no, names and entities built field by field, without a call to
-/// `Value::clone` and its jump on the kind.
+/// A copy of `v`: numbers, yes/no, names and entities, which own nothing, built field by field; the
+/// rest cloned.
 #[inline(always)]
 pub(super) fn copied(v: &Value) -> Value {
     match v {
@@ -122,6 +123,8 @@ pub(super) fn show_value(p: &Program, st: &State, v: &Value) -> String {
 
 pub(super) struct Runner<'a> {
     p: &'a Program,
+    /// The compiled forms of the program's conditions.
+    code: &'a Lowered,
     st: &'a mut State,
     log: &'a mut Vec<LogLine>,
     logging: bool,
@@ -268,10 +271,12 @@ pub(crate) const STEP_WORK: u64 = 50;
 /// Units of an exact answer's work one script operation costs.
 pub(crate) const SCRIPT_WORK: u64 = 100;
 
-impl Drop for Runner<'_> {
-    fn drop(&mut self) {
-        // Settling rolls for exact odds, walking a scenario and sampling count against the exact
-        // answer's budget of work; outside one, this charges a meter that never runs dry.
+impl Runner<'_> {
+    /// Ends the run, charging the work it did: settling rolls for exact odds, walking a scenario and
+    /// sampling count against the exact answer's budget of work (outside one, against a meter that
+    /// never runs dry), and every run against the whole piece of work's budget of steps. Every
+    /// runner a session makes ends here (after [`Runner::put_away`] where it keeps its buffers).
+    pub(super) fn end(self) {
         let scripts = self.script_given.map_or(0, |given| given.saturating_sub(crate::script::action_left()));
         // Scripts stopped by a cap that was the exact answer's work left: that work has run out.
         if self.scripts_capped && self.script_given.is_some_and(|g| scripts >= g) {
@@ -291,6 +296,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 impl<'a> Runner<'a> {
     pub fn new(
         p: &'a Program,
+        code: &'a Lowered,
         st: &'a mut State,
         log: &'a mut Vec<LogLine>,
         logging: bool,
@@ -300,6 +306,7 @@ impl<'a> Runner<'a> {
         let b = crate::Budget::default();
         Runner {
             p,
+            code,
             st,
             log,
             logging,
@@ -386,9 +393,9 @@ impl<'a> Runner<'a> {
     /// log is full. Every statement, trigger, die, reroll, explosion and loop turn comes through here.
     #[inline]
     pub(super) fn tick(&mut self, n: u64) -> R<()> {
-        // Wrapping, not saturating (one instruction, not three, on the hottest path a game has): a
-        // step is at least one statement's work and `n` is at most a roll's dice, so the count
-        // cannot come near 2^64 before the budget or the user stops the action.
+        // Wrapping, not saturating: a step is at least one statement's work and `n` is at most a
+        // roll's dice, so the count cannot come near 2^64 before the budget or the user stops the
+        // action.
         self.steps = self.steps.wrapping_add(n);
         if self.steps < self.stop_at {
             return Ok(());
