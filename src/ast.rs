@@ -92,6 +92,20 @@ pub enum ItemKind {
     Option(Field),
     /// `shape situation { enemies: list of { name: text, distance: 0.. } = [] }`: the form of host data.
     Shape(ShapeDef),
+    /// `reaction join(friend: friend) { order "move towards {friend.name}" }`: steps a rule runs
+    /// with `follow`.
+    Reaction(ReactionDef),
+}
+
+/// `reaction NAME(params) { … }`: named steps, run by `follow NAME(…)`.
+#[derive(Debug, Clone)]
+pub struct ReactionDef {
+    /// Its name.
+    pub name: Ident,
+    /// What it is given.
+    pub params: Vec<Field>,
+    /// What it does.
+    pub body: Vec<Stmt>,
 }
 
 /// `shape NAME { fields }`: the form that data a host passes must have.
@@ -536,8 +550,11 @@ pub enum StmtKind {
         /// Shown when it fails.
         message: Option<String>,
     },
-    /// `follow standard_reaction(unit, seen)`: run a script reaction.
+    /// `follow standard_reaction(unit, seen)`: run a reaction of the ruleset, or of a script.
     Follow(Ident, Vec<Arg>),
+    /// `order "move towards {friend.name}"`: an order for the table; the text with its span (the
+    /// checker reads the `{…}` parts).
+    Order(String, Span),
     /// `with chance 1/3 { … } otherwise { … }`: a die with `sides` sides decides; `then` runs when it
     /// shows `chance` or less.
     Chance {
@@ -789,6 +806,20 @@ pub enum ExprKind {
         filter: Option<Box<Expr>>,
         /// `else 0`: what the total is when no entity passes the filter.
         empty: Option<Box<Expr>>,
+    },
+    /// `nearest f in seen.friends where not f.in_combat [by distance]`, `first c in seen.cover where
+    /// c.reachable`: an entry of a list of data, or `none`.
+    Pick {
+        /// `nearest` (the least of a number field) rather than `first` (the first listed).
+        nearest: bool,
+        /// Candidate variable.
+        var: Ident,
+        /// The list.
+        list: Box<Expr>,
+        /// Filter.
+        filter: Option<Box<Expr>>,
+        /// `by FIELD`: the number field `nearest` orders by (`distance` when left out).
+        by: Option<Ident>,
     },
 }
 

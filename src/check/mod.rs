@@ -8,6 +8,7 @@ mod choice;
 mod decls;
 mod dice;
 mod expr;
+mod reactions;
 mod repl;
 mod scope;
 mod sets;
@@ -109,6 +110,13 @@ pub(crate) struct Checker<'a> {
     die_faces: Option<(i64, i64)>,
     /// The faces scenarios' `dice` lines force, with where each is written.
     forced: Vec<(i64, Span)>,
+    /// Reactions of the ruleset by name.
+    reactions: HashMap<String, u32>,
+    reaction_ast: Vec<&'a ast::ReactionDef>,
+    /// The reaction being checked, if any: orders are given only there.
+    reacting: Option<u32>,
+    /// Which reaction follows which, and where, to find one that follows itself.
+    reaction_calls: Vec<(u32, u32, Span)>,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -172,6 +180,7 @@ impl<'a> Checker<'a> {
                 scripts: None,
                 options: vec![],
                 shapes: vec![],
+                reactions: vec![],
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -212,6 +221,10 @@ impl<'a> Checker<'a> {
             script_text: String::new(),
             die_faces: None,
             forced: vec![],
+            reactions: HashMap::new(),
+            reaction_ast: vec![],
+            reacting: None,
+            reaction_calls: vec![],
         }
     }
 
@@ -450,6 +463,7 @@ impl<'a> Checker<'a> {
                         });
                     }
                 }
+                ItemKind::Reaction(r) => self.declare_reaction(r, item),
                 ItemKind::Trigger(_) => {}
                 // Compiled before checking (see `Ruleset::load`); their names are checked below.
                 ItemKind::Script(_) => {}
@@ -513,6 +527,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
+        self.reaction_params();
         self.check_inputs();
         // Pass 3: rules.
         for i in 0..self.define_ast.len() {
@@ -524,6 +539,7 @@ impl<'a> Checker<'a> {
         for i in 0..self.check_ast.len() {
             self.check_check(i as CheckId);
         }
+        self.check_reactions();
         for item in &file.items {
             if let ItemKind::Trigger(t) = &item.kind {
                 self.check_trigger(t, item);

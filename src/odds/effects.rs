@@ -379,7 +379,14 @@ impl Reads {
                 self.stmts(body);
                 self.expr(&until.expr);
             }
-            Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } => args.iter().for_each(|e| self.expr(e)),
+            Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
+                args.iter().for_each(|e| self.expr(e))
+            }
+            Stmt::Order { parts, .. } => parts.iter().for_each(|p| {
+                if let OrderPart::Value(e) = p {
+                    self.expr(e)
+                }
+            }),
             Stmt::Choose { default, .. } => {
                 self.asks = true;
                 default.iter().for_each(|e| self.expr(e));

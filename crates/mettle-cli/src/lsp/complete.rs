@@ -82,7 +82,7 @@ fn item_kind(k: SymKind) -> CompletionItemKind {
         SymKind::State | SymKind::Rung | SymKind::Outcome => CompletionItemKind::ENUM_MEMBER,
         SymKind::Ladder => CompletionItemKind::ENUM,
         SymKind::Event => CompletionItemKind::EVENT,
-        SymKind::Formula | SymKind::Table | SymKind::ScriptFn | SymKind::Check => {
+        SymKind::Formula | SymKind::Table | SymKind::ScriptFn | SymKind::Check | SymKind::Reaction => {
             CompletionItemKind::FUNCTION
         }
         SymKind::Input | SymKind::Param => CompletionItemKind::PROPERTY,
@@ -276,7 +276,7 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
             v.extend(TIME_EVENTS.iter().map(|e| plain(e, CompletionItemKind::EVENT, "built-in time event")));
             return v;
         }
-        "follow" => return defs(&[SymKind::ScriptFn]),
+        "follow" => return defs(&[SymKind::Reaction, SymKind::ScriptFn]),
         "each" | "new" => return defs(&[SymKind::Kind]),
         "of" if words.iter().rev().nth(1) == Some(&"number") => return defs(&[SymKind::Kind]),
         "for" if words.first() == Some(&"check") => return defs(&[SymKind::Kind]),

@@ -126,7 +126,7 @@ impl Builder<'_> {
             }
             StmtKind::Expect { cond, .. } => self.expr(cond, None),
             StmtKind::Follow(f, args) => {
-                let d = self.top(&f.name, &[SymKind::ScriptFn]);
+                let d = self.top(&f.name, &[SymKind::Reaction, SymKind::ScriptFn]);
                 self.refer(f.span, d);
                 for a in args {
                     match a {
@@ -141,6 +141,7 @@ impl Builder<'_> {
             StmtKind::Record { value, .. } => self.expr(value, None),
             StmtKind::Dice(_)
             | StmtKind::Note(_)
+            | StmtKind::Order(..)
             | StmtKind::ExpectOrder { .. }
             | StmtKind::ExpectNoDice { .. } => {}
         }
