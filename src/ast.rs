@@ -875,3 +875,72 @@ pub enum Arg {
     /// `>= 5`
     Cmp(Cmp, Expr, Span),
 }
+
+/// A piece of the text of an `order "…"`: text as written, or a `{name.field}` value shown in it.
+#[derive(Debug, Clone)]
+pub enum OrderPiece {
+    /// Text as written.
+    Text(String),
+    /// A name, then fields (`friend.name`), located in the file.
+    Value(Expr),
+}
+
+/// Splits the text of an `order "…"`, which starts at byte `start` of the file (after the opening
+/// quote), into text and `{…}` values; or says where a brace is unmatched or holds something else
+/// than a name and fields. Strings hold no escapes, so offsets in the text are offsets in the file.
+///
+/// ```
+/// use mettle::internals::ast::{order_pieces, OrderPiece};
+/// let parts = order_pieces("move towards {friend.name} now", 10).unwrap();
+/// assert_eq!(parts.len(), 3);
+/// assert!(matches!(&parts[1], OrderPiece::Value(e) if e.span.start == 24));
+/// assert!(order_pieces("a {b", 0).is_err());
+/// ```
+pub fn order_pieces(text: &str, start: usize) -> Result<Vec<OrderPiece>, (Span, String)> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while let Some(open) = text[at..].find(['{', '}']).map(|i| i + at) {
+        if text.as_bytes()[open] == b'}' {
+            return Err((Span::new(start + open, start + open + 1), "a `}` without its `{`".into()));
+        }
+        if open > at {
+            out.push(OrderPiece::Text(text[at..open].to_string()));
+        }
+        let Some(close) = text[open + 1..].find('}').map(|i| i + open + 1) else {
+            return Err((Span::new(start + open, start + text.len()), "a `{` without its `}`".into()));
+        };
+        let inner = &text[open + 1..close];
+        let lead = inner.len() - inner.trim_start().len();
+        let words: Vec<&str> = inner.trim().split('.').collect();
+        let ident = |w: &&str| {
+            let mut cs = w.chars();
+            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !words.iter().all(ident) {
+            return Err((
+                Span::new(start + open, start + close + 1),
+                format!("`{{{inner}}}` is not a name or a field"),
+            ));
+        }
+        let mut pos = start + open + 1 + lead;
+        let mut e: Option<Expr> = None;
+        for w in words {
+            let id = Ident { name: w.to_string(), span: Span::new(pos, pos + w.len()) };
+            e = Some(match e {
+                None => Expr { span: id.span, kind: ExprKind::Name(id) },
+                Some(b) => Expr {
+                    span: Span::new(b.span.start, id.span.end),
+                    kind: ExprKind::Field(Box::new(b), id),
+                },
+            });
+            pos += w.len() + 1;
+        }
+        out.extend(e.map(OrderPiece::Value));
+        at = close + 1;
+    }
+    if at < text.len() {
+        out.push(OrderPiece::Text(text[at..].to_string()));
+    }
+    Ok(out)
+}

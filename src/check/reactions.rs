@@ -227,97 +227,44 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        // The text starts after the opening quote; strings hold no escapes, so offsets carry over.
-        let base = at.start + 1;
-        let mut parts = Vec::new();
-        let mut rest = text;
-        let mut offset = 0usize;
-        let bad = |c: &mut Self, from: usize, to: usize, message: String, help: &str| {
-            c.error(
-                Diagnostic::error(
-                    "resolve::bad_order_text",
-                    message,
-                    Span::new(base + from, base + to),
-                    "here",
-                )
-                .with_help(help.to_string()),
-            );
+        let pieces = match ast::order_pieces(text, at.start + 1) {
+            Ok(p) => p,
+            Err((at, message)) => {
+                self.error(Diagnostic::error("resolve::bad_order_text", message, at, "here").with_help(
+                    "write a name or a field in braces, such as `{friend.name}`; braces hold nothing else",
+                ));
+                return None;
+            }
         };
-        let help = "write a name or a field in braces, such as `{friend.name}`; braces hold nothing else";
-        while let Some(open) = rest.find(['{', '}']) {
-            if rest.as_bytes()[open] == b'}' {
-                bad(self, offset + open, offset + open + 1, "a `}` without its `{`".into(), help);
-                return None;
+        let mut parts = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            match p {
+                ast::OrderPiece::Text(t) => parts.push(OrderPart::Text(t)),
+                ast::OrderPiece::Value(e) => {
+                    let t = self.expr(&e, None);
+                    let t = self.as_int(t);
+                    if !matches!(
+                        t.ty,
+                        Ty::Int { .. } | Ty::Flag | Ty::Name(_) | Ty::Entity(_) | Ty::Text | Ty::Error
+                    ) {
+                        let words = self.ty_words(&t.ty);
+                        self.error(
+                            Diagnostic::error(
+                                "resolve::bad_order_text",
+                                format!("`{}` is {words}, which an order cannot show in words", self.src(e.span)),
+                                e.span,
+                                format!("this is {words}"),
+                            )
+                            .with_help(
+                                "show a number, a yes/no, a name, an entity or a text field, such as `{friend.name}`",
+                            ),
+                        );
+                    }
+                    parts.push(OrderPart::Value(t.e));
+                }
             }
-            if open > 0 {
-                parts.push(OrderPart::Text(rest[..open].to_string()));
-            }
-            let Some(len) = rest[open + 1..].find('}') else {
-                bad(self, offset + open, offset + rest.len(), "a `{` without its `}`".into(), help);
-                return None;
-            };
-            let inner = &rest[open + 1..open + 1 + len];
-            let from = offset + open + 1;
-            let e = self.order_value(inner, base + from)?;
-            let t = self.expr(&e, None);
-            let t = self.as_int(t);
-            if !matches!(t.ty, Ty::Int { .. } | Ty::Flag | Ty::Name(_) | Ty::Entity(_) | Ty::Text | Ty::Error)
-            {
-                let words = self.ty_words(&t.ty);
-                bad(
-                    self,
-                    from,
-                    from + len,
-                    format!("`{inner}` is {words}, which an order cannot show in words"),
-                    "show a number, a yes/no, a name, an entity or a text field, such as `{friend.name}`",
-                );
-            }
-            parts.push(OrderPart::Value(t.e));
-            offset += open + len + 2;
-            rest = &rest[open + len + 2..];
-        }
-        if !rest.is_empty() {
-            parts.push(OrderPart::Text(rest.to_string()));
         }
         Some(Stmt::Order { parts, span })
-    }
-
-    /// The `{…}` of an order as an expression: a name, then fields (`friend.name`).
-    fn order_value(&mut self, inner: &str, start: usize) -> Option<ast::Expr> {
-        let ident = |w: &str| {
-            let mut cs = w.chars();
-            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        };
-        let trimmed = inner.trim();
-        let lead = inner.len() - inner.trim_start().len();
-        let words: Vec<&str> = trimmed.split('.').collect();
-        if trimmed.is_empty() || !words.iter().all(|w| ident(w)) {
-            self.error(
-                Diagnostic::error(
-                    "resolve::bad_order_text",
-                    format!("`{{{inner}}}` is not a name or a field"),
-                    Span::new(start.saturating_sub(1), start + inner.len() + 1),
-                    "not a name or a field",
-                )
-                .with_help("write a name or a field in braces, such as `{friend.name}`; for a literal brace, leave it out"),
-            );
-            return None;
-        }
-        let mut at = start + lead;
-        let mut e: Option<ast::Expr> = None;
-        for w in words {
-            let id = ast::Ident { name: w.to_string(), span: Span::new(at, at + w.len()) };
-            e = Some(match e {
-                None => ast::Expr { span: id.span, kind: ast::ExprKind::Name(id) },
-                Some(b) => {
-                    let span = Span::new(b.span.start, id.span.end);
-                    ast::Expr { span, kind: ast::ExprKind::Field(Box::new(b), id) }
-                }
-            });
-            at += w.len() + 1;
-        }
-        e
     }
 
     /// `base.field` where `base` is data: the field's type comes from the shape.

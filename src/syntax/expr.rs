@@ -183,7 +183,7 @@ impl Builder {
             Rule::pick => {
                 let k = Kids::of(pair);
                 ExprKind::Pick {
-                    nearest: k.get(Rule::pick_op).as_str() == "nearest",
+                    nearest: k.find(Rule::kw_nearest).is_some(),
                     var: self.ident(k.nth(Rule::ident, 0)),
                     list: Box::new(self.expr(k.nth(Rule::expr, 0))),
                     filter: k.after(Rule::kw_where).map(|e| Box::new(self.expr(e))),

@@ -139,9 +139,16 @@ impl Builder<'_> {
                 self.block(otherwise);
             }
             StmtKind::Record { value, .. } => self.expr(value, None),
+            // The `{friend.name}` values of an order are uses of what they name.
+            StmtKind::Order(text, at) => {
+                for p in mettle::internals::ast::order_pieces(text, at.start + 1).unwrap_or_default() {
+                    if let mettle::internals::ast::OrderPiece::Value(e) = p {
+                        self.expr(&e, None);
+                    }
+                }
+            }
             StmtKind::Dice(_)
             | StmtKind::Note(_)
-            | StmtKind::Order(..)
             | StmtKind::ExpectOrder { .. }
             | StmtKind::ExpectNoDice { .. } => {}
         }
