@@ -33,6 +33,11 @@ const ITEM_SNIPPETS: &[(&str, &str, &str)] = &[
     ("result", "a result a game can end with", "result ${1:name} \"${2:Label}\""),
     ("scenario", "a scenario with expectations", "scenario ${1:name} \"${2:Title}\" {\n\t$0\n}"),
     ("script", "Rhai functions in a file", "script \"${1:rules.rhai}\""),
+    (
+        "reaction",
+        "steps a rule runs with `follow`, giving orders",
+        "reaction ${1:name}(${2:c}: ${3:creature}, ${4:s}: ${5:situation}) {\n\t$0\n}",
+    ),
 ];
 
 /// Snippets for statements inside rules and scenarios.
@@ -60,6 +65,18 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
         "sum(${1:u.control} for each ${2:unit} ${3:u} where ${4:condition})",
     ),
     ("count each", "how many entities pass", "count(each ${1:unit} ${2:u} where ${3:u.broken})"),
+    ("follow", "run a reaction", "follow ${1:reaction}(${2:values})"),
+    ("order", "an order for the table (in a reaction)", "order \"${1:move towards} {${2:friend.name}}\""),
+    (
+        "nearest … in",
+        "the entry of a list with the least distance",
+        "nearest ${1:f} in ${2:s.friends} where ${3:not f.in_combat}",
+    ),
+    (
+        "first … in",
+        "the first entry of a list that passes",
+        "first ${1:c} in ${2:s.cover} where ${3:c.reachable}",
+    ),
 ];
 
 /// Snippets for the lines of a check.

@@ -238,7 +238,7 @@ fn token_type(k: SymKind) -> u32 {
 const SOFT_KEYWORDS: &[&str] = &[
     "input", "roll", "modifier", "target", "outcome", "each", "game", "of", "as", "turn", "round", "next",
     "dice", "die", "max", "flag", "int", "data", "shape", "list", "text", "number", "order", "chance",
-    "record", "follow", "var",
+    "record", "follow", "var", "reaction", "nearest", "first", "in", "by",
 ];
 
 /// Semantic tokens of the whole document: comments, strings, numbers, keywords, and each name by what
