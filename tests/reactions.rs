@@ -284,6 +284,7 @@ fn a_reaction_that_follows_itself_is_refused() {
         "mettle::resolve::reaction_cycle",
     );
     fails("define falter(a: 0..1) = a", "mettle::resolve::duplicate");
+    fails("script { fn falter(c, s) { flee() } }", "mettle::script::name_taken");
 }
 
 #[test]

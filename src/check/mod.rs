@@ -237,8 +237,8 @@ impl<'a> Checker<'a> {
         self.prog.scripts = scripts;
     }
 
-    /// A script function may not take the name of a built-in function, a formula or a table: a call
-    /// would be ambiguous.
+    /// A script function may not take the name of a built-in function, a formula, a table or a
+    /// reaction: a call (or a `follow`) would be ambiguous.
     fn script_names(&mut self) {
         let Some(scripts) = self.prog.scripts.clone() else { return };
         for f in &scripts.functions {
@@ -246,6 +246,8 @@ impl<'a> Checker<'a> {
                 Some(("a built-in function".to_string(), None))
             } else if let Some(&d) = self.defines.get(&f.name) {
                 Some(("a formula".to_string(), Some(self.define_ast[d as usize].name.span)))
+            } else if let Some(&r) = self.reactions.get(&f.name) {
+                Some(("a reaction".to_string(), Some(self.reaction_ast[r as usize].name.span)))
             } else {
                 self.tables
                     .get(&f.name)
