@@ -323,7 +323,7 @@ fn reaction(out: &mut String, r: &super::ReactionCard) {
     let params: Vec<String> = r.params.iter().map(|p| format!("<code>{}</code>", esc(p))).collect();
     let _ = writeln!(
         out,
-        "<article class=\"card reaction\">\n<h3>follow {}({})</h3>",
+        "<article class=\"card reaction\">\n<h3>reaction {}({})</h3>",
         esc(&r.name),
         params.join(", ")
     );

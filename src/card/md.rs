@@ -390,7 +390,7 @@ fn doc_md(doc: &str) -> String {
 
 fn reaction(out: &mut String, r: &super::ReactionCard) {
     let params: Vec<String> = r.params.iter().map(|p| code(p)).collect();
-    let _ = writeln!(out, "### follow {}({})\n", text(&r.name), params.join(", "));
+    let _ = writeln!(out, "### reaction {}({})\n", text(&r.name), params.join(", "));
     if let Some(doc) = &r.doc {
         out.push_str(&doc_md(doc));
     }

@@ -533,7 +533,9 @@ fn shapes_are_outlined_hovered_and_defined() {
         fields,
         ["in_combat", "friends", "enemies", "cover", "target_points", "shoot_target", "guarding"]
     );
-    let friends = &shape["children"][1]["children"];
-    assert_eq!(names(friends), ["name", "distance", "in_combat", "reachable", "closer_to_enemy"]);
+    // A list's entries are a shape of their own, with its fields.
+    let friend =
+        symbols.as_array().unwrap().iter().find(|s| s["name"] == "friend").expect("the entries' shape");
+    assert_eq!(names(&friend["children"]), ["name", "distance", "in_combat", "reachable", "closer_to_enemy"]);
     c.stop();
 }
