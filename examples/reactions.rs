@@ -1,6 +1,7 @@
 //! A host program for the Shadow Deep stress rules: it owns the table (who is where, who can see whom)
-//! and describes the situation to mettle when a creature activates; the ruleset's Rhai reactions turn
-//! that into orders for the table, and mettle checks every change before applying it.
+//! and describes the situation to mettle when a creature activates; the ruleset's reactions choose
+//! from it (the closest friend not in combat, the best cover in reach…) and turn it into orders for
+//! the table, and mettle checks the data before any rule reads it.
 //!
 //! Run with `cargo run --example reactions`.
 

@@ -92,6 +92,20 @@ pub enum ItemKind {
     Option(Field),
     /// `shape situation { enemies: list of { name: text, distance: 0.. } = [] }`: the form of host data.
     Shape(ShapeDef),
+    /// `reaction join(friend: friend) { order "move towards {friend.name}" }`: steps a rule runs
+    /// with `follow`.
+    Reaction(ReactionDef),
+}
+
+/// `reaction NAME(params) { … }`: named steps, run by `follow NAME(…)`.
+#[derive(Debug, Clone)]
+pub struct ReactionDef {
+    /// Its name.
+    pub name: Ident,
+    /// What it is given.
+    pub params: Vec<Field>,
+    /// What it does.
+    pub body: Vec<Stmt>,
 }
 
 /// `shape NAME { fields }`: the form that data a host passes must have.
@@ -536,8 +550,11 @@ pub enum StmtKind {
         /// Shown when it fails.
         message: Option<String>,
     },
-    /// `follow standard_reaction(unit, seen)`: run a script reaction.
+    /// `follow standard_reaction(unit, seen)`: run a reaction of the ruleset, or of a script.
     Follow(Ident, Vec<Arg>),
+    /// `order "move towards {friend.name}"`: an order for the table; the text with its span (the
+    /// checker reads the `{…}` parts).
+    Order(String, Span),
     /// `with chance 1/3 { … } otherwise { … }`: a die with `sides` sides decides; `then` runs when it
     /// shows `chance` or less.
     Chance {
@@ -805,6 +822,20 @@ pub enum ExprKind {
         /// `else 0`: what the total is when no entity passes the filter.
         empty: Option<Box<Expr>>,
     },
+    /// `nearest f in seen.friends where not f.in_combat [by distance]`, `first c in seen.cover where
+    /// c.reachable`: an entry of a list of data, or `none`.
+    Pick {
+        /// `nearest` (the least of a number field) rather than `first` (the first listed).
+        nearest: bool,
+        /// Candidate variable.
+        var: Ident,
+        /// The list.
+        list: Box<Expr>,
+        /// Filter.
+        filter: Option<Box<Expr>>,
+        /// `by FIELD`: the number field `nearest` orders by (`distance` when left out).
+        by: Option<Ident>,
+    },
 }
 
 /// Which total over a kind: `max(… for each unit u …)` and the like.
@@ -858,4 +889,73 @@ pub enum Arg {
     Expr(Expr),
     /// `>= 5`
     Cmp(Cmp, Expr, Span),
+}
+
+/// A piece of the text of an `order "…"`: text as written, or a `{name.field}` value shown in it.
+#[derive(Debug, Clone)]
+pub enum OrderPiece {
+    /// Text as written.
+    Text(String),
+    /// A name, then fields (`friend.name`), located in the file.
+    Value(Expr),
+}
+
+/// Splits the text of an `order "…"`, which starts at byte `start` of the file (after the opening
+/// quote), into text and `{…}` values; or says where a brace is unmatched or holds something else
+/// than a name and fields. Strings hold no escapes, so offsets in the text are offsets in the file.
+///
+/// ```
+/// use mettle::internals::ast::{order_pieces, OrderPiece};
+/// let parts = order_pieces("move towards {friend.name} now", 10).unwrap();
+/// assert_eq!(parts.len(), 3);
+/// assert!(matches!(&parts[1], OrderPiece::Value(e) if e.span.start == 24));
+/// assert!(order_pieces("a {b", 0).is_err());
+/// ```
+pub fn order_pieces(text: &str, start: usize) -> Result<Vec<OrderPiece>, (Span, String)> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while let Some(open) = text[at..].find(['{', '}']).map(|i| i + at) {
+        if text.as_bytes()[open] == b'}' {
+            return Err((Span::new(start + open, start + open + 1), "a `}` without its `{`".into()));
+        }
+        if open > at {
+            out.push(OrderPiece::Text(text[at..open].to_string()));
+        }
+        let Some(close) = text[open + 1..].find('}').map(|i| i + open + 1) else {
+            return Err((Span::new(start + open, start + text.len()), "a `{` without its `}`".into()));
+        };
+        let inner = &text[open + 1..close];
+        let lead = inner.len() - inner.trim_start().len();
+        let words: Vec<&str> = inner.trim().split('.').collect();
+        let ident = |w: &&str| {
+            let mut cs = w.chars();
+            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !words.iter().all(ident) {
+            return Err((
+                Span::new(start + open, start + close + 1),
+                format!("`{{{inner}}}` is not a name or a field"),
+            ));
+        }
+        let mut pos = start + open + 1 + lead;
+        let mut e: Option<Expr> = None;
+        for w in words {
+            let id = Ident { name: w.to_string(), span: Span::new(pos, pos + w.len()) };
+            e = Some(match e {
+                None => Expr { span: id.span, kind: ExprKind::Name(id) },
+                Some(b) => Expr {
+                    span: Span::new(b.span.start, id.span.end),
+                    kind: ExprKind::Field(Box::new(b), id),
+                },
+            });
+            pos += w.len() + 1;
+        }
+        out.extend(e.map(OrderPiece::Value));
+        at = close + 1;
+    }
+    if at < text.len() {
+        out.push(OrderPiece::Text(text[at..].to_string()));
+    }
+    Ok(out)
 }

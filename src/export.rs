@@ -185,6 +185,7 @@ pub(crate) fn type_name(p: &Program, ty: &Ty) -> String {
         Ty::Text => "text".into(),
         Ty::Data => "data".into(),
         Ty::Shape(s) => p.shapes[*s as usize].name.clone(),
+        Ty::List(s) => format!("list of {}", p.shapes[*s as usize].name),
         Ty::None => "none".into(),
         Ty::Error => "unknown".into(),
     }

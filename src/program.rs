@@ -202,6 +202,9 @@ pub enum Ty {
     Data,
     /// Data of a declared shape, checked when it comes in.
     Shape(crate::shape::ShapeId),
+    /// A list of records of a declared shape (`seen.friends`), for `nearest` and `first` to choose
+    /// from.
+    List(crate::shape::ShapeId),
     /// `none`.
     None,
     /// Unknown because of an earlier error; fits anywhere, so one mistake is reported once. Never
@@ -331,6 +334,24 @@ pub struct Define {
     /// Body.
     #[serde(skip)]
     pub body: Expr,
+    /// Local slots.
+    pub slots: u32,
+    /// Where it is defined.
+    pub span: Span,
+}
+
+/// A reaction of the ruleset: `reaction join(friend: friend) { … }`, run by `follow`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reaction {
+    /// Its name.
+    pub name: String,
+    /// Doc comment.
+    pub doc: Option<String>,
+    /// Parameters.
+    pub params: Vec<FieldDef>,
+    /// What it does.
+    #[serde(skip)]
+    pub body: Vec<Stmt>,
     /// Local slots.
     pub slots: u32,
     /// Where it is defined.
@@ -682,6 +703,36 @@ pub enum Expr {
     /// `max(u.leadership for each unit u where u.able else 0)`: a total over a kind (boxed, like a
     /// script call).
     Total(Box<Total>),
+    /// `seen.in_combat`, `friend.name`: a field of a record of the host's data (a missing field or
+    /// `null` is `none`; a number is a number, `true`/`false` yes/no, anything else data).
+    DataField(Box<Expr>, Arc<str>),
+    /// `nearest f in seen.friends where …`: an entry of a list of data, or `none`.
+    Pick(Box<Pick>),
+}
+
+/// `nearest f in seen.friends where not f.in_combat`, `first c in seen.cover where c.reachable`.
+#[derive(Debug, Clone)]
+pub struct Pick {
+    /// The list.
+    pub list: Expr,
+    /// Slot of the candidate.
+    pub slot: u32,
+    /// Filter.
+    pub filter: Option<Arc<Test>>,
+    /// `nearest`: the number field whose least value wins (the first listed on a tie); `None` for
+    /// `first`, the first listed that passes.
+    pub by: Option<Arc<str>>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A piece of an `order "…"`: text as written, or a `{…}` value shown in words.
+#[derive(Debug, Clone)]
+pub enum OrderPart {
+    /// Text as written.
+    Text(String),
+    /// A value, shown as the log shows it (text without quotes).
+    Value(Expr),
 }
 
 /// A total over the entities of a kind: `sum(u.control for each unit u where u.side == s)`.
@@ -1008,6 +1059,25 @@ pub enum Stmt {
         /// Where.
         span: Span,
     },
+    /// `follow REACTION(…)` of a reaction of the ruleset: run its steps.
+    React {
+        /// The reaction, by its index in `Program::reactions`.
+        reaction: u32,
+        /// One value per parameter.
+        args: Vec<Expr>,
+        /// Followed by a rule, not by another reaction: the orders start afresh, and the log names
+        /// the reaction (one followed inside it adds its orders to the same list).
+        fresh: bool,
+        /// Where.
+        span: Span,
+    },
+    /// `order "move towards {friend.name}"`: an order for the table, in a reaction.
+    Order {
+        /// The text and the values shown in it.
+        parts: Vec<OrderPart>,
+        /// Where.
+        span: Span,
+    },
     /// `expect [not] order "…" ["message"]`
     ExpectOrder {
         /// The order's text.
@@ -1075,6 +1145,8 @@ pub struct Program {
     pub shapes: Vec<crate::shape::Shape>,
     /// Every condition of the rules, by [`Test`]'s id: what the lowering compiles, once per ruleset.
     pub conditions: Vec<Expr>,
+    /// The ruleset's reactions (`reaction NAME(…) { … }`).
+    pub reactions: Vec<Reaction>,
 }
 
 /// The built-in time events, in event-index order.
@@ -1098,6 +1170,8 @@ impl Stmt {
             | Stmt::SetOption { span, .. }
             | Stmt::Expect { span, .. }
             | Stmt::Follow { span, .. }
+            | Stmt::React { span, .. }
+            | Stmt::Order { span, .. }
             | Stmt::Record { span, .. }
             | Stmt::ExpectOrder { span, .. }
             | Stmt::ExpectNoDice { span, .. } => Some(*span),

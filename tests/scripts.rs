@@ -423,35 +423,35 @@ fn deep_scripts_do_not_overflow_a_small_thread_stack() {
     assert_eq!(code, "mettle::script::too_deep");
 }
 
-/// Script files given in memory: the shipped Shadow Deep ruleset loads from its texts with no file
+/// Script files given in memory: a ruleset with a script file loads from its texts with no file
 /// read, plays its scenarios' rules the same, and a name the host did not give, or a text over the
 /// budget, is a coded error on the `script` line.
 #[test]
 fn script_files_given_in_memory() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets"));
-    let text = std::fs::read_to_string(dir.join("shadow_deep_stress.mettle")).unwrap();
-    let script = std::fs::read_to_string(dir.join("shadow_deep_stress.rhai")).unwrap();
-    let given = std::collections::BTreeMap::from([("shadow_deep_stress.rhai".to_string(), script.clone())]);
+    let dir = scripts_dir();
+    let text = std::fs::read_to_string(dir.join("uses_file.mettle")).unwrap();
+    let script = std::fs::read_to_string(dir.join("reactions.rhai")).unwrap();
+    let given = std::collections::BTreeMap::from([("reactions.rhai".to_string(), script.clone())]);
     // The folder is somewhere with no script file: only the given texts are read.
     let opts =
         LoadOptions { base: Some(std::env::temp_dir()), scripts: Some(given), ..LoadOptions::default() };
-    let from_memory = Ruleset::load("shadow_deep_stress.mettle", &text, &opts).unwrap();
-    let from_disk = Ruleset::from_path(dir.join("shadow_deep_stress.mettle")).unwrap();
+    let from_memory = Ruleset::load("uses_file.mettle", &text, &opts).unwrap();
+    let from_disk = Ruleset::from_path(dir.join("uses_file.mettle")).unwrap();
     assert_eq!(from_memory.warnings().len(), from_disk.warnings().len());
 
     let missing = LoadOptions {
-        scripts: Some(std::collections::BTreeMap::from([("shadow_deep.rhai".to_string(), script.clone())])),
+        scripts: Some(std::collections::BTreeMap::from([("other.rhai".to_string(), script.clone())])),
         ..LoadOptions::default()
     };
-    let err = Ruleset::load("shadow_deep_stress.mettle", &text, &missing).unwrap_err();
+    let err = Ruleset::load("uses_file.mettle", &text, &missing).unwrap_err();
     let d = &err.diagnostics[0];
     assert_eq!(d.code, "mettle::script::unreadable");
-    assert!(d.help.as_deref().unwrap().contains("shadow_deep.rhai"), "{:?}", d.help);
-    assert_eq!(&text[d.span().start..d.span().end], "shadow_deep_stress.rhai");
+    assert!(d.help.as_deref().unwrap().contains("other.rhai"), "{:?}", d.help);
+    assert_eq!(&text[d.span().start..d.span().end], "reactions.rhai");
 
     let mut budget = mettle::Budget::default();
     budget.script_bytes = 100;
     let small = LoadOptions { budget, ..opts };
-    let err = Ruleset::load("shadow_deep_stress.mettle", &text, &small).unwrap_err();
+    let err = Ruleset::load("uses_file.mettle", &text, &small).unwrap_err();
     assert_eq!(err.diagnostics[0].code, "mettle::script::too_large");
 }

@@ -39,7 +39,9 @@ fn leaves(body: &[Stmt]) -> HashMap<(usize, usize), &Stmt> {
                 | Stmt::Choose { span, .. }
                 | Stmt::EndGame { span, .. }
                 | Stmt::Note(_, span)
-                | Stmt::Follow { span, .. } => {
+                | Stmt::Follow { span, .. }
+                | Stmt::React { span, .. }
+                | Stmt::Order { span, .. } => {
                     out.insert((span.start, span.end), s);
                 }
                 // Not effects a card shows: worked-out values, and scenario steps.
@@ -179,6 +181,7 @@ impl<'a> Walk<'a> {
             | StmtKind::Choose(_)
             | StmtKind::EndGame { .. }
             | StmtKind::Note(_)
+            | StmtKind::Order(..)
             | StmtKind::Follow(..) => {
                 let Some(&compiled) = self.leaves.get(&(s.span.start, s.span.end)) else { return vec![] };
                 each(compiled, chain);
@@ -410,6 +413,12 @@ fn names(e: &ast::Expr, out: &mut Vec<String>) {
                 names(x, out);
             }
         }
+        ExprKind::Pick { list, filter, .. } => {
+            names(list, out);
+            if let Some(f) = filter {
+                names(f, out);
+            }
+        }
         ExprKind::Int(_)
         | ExprKind::Bool(_)
         | ExprKind::None
@@ -535,7 +544,11 @@ pub(super) fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
             w.text(text);
             w.text("”");
         }
-        Stmt::Follow { span, .. } => w.code(&src.quote(*span)),
+        Stmt::Follow { span, .. } | Stmt::React { span, .. } => w.code(&src.quote(*span)),
+        Stmt::Order { span, .. } => {
+            w.text("orders ");
+            w.code(src.quote(*span).trim_start_matches("order").trim());
+        }
         _ => return None,
     }
     Some(w)

@@ -94,6 +94,7 @@ pub fn render(card: &Card) -> String {
             Section::Tables(tables) => tables.iter().for_each(|t| table(&mut out, t)),
             Section::Rules(events) => events.iter().for_each(|e| event(&mut out, e)),
             Section::Scripts(scripts) => scripts.iter().for_each(|s| script(&mut out, s)),
+            Section::Reactions(reactions) => reactions.iter().for_each(|r| reaction(&mut out, r)),
             Section::Pieces(kinds) => kinds.iter().for_each(|k| kind(&mut out, k)),
         }
         let _ = writeln!(out, "{}</section>", if cols { "</div>\n" } else { "" });
@@ -316,6 +317,24 @@ fn effects(effects: &[Effect]) -> String {
     }
     out.push_str("</ul>");
     out
+}
+
+fn reaction(out: &mut String, r: &super::ReactionCard) {
+    let params: Vec<String> = r.params.iter().map(|p| format!("<code>{}</code>", esc(p))).collect();
+    let _ = writeln!(
+        out,
+        "<article class=\"card reaction\">\n<h3>reaction {}({})</h3>",
+        esc(&r.name),
+        params.join(", ")
+    );
+    if let Some(doc) = &r.doc {
+        out.push_str(&doc_html(doc));
+    }
+    let does = effects(&r.effects);
+    if !does.is_empty() {
+        let _ = writeln!(out, "<p class=\"small\">it{does}</p>");
+    }
+    out.push_str("</article>\n");
 }
 
 fn option(out: &mut String, o: &super::OptionCard) {

@@ -24,6 +24,7 @@ pub fn render(card: &Card) -> String {
             Section::Tables(tables) => tables.iter().for_each(|t| table(&mut out, t)),
             Section::Rules(events) => events.iter().for_each(|e| event(&mut out, e)),
             Section::Scripts(scripts) => scripts.iter().for_each(|s| script(&mut out, s)),
+            Section::Reactions(reactions) => reactions.iter().for_each(|r| reaction(&mut out, r)),
             Section::Pieces(kinds) => kinds.iter().for_each(|k| kind(&mut out, k)),
         }
     }
@@ -385,6 +386,22 @@ fn doc_md(doc: &str) -> String {
         }
     }
     out
+}
+
+fn reaction(out: &mut String, r: &super::ReactionCard) {
+    let params: Vec<String> = r.params.iter().map(|p| code(p)).collect();
+    let _ = writeln!(out, "### reaction {}({})\n", text(&r.name), params.join(", "));
+    if let Some(doc) = &r.doc {
+        out.push_str(&doc_md(doc));
+    }
+    match flat(&r.effects) {
+        Some(does) if does.is_empty() => {}
+        Some(does) => {
+            let _ = writeln!(out, "- {does}");
+        }
+        None => nested(out, &r.effects, 0),
+    }
+    out.push('\n');
 }
 
 fn script(out: &mut String, s: &ScriptCard) {

@@ -58,8 +58,23 @@ pub enum Section {
     /// The ruleset's scripts, with what their doc comments say they do (a script's code is not put
     /// into words: its doc comment is, tables and all).
     Scripts(Vec<ScriptCard>),
+    /// The ruleset's reactions (`reaction NAME(…) { … }`), each with what it does in words.
+    Reactions(Vec<ReactionCard>),
     /// The kinds of piece and their attributes.
     Pieces(Vec<KindCard>),
+}
+
+/// A reaction: what `follow NAME(…)` does.
+#[derive(Debug, Clone)]
+pub struct ReactionCard {
+    /// Its name.
+    pub name: String,
+    /// Its parameters, `name: type`.
+    pub params: Vec<String>,
+    /// Its doc comment.
+    pub doc: Option<String>,
+    /// What it does, each step under its conditions.
+    pub effects: Vec<Effect>,
 }
 
 impl Section {
@@ -72,6 +87,7 @@ impl Section {
             Section::Tables(_) => "Tables",
             Section::Rules(_) => "When things happen",
             Section::Scripts(_) => "Scripts",
+            Section::Reactions(_) => "Reactions",
             Section::Pieces(_) => "Pieces",
         }
     }
@@ -84,6 +100,7 @@ impl Section {
             Section::Tables(_) => "tables",
             Section::Rules(_) => "rules",
             Section::Scripts(_) => "scripts",
+            Section::Reactions(_) => "reactions",
             Section::Pieces(_) => "pieces",
         }
     }
@@ -324,6 +341,10 @@ pub fn build(rules: &Ruleset) -> Card {
             _ => None,
         })
         .collect();
+    let reactions = sections::reactions(p, &src);
+    if !reactions.is_empty() {
+        sections.push(Section::Reactions(reactions));
+    }
     if !scripts.is_empty() {
         sections.push(Section::Scripts(scripts));
     }

@@ -180,6 +180,36 @@ pub(super) fn events(p: &Program, src: &Source) -> Vec<EventCard> {
         .collect()
 }
 
+/// The ruleset's reactions, in the order written, each with its steps in words.
+pub(super) fn reactions(p: &Program, src: &Source) -> Vec<super::ReactionCard> {
+    let defs: Vec<&crate::ast::ReactionDef> = src
+        .file
+        .items
+        .iter()
+        .filter_map(|i| match &i.kind {
+            crate::ast::ItemKind::Reaction(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    p.reactions
+        .iter()
+        .map(|r| super::ReactionCard {
+            name: r.name.clone(),
+            params: r
+                .params
+                .iter()
+                .map(|f| format!("{}: {}", f.name, words::type_name(p, src, &f.ty)))
+                .collect(),
+            doc: r.doc.clone(),
+            effects: defs
+                .iter()
+                .find(|d| d.name.name == r.name)
+                .map(|d| effects::Walk::new(p, src, &r.body, vec![]).effects(&d.body, &mut |_, _| {}))
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
 /// The `when` of a rule as written.
 fn trigger_condition(src: &Source, t: &crate::program::Trigger) -> Option<Words> {
     trigger_def(src, t)?.when.as_ref().map(|c| {

@@ -119,6 +119,7 @@ impl<'a> Checker<'a> {
             Ty::Text => "text".into(),
             Ty::Data => "data".into(),
             Ty::Shape(s) => format!("data of shape `{}`", self.prog.shapes[*s as usize].name),
+            Ty::List(s) => format!("a list of `{}`s", self.prog.shapes[*s as usize].name),
             Ty::None => "`none`".into(),
             Ty::Error => "unknown".into(),
         }
@@ -130,6 +131,8 @@ impl<'a> Checker<'a> {
             (Ty::Error, _) | (_, Ty::Error) => true,
             (Ty::Int { .. }, Ty::Int { .. } | Ty::Pool) => true,
             (Ty::Entity(_), Ty::None) => true,
+            // An entry `nearest` did not find, an optional field left out.
+            (Ty::Shape(_) | Ty::Text, Ty::None) => true,
             // Checked data can go wherever any data may.
             (Ty::Data, Ty::Shape(_)) => true,
             (Ty::Name(a), Ty::Name(b)) => a == b,
@@ -209,6 +212,11 @@ impl<'a> Checker<'a> {
                 Some(Ty::Shape(s)) => self.shape_literal(d, *s, e.span),
                 _ => T::new(Expr::Const(Value::Data(std::sync::Arc::new(d.clone()))), Ty::Data),
             },
+            // Text where text is wanted: a reaction's `text` parameter, shown by its orders.
+            ExprKind::Str(s) if want == Some(&Ty::Text) => T::new(
+                Expr::Const(Value::Data(std::sync::Arc::new(serde_json::Value::String(s.clone())))),
+                Ty::Text,
+            ),
             ExprKind::Str(_) => {
                 self.error(
                     Diagnostic::error(
@@ -223,6 +231,9 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Name(id) => self.name(id, want),
             ExprKind::Field(base, field) => self.field(base, field),
+            ExprKind::Pick { nearest, var, list, filter, by } => {
+                self.pick(*nearest, var, list, filter.as_deref(), by.as_ref(), e.span)
+            }
             ExprKind::Call(f, args) => self.call(f, args, e.span, want),
             ExprKind::Dice { count, sides, mods } => self.dice(e, count.as_deref(), sides, mods),
             ExprKind::Unary(UnOp::Neg, x) => {
@@ -499,6 +510,7 @@ impl<'a> Checker<'a> {
                 }
             }
             Ty::Error => T::new(Expr::Const(Value::Int(0)), Ty::Error),
+            Ty::Shape(_) | Ty::Data | Ty::List(_) => self.data_field(b, base.span, field),
             _ => {
                 let words = self.ty_words(&b.ty);
                 self.error(
@@ -508,7 +520,9 @@ impl<'a> Checker<'a> {
                         base.span,
                         format!("this is {words}"),
                     )
-                    .with_help("only entities (such as a unit) and `last CHECK` have attributes"),
+                    .with_help(
+                        "only entities (such as a unit), `last CHECK` and data of a shape have fields",
+                    ),
                 );
                 T::new(Expr::Const(Value::Int(0)), Ty::Error)
             }

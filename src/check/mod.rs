@@ -8,6 +8,7 @@ mod choice;
 mod decls;
 mod dice;
 mod expr;
+mod reactions;
 mod repl;
 mod scope;
 mod sets;
@@ -112,6 +113,13 @@ pub(crate) struct Checker<'a> {
     /// Whether conditions are listed in the program for the lowering to compile: not those typed
     /// at a prompt, which run on a session whose rules were compiled before.
     listing: bool,
+    /// Reactions of the ruleset by name.
+    reactions: HashMap<String, u32>,
+    reaction_ast: Vec<&'a ast::ReactionDef>,
+    /// The reaction being checked, if any: orders are given only there.
+    reacting: Option<u32>,
+    /// Which reaction follows which, and where, to find one that follows itself.
+    reaction_calls: Vec<(u32, u32, Span)>,
 }
 
 /// Checks a parsed ruleset and compiles it. Returns the program (when there are no errors) and all
@@ -176,6 +184,7 @@ impl<'a> Checker<'a> {
                 options: vec![],
                 shapes: vec![],
                 conditions: vec![],
+                reactions: vec![],
             },
             names: HashMap::new(),
             kinds: HashMap::new(),
@@ -217,6 +226,10 @@ impl<'a> Checker<'a> {
             die_faces: None,
             forced: vec![],
             listing: true,
+            reactions: HashMap::new(),
+            reaction_ast: vec![],
+            reacting: None,
+            reaction_calls: vec![],
         }
     }
 
@@ -244,8 +257,8 @@ impl<'a> Checker<'a> {
         self.prog.scripts = scripts;
     }
 
-    /// A script function may not take the name of a built-in function, a formula or a table: a call
-    /// would be ambiguous.
+    /// A script function may not take the name of a built-in function, a formula, a table or a
+    /// reaction: a call (or a `follow`) would be ambiguous.
     fn script_names(&mut self) {
         let Some(scripts) = self.prog.scripts.clone() else { return };
         for f in &scripts.functions {
@@ -253,6 +266,8 @@ impl<'a> Checker<'a> {
                 Some(("a built-in function".to_string(), None))
             } else if let Some(&d) = self.defines.get(&f.name) {
                 Some(("a formula".to_string(), Some(self.define_ast[d as usize].name.span)))
+            } else if let Some(&r) = self.reactions.get(&f.name) {
+                Some(("a reaction".to_string(), Some(self.reaction_ast[r as usize].name.span)))
             } else {
                 self.tables
                     .get(&f.name)
@@ -470,6 +485,7 @@ impl<'a> Checker<'a> {
                         });
                     }
                 }
+                ItemKind::Reaction(r) => self.declare_reaction(r, item),
                 ItemKind::Trigger(_) => {}
                 // Compiled before checking (see `Ruleset::load`); their names are checked below.
                 ItemKind::Script(_) => {}
@@ -533,6 +549,7 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
+        self.reaction_params();
         self.check_inputs();
         // Pass 3: rules.
         for i in 0..self.define_ast.len() {
@@ -544,6 +561,7 @@ impl<'a> Checker<'a> {
         for i in 0..self.check_ast.len() {
             self.check_check(i as CheckId);
         }
+        self.check_reactions();
         for item in &file.items {
             if let ItemKind::Trigger(t) = &item.kind {
                 self.check_trigger(t, item);

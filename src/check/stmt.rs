@@ -494,13 +494,20 @@ impl<'a> Checker<'a> {
                 }
                 Stmt::ExpectOrder { text: text.clone(), absent: *absent, message: message.clone(), span }
             }
+            StmtKind::Order(text, at) => self.order(text, *at, span)?,
             StmtKind::Follow(name, args) => {
+                if let Some(&r) = self.reactions.get(&name.name) {
+                    return self.follow_reaction(r, name, args, span);
+                }
                 let Some(&f) = self.script_fns.get(&name.name) else {
-                    let known: Vec<&str> = self.script_fns.keys().map(|s| s.as_str()).collect();
+                    let mut known: Vec<&str> = self.script_fns.keys().map(|s| s.as_str()).collect();
+                    known.extend(self.reactions.keys().map(|s| s.as_str()));
                     let help = if known.is_empty() {
-                        "a reaction is a function in a `script { … }` block: define it there".to_string()
+                        "a reaction is written `reaction NAME(…) { … }` (or as a function in a `script { … }` \
+                         block): define it there"
+                            .to_string()
                     } else {
-                        suggest(&name.name, "script function", &known)
+                        suggest(&name.name, "reaction", &known)
                     };
                     self.error(
                         Diagnostic::error(

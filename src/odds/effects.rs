@@ -60,6 +60,8 @@ impl Follow {
             };
             blocked.push(if reads.asks {
                 Some("its effects ask a player to choose".to_string())
+            } else if reads.reacts {
+                Some("its effects follow a reaction, whose steps odds do not follow".to_string())
             } else if reads.locals.iter().any(unknown) {
                 Some(
                     "its effects read the dice themselves (write what they read as a `let` after the roll line to follow it)"
@@ -323,6 +325,8 @@ struct Reads {
     locals: Vec<u32>,
     /// Whether a player is asked to choose.
     asks: bool,
+    /// Whether a reaction of the ruleset is followed: its steps may change anything.
+    reacts: bool,
 }
 
 impl Reads {
@@ -380,6 +384,15 @@ impl Reads {
                 self.expr(&until.expr);
             }
             Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } => args.iter().for_each(|e| self.expr(e)),
+            Stmt::React { args, .. } => {
+                self.reacts = true;
+                args.iter().for_each(|e| self.expr(e))
+            }
+            Stmt::Order { parts, .. } => parts.iter().for_each(|p| {
+                if let OrderPart::Value(e) = p {
+                    self.expr(e)
+                }
+            }),
             Stmt::Choose { default, .. } => {
                 self.asks = true;
                 default.iter().for_each(|e| self.expr(e));

@@ -130,6 +130,7 @@ fn dist_within(e: &Expr) -> Result<Dist, String> {
             Err("it reads the result of a check".into())
         }
         Expr::Script(..) => Err("it calls a script".into()),
+        Expr::DataField(..) | Expr::Pick(_) => Err("it reads the host's data".into()),
     }
 }
 

@@ -102,7 +102,9 @@ fn stmts(body: &[ast::Stmt], kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
                 stmts(then, kind, out);
                 stmts(otherwise, kind, out);
             }
+            // The values an order shows are names of the table, not the game's state odds follow.
             StmtKind::Note(_)
+            | StmtKind::Order(..)
             | StmtKind::New { .. }
             | StmtKind::Dice(_)
             | StmtKind::SetOption { .. }
@@ -183,6 +185,12 @@ fn expr(e: &ast::Expr, kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
         ExprKind::Total { value, filter, empty, .. } => {
             for x in [value, filter, empty].into_iter().flatten() {
                 expr(x, kind, out);
+            }
+        }
+        ExprKind::Pick { list, filter, .. } => {
+            expr(list, kind, out);
+            if let Some(f) = filter {
+                expr(f, kind, out);
             }
         }
         ExprKind::Int(_)

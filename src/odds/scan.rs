@@ -224,5 +224,12 @@ pub fn each_child<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
             }
             t.value.iter().chain(&t.empty).for_each(f);
         }
+        Expr::DataField(x, _) => f(x),
+        Expr::Pick(p) => {
+            f(&p.list);
+            if let Some(x) = &p.filter {
+                f(&x.expr);
+            }
+        }
     }
 }

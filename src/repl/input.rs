@@ -274,5 +274,6 @@ fn describe(item: &ast::Item) -> String {
         ItemKind::Script(_) => "a script".to_string(),
         ItemKind::Option(o) => format!("option `{}`", o.name.name),
         ItemKind::Shape(s) => format!("shape `{}`", s.name.name),
+        ItemKind::Reaction(r) => format!("reaction `{}`", r.name.name),
     }
 }

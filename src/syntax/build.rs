@@ -247,6 +247,11 @@ impl Builder {
             Rule::script_def => ItemKind::Script(self.script(&k)),
             Rule::option_def => ItemKind::Option(self.field(k.get(Rule::field))),
             Rule::shape_def => ItemKind::Shape(ShapeDef { name: self.name(&k), fields: self.fields(&k) }),
+            Rule::reaction_def => ItemKind::Reaction(ReactionDef {
+                name: self.name(&k),
+                params: self.fields(&k),
+                body: self.block(k.get(Rule::block)),
+            }),
             r => unreachable!("the grammar has no item {r:?}"),
         };
         Item { doc, span, kind }

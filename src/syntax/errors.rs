@@ -356,6 +356,7 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::last_expr
         | Rule::number_of
         | Rule::total
+        | Rule::pick
         | Rule::data_map
         | Rule::data_list => EXPR,
         Rule::field_access
@@ -392,7 +393,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::scenario_def
         | Rule::script_def
         | Rule::option_def
-        | Rule::shape_def => ITEM,
+        | Rule::shape_def
+        | Rule::reaction_def => ITEM,
         Rule::stmt
         | Rule::repl_stmts
         | Rule::set_stmt
@@ -414,7 +416,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::expect_stmt
         | Rule::chance_stmt
         | Rule::record_stmt
-        | Rule::option_stmt => STMT,
+        | Rule::option_stmt
+        | Rule::order_stmt => STMT,
         Rule::check_line
         | Rule::input_line
         | Rule::roll_line

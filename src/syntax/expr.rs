@@ -180,6 +180,16 @@ impl Builder {
                     empty: k.after(Rule::kw_else).map(|e| Box::new(self.expr(e))),
                 }
             }
+            Rule::pick => {
+                let k = Kids::of(pair);
+                ExprKind::Pick {
+                    nearest: k.find(Rule::kw_nearest).is_some(),
+                    var: self.ident(k.nth(Rule::ident, 0)),
+                    list: Box::new(self.expr(k.nth(Rule::expr, 0))),
+                    filter: k.after(Rule::kw_where).map(|e| Box::new(self.expr(e))),
+                    by: k.after(Rule::kw_by).map(|i| self.ident(i)),
+                }
+            }
             Rule::call => {
                 let k = Kids::of(pair);
                 let args = k.all(Rule::arg).map(|a| self.arg(a)).collect();

@@ -100,6 +100,10 @@ impl Builder {
                     message: k.find(Rule::string).map(|s| self.string(s).0),
                 },
             },
+            Rule::order_stmt => {
+                let (text, at) = self.string(k.get(Rule::string));
+                StmtKind::Order(text, at)
+            }
             Rule::follow_stmt => {
                 let call = Kids::of(k.get(Rule::call));
                 let name = self.ident(call.get(Rule::ident));

@@ -157,6 +157,11 @@ fn no_effect_from_a_conditional_branch_appears_without_its_condition() {
                         card_effects(&l.effects, &mut vec![], &mut shown);
                     }
                 }
+                Section::Reactions(reactions) => {
+                    for r in reactions {
+                        card_effects(&r.effects, &mut vec![], &mut shown);
+                    }
+                }
                 _ => {}
             }
         }
@@ -399,12 +404,12 @@ fn traveller_s_card_says_why_the_hardest_levels_fail_at_dm_0() {
     );
 }
 
-/// Shadow Deep's card shows the reaction table, and each of its cells says what the script does: a
+/// Shadow Deep's card shows the reaction table, and each of its cells says what the reactions do: a
 /// creature that fails its test (Will -30) with each number of markers left, in and out of combat,
 /// in a situation with a friend, cover, a target point and an enemy, makes for the first of them
 /// the cell names.
 #[test]
-fn shadow_deep_s_reaction_table_is_what_the_script_does() {
+fn shadow_deep_s_reaction_table_is_what_the_reactions_do() {
     use mettle::card::{Block, doc_blocks};
     use mettle::{Session, Value};
     use std::sync::Arc;
@@ -415,10 +420,12 @@ fn shadow_deep_s_reaction_table_is_what_the_script_does() {
         .sections
         .iter()
         .find_map(|s| match s {
-            Section::Scripts(scripts) => scripts.first().and_then(|s| s.doc.clone()),
+            Section::Reactions(reactions) => {
+                reactions.iter().find(|r| r.name == "standard").and_then(|r| r.doc.clone())
+            }
             _ => None,
         })
-        .expect("the card shows the script's doc");
+        .expect("the card shows the standard reactions' doc");
     let rows = doc_blocks(&doc)
         .into_iter()
         .find_map(|b| match b {

@@ -3,7 +3,7 @@
 import pytest
 
 import mettle
-from conftest import RULESETS
+from conftest import ROOT, RULESETS
 
 
 def test_the_shipped_rulesets_are_there():
@@ -35,10 +35,10 @@ def test_each_makes_a_card_and_is_formatted(path):
 
 
 def test_from_text_with_scripts_in_memory():
-    path = next(p for p in RULESETS if p.name == "shadow_deep_stress.mettle")
-    script = path.with_suffix(".rhai").read_text()
-    rules = mettle.Ruleset.from_text(path.read_text(), name=path.name, scripts={"shadow_deep_stress.rhai": script})
-    assert all(r.ok for r in rules.test())
+    path = ROOT / "tests" / "inputs" / "scripts" / "uses_file.mettle"
+    script = path.with_name("reactions.rhai").read_text()
+    rules = mettle.Ruleset.from_text(path.read_text(), name=path.name, scripts={"reactions.rhai": script})
+    assert rules.test()[0].ok
     with pytest.raises(mettle.RulesetError) as e:
         mettle.Ruleset.from_text(path.read_text(), name=path.name, scripts={})
     assert e.value.code == "mettle::script::unreadable"

@@ -165,7 +165,7 @@ function checkFile(grammar, file, text) {
       }
     }
     // Words that are keywords where a check line or a statement starts with them.
-    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record|reroll)\b/);
+    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record|reroll|order|reaction)\b/);
     if (start && CONTEXTUAL.has(start[2])) {
       expectScope(file, n, start[1].length, start[2].length, scopes, 'keyword', `the line's keyword \`${start[2]}\``);
       counts.keyword++;
@@ -174,6 +174,7 @@ function checkFile(grammar, file, text) {
     const declared = [
       /\b(?:kind|ladder|shape|event|define|table|check|result|scenario)\s+([A-Za-z_]\w*)/g,
       /^\s*on\s+([A-Za-z_]\w*)/g,
+      /^\s*reaction\s+([A-Za-z_]\w*)/g,
       /\b(?:outcome|otherwise)\s+([A-Za-z_]\w*)/g,
     ];
     for (const re of declared) {
@@ -214,6 +215,34 @@ const EXACT = [
       ['as', 'keyword.other.mettle'],
       ['r', 'variable.other.mettle'],
       ['// rolled', 'comment.line.double-slash.mettle'],
+    ],
+  ],
+  [
+    '  let friend = nearest f in seen.friends where not f.in_combat by distance',
+    [
+      ['let', 'keyword.other.mettle'],
+      ['friend', 'variable.other.declaration.mettle'],
+      ['nearest', 'keyword.control.mettle'],
+      ['f', 'variable.other.mettle'],
+      ['in', 'keyword.control.mettle'],
+      ['where', 'keyword.control.mettle'],
+      ['not', 'keyword.operator.word.mettle'],
+      ['by', 'keyword.control.mettle'],
+      ['distance', 'variable.other.mettle'],
+    ],
+  ],
+  [
+    'reaction join(friend: friend) {',
+    [
+      ['reaction', 'keyword.other.declaration.mettle'],
+      ['join', 'entity.name.function.mettle'],
+    ],
+  ],
+  [
+    '  order "move towards {friend.name} now"',
+    [
+      ['order', 'keyword.other.mettle'],
+      ['{friend.name}', 'variable.other.interpolated.mettle'],
     ],
   ],
   [

@@ -180,7 +180,13 @@ fn pure(e: &Expr) -> bool {
         Expr::If(c, a, b) => pure(c) && pure(a) && pure(b),
         Expr::Builtin(_, args) => args.iter().all(pure),
         Expr::NumberOf { filter, .. } => filter.as_ref().is_none_or(|t| pure(&t.expr)),
-        Expr::Dice(_) | Expr::Define(..) | Expr::Table(..) | Expr::Script(_) | Expr::Total(_) => false,
+        Expr::DataField(x, _) => pure(x),
+        Expr::Dice(_)
+        | Expr::Define(..)
+        | Expr::Table(..)
+        | Expr::Script(_)
+        | Expr::Total(_)
+        | Expr::Pick(_) => false,
     }
 }
 

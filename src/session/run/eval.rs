@@ -133,6 +133,8 @@ impl Runner<'_> {
                 Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?)
             }
             Expr::Total(t) => self.total(t, f)?,
+            Expr::DataField(base, name) => self.data_field(base, name, f)?,
+            Expr::Pick(p) => self.pick(p, f)?,
         })
     }
 

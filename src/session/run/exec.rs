@@ -647,6 +647,14 @@ impl Runner<'_> {
                 self.at(*span)?;
                 self.follow(*func, args, *span, f)
             }
+            Stmt::React { reaction, args, fresh, span } => {
+                self.at(*span)?;
+                self.react(*reaction, args, *fresh, *span, f)
+            }
+            Stmt::Order { parts, span } => {
+                self.at(*span)?;
+                self.give_order(parts, *span, f)
+            }
             Stmt::Record { label, value, span } => {
                 self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.

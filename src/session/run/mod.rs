@@ -13,6 +13,7 @@ pub(super) use host::shown_options;
 mod fast;
 mod fold;
 mod parts;
+mod reactions;
 mod script;
 mod totals;
 

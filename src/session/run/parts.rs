@@ -249,6 +249,8 @@ fn pure(p: &crate::program::Program, e: &Expr, depth: usize) -> bool {
     let each = |e: &Expr| pure(p, e, depth);
     match e {
         Expr::Dice(_) | Expr::Script(..) => false,
+        Expr::DataField(x, _) => each(x),
+        Expr::Pick(p) => each(&p.list) && p.filter.as_ref().is_none_or(|t| each(&t.expr)),
         Expr::Const(_) | Expr::Local(_) | Expr::Global(_) | Expr::Last(_) => true,
         Expr::Field(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Outcome(x) | Expr::ResultSlot(x, _) => {
             each(x)

@@ -300,3 +300,26 @@ fn data_literals_follow_and_expect_order() {
          follow react(u, 1); expect order \"flee\"; expect not order \"surrender\" \"too proud\""
     );
 }
+
+#[test]
+fn reactions_orders_and_choices_from_lists() {
+    assert_eq!(
+        ex("nearest f in s.friends where not f.in_combat"),
+        "(nearest f in s.friends where (Not f.in_combat))"
+    );
+    assert_eq!(ex("nearest f in s.friends by turns"), "(nearest f in s.friends by turns)");
+    assert_eq!(
+        ex("first c in s.cover where c.reachable and c.near"),
+        "(first c in s.cover where (And c.reachable c.near))"
+    );
+    assert_eq!(st("order \"move towards {f.name}\""), "order \"move towards {f.name}\"");
+    let ItemKind::Reaction(r) = item("reaction join(f: friend, shoots: flag) { follow go(f.name) }") else {
+        panic!("a reaction")
+    };
+    assert_eq!((r.name.name.as_str(), r.params.len(), r.body.len()), ("join", 2, 1));
+    // `nearest`, `first`, `in`, `by` and `reaction` are not reserved.
+    assert_eq!(
+        ex("first + nearest + by + in + reaction"),
+        "(Add (Add (Add (Add first nearest) by) in) reaction)"
+    );
+}

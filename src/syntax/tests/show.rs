@@ -40,6 +40,14 @@ pub(super) fn show(e: &Expr) -> String {
             opt(" where ", filter.as_deref()),
             opt(" else ", empty.as_deref())
         ),
+        ExprKind::Pick { nearest, var, list, filter, by } => format!(
+            "({} {} in {}{}{})",
+            if *nearest { "nearest" } else { "first" },
+            var.name,
+            show(list),
+            opt(" where ", filter.as_deref()),
+            by.as_ref().map(|b| format!(" by {}", b.name)).unwrap_or_default()
+        ),
     }
 }
 
@@ -111,6 +119,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
             format!("end {}{}", result.name, opt(" for ", winner.as_ref()))
         }
         StmtKind::Note(n) => format!("note {n:?}"),
+        StmtKind::Order(text, _) => format!("order {text:?}"),
         StmtKind::Repeat { body, until } => format!("repeat {{{}}} {}", show_stmts(body), show(until)),
         StmtKind::New { kind, name, with } => format!("new {} {}{}", kind.name, name.name, args(with)),
         StmtKind::Dice(d) => format!("dice {:?}", d.iter().map(|d| d.0).collect::<Vec<_>>()),

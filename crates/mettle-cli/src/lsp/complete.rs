@@ -33,6 +33,11 @@ const ITEM_SNIPPETS: &[(&str, &str, &str)] = &[
     ("result", "a result a game can end with", "result ${1:name} \"${2:Label}\""),
     ("scenario", "a scenario with expectations", "scenario ${1:name} \"${2:Title}\" {\n\t$0\n}"),
     ("script", "Rhai functions in a file", "script \"${1:rules.rhai}\""),
+    (
+        "reaction",
+        "steps a rule runs with `follow`, giving orders",
+        "reaction ${1:name}(${2:c}: ${3:creature}, ${4:s}: ${5:situation}) {\n\t$0\n}",
+    ),
 ];
 
 /// Snippets for statements inside rules and scenarios.
@@ -60,6 +65,18 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
         "sum(${1:u.control} for each ${2:unit} ${3:u} where ${4:condition})",
     ),
     ("count each", "how many entities pass", "count(each ${1:unit} ${2:u} where ${3:u.broken})"),
+    ("follow", "run a reaction", "follow ${1:reaction}(${2:values})"),
+    ("order", "an order for the table (in a reaction)", "order \"${1:move towards} {${2:friend.name}}\""),
+    (
+        "nearest … in",
+        "the entry of a list with the least distance",
+        "nearest ${1:f} in ${2:s.friends} where ${3:not f.in_combat}",
+    ),
+    (
+        "first … in",
+        "the first entry of a list that passes",
+        "first ${1:c} in ${2:s.cover} where ${3:c.reachable}",
+    ),
 ];
 
 /// Snippets for the lines of a check.
@@ -82,7 +99,7 @@ fn item_kind(k: SymKind) -> CompletionItemKind {
         SymKind::State | SymKind::Rung | SymKind::Outcome => CompletionItemKind::ENUM_MEMBER,
         SymKind::Ladder => CompletionItemKind::ENUM,
         SymKind::Event => CompletionItemKind::EVENT,
-        SymKind::Formula | SymKind::Table | SymKind::ScriptFn | SymKind::Check => {
+        SymKind::Formula | SymKind::Table | SymKind::ScriptFn | SymKind::Check | SymKind::Reaction => {
             CompletionItemKind::FUNCTION
         }
         SymKind::Input | SymKind::Param => CompletionItemKind::PROPERTY,
@@ -287,7 +304,7 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
             v.extend(TIME_EVENTS.iter().map(|e| plain(e, CompletionItemKind::EVENT, "built-in time event")));
             return v;
         }
-        "follow" => return defs(&[SymKind::ScriptFn]),
+        "follow" => return defs(&[SymKind::Reaction, SymKind::ScriptFn]),
         "each" | "new" => return defs(&[SymKind::Kind]),
         "of" if words.iter().rev().nth(1) == Some(&"number") => return defs(&[SymKind::Kind]),
         "for" if words.first() == Some(&"check") => return defs(&[SymKind::Kind]),

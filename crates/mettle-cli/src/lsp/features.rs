@@ -253,6 +253,7 @@ const ITEMS: &[SymKind] = &[
     SymKind::Check,
     SymKind::Option,
     SymKind::Shape,
+    SymKind::Reaction,
 ];
 
 /// A rename refused: a code such as `mettle::lsp::rename_taken` and a sentence for the editor.

@@ -50,6 +50,8 @@ pub enum SymKind {
     Shape,
     /// A field of a shape (or of a record inside one).
     ShapeField,
+    /// `reaction join(…) { … }`: steps a rule runs with `follow`.
+    Reaction,
 }
 
 impl SymKind {
@@ -78,6 +80,7 @@ impl SymKind {
             SymKind::Option => "option",
             SymKind::Shape => "shape",
             SymKind::ShapeField => "field",
+            SymKind::Reaction => "reaction",
         }
     }
 
@@ -94,6 +97,7 @@ impl SymKind {
                 | SymKind::Result
                 | SymKind::Scenario
                 | SymKind::Shape
+                | SymKind::Reaction
         )
     }
 }

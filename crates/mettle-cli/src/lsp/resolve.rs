@@ -208,6 +208,15 @@ impl Builder<'_> {
                 }
                 self.states(&f.ty, d);
             }
+            ItemKind::Reaction(r) => {
+                let d = self.def(&r.name, SymKind::Reaction, item.span, doc, None);
+                let params: Vec<&str> = r.params.iter().map(|p| self.slice(p.span)).collect();
+                self.ix.defs[d].detail =
+                    format!("reaction {}({})", r.name.name, one_line(&params.join(", ")));
+                for p in &r.params {
+                    self.field(p, SymKind::Param, d);
+                }
+            }
             ItemKind::Shape(s) => {
                 let d = self.def(&s.name, SymKind::Shape, item.span, doc, None);
                 self.ix.defs[d].detail = format!("shape {}", s.name.name);
@@ -296,6 +305,11 @@ impl Builder<'_> {
                 self.block(&t.body);
             }
             ItemKind::Scenario(s) => self.block(&s.body),
+            ItemKind::Reaction(r) => {
+                let d = self.top(&r.name.name, &[SymKind::Reaction]);
+                self.fields_in_scope(d, &r.params, SymKind::Param);
+                self.block(&r.body);
+            }
             ItemKind::Result(_) | ItemKind::Script(_) => {}
             ItemKind::Shape(s) => self.shape_types(&s.fields),
             ItemKind::Option(f) => {
@@ -540,6 +554,15 @@ impl Builder<'_> {
                 if let Some(x) = empty {
                     self.expr(x, None);
                 }
+            }
+            ExprKind::Pick { var, list, filter, .. } => {
+                self.expr(list, None);
+                let mark = self.scope.len();
+                self.variable(var, None, e.span);
+                if let Some(f) = filter {
+                    self.expr(f, None);
+                }
+                self.scope.truncate(mark);
             }
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Str(_) | ExprKind::Data(_) => {}
         }

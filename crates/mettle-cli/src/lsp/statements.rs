@@ -126,7 +126,7 @@ impl Builder<'_> {
             }
             StmtKind::Expect { cond, .. } => self.expr(cond, None),
             StmtKind::Follow(f, args) => {
-                let d = self.top(&f.name, &[SymKind::ScriptFn]);
+                let d = self.top(&f.name, &[SymKind::Reaction, SymKind::ScriptFn]);
                 self.refer(f.span, d);
                 for a in args {
                     match a {
@@ -139,6 +139,14 @@ impl Builder<'_> {
                 self.block(otherwise);
             }
             StmtKind::Record { value, .. } => self.expr(value, None),
+            // The `{friend.name}` values of an order are uses of what they name.
+            StmtKind::Order(text, at) => {
+                for p in mettle::internals::ast::order_pieces(text, at.start + 1).unwrap_or_default() {
+                    if let mettle::internals::ast::OrderPiece::Value(e) = p {
+                        self.expr(&e, None);
+                    }
+                }
+            }
             StmtKind::Dice(_)
             | StmtKind::Note(_)
             | StmtKind::ExpectOrder { .. }

@@ -310,18 +310,42 @@ pub(super) fn pos_json(p: (u32, u32)) -> Value {
 #[test]
 fn script_functions_are_defined_in_their_file() {
     let mut c = Client::start();
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("tests/inputs/scripts/uses_file.mettle");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path);
+    c.open(&uri, &text);
+    c.diagnostics(&uri);
+    let d = c.at("textDocument/definition", &uri, pos(&text, "follow react", 0, 8));
+    assert!(d["uri"].as_str().unwrap().ends_with("tests/inputs/scripts/reactions.rhai"), "{d}");
+    let rhai = std::fs::read_to_string(path.with_file_name("reactions.rhai")).unwrap();
+    assert_eq!(d["range"]["start"], pos_json(pos(&rhai, "fn react", 0, 3)));
+    let h = c.at("textDocument/hover", &uri, pos(&text, "follow react", 0, 8));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("fn react(c, seen)"), "{h}");
+    c.stop();
+}
+
+#[test]
+fn reactions_are_defined_hovered_and_completed() {
+    let mut c = Client::start();
     let path =
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("rulesets/shadow_deep_stress.mettle");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = uri_of(&path);
     c.open(&uri, &text);
-    c.diagnostics(&uri);
+    assert!(c.diagnostics(&uri).is_empty());
+    // `follow` jumps to the reaction, in the same file.
     let d = c.at("textDocument/definition", &uri, pos(&text, "follow acts_normally", 0, 8));
-    assert!(d["uri"].as_str().unwrap().ends_with("rulesets/shadow_deep_stress.rhai"), "{d}");
-    let rhai = std::fs::read_to_string(path.with_extension("rhai")).unwrap();
-    assert_eq!(d["range"]["start"], pos_json(pos(&rhai, "fn acts_normally", 0, 3)));
-    let h = c.at("textDocument/hover", &uri, pos(&text, "follow acts_normally", 0, 8));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("fn acts_normally()"), "{h}");
+    assert!(d["uri"].as_str().unwrap().ends_with("rulesets/shadow_deep_stress.mettle"), "{d}");
+    assert_eq!(d["range"]["start"]["line"], pos(&text, "reaction acts_normally", 0, 0).0);
+    // The hover shows the reaction's parameters and its doc.
+    let h = c.at("textDocument/hover", &uri, pos(&text, "follow join(", 0, 8));
+    let shown = h["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("reaction join(friend: friend, shoots: flag)"), "{shown}");
+    assert!(shown.contains("Moving towards a friend"), "{shown}");
+    // A parameter of a reaction is known in its body.
+    let d = c.at("textDocument/definition", &uri, pos(&text, "{why}", 0, 1));
+    assert_eq!(d["range"]["start"]["line"], pos(&text, "reaction lose(why: text)", 0, 0).0);
     c.stop();
 }
 
@@ -531,7 +555,9 @@ fn shapes_are_outlined_hovered_and_defined() {
         fields,
         ["in_combat", "friends", "enemies", "cover", "target_points", "shoot_target", "guarding"]
     );
-    let friends = &shape["children"][1]["children"];
-    assert_eq!(names(friends), ["name", "distance", "in_combat", "reachable", "closer_to_enemy"]);
+    // A list's entries are a shape of their own, with its fields.
+    let friend =
+        symbols.as_array().unwrap().iter().find(|s| s["name"] == "friend").expect("the entries' shape");
+    assert_eq!(names(&friend["children"]), ["name", "distance", "in_combat", "reachable", "closer_to_enemy"]);
     c.stop();
 }
