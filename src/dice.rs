@@ -231,6 +231,44 @@ pub(crate) struct Walk {
     /// Set when the action the walk was for has ended: later dice roll as usual, and what the walk
     /// learnt (`needs`, `met`) can still be read.
     pub done: bool,
+    /// Faces taken from `faces` so far.
+    pub used: usize,
+    /// Stop at the first `repeat` turn past `skip` of them (counting from the start of the walk),
+    /// so that paths reaching the same game state there can be merged (see `odds::states`).
+    pub pause: bool,
+    /// `repeat` turns to run through before pausing.
+    pub skip: u32,
+    /// `repeat` turns met so far.
+    pub seen: u32,
+    /// Where the walk paused, when it did.
+    pub paused: Option<Paused>,
+    /// Which checks' last results a pause tells states apart by (those the rules or the scenario
+    /// read); all of them when not given.
+    pub lasts: Option<std::sync::Arc<Vec<bool>>>,
+}
+
+/// Where a walk through a scenario paused, to be merged with the other paths that reach the same
+/// game state there.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Paused {
+    /// Before step `step` of the scenario, or (`turn > 0`) before turn `turn` of the `repeat` that
+    /// is step `step`.
+    Step {
+        /// The step.
+        step: usize,
+        /// The turn of its `repeat`, or 0.
+        turn: usize,
+    },
+    /// At a turn of a `repeat` inside a rule: `key` tells the game state and the rule's values
+    /// apart, and the faces before `entered` led into the `repeat`.
+    Loop {
+        /// Faces used when the `repeat` began.
+        entered: usize,
+        /// The game state, the rule's values and the `repeat`, as bytes.
+        key: Vec<u8>,
+        /// The turn about to begin.
+        turn: usize,
+    },
 }
 
 /// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
@@ -282,7 +320,10 @@ impl Source<'_> {
         }
         if let Some(walk) = self.walk.as_deref_mut() {
             return match walk.faces.pop_front() {
-                Some(f) => Ok(f),
+                Some(f) => {
+                    walk.used += 1;
+                    Ok(f)
+                }
                 None if walk.explore => {
                     let n = match faces {
                         Faces::Count(n) => n.max(1) as usize,

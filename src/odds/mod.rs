@@ -18,6 +18,7 @@ mod sampler;
 mod scan;
 mod scenario;
 mod sorted;
+mod states;
 mod sweep;
 mod walk;
 pub(crate) mod weight;
@@ -30,13 +31,14 @@ pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
 pub use effects::{EffectColumns, MAX_EFFECT_VALUES, effect_chance, effect_columns};
 pub use lint::unreachable;
-pub use report::{Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed};
+pub use report::{Chance, DefaultedInput, EffectOdds, How, Merging, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use sweep::{
     MAX_ROWS, Row, Sweep, Swept, defaults as sweep_defaults, question as sweep_question, stand_in, sweep,
     sweeps,
 };
+pub use states::{MAX_STATES, Merged, REMAINDER_BITS};
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
 pub use weight::Fraction;
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]

@@ -350,7 +350,7 @@ impl Runner<'_> {
         id
     }
 
-    fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
         // Each statement is a step, charged where it stands (its span, for a budget's error).
         match s {
             Stmt::Set { place, value, until, span } => {
@@ -556,7 +556,11 @@ impl Runner<'_> {
             }
             Stmt::Repeat { body, until, span } => {
                 self.at(*span)?;
-                for _ in 0..MAX_REPEAT {
+                let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
+                for turn in 0..MAX_REPEAT {
+                    if turn > 0 {
+                        self.loop_turn(*span, turn, entered, f)?;
+                    }
                     self.span = *span;
                     self.tick(1)?;
                     self.exec_block(body, f)?;
@@ -980,7 +984,7 @@ impl Runner<'_> {
 
     /// Charges a statement's step, at its `span`.
     #[inline(always)]
-    fn at(&mut self, span: Span) -> R<()> {
+    pub(super) fn at(&mut self, span: Span) -> R<()> {
         self.span = span;
         self.tick(1)
     }

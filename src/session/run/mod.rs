@@ -11,6 +11,7 @@ pub(super) use host::shown_options;
 mod fast;
 mod fold;
 mod parts;
+mod resume;
 mod script;
 mod totals;
 
@@ -25,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Deepest chain of events firing events, and of formulas calling formulas.
 const MAX_DEPTH: u32 = 64;
 /// Most times a `repeat` runs.
-const MAX_REPEAT: usize = 1000;
+pub(crate) const MAX_REPEAT: usize = 1000;
 
 /// Steps an action may take between two looks at its cancel flag (tens of microseconds of rules).
 const CANCEL_EVERY: u64 = 1024;
@@ -179,7 +180,7 @@ pub(super) struct Runner<'a> {
 
 /// What a simulation reads of one game played quietly: the values it recorded, in order, and whether
 /// an expectation failed.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct QuietGame {
     /// Recorded values with their labels.
     pub records: Vec<(Arc<str>, i64)>,
