@@ -251,13 +251,11 @@ pub(crate) struct Walk {
 /// game state there.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Paused {
-    /// Before step `step` of the scenario, or (`turn > 0`) before turn `turn` of the `repeat` that
-    /// is step `step`.
+    /// Before the statement of the scenario at this place: indices through its blocks (see
+    /// `Runner::scenario_from`).
     Step {
-        /// The step.
-        step: usize,
-        /// The turn of its `repeat`, or 0.
-        turn: usize,
+        /// The place.
+        at: Vec<usize>,
     },
     /// At a turn of a `repeat` inside a rule: `key` tells the game state and the rule's values
     /// apart, and the faces before `entered` led into the `repeat`.
@@ -268,6 +266,8 @@ pub(crate) enum Paused {
         key: Vec<u8>,
         /// The turn about to begin.
         turn: usize,
+        /// Where the `repeat` is.
+        span: (usize, usize),
     },
 }
 

@@ -38,7 +38,7 @@ pub use sweep::{
     MAX_ROWS, Row, Sweep, Swept, defaults as sweep_defaults, question as sweep_question, stand_in, sweep,
     sweeps,
 };
-pub use states::{MAX_STATES, Merged, REMAINDER_BITS};
+pub use states::{MAX_STATES, Merged, REMAINDER_BITS, scenario_states};
 pub use walk::{Ends, MAX_PATHS, scenario_ends};
 pub use weight::Fraction;
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]

@@ -52,14 +52,10 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
 
 /// Scenario `name`'s ends by merging equal game states, within the budget of work, or why not.
 fn merge(rules: &Ruleset, name: &str) -> Result<super::Merged, String> {
-    let Some(i) = rules.program().scenarios.iter().position(|s| s.name == name) else {
-        return Err(format!("there is no scenario `{name}`"));
-    };
-    let (m, dry) = work::within(rules.budget().odds_work, || super::states::merged(rules, i));
-    if dry {
-        return Err(work::reason());
+    match super::scenario_states(rules, name) {
+        Ok(m) => m,
+        Err(d) => Err(d.message),
     }
-    m
 }
 
 /// The report of ends found by merging equal game states.

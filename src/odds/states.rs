@@ -48,6 +48,12 @@ struct W {
     den: BigUint,
 }
 
+impl Default for W {
+    fn default() -> W {
+        W::zero()
+    }
+}
+
 impl W {
     fn one() -> W {
         W { num: BigUint::one(), den: BigUint::one() }
@@ -101,7 +107,7 @@ struct Snap {
     state: State,
     frame: Vec<Value>,
     game: QuietGame,
-    at: (usize, usize),
+    at: Vec<usize>,
     id: usize,
 }
 
@@ -113,7 +119,7 @@ struct Node {
     skip: u32,
     w: W,
     /// Where it paused inside a `repeat` (the turn left out), and the turn.
-    turn: Option<(Vec<u8>, usize)>,
+    turn: Option<Turn>,
 }
 
 /// One end: how the game ended, or its entities' attributes, or the error that stopped it.
@@ -124,6 +130,37 @@ struct End {
     error: Option<String>,
     records: Vec<(Arc<str>, i64)>,
     w: W,
+}
+
+/// The ends of scenario `name` worked out exactly by merging equal game states, whatever the
+/// number of paths its rolls can take, within the budget's `odds_work`; or why that is out of reach
+/// (more than [`MAX_STATES`] states, or the work). An unknown scenario is an error.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("w.mettle", r#"
+///     kind unit { hits: 0.. = 0 }
+///     check shot for unit { roll d6  outcome hit when total >= 5 { add 1 to unit.hits }  otherwise miss }
+///     scenario volley { new unit u  repeat { roll shot for u } until u.hits >= 2  record "hits" = u.hits }
+/// "#).unwrap();
+/// let m = mettle::odds::scenario_states(&rules, "volley").unwrap().unwrap();
+/// // However long it takes, two hits end it: one end, and the walk sums the turns without end.
+/// assert_eq!(m.ends.len(), 1);
+/// assert_eq!(m.values[0].1.probability(2).to_string(), "1");
+/// ```
+pub fn scenario_states(rules: &Ruleset, name: &str) -> Result<Result<Merged, String>, crate::diagnostics::Diagnostic> {
+    let Some(i) = rules.program().scenarios.iter().position(|s| s.name == name) else {
+        let known: Vec<&str> = rules.program().scenarios.iter().map(|s| s.name.as_str()).collect();
+        return Err(crate::diagnostics::Diagnostic::plain(
+            "run::unknown_scenario",
+            format!("there is no scenario called `{name}`"),
+        )
+        .with_help(crate::diagnostics::suggest(name, "scenario", &known)));
+    };
+    let (m, dry) = work::within(rules.budget().odds_work, || merged(rules, i));
+    if dry {
+        return Ok(Err(work::reason()));
+    }
+    Ok(m)
 }
 
 /// The ends of scenario number `scenario` by merging equal game states, or why that is out of reach.
@@ -138,7 +175,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
         state: s.take_state(),
         frame: vec![Value::None; sc.slots as usize],
         game: QuietGame::default(),
-        at: (0, 0),
+        at: vec![0],
         id: 0,
     });
     let mut open = vec![Node { snap: root, faces: vec![], skip: 0, w: W::one(), turn: None }];
@@ -146,9 +183,9 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     let (mut states, mut runs, mut ids) = (1u64, 0u64, 1usize);
     let mut remainder = None;
     let limit = BigUint::one() << REMAINDER_BITS;
-    // The last round's open paths (by where they paused, the turn left out) and ends, to find a
-    // `repeat` that goes round and round the same states (see `geometric`).
-    let mut before: Option<Round> = None;
+    // Each `repeat` inside a rule under way, the last round: to find one that goes round and round
+    // the same states (see `geometric`).
+    let mut before: HashMap<Vec<u8>, Loop> = HashMap::new();
     while !open.is_empty() {
         // What is still open is let go once it weighs less than 2^-60 of all.
         let mut left = W::zero();
@@ -161,8 +198,9 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
         }
         let mut next: Vec<Node> = vec![];
         let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
-        let mut round: HashMap<Vec<u8>, End> = HashMap::new();
+        let mut loops: HashMap<Vec<u8>, Loop> = HashMap::new();
         for node in open {
+            let group = node.turn.as_ref().map(|t| t.group.clone());
             let mut stack = vec![(node.faces.clone(), node.w.clone())];
             while let Some((faces, w)) = stack.pop() {
                 runs += 1;
@@ -175,7 +213,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                 let (r, paused) = s.run_from(
                     &node.snap.state,
                     scenario,
-                    node.snap.at,
+                    &node.snap.at,
                     &mut frame,
                     &mut game,
                     &faces,
@@ -194,28 +232,44 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                     }
                     continue;
                 }
+                let from = group.as_ref().map(|g| loops.entry(g.clone()).or_default());
                 match paused {
-                    Some(Paused::Step { step, turn }) => {
+                    Some(Paused::Step { at }) => {
                         last_per_label(&mut game.records);
-                        let mut key = vec![];
+                        let mut key = vec![b'S'];
                         state_key(s.state(), Some(&lasts), &mut key);
-                        let _ = serde_json::to_writer(&mut key, &(step, turn, &frame, &game.records));
+                        let _ = serde_json::to_writer(&mut key, &(&at, &frame, &game.records));
                         work::charge(key.len() as u64 / 8);
+                        if let Some(l) = from {
+                            l.add_out(key.clone(), &w, None);
+                        }
                         if let Some(&i) = seen.get(&key) {
                             next[i].w.add(&w);
                             continue;
                         }
                         seen.insert(key, next.len());
-                        let snap = Snap { state: s.take_state(), frame, game, at: (step, turn), id: ids };
+                        let snap = Snap { state: s.take_state(), frame, game, at, id: ids };
                         ids += 1;
                         next.push(Node { snap: Arc::new(snap), faces: vec![], skip: 0, w, turn: None });
                     }
-                    Some(Paused::Loop { entered, key: inner, turn }) => {
+                    Some(Paused::Loop { entered, key: inner, turn, span }) => {
                         // The faces before the `repeat` began stand for everything outside it.
-                        let mut key = vec![];
-                        let _ = serde_json::to_writer(&mut key, &(node.snap.id, &faces[..entered.min(faces.len())]));
+                        let mut g = vec![b'L'];
+                        let _ = serde_json::to_writer(
+                            &mut g,
+                            &(node.snap.id, &faces[..entered.min(faces.len())], span),
+                        );
+                        let mut key = g.clone();
                         key.extend_from_slice(&inner);
                         work::charge(key.len() as u64 / 8);
+                        if group.as_ref() != Some(&g) {
+                            // Paths from elsewhere join this `repeat` this round, or leave theirs
+                            // for another.
+                            if let Some(l) = from {
+                                l.mixed = true;
+                            }
+                            loops.entry(g.clone()).or_default().joined = true;
+                        }
                         let mut full = key.clone();
                         full.extend_from_slice(&turn.to_le_bytes());
                         if let Some(&i) = seen.get(&full) {
@@ -224,43 +278,61 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         }
                         seen.insert(full, next.len());
                         let skip = node.skip + 1;
-                        next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: Some((key, turn)) });
+                        let at = Some(Turn { group: g, key, turn });
+                        next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at });
                     }
                     None => {
                         let end = end_of(&s, r.err().map(|d| d.message), game.records);
-                        add_end(&mut round, end, &w);
+                        if let Some(l) = from {
+                            let mut key = vec![b'E'];
+                            let _ = serde_json::to_writer(
+                                &mut key,
+                                &(&end.over, &end.parts, &end.error, &end.records),
+                            );
+                            l.add_out(key, &w, Some(&end));
+                        }
+                        add_end(&mut ends, end, &w);
                     }
                 }
             }
         }
         states += next.len() as u64;
+        if std::env::var_os("METTLE_DEBUG_STATES").is_some() {
+            eprintln!("{} open, {states} states, {runs} runs, work left {}", next.len(), work::left());
+        }
         if states > MAX_STATES {
             return Err(format!(
                 "it reaches more than {MAX_STATES} distinct game states (counted where paths merge), more than \
                  an exact answer follows"
             ));
         }
-        if std::env::var_os("METTLE_DEBUG_STATES").is_some() { eprintln!("{} open, {states} states, {runs} runs, work left {}", next.len(), work::left()); }
-        let now = Round::of(&next, round);
-        if let Some(then) = &before
-            && let Some(sum) = geometric(then, &now)
-        {
-            // Every later round repeats this one, smaller by the same ratio: added up at once.
-            for (key, e) in now.ends {
-                add_end(&mut ends, End { w: W::one(), ..e.clone() }, &e.w);
-                let _ = key;
+        for n in &next {
+            if let Some(t) = &n.turn {
+                loops.entry(t.group.clone()).or_default().add_open(t.key.clone(), t.turn, &n.w);
             }
-            for e in sum {
-                add_end(&mut ends, End { w: W::one(), ..e.clone() }, &e.w);
+        }
+        // A `repeat` whose round repeats its last one, smaller by the same ratio, is added up at once.
+        for (g, now) in &loops {
+            let Some(then) = before.get(g) else { continue };
+            let Some((sum, stuck)) = geometric(then, now) else { continue };
+            for (k, (w, end)) in &now.outs {
+                let more = w.mul(&sum);
+                match end {
+                    Some(e) => add_end(&mut ends, e.clone(), &more),
+                    None => {
+                        if let Some(&i) = seen.get(k) {
+                            next[i].w.add(&more);
+                        }
+                    }
+                }
             }
-            open = vec![];
-            before = None;
-            continue;
+            if let Some(e) = stuck {
+                let w = e.w.clone();
+                add_end(&mut ends, e, &w);
+            }
+            next.retain(|n| n.turn.as_ref().is_none_or(|t| t.group != *g));
         }
-        for e in now.ends.values() {
-            add_end(&mut ends, End { w: W::one(), ..e.clone() }, &e.w);
-        }
-        before = Some(now);
+        before = loops;
         open = next;
     }
     let (ends, values) = describe(ends.into_values().collect());
@@ -279,85 +351,93 @@ fn add_end(ends: &mut HashMap<Vec<u8>, End>, e: End, w: &W) {
     }
 }
 
-/// One round of the walk: where its open paths paused inside a `repeat` (without the turn) with
-/// their chances and the turn they all reached, if they all paused inside one at the same turn; and
-/// the ends it reached.
-struct Round {
-    open: Option<(BTreeMap<Vec<u8>, W>, usize)>,
-    total: W,
-    ends: HashMap<Vec<u8>, End>,
+/// Where a path paused inside a `repeat` of a rule: the `repeat` (with the faces that led into it
+/// and its snapshot), and the turn about to begin.
+struct Turn {
+    group: Vec<u8>,
+    key: Vec<u8>,
+    turn: usize,
 }
 
-impl Round {
-    fn of(next: &[Node], ends: HashMap<Vec<u8>, End>) -> Round {
-        let mut total = W::zero();
-        let mut open = BTreeMap::new();
-        let mut turns = None;
-        let mut all = true;
-        for n in next {
-            total.add(&n.w);
-            match &n.turn {
-                Some((k, t)) if turns.is_none_or(|u| u == *t) => {
-                    turns = Some(*t);
-                    open.insert(k.clone(), n.w.clone());
-                }
-                _ => all = false,
+/// One round of a `repeat` inside a rule: where the paths that went round it paused (the game
+/// state and values, the turn left out) with their chances, the turn they reached, and what the
+/// paths that left it reached (ends, and places after it), each with its chance.
+#[derive(Default)]
+struct Loop {
+    open: BTreeMap<Vec<u8>, W>,
+    turns: Option<usize>,
+    total: W,
+    outs: BTreeMap<Vec<u8>, (W, Option<End>)>,
+    /// Some paths went into another `repeat`, or reached different turns.
+    mixed: bool,
+    /// Paths from elsewhere joined it.
+    joined: bool,
+}
+
+impl Loop {
+    fn add_open(&mut self, key: Vec<u8>, turn: usize, w: &W) {
+        if self.turns.is_some_and(|t| t != turn) {
+            self.mixed = true;
+        }
+        self.turns = Some(turn);
+        self.total.add(w);
+        match self.open.get_mut(&key) {
+            Some(v) => v.add(w),
+            None => {
+                self.open.insert(key, w.clone());
             }
         }
-        let open = match turns {
-            Some(t) if all && open.len() == next.len() => Some((open, t)),
-            _ => None,
-        };
-        Round { open, total, ends }
+    }
+    fn add_out(&mut self, key: Vec<u8>, w: &W, end: Option<&End>) {
+        match self.outs.get_mut(&key) {
+            Some((v, _)) => v.add(w),
+            None => {
+                self.outs.insert(key, (w.clone(), end.cloned()));
+            }
+        }
     }
 }
-
-/// When round `now` repeats round `then` scaled down by a ratio r (the same open places with their
-/// chances times r, the same ends with their chances times r), all inside a `repeat` at the same
-/// turn t: the ends of every round still to come, up to the `repeat`'s last turn, each end's
-/// chance times r + r² + … + r^m (m the turns left), and what the last turn leaves open, stopped
-/// by the `repeat`'s error. Each path runs the same rules from the same state whatever its turn,
-/// so each later round is this one times r again.
-fn geometric(then: &Round, now: &Round) -> Option<Vec<End>> {
-    let (Some((a, _)), Some((b, t))) = (&then.open, &now.open) else { return None };
-    if a.len() != b.len() || then.ends.len() != now.ends.len() || now.ends.is_empty() || then.total.is_zero() {
+/// When round `now` of a `repeat` repeats round `then` smaller by a ratio r (the paths going
+/// round it pause at the same states with their chances times r; none join it or leave it for
+/// another `repeat`; all at one turn t), every later round is this one times r again: each path
+/// runs the same rules from the same state whatever its turn. Gives r + r² + … + r^m (m the turns
+/// the `repeat` has left), what every output of this round is to be multiplied by to add all the
+/// rounds to come, and the paths the last turn leaves open, stopped by the `repeat`'s error.
+fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
+    if now.mixed || now.joined || then.mixed || now.open.is_empty() || now.open.len() != then.open.len() {
+        return None;
+    }
+    let (Some(t), Some(_)) = (now.turns, then.turns) else { return None };
+    if then.total.is_zero() {
         return None;
     }
     let r = now.total.div(&then.total);
     if r.num >= r.den {
         return None;
     }
-    for (k, w) in b {
-        if !a.get(k).is_some_and(|v| v.mul(&r).eq(w)) {
+    for (k, w) in &now.open {
+        if !then.open.get(k).is_some_and(|v| v.mul(&r).eq(w)) {
             return None;
         }
     }
-    for (k, e) in &now.ends {
-        if !then.ends.get(k).is_some_and(|v| v.w.mul(&r).eq(&e.w)) {
-            return None;
-        }
-    }
-    let m = crate::session::run::MAX_REPEAT.checked_sub(*t)? as u32;
+    let m = crate::session::run::MAX_REPEAT.checked_sub(t)? as u32;
     // r + r² + … + r^m = r (1 - r^m) / (1 - r)
     let rm = W { num: r.num.pow(m), den: r.den.pow(m) };
     work::charge((rm.den.bits() / 64 + 1) * 8);
     let one_minus = |x: &W| W { num: &x.den - &x.num, den: x.den.clone() };
     let sum = r.mul(&one_minus(&rm)).div(&one_minus(&r));
-    let mut out: Vec<End> = now.ends.values().map(|e| End { w: e.w.mul(&sum), ..e.clone() }).collect();
     let stuck = now.total.mul(&rm);
-    if !stuck.is_zero() {
-        out.push(End {
-            over: None,
-            parts: vec![],
-            error: Some(format!(
-                "`repeat` ran {} times without its condition coming true",
-                crate::session::run::MAX_REPEAT
-            )),
-            records: vec![],
-            w: stuck,
-        });
-    }
-    Some(out)
+    let stuck = (!stuck.is_zero()).then(|| End {
+        over: None,
+        parts: vec![],
+        error: Some(format!(
+            "`repeat` ran {} times without its condition coming true",
+            crate::session::run::MAX_REPEAT
+        )),
+        records: vec![],
+        w: stuck,
+    });
+    Some((sum, stuck))
 }
 
 /// Which checks' last results the rules or scenario `scenario` read (`last CHECK`): the others

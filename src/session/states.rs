@@ -43,7 +43,7 @@ impl Session {
         st
     }
 
-    /// Runs scenario `scenario` on from `state`, at step `step` (turn `turn` of its `repeat`), with
+    /// Runs scenario `scenario` on from `state`, at place `at` (see `Runner::scenario_from`), with
     /// the scenario's values in `frame` and what it recorded in `game`: one path of a walk whose dice
     /// show `faces` and that pauses at the first step, or turn of a `repeat`, past the `skip` turns
     /// of `repeat`s inside rules it runs through. Says where it paused, if it did; the faces of the
@@ -53,7 +53,7 @@ impl Session {
         &mut self,
         state: &State,
         scenario: usize,
-        (step, turn): (usize, usize),
+        at: &[usize],
         frame: &mut Vec<Value>,
         game: &mut QuietGame,
         faces: &[i64],
@@ -70,7 +70,7 @@ impl Session {
         });
         let mut runner = self.runner();
         runner.game = Some(std::mem::take(game));
-        let r = runner.scenario_from(scenario, step, turn, frame).and_then(|()| runner.finish());
+        let r = runner.scenario_from(scenario, at, frame).and_then(|()| runner.finish());
         *game = runner.game.take().unwrap_or_default();
         runner.put_away();
         drop(runner);

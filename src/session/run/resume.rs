@@ -30,63 +30,113 @@ impl Runner<'_> {
         crate::session::state_key(self.st, lasts.as_deref().map(|l| l.as_slice()), &mut key);
         let records = self.game.as_ref().map(|g| g.records.as_slice()).unwrap_or(&[]);
         // Serialising plain values into a vector cannot fail.
-        let _ = serde_json::to_writer(&mut key, &(span.start, span.end, f, records));
+        let _ = serde_json::to_writer(&mut key, &(f, records));
         if let Some(w) = self.st.walk.as_mut() {
-            w.paused = Some(Paused::Loop { entered, key, turn });
+            w.paused = Some(Paused::Loop { entered, key, turn, span: (span.start, span.end) });
         }
         Err(Box::new(paused(span)))
     }
 
-    /// Runs scenario `s` on from step `step` (from turn `turn` of its `repeat`, when it is one),
-    /// with the scenario's values in `f`. A walk that pauses stops before the next step, or before
-    /// the next turn of a `repeat` that is a step.
-    pub fn scenario_from(&mut self, s: usize, step: usize, turn: usize, f: &mut Vec<Value>) -> R<()> {
+    /// Runs scenario `s` on from place `at` (indices through its blocks: the step; in a `repeat`,
+    /// the turn and the statement of its body; in an `if` or `with chance`, the branch and the
+    /// statement), with the scenario's values in `f`. A walk that pauses stops before each later
+    /// statement of the scenario's own blocks (rules run whole, pausing only at their `repeat`s).
+    pub fn scenario_from(&mut self, s: usize, at: &[usize], f: &mut Vec<Value>) -> R<()> {
         let sc = &self.p.scenarios[s];
         self.rule = Some((sc.span, sc.name.as_str()));
         let pausing = self.pausing();
-        for (i, st) in sc.body.iter().enumerate().skip(step) {
-            if pausing && i > step {
-                return Err(self.pause_step(i, 0, st.span().unwrap_or_default()));
+        let mut path = vec![];
+        let r = self.block_from(&sc.body, at, &mut path, true, pausing, f);
+        if let Err(d) = r {
+            if self.st.walk.as_ref().is_some_and(|w| w.paused.is_some()) {
+                return Err(d);
             }
-            let r = match st {
-                Stmt::Repeat { body, until, span } => {
-                    self.top_repeat(i, if i == step { turn } else { 0 }, (body, until, *span), f, pausing)
+            let step = path.first().and_then(|i| sc.body.get(*i)).and_then(Stmt::span);
+            return Err(match step {
+                Some(s) if !d.labels.iter().any(|l| l.span == s) => {
+                    Box::new(d.with_label(s, "during this scenario step"))
                 }
-                _ => self.exec(st, f),
-            };
-            if let Err(d) = r {
-                if self.st.walk.as_ref().is_some_and(|w| w.paused.is_some()) {
-                    return Err(d);
-                }
-                return Err(match st.span() {
-                    Some(s) if !d.labels.iter().any(|l| l.span == s) => {
-                        Box::new(d.with_label(s, "during this scenario step"))
-                    }
-                    _ => d,
-                });
-            }
+                _ => d,
+            });
         }
         Ok(())
     }
 
-    /// A `repeat` that is step `i` of a scenario, from turn `from`, as `exec` runs it, pausing
-    /// before each later turn in a walk that pauses.
-    fn top_repeat(
+    /// Runs `stmts` (a block of the scenario, at `path`) from place `at` in it: an empty `at` runs
+    /// it from the start, pausing before its first statement too. A block inside another stops
+    /// once the game is over, as `exec_block` does; the scenario's own steps go on.
+    fn block_from(
         &mut self,
-        i: usize,
-        from: usize,
-        (body, until, span): (&[Stmt], &Test, Span),
-        f: &mut Vec<Value>,
+        stmts: &[Stmt],
+        at: &[usize],
+        path: &mut Vec<usize>,
+        top: bool,
         pausing: bool,
+        f: &mut Vec<Value>,
     ) -> R<()> {
-        self.at(span)?;
-        for turn in from..MAX_REPEAT {
-            if pausing && turn > from {
-                return Err(self.pause_step(i, turn, span));
+        let start = at.first().copied().unwrap_or(0);
+        for (j, st) in stmts.iter().enumerate().skip(start) {
+            if !top && self.st.over.is_some() {
+                break;
             }
-            self.span = span;
-            self.tick(1)?;
-            self.exec_block(body, f)?;
+            let resumed = !at.is_empty() && j == start;
+            path.push(j);
+            if pausing && !resumed {
+                return Err(self.pause_at(path, st.span().unwrap_or_default()));
+            }
+            let inner = if resumed { &at[1..] } else { &[][..] };
+            match st {
+                Stmt::If(c, a, b) => {
+                    let branch = match inner.first() {
+                        Some(&br) => br,
+                        None => {
+                            self.tick(1)?;
+                            usize::from(!self.test(&c.run, f)?)
+                        }
+                    };
+                    let block = if branch == 0 { a } else { b };
+                    path.push(branch);
+                    let rest = inner.get(1..).unwrap_or(&[]);
+                    // Entered now, the branch pauses before its first statement.
+                    self.block_from(block, rest, path, false, pausing, f)?;
+                    path.pop();
+                }
+                Stmt::Repeat { body, until, span } => {
+                    self.repeat_from((body, until, *span), inner, path, pausing, f)?;
+                }
+                _ => self.exec(st, f)?,
+            }
+            path.pop();
+        }
+        Ok(())
+    }
+
+    /// A `repeat` of the scenario's own, from place `at` in it (the turn, then the place in the
+    /// body), pausing before each statement of its body.
+    fn repeat_from(
+        &mut self,
+        (body, until, span): (&[Stmt], &Test, Span),
+        at: &[usize],
+        path: &mut Vec<usize>,
+        pausing: bool,
+        f: &mut Vec<Value>,
+    ) -> R<()> {
+        let from = match at.first() {
+            Some(&t) => t,
+            None => {
+                self.at(span)?;
+                0
+            }
+        };
+        for turn in from..MAX_REPEAT {
+            path.push(turn);
+            let rest = if turn == from { at.get(1..).unwrap_or(&[]) } else { &[][..] };
+            if rest.is_empty() {
+                self.span = span;
+                self.tick(1)?;
+            }
+            self.block_from(body, rest, path, false, pausing, f)?;
+            path.pop();
             self.span = span;
             if self.test(&until.run, f)? || self.st.over.is_some() {
                 return Ok(());
@@ -100,11 +150,11 @@ impl Runner<'_> {
         )))
     }
 
-    /// Pauses the walk before step `step` (turn `turn` of its `repeat`).
-    fn pause_step(&mut self, step: usize, turn: usize, at: Span) -> Box<crate::diagnostics::Diagnostic> {
+    /// Pauses the walk before the statement at `path`.
+    fn pause_at(&mut self, path: &[usize], at: Span) -> Box<crate::diagnostics::Diagnostic> {
         self.settle_all_last();
         if let Some(w) = self.st.walk.as_mut() {
-            w.paused = Some(Paused::Step { step, turn });
+            w.paused = Some(Paused::Step { at: path.to_vec() });
         }
         Box::new(paused(at))
     }
