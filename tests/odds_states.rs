@@ -72,8 +72,12 @@ fn d3(loser: Group, other: Group) -> Vec<((Group, Group), Q)> {
 fn turn_end(max: Group, tom: Group) -> Option<String> {
     match (max.mp == 0, tom.mp == 0) {
         (true, true) => Some("draw".into()),
-        (true, false) => Some(format!("{} for tom", if tom.zero { "minor_victory" } else { "major_victory" })),
-        (false, true) => Some(format!("{} for max", if max.zero { "minor_victory" } else { "major_victory" })),
+        (true, false) => {
+            Some(format!("{} for tom", if tom.zero { "minor_victory" } else { "major_victory" }))
+        }
+        (false, true) => {
+            Some(format!("{} for max", if max.zero { "minor_victory" } else { "major_victory" }))
+        }
         (false, false) => None,
     }
 }
@@ -115,11 +119,23 @@ fn morale_race_chain(turns: i64) -> Ends {
                         let by_time = i64::from(m.mp > 0 && t.mp > 0);
                         if m.mp == t.mp {
                             let half = q.mul(&Q::int(1, 2));
-                            add_to(&mut ends, ("minor_victory for max".into(), turns, m.mp, t.mp, by_time), half.clone());
-                            add_to(&mut ends, ("minor_victory for tom".into(), turns, m.mp, t.mp, by_time), half);
+                            add_to(
+                                &mut ends,
+                                ("minor_victory for max".into(), turns, m.mp, t.mp, by_time),
+                                half.clone(),
+                            );
+                            add_to(
+                                &mut ends,
+                                ("minor_victory for tom".into(), turns, m.mp, t.mp, by_time),
+                                half,
+                            );
                         } else {
                             let w = if m.mp > t.mp { "max" } else { "tom" };
-                            add_to(&mut ends, (format!("minor_victory for {w}"), turns, m.mp, t.mp, by_time), q);
+                            add_to(
+                                &mut ends,
+                                (format!("minor_victory for {w}"), turns, m.mp, t.mp, by_time),
+                                q,
+                            );
                         }
                     }
                     None => add_to(&mut next, (m, t), q),
@@ -132,14 +148,16 @@ fn morale_race_chain(turns: i64) -> Ends {
 }
 
 fn combat_hq() -> Ruleset {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/combat_hq.mettle")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/combat_hq.mettle")).unwrap();
     Ruleset::from_str("combat_hq.mettle", &text).unwrap()
 }
 
 /// Combat HQ with `morale_race` played to `turns` turns instead of 12 (the whole race takes minutes
 /// in a debug build; the release figure is in the README).
 fn combat_hq_to(turns: i64) -> Ruleset {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/combat_hq.mettle")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/combat_hq.mettle")).unwrap();
     let text = text
         .replace("turn >= 12", &format!("turn >= {turns}"))
         .replace("turn <= 12", &format!("turn <= {turns}"))
@@ -147,7 +165,10 @@ fn combat_hq_to(turns: i64) -> Ruleset {
     Ruleset::from_str("combat_hq.mettle", &text).unwrap()
 }
 
-fn marginal(ends: &Ends, pick: impl Fn(&(String, i64, i64, i64, i64)) -> String) -> BTreeMap<String, Fraction> {
+fn marginal(
+    ends: &Ends,
+    pick: impl Fn(&(String, i64, i64, i64, i64)) -> String,
+) -> BTreeMap<String, Fraction> {
     let mut m: BTreeMap<String, Q> = BTreeMap::new();
     for (k, q) in ends {
         add_to(&mut m, pick(k), q.clone());
@@ -157,8 +178,8 @@ fn marginal(ends: &Ends, pick: impl Fn(&(String, i64, i64, i64, i64)) -> String)
 
 #[test]
 fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
-    let chain = morale_race_chain(3);
-    let m = scenario_states(&combat_hq_to(3), "morale_race").unwrap().unwrap();
+    let chain = morale_race_chain(2);
+    let m = scenario_states(&combat_hq_to(2), "morale_race").unwrap().unwrap();
     // The tie-break goes on without bound; its turns are summed at once, all but the chance that it
     // runs a thousand times (less than 2^-600), which is shown as the error it would stop with.
     assert!(m.remainder.is_none());
@@ -195,7 +216,7 @@ fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
 
 #[test]
 fn the_report_of_morale_race_is_exact_and_names_the_ends() {
-    let r = mettle::odds::scenario(&combat_hq_to(3), "morale_race", 1).unwrap();
+    let r = mettle::odds::scenario(&combat_hq_to(2), "morale_race", 1).unwrap();
     assert_eq!(r.how, How::Exact);
     assert!(r.merging.as_ref().is_some_and(|m| m.states > 10), "{:?}", r.merging);
     assert!(r.outcomes.iter().any(|o| o.name == "major_victory for max"), "{:?}", r.outcomes);
@@ -214,8 +235,7 @@ fn merging_agrees_with_the_path_walk_on_every_shipped_scenario() {
         if path.extension().is_none_or(|e| e != "mettle") {
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap();
-        let rules = Ruleset::from_str(&path.display().to_string(), &text).unwrap();
+        let rules = Ruleset::from_path(&path).unwrap();
         let names: Vec<String> = rules.scenarios().map(String::from).collect();
         for name in names {
             let Ok(Ok(walk)) = mettle::odds::scenario_ends(&rules, &name) else { continue };
@@ -286,9 +306,10 @@ fn a_repeat_that_never_merges_ends_in_a_lower_bound_and_its_remainder() {
     assert!(r.to_f64() > 0.0 && r.to_f64() < 2f64.powi(-59), "{r}");
     let total: f64 = m.ends.iter().map(|(_, p)| p.to_f64()).sum();
     assert!((total + r.to_f64() - 1.0).abs() < 1e-15);
+    // Recorded values are over the runs that ended: one flip four times as likely as three.
     let d = &m.values[0].1;
-    assert_eq!(d.probability(1).to_string(), "1/2");
-    assert_eq!(d.probability(3).to_string(), "1/8");
+    assert_eq!(d.weight(1), d.weight(3) * 4u32);
+    assert!((d.probability(1).to_f64() - 0.5).abs() < 1e-15);
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
             effects: vec![],
             how: How::Exact,
             defaults: vec![],
-        merging: None,
+            merging: None,
         }),
         Err(why) => match merge(rules, name) {
             Ok(m) => Ok(merged_report(name, m)),

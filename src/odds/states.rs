@@ -147,7 +147,10 @@ struct End {
 /// assert_eq!(m.ends.len(), 1);
 /// assert_eq!(m.values[0].1.probability(2).to_string(), "1");
 /// ```
-pub fn scenario_states(rules: &Ruleset, name: &str) -> Result<Result<Merged, String>, crate::diagnostics::Diagnostic> {
+pub fn scenario_states(
+    rules: &Ruleset,
+    name: &str,
+) -> Result<Result<Merged, String>, crate::diagnostics::Diagnostic> {
     let Some(i) = rules.program().scenarios.iter().position(|s| s.name == name) else {
         let known: Vec<&str> = rules.program().scenarios.iter().map(|s| s.name.as_str()).collect();
         return Err(crate::diagnostics::Diagnostic::plain(
@@ -297,9 +300,6 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
             }
         }
         states += next.len() as u64;
-        if std::env::var_os("METTLE_DEBUG_STATES").is_some() {
-            eprintln!("{} open, {states} states, {runs} runs, work left {}", next.len(), work::left());
-        }
         if states > MAX_STATES {
             return Err(format!(
                 "it reaches more than {MAX_STATES} distinct game states (counted where paths merge), more than \
@@ -577,8 +577,11 @@ fn describe(ends: Vec<End>) -> (Vec<(String, Fraction)>, Vec<(String, Dist)>) {
     }
     let mut values = vec![];
     for (i, l) in labels.iter().enumerate() {
-        let points: Vec<(i64, &W)> = by.range((i, i64::MIN)..=(i, i64::MAX)).map(|((_, v), w)| (*v, w)).collect();
-        let (Some(lo), Some(hi)) = (points.first().map(|p| p.0), points.last().map(|p| p.0)) else { continue };
+        let points: Vec<(i64, &W)> =
+            by.range((i, i64::MIN)..=(i, i64::MAX)).map(|((_, v), w)| (*v, w)).collect();
+        let (Some(lo), Some(hi)) = (points.first().map(|p| p.0), points.last().map(|p| p.0)) else {
+            continue;
+        };
         if hi.saturating_sub(lo) > Dist::MAX_SPREAD {
             continue;
         }
