@@ -312,6 +312,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
             }
         }
         // A `repeat` whose round repeats its last one, smaller by the same ratio, is added up at once.
+        let mut done: Vec<Vec<u8>> = vec![];
         for (g, now) in &loops {
             let Some(then) = before.get(g) else { continue };
             let Some((sum, stuck)) = geometric(then, now) else { continue };
@@ -330,8 +331,10 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                 let w = e.w.clone();
                 add_end(&mut ends, e, &w);
             }
-            next.retain(|n| n.turn.as_ref().is_none_or(|t| t.group != *g));
+            done.push(g.clone());
         }
+        // Only now: the places the shortcuts added to are found by their index in `next`.
+        next.retain(|n| n.turn.as_ref().is_none_or(|t| !done.contains(&t.group)));
         before = loops;
         open = next;
     }
@@ -502,6 +505,7 @@ fn end_of(s: &Session, error: Option<String>, mut records: Vec<(Arc<str>, i64)>)
 /// Names the ends, most likely first: by how the game ended when every run that was not stopped
 /// by an error ended the game, else by the attributes that differ between ends; errors by their
 /// message. And each recorded value's distribution.
+#[allow(clippy::type_complexity, reason = "the named ends, and the recorded values")]
 fn describe(ends: Vec<End>) -> (Vec<(String, Fraction)>, Vec<(String, Dist)>) {
     let games = ends.iter().filter(|e| e.error.is_none()).all(|e| e.over.is_some());
     let mut varies: BTreeMap<&str, bool> = BTreeMap::new();
