@@ -82,7 +82,11 @@ fn turn_end(max: Group, tom: Group) -> Option<String> {
     }
 }
 
-type Ends = BTreeMap<(String, i64, i64, i64, i64), Q>;
+/// An end of the chain: how the game ended, the turns, Max's and Tom's points, ended by time.
+type End = (String, i64, i64, i64, i64);
+type Ends = BTreeMap<End, Q>;
+/// What one recorded value reads of an end.
+type Pick = fn(&End) -> String;
 
 /// The exact distribution of (end, turns, Max's points, Tom's points, ended by time) of
 /// `morale_race`, state by state, turn by turn.
@@ -203,7 +207,7 @@ fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
     }
     assert_eq!(got.len(), want.len());
     let values: BTreeMap<&str, &mettle::odds::Dist> = m.values.iter().map(|(l, d)| (l.as_str(), d)).collect();
-    let checks: [(&str, fn(&(String, i64, i64, i64, i64)) -> String); 4] = [
+    let checks: [(&str, Pick); 4] = [
         ("turns taken", |k| k.1.to_string()),
         ("Max's Morale Points left", |k| k.2.to_string()),
         ("Tom's Morale Points left", |k| k.3.to_string()),
