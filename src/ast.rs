@@ -290,6 +290,20 @@ pub enum CheckLineKind {
         /// The outcomes in it.
         members: Vec<Ident>,
     },
+    /// `reroll when fail, shaken once if spend_point`: the whole check is rolled again when it
+    /// lands on one of these outcomes and the condition (if any) holds.
+    Reroll(RerollDef),
+}
+
+/// `reroll when OUTCOME, … [once] [if CONDITION]`
+#[derive(Debug, Clone)]
+pub struct RerollDef {
+    /// The outcomes that send the check to be rolled again.
+    pub outcomes: Vec<Ident>,
+    /// `once`: at most one re-roll (else again until another outcome comes up, within a bound).
+    pub once: bool,
+    /// `if CONDITION`: re-rolled only when this holds too (read after the roll, like an outcome's).
+    pub when: Option<Expr>,
 }
 
 /// A named modifier line.
@@ -370,7 +384,7 @@ pub struct Stmt {
 }
 
 /// How long a `set` lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub enum Duration {
     /// `until end of turn`
     EndOfTurn,
@@ -378,6 +392,14 @@ pub enum Duration {
     EndOfRound,
     /// `for next round`: until the end of the round after this one.
     NextRound,
+    /// `until activated [for unit.side]`: until the next time the event fires (with a fact of the
+    /// value the expression has when the change is made).
+    Event {
+        /// The event.
+        event: Ident,
+        /// `for EXPR`: only a firing with a fact of this value.
+        fact: Option<Box<Expr>>,
+    },
 }
 
 /// The kinds of statement.
@@ -691,6 +713,8 @@ pub enum DiceMod {
     Reroll(Cmp, i64),
     /// `roN`: reroll matching dice once.
     RerollOnce(Cmp, i64),
+    /// `minN`: every die showing less than N shows N instead.
+    Raise(i64),
     /// `cs>=N`: the roll's value is the number of dice matching.
     CountSuccesses(Cmp, i64),
 }

@@ -156,7 +156,7 @@ pub(crate) fn spend(steps: u64) {
 /// ```
 pub fn over_total_steps(what: &str, spent: u64, limit: u64, done: &str) -> Diagnostic {
     Diagnostic::plain(
-        "budget::total_steps",
+        crate::diagnostics::Code::TotalSteps.path(),
         format!("{what} took {spent} steps in all, over the budget of {limit} ({done}); it was stopped there"),
     )
     .with_help(

@@ -14,6 +14,74 @@ pub enum Level {
     Warning,
 }
 
+/// The codes mettle itself acts on: where a caller must tell one error from another (an unknown
+/// scenario from a failed run, a budget spent from a wrong value), it matches on one of these with
+/// [`Diagnostic::is`], never on a code's text, and the code is made from the same variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Code {
+    /// `mettle::parse::too_deep`: brackets or blocks nested past the parser's limit.
+    TooDeep,
+    /// `mettle::resolve::missing_otherwise`: a check whose outcomes may all fail to match.
+    MissingOtherwise,
+    /// `mettle::resolve::unreachable`: an outcome or rule that can never be reached.
+    Unreachable,
+    /// `mettle::resolve::unread_attribute`: an attribute no rule reads.
+    UnreadAttribute,
+    /// `mettle::resolve::always`: a condition that always holds.
+    Always,
+    /// `mettle::run::no_entity`: a rule reached an entity that is none.
+    NoEntity,
+    /// `mettle::run::forced_dice`: a forced face the die cannot show.
+    ForcedDice,
+    /// `mettle::run::no_outcome`: no outcome of a check matched the roll.
+    NoOutcome,
+    /// `mettle::run::unknown_scenario`: no scenario has the name asked for.
+    UnknownScenario,
+    /// `mettle::run::cancelled`: the host or the user stopped the work under way.
+    Cancelled,
+    /// `mettle::value::wrong_type`: a value of another type than the one asked for.
+    WrongType,
+    /// `mettle::odds::out_of_work`: exact odds or an estimate spent their budget of work.
+    OutOfWork,
+    /// `mettle::budget::total_steps`: a whole piece of work spent its budget of steps.
+    TotalSteps,
+}
+
+impl Code {
+    /// The whole code, as printed: `mettle::run::no_entity`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::TooDeep => "mettle::parse::too_deep",
+            Code::MissingOtherwise => "mettle::resolve::missing_otherwise",
+            Code::Unreachable => "mettle::resolve::unreachable",
+            Code::UnreadAttribute => "mettle::resolve::unread_attribute",
+            Code::Always => "mettle::resolve::always",
+            Code::NoEntity => "mettle::run::no_entity",
+            Code::ForcedDice => "mettle::run::forced_dice",
+            Code::NoOutcome => "mettle::run::no_outcome",
+            Code::UnknownScenario => "mettle::run::unknown_scenario",
+            Code::Cancelled => "mettle::run::cancelled",
+            Code::WrongType => "mettle::value::wrong_type",
+            Code::OutOfWork => "mettle::odds::out_of_work",
+            Code::TotalSteps => "mettle::budget::total_steps",
+        }
+    }
+
+    /// The code without `mettle::`, as [`Diagnostic::error`] and [`Diagnostic::plain`] take it:
+    /// `run::no_entity`.
+    pub(crate) fn path(self) -> &'static str {
+        let s = self.as_str();
+        s.strip_prefix("mettle::").unwrap_or(s)
+    }
+
+    /// The code's last part: `no_entity`.
+    pub(crate) fn name(self) -> &'static str {
+        let s = self.as_str();
+        s.rsplit("::").next().unwrap_or(s)
+    }
+}
+
 /// A labelled span of a diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Label {
@@ -113,6 +181,17 @@ impl Diagnostic {
     /// The primary span.
     pub fn span(&self) -> Span {
         self.labels.first().map(|l| l.span).unwrap_or_default()
+    }
+
+    /// Whether it has code `code`.
+    ///
+    /// ```
+    /// use mettle::diagnostics::{Code, Diagnostic};
+    /// let d = mettle::budget::over_total_steps("the tests", 12, 10, "3 of 8 scenarios played");
+    /// assert!(d.is(Code::TotalSteps) && !d.is(Code::OutOfWork));
+    /// ```
+    pub fn is(&self, code: Code) -> bool {
+        self.code == code.as_str()
     }
 
     /// Whether this is an error (not a warning).

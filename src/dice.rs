@@ -1,5 +1,5 @@
 //! Rolling dice terms: counts, custom faces and the notation modifiers (keep, drop, explode, reroll,
-//! count successes), drawing faces from forced dice first, then from the host's [`DiceSource`] if it
+//! raise, count successes), drawing faces from forced dice first, then from the host's [`DiceSource`] if it
 //! gave one, else from the session's seeded generator.
 
 use crate::ast::{Cmp, DiceMod};
@@ -12,6 +12,87 @@ use std::sync::{Arc, Mutex};
 
 /// Most dice an exploding or rerolling die may add or roll again.
 pub(crate) const MAX_CHAIN: usize = 100;
+
+/// What a modifier does to each die on its own, wherever it stands among the others: `rN` and `roN`
+/// roll a matching die again, `minN` raises a low one. The roller, the sampler of exact odds and the
+/// exact odds themselves (`odds::pool`) all take a die through these steps, so what each means is
+/// written here once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DieStep {
+    /// Roll the die again while it matches, at most `tries` times.
+    Reroll { cmp: Cmp, n: i64, tries: usize },
+    /// A die showing less than N shows N.
+    Raise(i64),
+}
+
+/// What a [`DieStep`] did to a die, for its explanation.
+pub(crate) enum Change {
+    /// It showed this face and was rolled again.
+    Rerolled(i64),
+    /// It showed this face and was raised.
+    Raised(i64),
+}
+
+impl DieStep {
+    /// The step modifier `m` takes each die through, if it works die by die (a keep, drop, explosion
+    /// or count works on the pool as a whole).
+    pub(crate) fn of(m: &DiceMod) -> Option<DieStep> {
+        match *m {
+            DiceMod::Reroll(cmp, n) => Some(DieStep::Reroll { cmp, n, tries: MAX_CHAIN }),
+            DiceMod::RerollOnce(cmp, n) => Some(DieStep::Reroll { cmp, n, tries: 1 }),
+            DiceMod::Raise(n) => Some(DieStep::Raise(n)),
+            DiceMod::KeepHighest(_)
+            | DiceMod::KeepLowest(_)
+            | DiceMod::DropHighest(_)
+            | DiceMod::DropLowest(_)
+            | DiceMod::Explode(..)
+            | DiceMod::CountSuccesses(..) => None,
+        }
+    }
+
+    /// The face a die showing `face` ends with after this step, with new faces from `draw`; `note`
+    /// hears of each face it leaves behind.
+    pub(crate) fn apply<E>(
+        self,
+        mut face: i64,
+        draw: &mut impl FnMut() -> Result<i64, E>,
+        mut note: impl FnMut(Change),
+    ) -> Result<i64, E> {
+        match self {
+            DieStep::Reroll { cmp, n, tries } => {
+                let mut done = 0;
+                while done < tries && cmp.test(face, n) {
+                    note(Change::Rerolled(face));
+                    face = draw()?;
+                    done += 1;
+                }
+            }
+            DieStep::Raise(n) if face < n => {
+                note(Change::Raised(face));
+                face = n;
+            }
+            DieStep::Raise(_) => {}
+        }
+        Ok(face)
+    }
+}
+
+impl DiceMod {
+    /// Whether it keeps or drops some dice (`kh`, `kl`, `dh`, `dl`).
+    pub(crate) fn selects(&self) -> bool {
+        match self {
+            DiceMod::KeepHighest(_)
+            | DiceMod::KeepLowest(_)
+            | DiceMod::DropHighest(_)
+            | DiceMod::DropLowest(_) => true,
+            DiceMod::Explode(..)
+            | DiceMod::Reroll(..)
+            | DiceMod::RerollOnce(..)
+            | DiceMod::Raise(_)
+            | DiceMod::CountSuccesses(..) => false,
+        }
+    }
+}
 
 /// The faces of a die: `1..=n`, or a list.
 #[derive(Debug, Clone, Copy)]
@@ -286,18 +367,30 @@ pub(crate) const WALK_END: &str = "an exhaustive walk needs the next face";
 /// die cannot show; the source's own error is in [`Host`].
 pub(crate) const HOST_FAILED: &str = "the host's dice source gave no usable face";
 
+/// One face of a die with `faces`, drawn from `rng`: the one draw every roll makes from the seeded
+/// generator (the roller, the fast paths and the sampler of exact odds), so that a seed gives the
+/// same faces whichever of them rolls. A die with no faces shows 0 without a draw.
+#[inline(always)]
+pub(crate) fn draw(rng: &mut ChaCha8Rng, faces: Faces<'_>) -> i64 {
+    match faces {
+        Faces::Count(n) => rng.random_range(1..=n.max(1)),
+        Faces::List([]) => 0,
+        Faces::List(l) => l[rng.random_range(0..l.len())],
+    }
+}
+
 impl Source<'_> {
     /// One face of a die.
     // Inlined where dice are rolled: a die of N sides drawn from the generator, with no face forced,
     // no walk and no host, the common case, is read straight from it.
     #[inline]
     pub fn face(&mut self, faces: Faces<'_>) -> Result<i64, String> {
-        if let Faces::Count(n) = faces
+        if let Faces::Count(_) = faces
             && self.forced.is_empty()
             && self.walk.is_none()
             && self.host.is_none()
         {
-            return Ok(self.rng.random_range(1..=n.max(1)));
+            return Ok(draw(self.rng, faces));
         }
         self.face_otherwise(faces)
     }
@@ -330,11 +423,7 @@ impl Source<'_> {
                         Faces::List(l) => l.len(),
                     };
                     walk.met.push(n);
-                    Ok(match faces {
-                        Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
-                        Faces::List([]) => 0,
-                        Faces::List(l) => l[self.rng.random_range(0..l.len())],
-                    })
+                    Ok(draw(self.rng, faces))
                 }
                 None => {
                     walk.needs = Some(match faces {
@@ -371,11 +460,7 @@ impl Source<'_> {
             host.drawn.push(face);
             return Ok(face);
         }
-        Ok(match faces {
-            Faces::Count(n) => self.rng.random_range(1..=n.max(1)),
-            Faces::List([]) => 0,
-            Faces::List(l) => l[self.rng.random_range(0..l.len())],
-        })
+        Ok(draw(self.rng, faces))
     }
 }
 
@@ -414,22 +499,24 @@ pub(crate) fn roll_into(
     dice.clear();
     dice.reserve(count);
     for _ in 0..count {
-        dice.push(Die { face: src.face(faces)?, kept: true, rerolled: vec![], exploded: false, from: None });
+        dice.push(Die::new(src.face(faces)?));
     }
     let mut successes: Option<(Cmp, i64)> = None;
     for m in mods {
-        match *m {
-            DiceMod::Reroll(cmp, n) | DiceMod::RerollOnce(cmp, n) => {
-                let once = matches!(m, DiceMod::RerollOnce(..));
-                for d in dice.iter_mut() {
-                    let mut tries = 0;
-                    while cmp.test(d.face, n) && tries < if once { 1 } else { MAX_CHAIN } {
-                        d.rerolled.push(d.face);
-                        d.face = src.face(faces)?;
-                        tries += 1;
-                    }
-                }
+        if let Some(step) = DieStep::of(m) {
+            for d in dice.iter_mut() {
+                let (rerolled, raised) = (&mut d.rerolled, &mut d.raised);
+                d.face = step.apply(d.face, &mut || src.face(faces), |c| match c {
+                    Change::Rerolled(f) => rerolled.push(f),
+                    // Raised twice (`min2min3`), it still shows the face it was rolled with.
+                    Change::Raised(f) => *raised = Some(raised.unwrap_or(f)),
+                })?;
             }
+            continue;
+        }
+        match *m {
+            // Steps of each die, taken above.
+            DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::Raise(_) => {}
             DiceMod::Explode(cmp, n) => {
                 let n = n.unwrap_or_else(|| faces.max());
                 let mut out = Vec::with_capacity(dice.len());
@@ -444,13 +531,7 @@ pub(crate) fn roll_into(
                     let mut chain = 0;
                     while cmp.test(last, n) && chain < MAX_CHAIN {
                         last = src.face(faces)?;
-                        out.push(Die {
-                            face: last,
-                            kept: true,
-                            rerolled: vec![],
-                            exploded: true,
-                            from: None,
-                        });
+                        out.push(Die { exploded: true, ..Die::new(last) });
                         chain += 1;
                     }
                 }

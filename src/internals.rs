@@ -39,6 +39,17 @@ pub mod files {
     pub use crate::files::*;
 }
 
+/// The compiled conditions compared with the reference evaluator while games are played (debug
+/// builds), for the differential tests.
+pub mod differ {
+    pub use crate::session::differ::*;
+}
+
+/// Odds reports as text with bars, as `mettle odds` prints them and the REPL shows them.
+pub mod odds_text {
+    pub use crate::odds::text::*;
+}
+
 /// The REPL's engine: typed lines in, replies out (the command adds the line editor).
 pub mod repl {
     pub use crate::repl::*;

@@ -120,7 +120,7 @@ pub use ast::Span;
 pub use budget::Budget;
 pub use diagnostics::Diagnostic;
 pub use dice::{DiceSource, QueuedDice};
-pub use program::{AppliedModifier, CheckId, CheckResult, Die, KindId, Pool, SetId, Value};
+pub use program::{AppliedModifier, CheckId, CheckResult, Die, KindId, Pool, Rerolled, SetId, Value};
 pub use ruleset::{LoadError, LoadOptions, Ruleset};
 pub use script::{Clock, ScriptLimits};
 pub use session::{Change, Chooser, LogEntry, ObserverId, Outcome, Question, Reply, Session};

@@ -2,7 +2,7 @@
 //! resolved to an index and every expression to a small tree over slots, so nothing is looked up by
 //! string while a session runs.
 
-use crate::ast::{BinOp, Cmp, DiceMod, Duration, Span};
+use crate::ast::{BinOp, Cmp, DiceMod, Span};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -68,12 +68,22 @@ pub struct Die {
     /// Faces it showed before being rerolled.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub rerolled: Vec<i64>,
+    /// The face it was rolled with, when `minN` raised it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub raised: Option<i64>,
     /// Whether it was added by an exploding die.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub exploded: bool,
     /// The label of the modifier that added it, when not the roll itself.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub from: Option<String>,
+}
+
+impl Die {
+    /// A die showing `face`, kept, as first rolled.
+    pub(crate) fn new(face: i64) -> Die {
+        Die { face, kept: true, rerolled: vec![], raised: None, exploded: false, from: None }
+    }
 }
 
 /// Rolled dice and their value.
@@ -149,6 +159,21 @@ pub struct CheckResult {
     pub span: Span,
     /// Every local slot of the check, for `last CHECK.name`.
     pub slots: Vec<Value>,
+    /// The rolls set aside by `reroll when …`, first first (only when the session keeps a log); the
+    /// result is the roll after them.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub rerolled: Vec<Rerolled>,
+}
+
+/// A roll of a check that `reroll when …` set aside: what it showed and the outcome it landed on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rerolled {
+    /// The dice, if the check rolls any.
+    pub pool: Option<Pool>,
+    /// Dice plus flat modifiers.
+    pub total: i64,
+    /// The outcome it landed on, which sent it to be rolled again.
+    pub outcome: String,
 }
 
 /// A type as the checker knows it.
@@ -492,8 +517,37 @@ pub struct Check {
     pub outcome_set: SetId,
     /// `group NAME = a, b`: outcomes added up under one name (odds, cards, simulations), in order.
     pub groups: Vec<(String, Vec<String>)>,
+    /// `reroll when …`: the whole check rolled again on some outcomes.
+    pub reroll: Option<Reroll>,
     /// Where.
     pub span: Span,
+}
+
+/// Most times a check's `reroll when …` without `once` rolls it again; the roll after the last of
+/// them stands, whatever it lands on (exact odds count the same bound).
+pub const MAX_REROLLS: usize = 100;
+
+/// `reroll when OUTCOME, … [once] [if CONDITION]`: the whole check is rolled again (its dice and
+/// everything worked out from them; inputs, modifiers and the `let`s before the roll stay) when it
+/// lands on one of these outcomes and the condition holds.
+#[derive(Debug, Clone)]
+pub struct Reroll {
+    /// Places in [`Check::outcomes`] that send the check to be rolled again.
+    pub outcomes: Vec<u32>,
+    /// At most one re-roll; without it, again until another outcome comes up, at most
+    /// [`MAX_REROLLS`] times.
+    pub once: bool,
+    /// `if CONDITION`, read after each roll as an outcome's condition is.
+    pub when: Option<Test>,
+    /// Where the line is.
+    pub span: Span,
+}
+
+impl Reroll {
+    /// The most re-rolls of one roll of the check.
+    pub fn bound(&self) -> usize {
+        if self.once { 1 } else { MAX_REROLLS }
+    }
 }
 
 /// A choice point, by name.
@@ -794,6 +848,25 @@ pub fn sure_filter(e: &Expr, candidate: u32) -> Option<Vec<u32>> {
     walk(e, candidate, &mut bases).then_some(bases)
 }
 
+/// How long a timed `set` lasts.
+#[derive(Debug, Clone)]
+pub enum Until {
+    /// `until end of turn`
+    EndOfTurn,
+    /// `until end of round`
+    EndOfRound,
+    /// `for next round`: until the end of the round after this one.
+    NextRound,
+    /// `until EVENT [for EXPR]`: the next time the event fires; with `for`, the next time it fires
+    /// with fact `fact` equal to what the expression gives when the change is made.
+    Event {
+        /// The event.
+        event: EventId,
+        /// The fact compared (its place in the event's facts) and the expression it must equal.
+        fact: Option<(u32, Expr)>,
+    },
+}
+
 /// A compiled statement.
 #[derive(Debug, Clone)]
 pub enum Stmt {
@@ -804,7 +877,7 @@ pub enum Stmt {
         /// Value.
         value: Expr,
         /// Duration.
-        until: Option<Duration>,
+        until: Option<Until>,
         /// Where.
         span: Span,
     },

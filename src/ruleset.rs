@@ -225,7 +225,7 @@ impl Ruleset {
                     let i = program.options.iter().position(|o| o.name == *option).unwrap_or_default();
                     program.options[i].default = Some(v);
                 }
-                let pending = diags.iter().any(|d| d.code == crate::check::MISSING_OTHERWISE);
+                let pending = diags.iter().any(|d| d.is(crate::diagnostics::Code::MissingOtherwise));
                 let mut rules = Ruleset(Arc::new(Loaded {
                     program,
                     name: name.into(),

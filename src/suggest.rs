@@ -39,8 +39,17 @@ pub fn suggest(name: &str, what: &str, known: &[&str]) -> String {
             list.dedup();
             let shown: Vec<String> = list.iter().take(8).map(|k| format!("`{k}`")).collect();
             let more = if list.len() > 8 { ", …" } else { "" };
-            format!("the {what}s here are {}{more}", shown.join(", "))
+            format!("the {} here are {}{more}", plural(what), shown.join(", "))
         }
+    }
+}
+
+/// `what` for more than one: `entities`, `units`, `choices`.
+fn plural(what: &str) -> String {
+    match what.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{stem}ies"),
+        _ if what.ends_with(['s', 'x']) || what.ends_with("ch") => format!("{what}es"),
+        _ => format!("{what}s"),
     }
 }
 

@@ -28,7 +28,9 @@ fn typed(p: &Program) -> Vec<(&str, Ty)> {
     out
 }
 
-/// `text` read as a value of type `ty`, for `what`.
+/// `text` read as a value of type `ty`, for `what`: the one reader of values written as text, for
+/// hosts ([`Ruleset::value`]), the REPL's commands and, through [`name`], the JSON of `serve` and the
+/// packages. Entities are read by [`parse_in`], which knows who is in play.
 pub(crate) fn parse(p: &Program, ty: &Ty, text: &str, what: &str) -> Result<Value, Diagnostic> {
     let text = text.trim();
     match ty {
@@ -54,25 +56,33 @@ pub(crate) fn parse(p: &Program, ty: &Ty, text: &str, what: &str) -> Result<Valu
                 "give `yes` or `no`".into(),
             )),
         },
-        Ty::Name(set) => {
-            let names = &p.sets[*set as usize].names;
-            match names.iter().position(|n| n == text) {
-                Some(i) => Ok(Value::Name { set: *set, index: i as u32 }),
-                None => {
-                    let known: Vec<&str> = names.iter().map(String::as_str).collect();
-                    Err(bad(
-                        "unknown_name",
-                        format!("{what} cannot be `{text}`"),
-                        suggest(text, "name", &known),
-                    ))
-                }
-            }
-        }
+        Ty::Name(set) => name(p, *set, text, what),
         _ => Err(bad(
             "not_text",
             format!("{what} is not written as text"),
             "entities are found by name with `Session::entity`; data is JSON".into(),
         )),
+    }
+}
+
+/// [`parse`], and an entity in play by its name (`none` for none), for a reader with a session.
+pub(crate) fn parse_in(s: &crate::Session, ty: &Ty, text: &str, what: &str) -> Result<Value, Diagnostic> {
+    match ty {
+        Ty::Entity(_) if text.trim() == "none" => Ok(Value::None),
+        Ty::Entity(k) => crate::wire::entity(s, text.trim(), Some(*k)).map(Value::Entity),
+        ty => parse(s.ruleset().program(), ty, text, what),
+    }
+}
+
+/// The name `text` of name set `set`, for `what`, with a "did you mean" when it is none of them.
+pub(crate) fn name(p: &Program, set: u32, text: &str, what: &str) -> Result<Value, Diagnostic> {
+    let names = &p.sets[set as usize].names;
+    match names.iter().position(|n| n == text) {
+        Some(i) => Ok(Value::Name { set, index: i as u32 }),
+        None => {
+            let known: Vec<&str> = names.iter().map(String::as_str).collect();
+            Err(bad("unknown_name", format!("{what} cannot be `{text}`"), suggest(text, "name", &known)))
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Hostile saves: corrupt, edited, oversized or foreign saves are refused whole with a coded error,
 //! and the REPL never writes over a file that is not a save, nor loses a good save.
 
+use mettle::internals::RulesetInternals as _;
 use mettle::internals::repl::Repl;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use serde_json::json;
@@ -439,4 +440,55 @@ fn a_count_of_lines_let_go_past_any_log_is_refused() {
     v["log_dropped"] = serde_json::json!(12);
     let s = Session::load(&rules(), &v.to_string()).expect("a plain count loads");
     assert_eq!(s.log_start(), 12);
+}
+
+// ---------------------------------------------------------------- timed changes that end at an event
+
+/// The saved session with a timed change of `u.hp` (from 6, to go back to 6) that ends as given.
+fn timed_until(expiry: serde_json::Value, fact: Option<serde_json::Value>) -> serde_json::Value {
+    let mut v = saved();
+    let mut t = json!({"entity": 1, "field": 1, "restore": {"Int": 6}, "expiry": expiry, "span": {"start": 0, "end": 0}});
+    if let Some(f) = fact {
+        t["fact"] = f;
+    }
+    v["state"]["timed"] = json!([t]);
+    v
+}
+
+#[test]
+fn a_timed_change_until_an_event_is_saved_and_ends_when_it_fires_after_loading() {
+    let r = rules();
+    let hit = r.program().events.iter().position(|e| e.name == "hit").unwrap();
+    // Ends when `hit` fires for unit #1; `hit` then takes 1 off: 6 - 1 = 5.
+    let v = timed_until(json!({"Event": hit}), Some(json!([0, {"Entity": 1}])));
+    let mut s = Session::load(&r, &v.to_string()).unwrap();
+    let back: serde_json::Value = serde_json::from_str(&s.save()).unwrap();
+    assert_eq!(back["state"]["timed"][0]["fact"], json!([0, {"Entity": 1}]), "the fact is saved");
+    s.apply("hit", &[("unit", Value::Entity(1))]).unwrap();
+    assert!(s.state().timed().is_empty(), "the change ended when the event fired for the unit");
+}
+
+#[test]
+fn a_timed_change_until_an_event_the_ruleset_lacks_is_refused() {
+    let v = timed_until(json!({"Event": 99}), None);
+    let before = v.clone();
+    assert_eq!(refused(&v), "mettle::save::bad_value");
+    assert_eq!(v, before, "nothing of the save was changed");
+}
+
+#[test]
+fn a_timed_change_waiting_for_a_fact_of_the_wrong_type_is_refused() {
+    let hit = rules().program().events.iter().position(|e| e.name == "hit").unwrap();
+    assert_eq!(
+        refused(&timed_until(json!({"Event": hit}), Some(json!([0, {"Int": 3}])))),
+        "mettle::save::bad_value"
+    );
+    assert_eq!(
+        refused(&timed_until(json!({"Event": hit}), Some(json!([7, {"Entity": 1}])))),
+        "mettle::save::bad_value"
+    );
+    assert_eq!(
+        refused(&timed_until(json!("TurnEnd"), Some(json!([0, {"Entity": 1}])))),
+        "mettle::save::bad_value"
+    );
 }

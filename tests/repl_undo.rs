@@ -186,3 +186,28 @@ fn a_line_among_many_units_reads_the_ones_it_names_and_suggests_among_all() {
     ok(&mut r, "let best = alpha");
     assert_eq!(ok(&mut r, "best.spi"), "5\n", "a let names a unit the line does not");
 }
+
+/// A value given on an earlier prompt line cannot be changed with `set` or `add` (the line is
+/// refused with a located error that says to use `let` again, and the value stays); `let` again
+/// gives it a new value, and an entity's name stays refused as before.
+#[test]
+fn a_name_from_an_earlier_line_is_changed_with_let_again() {
+    let mut repl = Repl::new(1, false, 80);
+    assert!(!repl.handle("var n = 1").failed);
+    for (line, at) in
+        [("set n to 2", "input:1:5"), ("add 1 to n", "input:1:10"), ("remove 1 from n", "input:1:15")]
+    {
+        let reply = repl.handle(line);
+        assert!(reply.failed, "{line}: {}", reply.out);
+        assert!(reply.err.contains("mettle::repl::earlier_name"), "{line}: {}", reply.err);
+        assert!(reply.err.contains(at), "{line}: {}", reply.err);
+        assert!(reply.err.contains("let n = "), "{line}: {}", reply.err);
+        assert_eq!(repl.handle("n").out.trim(), "1", "{line} changed nothing");
+    }
+    assert!(!repl.handle("let n = n + 1").failed);
+    assert_eq!(repl.handle("n").out.trim(), "2");
+    // Within one line a `var` still changes as in a rule.
+    let reply = repl.handle("var k = 1  add 2 to k  let shown = k");
+    assert!(!reply.failed, "{}", reply.err);
+    assert_eq!(repl.handle("shown").out.trim(), "3");
+}

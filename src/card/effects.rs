@@ -2,8 +2,8 @@
 
 use super::words::{self, Source};
 use super::{Effect, Words};
-use crate::ast::{self, Duration, ExprKind, Span, StmtKind};
-use crate::program::{Program, Stmt};
+use crate::ast::{self, ExprKind, Span, StmtKind};
+use crate::program::{Program, Stmt, Until};
 use std::collections::HashMap;
 
 /// The conditions and loops an effect is written under, outermost first.
@@ -465,12 +465,22 @@ pub(super) fn effect(p: &Program, src: &Source, s: &Stmt) -> Option<Words> {
                 Some(v) => w.strong(&v),
                 None => w.code(&words::set_value(src, *span)),
             }
-            w.text(match until {
-                Some(Duration::EndOfTurn) => " until the end of the turn",
-                Some(Duration::EndOfRound) => " until the end of the round",
-                Some(Duration::NextRound) => " until the end of next round",
-                None => "",
-            });
+            match until {
+                Some(Until::EndOfTurn) => w.text(" until the end of the turn"),
+                Some(Until::EndOfRound) => w.text(" until the end of the round"),
+                Some(Until::NextRound) => w.text(" until the end of next round"),
+                Some(Until::Event { event, fact }) => {
+                    let ev = &p.events[*event as usize];
+                    w.text(" until ");
+                    w.code(&ev.name);
+                    w.text(" next happens");
+                    if let Some(f) = fact.as_ref().and_then(|(i, _)| ev.facts.get(*i as usize)) {
+                        w.text(" with the same ");
+                        w.code(&f.name);
+                    }
+                }
+                None => {}
+            }
         }
         Stmt::Add { place, amount, negate, span } => {
             let q = src.quote(*span);

@@ -519,6 +519,7 @@ fn attributes_read(def: &ast::CheckDef, kind: &str) -> Vec<String> {
             CheckLineKind::Target(t) => vec![t],
             CheckLineKind::Let(_, e) => vec![e],
             CheckLineKind::Outcome(o) => o.when.iter().collect(),
+            CheckLineKind::Reroll(r) => r.when.iter().collect(),
             CheckLineKind::Input(_) | CheckLineKind::Group { .. } => vec![],
         };
         for e in exprs {

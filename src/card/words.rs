@@ -150,7 +150,43 @@ pub(super) fn check_summary(src: &Source, def: &CheckDef, outcomes: &[String]) -
         w.strong(outcomes.get(i).map_or(o.name.name.as_str(), String::as_str));
     }
     w.text(".");
+    reroll_words(src, def, &parts, &written, outcomes, &mut w);
     w
+}
+
+/// The sentence a `reroll when …` line adds to a check's words: "On **fails**, roll the whole check
+/// again, once (if `spend`)."
+fn reroll_words(
+    src: &Source,
+    def: &CheckDef,
+    parts: &Parts,
+    written: &[&ast::OutcomeDef],
+    outcomes: &[String],
+    w: &mut Words,
+) {
+    let Some(r) = def.lines.iter().find_map(|l| match &l.kind {
+        CheckLineKind::Reroll(r) => Some(r),
+        _ => None,
+    }) else {
+        return;
+    };
+    w.text(" On ");
+    for (i, o) in r.outcomes.iter().enumerate() {
+        if i > 0 {
+            w.text(if i + 1 == r.outcomes.len() { " or " } else { ", " });
+        }
+        let label = written.iter().position(|x| x.name.name == o.name).and_then(|i| outcomes.get(i));
+        w.strong(label.map_or(o.name.as_str(), String::as_str));
+    }
+    if let Some(cond) = &r.when {
+        w.text(", if ");
+        w.extend(condition(src, parts, cond));
+    }
+    w.text(if r.once {
+        ", roll the whole check again, once: the second roll stands."
+    } else {
+        ", roll the whole check again until it lands on another outcome (at most 100 times)."
+    });
 }
 
 /// Most modifiers spelled out in a check's sentence; more are only listed.

@@ -76,7 +76,7 @@ impl<'a> Checker<'a> {
         if p == q {
             self.diags.push(
                 Diagnostic::warning(
-                    "resolve::always",
+                    crate::diagnostics::Code::Always.path(),
                     format!("a chance of {p} in {q} always comes true"),
                     Span::new(p_span.start, q_span.end),
                     "always happens",

@@ -38,6 +38,7 @@ impl<'a> Checker<'a> {
             under: false,
             outcome_set,
             groups: vec![],
+            reroll: None,
             span: item.span,
         });
         self.check_ast.push(ch);
@@ -322,11 +323,13 @@ impl<'a> Checker<'a> {
         }
         // Record the check's named slots before its outcomes, so that outcomes may read `last` of it.
         self.check_slots[id as usize] = named.clone();
+        let reroll = self.reroll(ch);
         let outcomes = self.outcomes(ch, id);
         let groups = self.groups(ch);
         let lets_for = lets.iter().map(|(name, _)| self.let_for(ch, name)).collect();
         let c = &mut self.prog.checks[id as usize];
         c.groups = groups;
+        c.reroll = reroll;
         c.lets_for = lets_for;
         c.slots = slots;
         c.lets = lets;
@@ -487,16 +490,70 @@ impl<'a> Checker<'a> {
         self.target_range = (None, None);
     }
 
+    /// The check's `reroll` line, if it has one: each outcome named is one of the check's, the
+    /// condition a flag read with the values after the roll, one line at most.
+    fn reroll(&mut self, ch: &ast::CheckDef) -> Option<Reroll> {
+        let outcomes = outcome_names(ch);
+        let mut out: Option<Reroll> = None;
+        for line in &ch.lines {
+            let CheckLineKind::Reroll(r) = &line.kind else { continue };
+            if let Some(first) = &out {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::duplicate",
+                        format!("check `{}` has two `reroll` lines", ch.name.name),
+                        line.span,
+                        "second reroll",
+                    )
+                    .with_label(first.span, "first reroll here")
+                    .with_help(
+                        "name every outcome that is rolled again in one line: `reroll when fail, shaken`",
+                    ),
+                );
+                continue;
+            }
+            let mut picked: Vec<u32> = vec![];
+            for o in &r.outcomes {
+                match outcomes.iter().position(|n| *n == o.name) {
+                    Some(i) if !picked.contains(&(i as u32)) => picked.push(i as u32),
+                    Some(_) => {}
+                    None => self.error(
+                        Diagnostic::error(
+                            "resolve::unknown_name",
+                            format!("check `{}` has no outcome `{}`", ch.name.name, o.name),
+                            o.span,
+                            "not an outcome of this check",
+                        )
+                        .with_help(crate::diagnostics::suggest(&o.name, "outcome", &outcomes)),
+                    ),
+                }
+            }
+            let when = r.when.as_ref().map(|w| {
+                let t = self.expr(w, Some(&Ty::Flag));
+                self.expect_ty(&t, &Ty::Flag, w.span, "a re-roll's condition");
+                let mut test = Test::new(t.e);
+                test.span = w.span;
+                test
+            });
+            if !r.once && picked.len() == outcomes.len() && when.is_none() && !outcomes.is_empty() {
+                self.error(
+                    Diagnostic::error(
+                        "resolve::reroll_forever",
+                        format!("every outcome of check `{}` rolls it again", ch.name.name),
+                        line.span,
+                        "no roll would ever stand",
+                    )
+                    .with_help("leave out at least one outcome, or write `once` to roll again at most once"),
+                );
+            }
+            out = Some(Reroll { outcomes: picked, once: r.once, when, span: line.span });
+        }
+        out
+    }
+
     /// The check's `group` lines: each member an outcome of the check, each name new.
     fn groups(&mut self, ch: &ast::CheckDef) -> Vec<(String, Vec<String>)> {
-        let outcomes: Vec<&str> = ch
-            .lines
-            .iter()
-            .filter_map(|l| match &l.kind {
-                CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
-                _ => None,
-            })
-            .collect();
+        let outcomes = outcome_names(ch);
         let mut out: Vec<(String, Vec<String>)> = vec![];
         let mut seen: Vec<&ast::Ident> = vec![];
         for line in &ch.lines {
@@ -583,7 +640,7 @@ impl<'a> Checker<'a> {
             if let Some(prev) = always {
                 self.diags.push(
                     Diagnostic::warning(
-                        "resolve::unreachable",
+                        crate::diagnostics::Code::Unreachable.path(),
                         format!("outcome `{}` can never happen", o.name.name),
                         o.name.span,
                         "never reached",
@@ -595,7 +652,7 @@ impl<'a> Checker<'a> {
                 let span = o.when.as_ref().map(|w| w.span).unwrap_or(o.name.span);
                 self.diags.push(
                     Diagnostic::warning(
-                        "resolve::unreachable",
+                        crate::diagnostics::Code::Unreachable.path(),
                         format!("outcome `{}` can never happen", o.name.name),
                         span,
                         "this condition never holds",
@@ -645,7 +702,7 @@ impl<'a> Checker<'a> {
                     }
                 };
                 Diagnostic::error(
-                    "resolve::missing_otherwise",
+                    crate::diagnostics::Code::MissingOtherwise.path(),
                     format!("check `{}` has no `otherwise` outcome", ch.name.name),
                     span,
                     "some rolls may match no outcome",
@@ -728,4 +785,15 @@ fn names_word(text: &str, word: &str) -> bool {
         !text[..i].chars().next_back().is_some_and(is_ident)
             && !text[i + word.len()..].chars().next().is_some_and(is_ident)
     })
+}
+
+/// The names of a check's outcomes, in the order written.
+fn outcome_names(ch: &ast::CheckDef) -> Vec<&str> {
+    ch.lines
+        .iter()
+        .filter_map(|l| match &l.kind {
+            CheckLineKind::Outcome(o) => Some(o.name.name.as_str()),
+            _ => None,
+        })
+        .collect()
 }

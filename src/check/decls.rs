@@ -350,7 +350,7 @@ impl Checker<'_> {
             if seen_otherwise {
                 self.error(
                     Diagnostic::warning(
-                        "resolve::unreachable",
+                        crate::diagnostics::Code::Unreachable.path(),
                         "this row comes after `otherwise` and is never used",
                         row.span,
                         "never used",

@@ -1,5 +1,6 @@
 //! Checking dice terms: counts and sides, custom faces, and notation modifiers that can never
-//! work (rerolling or exploding every face) or never matter (keeping more dice than rolled).
+//! work (rerolling or exploding every face) or never matter (keeping more dice than rolled, raising
+//! no face).
 
 use super::Checker;
 use super::expr::{PoolInfo, T};
@@ -76,9 +77,18 @@ impl<'a> Checker<'a> {
         };
         self.may_show(faces.0, faces.1);
         let mut successes = false;
+        // The highest raise lifts the highest value a die can show; the last one lifts the lowest,
+        // unless a reroll or an explosion after it brings new faces that were never raised.
+        let (mut raised, mut floor): (Option<i64>, Option<i64>) = (None, None);
         let mut kept_hi = count_r.1;
         let mut kept_lo = count_r.0;
         for (m, span) in mods {
+            if matches!(
+                m,
+                ast::DiceMod::Reroll(..) | ast::DiceMod::RerollOnce(..) | ast::DiceMod::Explode(..)
+            ) {
+                floor = None;
+            }
             match m {
                 ast::DiceMod::CountSuccesses(cmp, n) => {
                     successes = true;
@@ -147,9 +157,43 @@ impl<'a> Checker<'a> {
                         .with_help("reroll only some faces, e.g. `r1`"),
                     );
                 }
-                _ => {}
+                ast::DiceMod::Reroll(..) | ast::DiceMod::RerollOnce(..) => {}
+                ast::DiceMod::Raise(n) => {
+                    if *n <= faces.0 {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                "resolve::raises_nothing",
+                                format!("no face of this die is below {n}, so `min{n}` changes nothing"),
+                                *span,
+                                "raises no face",
+                            )
+                            .with_help(format!(
+                                "raise to a number above the lowest face ({}), e.g. `min2`, or remove it",
+                                faces.0
+                            )),
+                        );
+                    } else if *n >= faces.1 {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                "resolve::raises_everything",
+                                format!("no face of this die is above {n}, so every die shows {n}"),
+                                *span,
+                                "raises every face",
+                            )
+                            .with_help(format!(
+                                "raise to a number below the highest face ({}), or write the number \
+                                 {n} instead of the die",
+                                faces.1
+                            )),
+                        );
+                    }
+                    raised = raised.max(Some(*n));
+                    floor = floor.max(Some(*n));
+                }
             }
         }
+        // What the dice can show once raised.
+        let faces = (floor.map_or(faces.0, |n| faces.0.max(n)), raised.map_or(faces.1, |n| faces.1.max(n)));
         let text = self.src(e.span).to_string();
         let d = DiceExpr {
             count: count_e,

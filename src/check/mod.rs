@@ -21,7 +21,7 @@ pub use expr::{div_floor, range_words};
 pub use repl::{PromptCode, PromptInput, PromptName, check_prompt};
 
 use crate::ast::{self, ItemKind, Span};
-use crate::diagnostics::{Diagnostic, suggest, suggest_or};
+use crate::diagnostics::{Code, Diagnostic, suggest, suggest_or};
 use crate::program::*;
 use scope::Scope;
 use sets::SetIndex;
@@ -97,6 +97,8 @@ pub(crate) struct Checker<'a> {
     data_root: Option<String>,
     /// The check being checked passes by rolling under its target (see `checks::roll_under`).
     roll_under: bool,
+    /// At the REPL prompt: slots `0..prompt_names` hold the names given on earlier lines.
+    prompt_names: u32,
     /// Attributes some rule reads (kind, attribute), for the `unread_attribute` warning.
     attr_read: std::collections::HashSet<(KindId, u32)>,
     /// The attribute being checked is the target of `set`, `add` or `remove`: not a read.
@@ -123,26 +125,17 @@ pub fn check(
     // A check without `otherwise` is an error unless the exact analysis, which needs the compiled
     // program, shows that its outcomes cover every roll: the program is returned when those are the
     // only errors, for the caller to settle them (see `odds::cover`).
-    let errors = c.diags.iter().any(|d| d.is_error() && d.code != MISSING_OTHERWISE);
+    let errors = c.diags.iter().any(|d| d.is_error() && !d.is(Code::MissingOtherwise));
     if errors {
         // Ranges worked out around an error are not to be trusted: say nothing about them. Nor
         // about attributes read by nothing: the read may be the line in error.
         c.diags.retain(|d| {
-            d.is_error()
-                || !matches!(
-                    d.code.as_str(),
-                    "mettle::resolve::unreachable"
-                        | "mettle::resolve::always"
-                        | "mettle::resolve::unread_attribute"
-                )
+            d.is_error() || !(d.is(Code::Unreachable) || d.is(Code::Always) || d.is(Code::UnreadAttribute))
         });
     }
     c.diags.sort_by_key(|d| (d.span().start, !d.is_error()));
     (if errors { None } else { Some(c.prog) }, c.diags)
 }
-
-/// The code of a check without `otherwise` whose outcomes may not cover every roll.
-pub(crate) const MISSING_OTHERWISE: &str = "mettle::resolve::missing_otherwise";
 
 impl<'a> Checker<'a> {
     fn new(text: &'a str, file: &ast::File) -> Self {
@@ -213,6 +206,7 @@ impl<'a> Checker<'a> {
             shapes: HashMap::new(),
             data_root: None,
             roll_under: false,
+            prompt_names: 0,
             attr_read: Default::default(),
             placing: false,
             script_text: String::new(),
@@ -595,7 +589,7 @@ impl<'a> Checker<'a> {
                 }
                 self.diags.push(
                     Diagnostic::warning(
-                        "resolve::unread_attribute",
+                        Code::UnreadAttribute.path(),
                         format!("no rule reads attribute `{}` of {}", f.name, kind.name),
                         f.span,
                         "never read",

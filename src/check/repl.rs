@@ -71,6 +71,7 @@ pub fn check_prompt<'a>(
     for n in names {
         c.scope.bind(&n.name, n.ty.clone(), ast::Span::default(), false);
     }
+    c.prompt_names = names.len() as u32;
     let (choices, sets) = (c.prog.choices.len(), c.prog.sets.len());
     let code = match input {
         PromptInput::Stmts(stmts) => {

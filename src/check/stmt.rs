@@ -97,6 +97,61 @@ impl<'a> Checker<'a> {
         t.e
     }
 
+    /// How long a timed `set` lasts; for `until EVENT for EXPR`, the one fact of the event with the
+    /// expression's type.
+    fn until(&mut self, d: &ast::Duration, span: Span) -> Option<Until> {
+        Some(match d {
+            ast::Duration::EndOfTurn => Until::EndOfTurn,
+            ast::Duration::EndOfRound => Until::EndOfRound,
+            ast::Duration::NextRound => Until::NextRound,
+            ast::Duration::Event { event, fact } => {
+                let ev = self.event_named(event)?;
+                let Some(fact) = fact else { return Some(Until::Event { event: ev, fact: None }) };
+                let t = self.expr(fact, None);
+                let facts = &self.prog.events[ev as usize].facts;
+                let alike = |a: &Ty| a == &t.ty || matches!((a, &t.ty), (Ty::Int { .. }, Ty::Int { .. }));
+                let same: Vec<usize> =
+                    facts.iter().enumerate().filter(|(_, f)| alike(&f.ty)).map(|(i, _)| i).collect();
+                let [only] = same.as_slice() else {
+                    let ty = self.ty_words(&t.ty);
+                    let (what, help) = if same.is_empty() {
+                        (
+                            format!("event `{}` has no fact that is {ty}", event.name),
+                            if facts.is_empty() {
+                                format!(
+                                    "`{}` has no facts: leave out `for …` to end the change the next time it fires, or declare an event of your own with the fact (`event activated(side: side)`) and trigger it",
+                                    event.name
+                                )
+                            } else {
+                                let names: Vec<String> =
+                                    facts.iter().map(|f| format!("`{}`", f.name)).collect();
+                                format!("give a value of the type of one of its facts ({})", names.join(", "))
+                            },
+                        )
+                    } else {
+                        (
+                            format!("event `{}` has more than one fact that is {ty}", event.name),
+                            "declare an event with one fact of this type, so that mettle knows which one to compare"
+                                .to_string(),
+                        )
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "resolve::until_fact",
+                            what,
+                            fact.span,
+                            "compared with a fact of the event",
+                        )
+                        .with_label(span, "the change lasts until then")
+                        .with_help(help),
+                    );
+                    return None;
+                };
+                Until::Event { event: ev, fact: Some((*only as u32, t.e)) }
+            }
+        })
+    }
+
     pub(super) fn cond(&mut self, e: &ast::Expr, what: &str) -> T {
         let t = self.expr(e, Some(&Ty::Flag));
         self.expect_ty(&t, &Ty::Flag, e.span, what);
@@ -108,11 +163,15 @@ impl<'a> Checker<'a> {
         Some(match &s.kind {
             StmtKind::Set { place: at, value, until } => {
                 if let Some(slot) = self.var_named(at, "set") {
-                    return self.set_var(slot, at, value, until.map(|u| u.1));
+                    return self.set_var(slot, at, value, until.as_ref().map(|u| u.1));
                 }
                 let (place, ty, name) = self.place(at, "set")?;
                 let value = self.value_for(value, &ty, &format!("the new value of `{name}`"), &name);
-                Stmt::Set { place, value, until: until.map(|u| u.0), span }
+                let until = match until {
+                    Some((d, s)) => Some(self.until(d, *s)?),
+                    None => None,
+                };
+                Stmt::Set { place, value, until, span }
             }
             StmtKind::Add { amount, .. } | StmtKind::Remove { amount, .. } => {
                 let negate = matches!(s.kind, StmtKind::Remove { .. });
@@ -180,7 +239,7 @@ impl<'a> Checker<'a> {
                 if let Some(k) = c.known {
                     self.diags.push(
                         Diagnostic::warning(
-                            "resolve::always",
+                            crate::diagnostics::Code::Always.path(),
                             format!("this condition is always {}", if k { "true" } else { "false" }),
                             cond.span,
                             if k { "always holds" } else { "never holds" },

@@ -74,6 +74,24 @@ impl<'a> Checker<'a> {
                 // Already reported: one mistake, one message.
                 Some(u32::MAX)
             }
+            // A value given at an earlier prompt line: the prompt changes it with `let` again.
+            None if slot < self.prompt_names
+                && !matches!(self.scope.in_slot(slot).map(|v| &v.ty), Some(Ty::Entity(_))) =>
+            {
+                let n = &id.name;
+                self.error(
+                    Diagnostic::error(
+                        "repl::earlier_name",
+                        format!("`{n}` was given on an earlier line, and `{verb}` cannot change it here"),
+                        e.span,
+                        format!("`{verb}` would change it"),
+                    )
+                    .with_help(format!(
+                        "at the prompt, give it a new value with `let {n} = …` (for example `let {n} = {n} + 1`)"
+                    )),
+                );
+                Some(u32::MAX)
+            }
             None => None,
         }
     }

@@ -228,7 +228,7 @@ fn estimate(
     }
     if done == 0 {
         return Err(Diagnostic::plain(
-            "odds::out_of_work",
+            crate::diagnostics::Code::OutOfWork.path(),
             format!("{question}: the budget of work ran out before a single roll could be sampled"),
         )
         .with_help("raise it with `--budget odds_work=N`, or ask about fewer rows at once"));

@@ -9,6 +9,7 @@ use super::scan::{self, Needs};
 use super::{Dist, Weight};
 use crate::ast::{Cmp, DiceMod};
 use crate::diagnostics::Diagnostic;
+use crate::dice::DieStep;
 use crate::program::*;
 use crate::session::{DiceSpec, Prepared, Session, Settled};
 use num_bigint::BigUint;
@@ -92,7 +93,7 @@ fn check_odds_within(
     let Some(spec) = &prepared.dice else {
         // No dice: one way, settled once.
         let s = session.settle(prepared, None)?;
-        return Ok(Ok(gather(session, prepared, vec![(BigUint::from(1u32), s, 0)], None)));
+        return Ok(Ok(gather(session, prepared, vec![(BigUint::from(1u32), s, 0)], None)?));
     };
     if let crate::session::FaceSpec::Count(n) = spec.faces
         && n > MAX_FACES
@@ -118,15 +119,7 @@ fn check_odds_within(
     places.sort_unstable();
     places.dedup();
     let shape = shape(&needs, Some(spec), counts, places);
-    let keeps = spec.mods.iter().any(|m| {
-        matches!(
-            m,
-            DiceMod::KeepHighest(_)
-                | DiceMod::KeepLowest(_)
-                | DiceMod::DropHighest(_)
-                | DiceMod::DropLowest(_)
-        )
-    });
+    let keeps = spec.mods.iter().any(DiceMod::selects);
     let explodes = spec.mods.iter().any(|m| matches!(m, DiceMod::Explode(..)));
     let reads_more = !shape.places.is_empty() || shape.sum || !shape.counts.is_empty() || needs.sorted;
     if (keeps || explodes) && !reads_more {
@@ -142,17 +135,21 @@ fn check_odds_within(
         return Ok(Err(explain(&rules, c, &b)));
     }
     if keeps || needs.sorted {
-        return super::sorted::odds(session, prepared, c, spec, &shape.places).map(|r| {
-            r.map(|settled| {
-                let mut odds = gather(session, prepared, settled, None);
+        return match super::sorted::odds(session, prepared, c, spec, &shape.places)? {
+            Ok(settled) => {
+                let mut odds = gather(session, prepared, settled, None)?;
                 odds.table.sampleable = false;
-                odds
-            })
-        });
+                Ok(Ok(odds))
+            }
+            Err(why) => Ok(Err(why)),
+        };
     }
-    let mut faces = spec.faces.all();
+    let faces = end_faces(spec);
+    let lo = faces.first().copied().unwrap_or(0);
+    if let Err(why) = super::pool::reach(lo, spec.faces.faces().max(), &spec.mods) {
+        return Ok(Err(why));
+    }
     let limit = (BUDGET / (spec.count.max(1) as u128 * faces.len() as u128)).min(1 << 24) as usize;
-    faces.dedup();
     let Some(layout) = Layout::new(&shape, faces, spec.count, limit) else {
         let hint = if shape.places.len() > 1 {
             "; each die read by its place multiplies them: counting faces reads fewer numbers (`count(dice, 1) == 2` \
@@ -182,7 +179,7 @@ fn check_odds_within(
     let pools = rolls.iter().map(|(_, f, _)| Some(pool_of(spec, &shape, f)));
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((w, _, i), s)| (w, s, i)).collect();
-    Ok(Ok(gather(session, prepared, settled, Some(layout))))
+    Ok(Ok(gather(session, prepared, settled, Some(layout))?))
 }
 
 /// Exact odds of a check whose rules read only its roll's value, whatever the roll's modifiers: the
@@ -210,7 +207,7 @@ fn by_value(
         rolls.iter().map(|(v, _)| Some(Pool { notation: String::new(), sides, dice: vec![], value: *v }));
     let settled = session.settle_all(prepared, pools)?;
     let settled = rolls.into_iter().zip(settled).map(|((_, w), s)| (w, s, 0)).collect();
-    let mut odds = gather(session, prepared, settled, None);
+    let mut odds = gather(session, prepared, settled, None)?;
     odds.table.sampleable = false;
     Ok(Ok(odds))
 }
@@ -261,10 +258,7 @@ fn pool_of(spec: &DiceSpec, shape: &KeyShape, faces: &[i64]) -> Pool {
     Pool {
         notation: String::new(),
         sides: spec.faces.faces().max(),
-        dice: faces
-            .iter()
-            .map(|&face| Die { face, kept: true, rerolled: vec![], exploded: false, from: None })
-            .collect(),
+        dice: faces.iter().map(|&face| Die::new(face)).collect(),
         value: faces.iter().map(|&f| shape.value(f)).sum(),
     }
 }
@@ -316,36 +310,60 @@ fn joint<W: Weight>(spec: &DiceSpec, layout: &Layout) -> Option<Vec<(W, Vec<i64>
     )
 }
 
-/// One die's faces with their weights, after its rerolls (`r`: again until it doesn't match, at most
-/// [`crate::dice::MAX_CHAIN`] times; `ro`: once), all over a common total. `None` on overflow.
+/// One die's faces with their weights, after its rerolls and raises in the order written, all over a
+/// common total ([`super::pool::one_die`]). `None` on overflow.
 pub(crate) fn die<W: Weight>(spec: &DiceSpec) -> Option<Vec<(i64, W)>> {
-    let faces = spec.faces.all();
-    let mut w: BTreeMap<i64, W> = BTreeMap::new();
-    for f in &faces {
-        let e = w.entry(*f).or_insert_with(W::zero);
-        *e = e.add(&W::one())?;
-    }
+    let steps: Vec<DieStep> = spec.mods.iter().filter_map(DieStep::of).collect();
+    let die = super::pool::one_die::<W>(&spec.faces.all(), &steps)?;
+    Some(die.nonzero().map(|(f, w)| (f, w.clone())).collect())
+}
+
+/// Every face a die of `spec` may end with: its own, and those raises lift it to.
+fn end_faces(spec: &DiceSpec) -> Vec<i64> {
+    let mut faces = spec.faces.all();
     for m in &spec.mods {
-        let (cmp, n, chain) = match m {
-            DiceMod::Reroll(c, n) => (*c, *n, crate::dice::MAX_CHAIN),
-            DiceMod::RerollOnce(c, n) => (*c, *n, 1),
-            _ => continue,
-        };
-        // With M ways to match out of T: a matching face stays only after `chain` rerolls that all
-        // matched (M^chain), another is kept after i = 0..=chain matching draws (sum of M^i T^(chain-i)).
-        // Over T^(chain+1) ways in all.
-        let m_ways = w.iter().filter(|(f, _)| cmp.test(**f, n)).try_fold(W::zero(), |a, (_, x)| a.add(x))?;
-        let t = w.values().try_fold(W::zero(), |a, x| a.add(x))?;
-        let (mut keep, mut stay) = (W::one(), W::one());
-        for _ in 0..chain {
-            stay = stay.mul(&m_ways)?;
-            keep = keep.mul(&t)?.add(&stay)?;
-        }
-        for (f, x) in w.iter_mut() {
-            *x = x.mul(if cmp.test(*f, n) { &stay } else { &keep })?;
+        match DieStep::of(m) {
+            Some(DieStep::Raise(n)) => faces.push(n),
+            Some(DieStep::Reroll { .. }) | None => {}
         }
     }
-    Some(w.into_iter().collect())
+    faces.sort_unstable();
+    faces.dedup();
+    faces
+}
+
+/// The ways of each settled roll to be the one that stands, when `reroll when …` may set rolls
+/// aside: with T ways in all, R of them rolled again, and at most k re-rolls, a roll that is not
+/// rolled again stands after i = 0..=k rolls set aside (sum of R^i T^(k-i) ways), one that is
+/// stands only as the last of k re-rolls (R^k), over T^(k+1) ways in all. An error when every roll
+/// is rolled again and there is no `once`: no roll would ever stand but the hundredth re-roll.
+fn reweigh(
+    c: &Check,
+    settled: Vec<(BigUint, Settled, usize)>,
+) -> Result<Vec<(BigUint, Settled, usize)>, Diagnostic> {
+    let Some(reroll) = &c.reroll else { return Ok(settled) };
+    let t: BigUint = settled.iter().map(|(w, _, _)| w).sum();
+    let r: BigUint = settled.iter().filter(|(_, s, _)| s.reroll).map(|(w, _, _)| w).sum();
+    if r.bits() == 0 {
+        return Ok(settled);
+    }
+    if !reroll.once && r == t {
+        return Err(Diagnostic::error(
+            "odds::reroll_forever",
+            format!("every roll of check `{}` is rolled again", c.name),
+            reroll.span,
+            "no roll stands",
+        )
+        .with_help(
+            "with these inputs every roll lands on an outcome that is rolled again: name fewer outcomes, add a condition with `if`, or write `once`",
+        ));
+    }
+    let (mut keep, mut stay) = (BigUint::from(1u32), BigUint::from(1u32));
+    for _ in 0..reroll.bound() {
+        stay *= &r;
+        keep = keep * &t + &stay;
+    }
+    Ok(settled.into_iter().map(|(w, s, i)| (if s.reroll { w * &stay } else { w * &keep }, s, i)).collect())
 }
 
 /// Adds up the settled rolls: ways per outcome, the distributions of the check's numbers, and (when
@@ -355,7 +373,8 @@ fn gather(
     prepared: &Prepared,
     settled: Vec<(BigUint, Settled, usize)>,
     layout: Option<Layout>,
-) -> CheckOdds {
+) -> Result<CheckOdds, Diagnostic> {
+    let settled = reweigh(&session.ruleset().program().checks[prepared.check as usize], settled)?;
     let mut follow = if prepared.effects {
         let c = &session.ruleset().program().checks[prepared.check as usize];
         let natural = scan::needs(c, &scan::parts(c).1).natural;
@@ -415,11 +434,12 @@ fn gather(
             out.push((lets[i].0.clone(), dist(m)));
         }
     }
-    CheckOdds {
+    Ok(CheckOdds {
         outcomes: c.outcomes.iter().zip(ways).map(|(o, w)| (names[o.index as usize].clone(), w)).collect(),
         effects: follow.map(|f| f.finish(session, &all, true)).unwrap_or_default(),
         total: all,
         values: out,
-        table: Table { layout, outcome, total: total_at, sampleable: true },
-    }
+        // A sampler looks one roll up in the table: a check that may be rolled again rolls itself.
+        table: Table { layout, outcome, total: total_at, sampleable: c.reroll.is_none() },
+    })
 }

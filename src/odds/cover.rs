@@ -26,7 +26,7 @@ pub(crate) fn settle_missing_otherwise(rules: &Ruleset, diags: Vec<Diagnostic>) 
     let p = rules.program();
     let mut out = vec![];
     for mut d in diags {
-        if d.code != "mettle::resolve::missing_otherwise" {
+        if !d.is(crate::diagnostics::Code::MissingOtherwise) {
             out.push(d);
             continue;
         }
@@ -85,7 +85,7 @@ fn cover(rules: &Ruleset, id: CheckId) -> Cover {
         match check_odds(&mut session, &prepared) {
             _ if super::work::dry() => return Cover::Unknown,
             Ok(Ok(_)) => {}
-            Err(d) if d.code == "mettle::run::no_outcome" => {
+            Err(d) if d.is(crate::diagnostics::Code::NoOutcome) => {
                 let shown: Vec<String> = args
                     .iter()
                     .map(|(i, v)| format!("{} = {}", c.inputs[*i as usize].field.name, show(p, v)))

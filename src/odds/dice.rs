@@ -109,7 +109,7 @@ fn estimate(
     if runs == 0 {
         return Err(vec![
             Diagnostic::plain(
-                "odds::out_of_work",
+                crate::diagnostics::Code::OutOfWork.path(),
                 format!("one roll of `{}` takes more than the budget of work of an estimate", expr.trim()),
             )
             .with_help("raise the budget's `odds_work`"),

@@ -54,7 +54,7 @@ fn lint(rules: &Ruleset) -> Vec<Diagnostic> {
                 let o = &c.outcomes[oi];
                 // The checker already warns of a condition that can never hold.
                 let known = rules.warnings().iter().any(|w| {
-                    w.code.ends_with("resolve::unreachable")
+                    w.is(crate::diagnostics::Code::Unreachable)
                         && w.labels.iter().any(|l| o.span.start <= l.span.start && l.span.end <= o.span.end)
                 });
                 if known {

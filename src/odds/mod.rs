@@ -20,8 +20,12 @@ mod scenario;
 mod sorted;
 mod states;
 mod sweep;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) mod text;
 mod walk;
 pub(crate) mod weight;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) mod whatif;
 pub(crate) mod work;
 
 pub use ask::{FALLBACK_RUNS, ask, defaults_text, exact_report};

@@ -5,7 +5,7 @@ use super::Dist;
 use super::poly::Poly;
 use super::weight::Weight;
 use crate::ast::{Cmp, DiceMod};
-use crate::dice::{Faces, MAX_CHAIN};
+use crate::dice::{DieStep, Faces, MAX_CHAIN};
 use num_bigint::BigUint;
 
 /// The exact distribution of the value of `count` dice with `faces` and `mods`, as
@@ -40,28 +40,20 @@ fn term_within(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Result<Dist,
 /// (wide dice rerolled many times, whose weights grow to thousands of bits).
 const BUDGET: f64 = 2e8;
 
-/// `rN` (`tries` = [`MAX_CHAIN`]) or `roN` (`tries` = 1).
-#[derive(Debug, Clone, Copy)]
-struct Reroll {
-    cmp: Cmp,
-    n: i64,
-    tries: usize,
-}
-
 /// A term's modifiers, sorted into the stages that exact odds can follow.
 #[derive(Debug)]
 struct Plan {
     n: usize,
     /// Faces and how many times each appears on the die.
     base: Vec<(i64, u64)>,
-    /// Rerolls before any keep or drop: every die alike.
-    pre: Vec<Reroll>,
+    /// Rerolls and raises before any keep or drop: every die alike.
+    pre: Vec<DieStep>,
     /// The kept ranks `a..b`, counted from the highest die.
     keep: Option<(usize, usize)>,
-    /// Rerolls of the kept dice after the keep.
-    post: Vec<Reroll>,
-    /// `x`: explode when a die matches, then the rerolls written after it.
-    explode: Option<(Cmp, i64, Vec<Reroll>)>,
+    /// Rerolls and raises of the kept dice after the keep.
+    post: Vec<DieStep>,
+    /// `x`: explode when a die matches, then the rerolls and raises written after it (of every die).
+    explode: Option<(Cmp, i64, Vec<DieStep>)>,
     /// `cs`: the last one counts.
     count: Option<(Cmp, i64)>,
 }
@@ -83,9 +75,7 @@ impl Plan {
             }
         });
         let (lo, hi) = (base[0].0, base.last().map_or(0, |l| l.0));
-        if hi.checked_sub(lo).is_none_or(|d| d > 100_000) {
-            return Err("the die's faces are too far apart to list every value".into());
-        }
+        let hi = reach(lo, hi, mods)?;
         // Sums stay far inside an i64: every die, and every die an explosion may add.
         let most = lo.unsigned_abs().max(hi.unsigned_abs()).saturating_mul(n as u64 * (MAX_CHAIN as u64 + 1));
         if most > 1 << 60 {
@@ -96,17 +86,18 @@ impl Plan {
         }
         let mut p = Plan { n, base, pre: vec![], keep: None, post: vec![], explode: None, count: None };
         for m in mods {
+            if let Some(step) = DieStep::of(m) {
+                match (&mut p.explode, p.keep) {
+                    (Some(x), _) => x.2.push(step),
+                    (None, Some(_)) => p.post.push(step),
+                    (None, None) => p.pre.push(step),
+                }
+                continue;
+            }
             match *m {
                 DiceMod::CountSuccesses(cmp, v) => p.count = Some((cmp, v)),
-                DiceMod::Reroll(cmp, v) | DiceMod::RerollOnce(cmp, v) => {
-                    let tries = if matches!(m, DiceMod::Reroll(..)) { MAX_CHAIN } else { 1 };
-                    let r = Reroll { cmp, n: v, tries };
-                    match (&mut p.explode, p.keep) {
-                        (Some(x), _) => x.2.push(r),
-                        (None, Some(_)) => p.post.push(r),
-                        (None, None) => p.pre.push(r),
-                    }
-                }
+                // Steps of each die, taken above.
+                DiceMod::Reroll(..) | DiceMod::RerollOnce(..) | DiceMod::Raise(_) => {}
                 DiceMod::Explode(cmp, v) => {
                     if p.explode.is_some() {
                         return Err("a term that explodes twice is not worked out exactly".into());
@@ -146,7 +137,7 @@ impl Plan {
     /// About how many bits the total number of ways takes: faces^(dice · rolls per die).
     fn total_bits(&self) -> f64 {
         let chain = if self.explode.is_some() { MAX_CHAIN as f64 } else { 0.0 };
-        let rolls = 1.0 + chain + self.pre.iter().chain(&self.post).map(|r| r.tries as f64).sum::<f64>();
+        let rolls = 1.0 + chain + self.pre.iter().chain(&self.post).map(|r| tries(*r) as f64).sum::<f64>();
         let per_face = self.base.iter().map(|b| b.1).sum::<u64>() as f64;
         self.n as f64 * rolls * per_face.log2()
     }
@@ -194,7 +185,7 @@ impl Plan {
         }
         let base = die.clone();
         for r in &self.pre {
-            die = reroll(&die, &base, *r)?.reduce();
+            die = step(&die, &base, *r)?.reduce();
         }
         let out = match self.keep.filter(|&k| k != (0, self.n)) {
             None => self.after_keep(&die, &base)?.reduce().pow(self.n)?,
@@ -208,14 +199,14 @@ impl Plan {
     fn after_keep<W: Weight>(&self, die: &Poly<W>, base: &Poly<W>) -> Option<Poly<W>> {
         let mut f = die.clone();
         for r in &self.post {
-            f = reroll(&f, base, *r)?;
+            f = step(&f, base, *r)?;
         }
         let Some((cmp, n, rest)) = &self.explode else { return self.value(&f) };
         // `own(face)`: what one die that showed `face` when the explosion was decided adds.
         let own = |face: i64, w: &W| -> Option<Poly<W>> {
             let mut g = Poly::point(face, w.clone());
             for r in rest {
-                g = reroll(&g, base, *r)?;
+                g = step(&g, base, *r)?;
             }
             self.value(&g)
         };
@@ -338,19 +329,73 @@ fn powers_w<W: Weight>(x: &W, k: usize) -> Option<Vec<W>> {
     Some(out)
 }
 
-/// A die whose face is distributed as `die`, after `r`: matching faces are rolled again on `base`
-/// (up to `r.tries` times in all). The total is `total(die) · total(base)^tries` whatever `die` is.
-fn reroll<W: Weight>(die: &Poly<W>, base: &Poly<W>, r: Reroll) -> Option<Poly<W>> {
+/// The highest face a die with faces `lo..=hi` can end with after `mods` (a raise may lift it above
+/// `hi`), or why its values are too far apart to be listed one by one.
+pub(crate) fn reach(lo: i64, hi: i64, mods: &[DiceMod]) -> Result<i64, String> {
+    let top = mods.iter().filter_map(DieStep::of).fold(hi, |top, s| match s {
+        DieStep::Raise(n) => top.max(n),
+        DieStep::Reroll { .. } => top,
+    });
+    match top.checked_sub(lo) {
+        Some(d) if d <= 100_000 => Ok(top),
+        _ if top > hi => {
+            Err(format!("raising dice to {top} puts their values too far apart to list every one"))
+        }
+        _ => Err("the die's faces are too far apart to list every value".into()),
+    }
+}
+
+/// How many faces a step may roll again.
+fn tries(s: DieStep) -> usize {
+    match s {
+        DieStep::Reroll { tries, .. } => tries,
+        DieStep::Raise(_) => 0,
+    }
+}
+
+/// The faces of one die, as [`crate::dice::roll`] leaves it after `steps` (the rerolls and raises of
+/// its term, in order), from `faces`: each face with its weight, all over one common total. `None`
+/// when the weights overflow `W`.
+pub(crate) fn one_die<W: Weight>(faces: &[i64], steps: &[DieStep]) -> Option<Poly<W>> {
+    let mut base = Poly::empty();
+    for &f in faces {
+        base.add_scaled(&Poly::point(f, W::one()), &W::one(), 0)?;
+    }
+    let mut die = base.clone();
+    for s in steps {
+        die = step(&die, &base, *s)?;
+    }
+    Some(die)
+}
+
+/// A die whose face is distributed as `die` after step `s`, with new faces rolled on `base`. The total
+/// is `total(die) · total(base)^tries` whatever `die` is.
+fn step<W: Weight>(die: &Poly<W>, base: &Poly<W>, s: DieStep) -> Option<Poly<W>> {
+    match s {
+        DieStep::Reroll { cmp, n, tries } => reroll(die, base, cmp, n, tries),
+        DieStep::Raise(n) => {
+            let mut out = Poly::empty();
+            for (f, w) in die.nonzero() {
+                out.add_scaled(&Poly::point(f.max(n), w.clone()), &W::one(), 0)?;
+            }
+            Some(out)
+        }
+    }
+}
+
+/// A die whose face is distributed as `die`, after a reroll: faces that pass `cmp n` are rolled again
+/// on `base` (up to `tries` times in all).
+fn reroll<W: Weight>(die: &Poly<W>, base: &Poly<W>, cmp: Cmp, n: i64, tries: usize) -> Option<Poly<W>> {
     let (mut hit, mut miss) = (Poly::empty(), Poly::empty());
     for (f, w) in base.nonzero() {
-        let side = if r.cmp.test(f, r.n) { &mut hit } else { &mut miss };
+        let side = if cmp.test(f, n) { &mut hit } else { &mut miss };
         side.add_scaled(&Poly::point(f, w.clone()), &W::one(), 0)?;
     }
     let (s, m) = (base.total()?, hit.total()?);
     // `again`: the face after rolling `base` with `t` more tries left; its total is `s^(t + 1)`.
     let mut again = base.clone();
     let mut st = W::one();
-    for _ in 1..r.tries {
+    for _ in 1..tries {
         st = st.mul(&s)?;
         let mut next = miss.scale(&st)?;
         next.add_scaled(&again, &m, 0)?;
@@ -360,7 +405,7 @@ fn reroll<W: Weight>(die: &Poly<W>, base: &Poly<W>, r: Reroll) -> Option<Poly<W>
     let mut out = Poly::empty();
     let mut die_hit = W::zero();
     for (f, w) in die.nonzero() {
-        if r.cmp.test(f, r.n) {
+        if cmp.test(f, n) {
             die_hit.add_to(w)?;
         } else {
             out.add_scaled(&Poly::point(f, w.clone()), &st, 0)?;

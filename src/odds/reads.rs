@@ -29,6 +29,11 @@ pub(crate) fn maker_reads(def: &ast::CheckDef, kind: &str) -> Vec<(Vec<String>, 
                 }
                 stmts(&o.body, kind, &mut out);
             }
+            CheckLineKind::Reroll(r) => {
+                if let Some(w) = &r.when {
+                    expr(w, kind, &mut out);
+                }
+            }
             CheckLineKind::Group { .. } => {}
         }
     }

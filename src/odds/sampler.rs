@@ -2,13 +2,12 @@
 //! rolls the dice (the same draws from the same generator as a real roll) and looks up the outcome.
 
 use super::check::{CheckOdds, check_odds};
-use crate::ast::{Cmp, DiceMod};
 use crate::diagnostics::Diagnostic;
-use crate::dice::MAX_CHAIN;
+use crate::dice::DieStep;
 use crate::program::{CheckId, Value};
 use crate::session::{DiceSpec, FaceSpec, Session};
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+use std::convert::Infallible;
 use std::sync::Arc;
 
 /// A check compiled for sampling: roll its dice, read the outcome from a table.
@@ -29,7 +28,8 @@ pub struct Sampler {
     fmin: i64,
     /// Position of each face (from `fmin`) in the layout's faces.
     slot: Vec<usize>,
-    rerolls: Vec<(Cmp, i64, usize)>,
+    /// The rerolls and raises each die goes through, in order.
+    steps: Vec<DieStep>,
     step: Vec<usize>,
     /// What each of the first dice adds instead of `step` (dice read by their place).
     lead: Vec<Vec<usize>>,
@@ -49,21 +49,14 @@ impl Sampler {
         if !odds.table.sampleable {
             return None;
         }
-        let (count, faces, rerolls) = match spec {
+        let (count, faces, steps) = match spec {
             Some(spec) => (
                 spec.count,
                 match &spec.faces {
                     FaceSpec::Count(n) => Faces::Count(*n),
                     FaceSpec::List(l) => Faces::List(l.clone()),
                 },
-                spec.mods
-                    .iter()
-                    .filter_map(|m| match m {
-                        DiceMod::Reroll(c, k) => Some((*c, *k, MAX_CHAIN)),
-                        DiceMod::RerollOnce(c, k) => Some((*c, *k, 1)),
-                        _ => None,
-                    })
-                    .collect(),
+                spec.mods.iter().filter_map(DieStep::of).collect(),
             ),
             None => (0, Faces::Count(1), vec![]),
         };
@@ -75,7 +68,7 @@ impl Sampler {
             }
             None => (1, vec![0], vec![0], vec![]),
         };
-        Some(Sampler { check, count, faces, fmin, slot, rerolls, step, lead, odds: Arc::new(odds) })
+        Some(Sampler { check, count, faces, fmin, slot, steps, step, lead, odds: Arc::new(odds) })
     }
 
     /// The check it samples.
@@ -88,12 +81,12 @@ impl Sampler {
         &self.odds
     }
 
-    /// One die, drawn exactly as the roller draws it.
+    /// One die, drawn as the roller draws it ([`crate::dice::draw`]).
     #[inline]
     fn face(&self, rng: &mut ChaCha8Rng) -> i64 {
         match &self.faces {
-            Faces::Count(n) => rng.random_range(1..=*n),
-            Faces::List(l) => l[rng.random_range(0..l.len())],
+            Faces::Count(n) => crate::dice::draw(rng, crate::dice::Faces::Count(*n)),
+            Faces::List(l) => crate::dice::draw(rng, crate::dice::Faces::List(l)),
         }
     }
 
@@ -114,7 +107,7 @@ impl Sampler {
     #[inline]
     fn roll(&self, rng: &mut ChaCha8Rng) -> usize {
         let mut idx = 0;
-        if self.rerolls.is_empty() {
+        if self.steps.is_empty() {
             for i in 0..self.count {
                 let at = self.slot[(self.face(rng) - self.fmin) as usize];
                 idx += match self.lead.get(i) {
@@ -123,15 +116,15 @@ impl Sampler {
                 };
             }
         } else {
-            // As the roller does: every die first, then each reroll over the dice in order.
+            // As the roller does: every die first, then each step over the dice in order.
             let mut faces: Vec<i64> = (0..self.count).map(|_| self.face(rng)).collect();
-            for &(c, k, chain) in &self.rerolls {
+            for step in &self.steps {
                 for f in faces.iter_mut() {
-                    let mut tries = 0;
-                    while c.test(*f, k) && tries < chain {
-                        *f = self.face(rng);
-                        tries += 1;
-                    }
+                    let drawn = step.apply(*f, &mut || Ok::<i64, Infallible>(self.face(rng)), |_| ());
+                    *f = match drawn {
+                        Ok(f) => f,
+                        Err(never) => match never {},
+                    };
                 }
             }
             for (i, f) in faces.into_iter().enumerate() {

@@ -58,6 +58,8 @@ pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
     }
     after.extend(c.target.as_ref());
     after.extend(c.outcomes.iter().filter_map(|o| o.when.as_ref().map(|w| &w.expr)));
+    // Whether a roll is rolled again is read from it, as its outcome is.
+    after.extend(c.reroll.as_ref().and_then(|r| r.when.as_ref()).map(|w| &w.expr));
     (before, after)
 }
 

@@ -155,7 +155,7 @@ fn affordable_runs(r: &Ruleset, name: &str) -> Result<(u64, u64), Diagnostic> {
     });
     if done == 0 {
         return Err(Diagnostic::plain(
-            "odds::out_of_work",
+            crate::diagnostics::Code::OutOfWork.path(),
             format!("one run of scenario `{name}` takes more than the budget of work of an estimate"),
         )
         .with_help(

@@ -8,6 +8,7 @@ use super::Weight;
 use super::check::die;
 use crate::ast::DiceMod;
 use crate::diagnostics::Diagnostic;
+use crate::dice::DieStep;
 use crate::program::Check;
 use crate::session::{DiceSpec, Prepared, Session, Settled};
 use num_bigint::BigUint;
@@ -28,23 +29,19 @@ pub fn odds(
     spec: &DiceSpec,
     places: &[usize],
 ) -> Result<Result<SettledRolls, String>, Diagnostic> {
-    // A reroll written after a keep or drop changes kept dice after they were chosen: the sorted
-    // faces no longer say which were kept.
-    let first_keep = spec.mods.iter().position(|m| {
-        matches!(
-            m,
-            DiceMod::KeepHighest(_)
-                | DiceMod::KeepLowest(_)
-                | DiceMod::DropHighest(_)
-                | DiceMod::DropLowest(_)
-        )
-    });
+    // A reroll or raise written after a keep or drop changes kept dice after they were chosen: the
+    // sorted faces no longer say which were kept.
+    let first_keep = spec.mods.iter().position(DiceMod::selects);
     if let Some(k) = first_keep
-        && spec.mods[k..].iter().any(|m| matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..)))
+        && let Some(step) = spec.mods[k..].iter().find_map(DieStep::of)
     {
+        let (does, what, example) = match step {
+            DieStep::Reroll { .. } => ("rerolls", "reroll", "4d6r1kh3"),
+            DieStep::Raise(_) => ("raises", "raise", "4d6min2kh3"),
+        };
         return Ok(Err(format!(
-            "check `{}` rerolls dice after keeping or dropping some and reads more than the roll's total; to make \
-             it exact, write the reroll before the keep (`4d6r1kh3`)",
+            "check `{}` {does} dice after keeping or dropping some and reads more than the roll's total; to \
+             make it exact, write the {what} before the keep (`{example}`)",
             c.name
         )));
     }
@@ -57,14 +54,9 @@ pub fn odds(
         },
         Err(why) => return Ok(Err(why)),
     };
-    // Each state's roll, as the roller builds it from those faces (its rerolls already in the
-    // weights): which dice are kept, and the value.
-    let mods: Vec<DiceMod> = spec
-        .mods
-        .iter()
-        .filter(|m| !matches!(m, DiceMod::Reroll(..) | DiceMod::RerollOnce(..)))
-        .copied()
-        .collect();
+    // Each state's roll, as the roller builds it from those faces (its rerolls and raises already in
+    // the weights): which dice are kept, and the value.
+    let mods: Vec<DiceMod> = spec.mods.iter().filter(|m| DieStep::of(m).is_none()).copied().collect();
     let mut pools = Vec::with_capacity(states.len());
     for (_, faces) in &states {
         let mut forced: std::collections::VecDeque<i64> = faces.iter().copied().collect();

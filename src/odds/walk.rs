@@ -42,7 +42,7 @@ pub fn scenario_ends(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>
     // Every run of the walk (the probes too) counts its steps against one budget of work.
     let (ends, dry) = super::work::within(rules.budget().odds_work, || walk(rules, name));
     match ends {
-        Err(d) if d.code.ends_with("unknown_scenario") => Err(d),
+        Err(d) if d.is(crate::diagnostics::Code::UnknownScenario) => Err(d),
         _ if dry => Ok(Err(super::work::reason())),
         ends => ends,
     }
@@ -57,7 +57,7 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
         s.set_logging(false);
         s.explore();
         if let Err(d) = s.run_scenario(name)
-            && d.code.ends_with("unknown_scenario")
+            && d.is(crate::diagnostics::Code::UnknownScenario)
         {
             return Err(d);
         }
@@ -75,25 +75,69 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
             if estimate == u128::MAX { "too many to count".to_string() } else { estimate.to_string() }
         )));
     }
-    // Depth-first over the faces of each die a path meets; each path weighs 1 / (product of sides).
-    let mut stack: Vec<(Vec<i64>, BigUint)> = vec![(vec![], BigUint::from(1u32))];
-    let mut runs = 0u64;
-    let mut finished: Vec<(Vec<(String, String)>, BigUint)> = vec![];
-    while let Some((faces, den)) = stack.pop() {
-        runs += 1;
-        if runs > MAX_PATHS {
+    let start = || {
+        let mut s = Session::new(rules, 0);
+        s.set_logging(false);
+        s
+    };
+    let finished = every_path(
+        start,
+        |s| s.run_scenario(name),
+        |s, result| match result {
+            Ok(_) => Ok(snapshot(s)),
+            // An unknown scenario is the caller's mistake, not an end.
+            Err(d) if d.is(crate::diagnostics::Code::UnknownScenario) => Err(d),
+            Err(d) => Ok(vec![("error".into(), d.message)]),
+        },
+    );
+    let finished = match finished {
+        Ok(f) => f,
+        Err(Short::Paths) => {
             return Ok(Err(format!(
                 "the scenario has more than {MAX_PATHS} different runs; use `mettle sim` to estimate it"
             )));
         }
-        // Starting a run costs something of its own, however short the scenario.
+        Err(Short::Work) => return Ok(Err(super::work::reason())),
+        Err(Short::Failed(d)) => return Err(d),
+    };
+    let paths = finished.len() as u64;
+    Ok(Ok(Ends { ends: describe(finished), paths }))
+}
+
+/// Why [`every_path`] stopped before the last path.
+pub(crate) enum Short<E> {
+    /// More than [`MAX_PATHS`] runs.
+    Paths,
+    /// The budget of work ran out.
+    Work,
+    /// A path's end was an error that stops the whole walk.
+    Failed(E),
+}
+
+/// Every way the dice of a piece of play can fall, depth first: each path is played by `run` on a
+/// fresh session from `start` with its faces forced, again and again with one more face, until it
+/// meets no die it has no face for; `end` says what the finished path came to. Each end comes with
+/// the denominator of its chance, the product of the sides of the dice it met.
+pub(crate) fn every_path<R, T, E>(
+    start: impl Fn() -> Session,
+    mut run: impl FnMut(&mut Session) -> R,
+    mut end: impl FnMut(&Session, R) -> Result<T, E>,
+) -> Result<Vec<(T, BigUint)>, Short<E>> {
+    let mut stack: Vec<(Vec<i64>, BigUint)> = vec![(vec![], BigUint::from(1u32))];
+    let mut runs = 0u64;
+    let mut out = vec![];
+    while let Some((faces, den)) = stack.pop() {
+        runs += 1;
+        if runs > MAX_PATHS {
+            return Err(Short::Paths);
+        }
+        // Starting a run costs something of its own, however short the piece.
         super::work::charge(100);
-        let mut s = Session::new(rules, 0);
-        s.set_logging(false);
+        let mut s = start();
         s.walk(&faces);
-        let result = s.run_scenario(name);
+        let result = run(&mut s);
         if super::work::dry() {
-            return Ok(Err(super::work::reason()));
+            return Err(Short::Work);
         }
         if let Some(needs) = s.walk_needs() {
             let den = den * BigUint::from(needs.len());
@@ -104,16 +148,9 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
             }
             continue;
         }
-        let end = match result {
-            Ok(_) => snapshot(&s),
-            // An unknown scenario is the caller's mistake, not an end.
-            Err(d) if d.code.ends_with("unknown_scenario") => return Err(d),
-            Err(d) => vec![("error".into(), d.message)],
-        };
-        finished.push((end, den));
+        out.push((end(&s, result).map_err(Short::Failed)?, den));
     }
-    let paths = finished.len() as u64;
-    Ok(Ok(Ends { ends: describe(finished), paths }))
+    Ok(out)
 }
 
 /// Everything an end state is told apart by: the game's result and winner, each entity's attributes.

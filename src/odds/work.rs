@@ -93,7 +93,7 @@ pub fn left() -> u64 {
 pub(crate) fn out_of_work(at: crate::ast::Span) -> crate::diagnostics::Diagnostic {
     DRY.with(|d| d.set(true));
     crate::diagnostics::Diagnostic::error(
-        "odds::out_of_work",
+        crate::diagnostics::Code::OutOfWork.path(),
         "the exact answer's budget of work ran out while settling this rule",
         at,
         "running this when the budget ran out",

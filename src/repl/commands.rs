@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every command, for help, completion and "did you mean".
-pub(super) const COMMANDS: [&str; 17] = [
+pub(super) const COMMANDS: [&str; 22] = [
     ":help",
     ":quit",
     ":load",
@@ -27,6 +27,11 @@ pub(super) const COMMANDS: [&str; 17] = [
     ":save!",
     ":restore",
     ":restore!",
+    ":odds",
+    ":sim",
+    ":test",
+    ":card",
+    ":plot",
     ":exit",
 ];
 
@@ -119,6 +124,10 @@ impl Repl {
             ":save!" => self.save(rest, true, reply),
             ":restore" => self.restore(rest, false, reply),
             ":restore!" => self.restore(rest, true, reply),
+            ":sim" => self.sim_command(line, reply),
+            ":test" => self.test_command(line, args, reply),
+            ":card" => self.card_command(line, rest, reply),
+            ":plot" => self.plot_command(line, rest, reply),
             _ => {
                 let help = match did_you_mean(name, COMMANDS) {
                     Some(c) => format!("did you mean `{c}`?"),
@@ -128,11 +137,16 @@ impl Repl {
             }
         };
         if let Err(d) = r {
-            reply.fail(self.plain_error(&d));
+            // The workbench's errors point at the words of the line they are about.
+            if d.labels.is_empty() || !matches!(name, ":sim" | ":test" | ":card" | ":plot") {
+                reply.fail(self.plain_error(&d));
+            } else {
+                reply.fail(self.render(std::slice::from_ref(&d), line));
+            }
         }
     }
 
-    fn need_path<'a>(&self, rest: &'a str, cmd: &str) -> Result<&'a str, Diagnostic> {
+    pub(super) fn need_path<'a>(&self, rest: &'a str, cmd: &str) -> Result<&'a str, Diagnostic> {
         if rest.is_empty() {
             return Err(error(
                 "missing_argument",
@@ -161,7 +175,7 @@ impl Repl {
                 let warnings: Vec<_> = rules
                     .warnings()
                     .iter()
-                    .filter(|d| d.code != "mettle::resolve::unread_attribute")
+                    .filter(|d| !d.is(crate::diagnostics::Code::UnreadAttribute))
                     .cloned()
                     .collect();
                 // In full they are `mettle check`'s: here one line, so that they do not stand

@@ -55,7 +55,7 @@ impl Repl {
         let warnings: Vec<_> = rules
             .warnings()
             .iter()
-            .filter(|d| d.span().start >= base && d.code != "mettle::resolve::unread_attribute")
+            .filter(|d| d.span().start >= base && !d.is(crate::diagnostics::Code::UnreadAttribute))
             .cloned()
             .collect();
         if !warnings.is_empty() {
@@ -147,7 +147,7 @@ impl Repl {
     /// the line names are bound, so a line costs the same among 10,000 units as among ten; a line
     /// the checker says anything about is checked again with every name, for the same messages
     /// (a "did you mean" among all the units).
-    fn check_with_names(
+    pub(super) fn check_with_names(
         &self,
         input: &str,
         line: PromptInput<'_>,

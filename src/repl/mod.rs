@@ -8,11 +8,14 @@ mod commands;
 mod help;
 mod input;
 mod names;
+mod odds;
 mod show;
 mod transfer;
 mod values;
+mod workbench;
 
 pub use names::Names;
+pub use odds::LastOdds;
 
 use crate::program::{Ty, Value};
 use crate::{LoadError, Ruleset, Session, ast};
@@ -120,6 +123,9 @@ pub struct Reply {
     pub err: String,
     /// The input asked to leave.
     pub quit: bool,
+    /// `:plot FILE`: the front end draws [`Repl::last_odds`] as an SVG chart into this file (the
+    /// library draws no charts).
+    pub plot: Option<PathBuf>,
     /// The input failed (an error was reported).
     pub failed: bool,
 }
@@ -164,6 +170,20 @@ pub struct Repl {
     options: Vec<(String, String)>,
     /// Stops the input being worked out (Ctrl-C); shared by every session the REPL plays.
     cancel: Arc<std::sync::atomic::AtomicBool>,
+    /// The odds last shown, for `:plot`.
+    last_odds: Option<LastOdds>,
+    /// Told how many runs of `:sim` are done, and of how many.
+    progress: Option<Progress>,
+}
+
+/// What a front end draws the progress of a long `:sim` with: runs done, runs asked for.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(u64, u64) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 impl Repl {
@@ -204,6 +224,8 @@ impl Repl {
             budget: crate::Budget::default(),
             options: vec![],
             cancel: Arc::default(),
+            last_odds: None,
+            progress: None,
         }
     }
 
@@ -226,6 +248,8 @@ impl Repl {
             budget: self.budget.clone(),
             options: self.options.clone(),
             cancel,
+            last_odds: None,
+            progress: self.progress.clone(),
         }
     }
 
@@ -255,6 +279,17 @@ impl Repl {
         self.cancel.clone()
     }
 
+    /// The odds last shown (by `odds`, `:odds` or `:sim`), which `:plot FILE` asks the front end to
+    /// draw.
+    pub fn last_odds(&self) -> Option<&LastOdds> {
+        self.last_odds.as_ref()
+    }
+
+    /// Has `:sim` tell `progress` how many runs are done, and of how many, as it plays them.
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.progress = Some(progress);
+    }
+
     /// Handles one input: a command (`:help`), definitions, statements or an expression.
     pub fn handle(&mut self, input: &str) -> Reply {
         // The session may have been replaced (`:load`, `:restore`, `:undo`): it answers to the same flag.
@@ -262,12 +297,22 @@ impl Repl {
         let mut reply = Reply::default();
         let trimmed = input.trim();
         self.current = trimmed.lines().next().unwrap_or("").to_string();
-        if trimmed.starts_with(':') {
+        let first = trimmed.split_whitespace().next().unwrap_or("");
+        if first == ":odds" || (first == "odds" && !self.names_odds()) {
+            self.odds_line(input, &mut reply);
+        } else if trimmed.starts_with(':') {
             self.command(trimmed, &mut reply);
         } else if !trimmed.is_empty() {
             self.input(input, &mut reply);
         }
         reply
+    }
+
+    /// Whether `odds` names something at the prompt (a unit or a `let` value), and so is not the
+    /// odds question.
+    fn names_odds(&self) -> bool {
+        self.world.lets.iter().any(|l| l.name == "odds")
+            || self.world.session.state().entities.iter().any(|(_, e)| e.name == "odds")
     }
 
     /// Remembers the world before a step that replaced the session (kept whole), for `:undo`.

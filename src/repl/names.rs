@@ -31,13 +31,19 @@ pub struct Names {
     pub check_inputs: Vec<(String, Vec<String>)>,
     /// The facts of each event, by the event's name.
     pub event_facts: Vec<(String, Vec<String>)>,
+    /// House-rule options.
+    pub options: Vec<String>,
+    /// Scenarios.
+    pub scenarios: Vec<String>,
+    /// The kind that makes each check, by the check's name (none for a check made by no one).
+    pub check_makers: Vec<(String, String)>,
 }
 
 /// Words that start a statement or a definition at the prompt.
-const LINE_STARTS: [&str; 27] = [
+const LINE_STARTS: [&str; 28] = [
     "add", "answer", "check", "choose", "define", "dice", "end", "event", "expect", "for", "if", "kind",
-    "ladder", "let", "new", "note", "on", "remove", "repeat", "result", "roll", "scenario", "set", "table",
-    "trigger", "var", "with",
+    "ladder", "let", "new", "note", "odds", "on", "remove", "repeat", "result", "roll", "scenario", "set",
+    "table", "trigger", "var", "with",
 ];
 /// Words that go inside an expression (`each` and `where` in a total: `count(each unit u where …)`).
 const EXPR_WORDS: [&str; 11] = ["and", "each", "if", "is", "last", "no", "none", "not", "or", "where", "yes"];
@@ -92,6 +98,13 @@ impl Names {
                 .iter()
                 .map(|e| (e.name.clone(), e.facts.iter().map(|f| f.name.clone()).collect()))
                 .collect(),
+            options: sorted(p.options.iter().map(|o| o.name.clone()).collect()),
+            scenarios: sorted(p.scenarios.iter().map(|s| s.name.clone()).collect()),
+            check_makers: p
+                .checks
+                .iter()
+                .filter_map(|c| Some((c.name.clone(), p.kinds.get(c.subject? as usize)?.name.clone())))
+                .collect(),
         }
     }
 
@@ -111,6 +124,20 @@ impl Names {
         }
     }
 
+    /// What an odds question about check `check` can give or sweep: its inputs, the attributes of
+    /// who makes it, and the options.
+    fn odds_names(&self, check: &str) -> Vec<String> {
+        let mut out: Vec<String> =
+            self.check_inputs.iter().find(|(n, _)| n == check).map(|(_, v)| v.clone()).unwrap_or_default();
+        if let Some((_, kind)) = self.check_makers.iter().find(|(c, _)| c == check) {
+            out.extend(self.attributes_of(kind));
+        }
+        out.extend(self.options.iter().cloned());
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// What fits at a place where a name is given a value (`with NAME = …`, `:roll CHECK NAME=…`),
     /// reading the statement's words before it; `None` when the place is not one.
     fn assigned_names(&self, words: &[&str]) -> Option<Vec<String>> {
@@ -118,6 +145,9 @@ impl Names {
             list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default()
         };
         match words {
+            ["odds" | ":odds", check, ..] if self.checks.iter().any(|c| c == check) => {
+                Some(self.odds_names(check))
+            }
             ["new", kind, _, "with", ..] => Some(self.attributes_of(kind)),
             ["roll" | ":roll", check, ..] if words.contains(&"with") || words[0] == ":roll" => {
                 Some(lookup(&self.check_inputs, check))
@@ -130,6 +160,26 @@ impl Names {
 
     /// Candidates for the word before the cursor in `line`: only what fits there.
     pub fn candidates(&self, line: &str, start: usize) -> Vec<String> {
+        // A what-if (`odds trigger …`) and a simulation (`:sim 100 trigger …`) complete as the
+        // statement after them does.
+        let lead = line.len() - line.trim_start().len();
+        let mut words = line[lead..].split_whitespace();
+        let skip = match (words.next(), words.next(), words.next()) {
+            (Some(w @ ("odds" | ":odds")), Some(next), _) if !self.checks.iter().any(|c| c == next) => {
+                Some(lead + w.len())
+            }
+            (Some(":sim"), Some(n), Some(_)) if n.parse::<u64>().is_ok() => {
+                line[lead + 4..].find(n).map(|i| lead + 4 + i + n.len())
+            }
+            _ => None,
+        };
+        if let Some(cut) = skip {
+            let rest = &line[cut..];
+            let trimmed = rest.len() - rest.trim_start().len();
+            if start >= cut + trimmed {
+                return self.candidates(&line[cut + trimmed..], start - cut - trimmed);
+            }
+        }
         let before = &line[..start];
         let first = line.split_whitespace().next().unwrap_or("");
         if start == line.len() - line.trim_start().len() && line.trim_start().starts_with(':') {
@@ -167,7 +217,32 @@ impl Names {
             }
             return names;
         }
+        let odds_check = matches!(first, "odds" | ":odds")
+            .then(|| words.get(1).filter(|c| self.checks.iter().any(|k| k == *c)))
+            .flatten();
         let mut out: Vec<String> = match (first, prev) {
+            // After `odds`: a check, or a statement to ask about.
+            ("odds" | ":odds", "odds" | ":odds") => self
+                .checks
+                .iter()
+                .cloned()
+                .chain(["trigger", "roll", "set", "add", "remove", "new"].map(String::from))
+                .collect(),
+            (_, "sweep" | "--sweep") if odds_check.is_some() => self.odds_names(odds_check.unwrap_or(&"")),
+            ("odds" | ":odds", _) if odds_check.is_some() && words.len() >= 2 && prev_char != Some('=') => {
+                let mut w: Vec<String> = ["for", "with", "sweep"].map(String::from).to_vec();
+                if prev == "for" {
+                    w = self.units.clone();
+                }
+                w
+            }
+            (":test", ":test") => self.scenarios.clone(),
+            (":sim", _) if words.len() == 2 => self
+                .scenarios
+                .iter()
+                .cloned()
+                .chain(["trigger", "roll", "set", "add", "remove"].map(String::from))
+                .collect(),
             (":roll", ":roll") | (_, "roll") | (_, "last") => self.checks.clone(),
             (":event", ":event") | (_, "trigger") | (_, "on") => self.events.clone(),
             (_, "new") => self.kinds.clone(),
@@ -177,7 +252,7 @@ impl Names {
             (":help", _) => COMMANDS
                 .iter()
                 .map(|c| c.trim_start_matches(':').to_string())
-                .chain(["statements".into(), "scripts".into()])
+                .chain(["statements".into(), "scripts".into(), "odds".into()])
                 .collect(),
             (":roll" | ":event", _) => self.units.iter().chain(&self.states).cloned().collect(),
             // After `new KIND`, a new name is typed: nothing to offer.
@@ -197,7 +272,9 @@ impl Names {
                 .chain(EXPR_WORDS.iter().map(|w| w.to_string()))
                 .collect(),
         };
-        if first.starts_with(':') && !matches!(first, ":roll" | ":event" | ":help") {
+        if first.starts_with(':')
+            && !matches!(first, ":roll" | ":event" | ":help" | ":odds" | ":sim" | ":test")
+        {
             out.clear();
         }
         out.sort();

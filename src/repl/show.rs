@@ -104,6 +104,11 @@ impl Repl {
     }
 
     /// Renders an error that points at no text (a command's mistake).
+    /// A diagnostic from outside the REPL (a front end's), rendered as the REPL's own are.
+    pub fn render_plain(&self, d: &Diagnostic) -> String {
+        self.plain_error(d)
+    }
+
     pub(super) fn plain_error(&self, d: &Diagnostic) -> String {
         let mut d = d.clone();
         prompt_words(&mut d);
@@ -306,13 +311,25 @@ pub(super) fn state(s: &Session) -> String {
     for t in &st.timed {
         let Some(e) = st.entities.get(t.entity) else { continue };
         let f = &p.kinds[e.kind as usize].fields[t.field as usize];
-        let when = match t.expiry {
-            crate::session::Expiry::TurnEnd => "at the end of the turn".to_string(),
-            crate::session::Expiry::RoundEnd(r) => format!("at the end of round {r}"),
-        };
+        let when = until(p, t);
         let _ = writeln!(out, "timed: {}.{} goes back to {} {when}", e.name, f.name, s.show(&t.restore));
     }
     out
+}
+
+/// When timed change `t` runs out, in words: "at the end of round 2", "the next time `rally` fires".
+pub(super) fn until(p: &crate::program::Program, t: &crate::session::Timed) -> String {
+    match t.expiry {
+        crate::session::Expiry::TurnEnd => "at the end of the turn".to_string(),
+        crate::session::Expiry::RoundEnd(r) => format!("at the end of round {r}"),
+        crate::session::Expiry::Event(e) => {
+            let name = p.events.get(e as usize).map_or("?", |e| e.name.as_str());
+            match &t.fact {
+                Some(_) => format!("the next time `{name}` fires with its fact"),
+                None => format!("the next time `{name}` fires"),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ pub(super) fn runtime(
                 .to_string(),
         ),
         EvalAltResult::ErrorTerminated(token, _) if token.clone().into_string().ok().as_deref() == Some(CANCELLED) => (
-            "run::cancelled",
+            crate::diagnostics::Code::Cancelled.path(),
             format!("`{name}` was stopped: cancelled by the user"),
             "stopped here".to_string(),
             "nothing it did was kept; run it again to start over".to_string(),

@@ -116,6 +116,15 @@ pub(super) fn carry_over(old: &Structure, p: &Program, mut st: State) -> Result<
             ));
             continue;
         };
+        // A save names events by their place, which another ruleset may have moved.
+        if let super::Expiry::Event(_) = t.expiry {
+            notes.push(format!(
+                "the timed change of `{who}.{}` was let go, its value kept: it lasted until an event, and the \
+                 ruleset changed",
+                attr.name
+            ));
+            continue;
+        }
         match m.typed(&t.restore, &p.kinds[*k as usize].fields[i].ty) {
             Ok(v) => {
                 (t.field, t.restore) = (i as u32, v);

@@ -168,6 +168,27 @@ pub(super) fn fits(p: &Program, st: &State) -> Result<(), String> {
                 e.name, def.name
             ));
         }
+        if let super::Expiry::Event(ev) = t.expiry {
+            let Some(event) = p.events.get(ev as usize) else {
+                return Err(format!(
+                    "the timed change of `{}.{}` lasts until event #{ev}, which the ruleset does not have",
+                    e.name, def.name
+                ));
+            };
+            if let Some((i, v)) = &t.fact
+                && !event.facts.get(*i as usize).is_some_and(|f| value_fits(p, st, v, &f.ty))
+            {
+                return Err(format!(
+                    "the timed change of `{}.{}` waits for a fact of `{}` it does not have",
+                    e.name, def.name, event.name
+                ));
+            }
+        } else if t.fact.is_some() {
+            return Err(format!(
+                "the timed change of `{}.{}` has a fact but waits for no event",
+                e.name, def.name
+            ));
+        }
     }
     for (c, v) in &st.answers {
         let Some(choice) = p.choices.get(*c as usize) else {

@@ -39,7 +39,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 pub(crate) use run::QuietGame;
 use run::Runner;
-pub(crate) use run::{Compiled, compile};
+pub(crate) use run::{Compiled, compile, differ};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -63,6 +63,9 @@ pub enum Expiry {
     TurnEnd,
     /// At the `round_end` of this round.
     RoundEnd(i64),
+    /// The next time this event fires (with the fact in [`Timed::fact`], when there is one), before
+    /// its rules run.
+    Event(u32),
 }
 
 impl Expiry {
@@ -72,6 +75,8 @@ impl Expiry {
             (Expiry::RoundEnd(a), Expiry::RoundEnd(b)) => a > b,
             (Expiry::RoundEnd(_), Expiry::TurnEnd) => true,
             (Expiry::TurnEnd, _) => false,
+            // An event's time cannot be set against a turn's or a round's: the newer change decides.
+            (Expiry::Event(_), _) | (_, Expiry::Event(_)) => true,
         }
     }
 }
@@ -90,6 +95,10 @@ pub struct Timed {
     pub delta: Option<i64>,
     /// When.
     pub expiry: Expiry,
+    /// For [`Expiry::Event`] with `for …`: the fact (its place among the event's facts) and the value
+    /// it must have for the change to end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact: Option<(u32, Value)>,
     /// The rule that made it.
     pub span: Span,
 }

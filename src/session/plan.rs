@@ -98,6 +98,8 @@ pub struct Settled {
     pub outcome: usize,
     /// Every slot of the check (its `let` values among them).
     pub slots: Vec<Value>,
+    /// Whether `reroll when …` rolls the check again after this roll.
+    pub reroll: bool,
     /// With [`Prepared::effects`], for a check someone makes whose outcome has effects: the
     /// attributes of who makes it after them, or why they cannot be followed from the roll alone.
     pub after: Option<Result<Vec<Value>, String>>,
@@ -155,6 +157,7 @@ impl Session {
                 let mut slots = prepared.frame.clone();
                 let (total, target, outcome) =
                     r.settle_check(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
+                let reroll = r.rerolls(prepared.check, outcome, &mut slots)?;
                 let check = &r.program().checks[prepared.check as usize];
                 let after = match prepared.subject {
                     Some(who) if prepared.effects && !check.outcomes[outcome].body.is_empty() => {
@@ -163,7 +166,7 @@ impl Session {
                     }
                     _ => None,
                 };
-                out.push(Settled { total, target, outcome, slots, after });
+                out.push(Settled { total, target, outcome, slots, reroll, after });
             }
             Ok(out)
         })
@@ -273,11 +276,7 @@ impl Session {
         r.limit(self.rules.budget(), &self.cancel);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, subject, inputs.as_ref())?;
-            let pool = match &r.program().checks[check as usize].roll {
-                Some(roll) => Some(r.roll_pool(&roll.dice, setup.extra, &setup.labels, &mut slots)?),
-                None => None,
-            };
-            let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
+            let (total, target, outcome) = r.roll_and_settle(check, &setup, &mut slots, None)?;
             r.keep_check_frame(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
@@ -301,11 +300,7 @@ impl Session {
         r.limit(self.rules.budget(), &self.cancel);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, Some(subject), inputs.as_ref())?;
-            let pool = match &r.program().checks[check as usize].roll {
-                Some(roll) => Some(r.roll_pool(&roll.dice, setup.extra, &setup.labels, &mut slots)?),
-                None => None,
-            };
-            let (total, target, outcome) = r.settle_check(check, &setup, pool, &mut slots)?;
+            let (total, target, outcome) = r.roll_and_settle(check, &setup, &mut slots, None)?;
             let after = if r.program().checks[check as usize].outcomes[outcome].body.is_empty() {
                 None
             } else {

@@ -30,6 +30,35 @@ fn conditions(because: &[(Span, bool)], text: &str) -> String {
     format!(", as {}", each.join(" and "))
 }
 
+/// The faces of a pool, each with what became of it: `4 (rerolled 1), 6 (exploded), 2 dropped`.
+fn faces(p: &crate::program::Pool) -> String {
+    let faces: Vec<String> = p
+        .dice
+        .iter()
+        .map(|d| {
+            let mut s = d.face.to_string();
+            if !d.rerolled.is_empty() {
+                let old: Vec<String> = d.rerolled.iter().map(|x| x.to_string()).collect();
+                s = format!("{s} (rerolled {})", old.join(", "));
+            }
+            if let Some(f) = d.raised {
+                s = format!("{s} (raised from {f})");
+            }
+            if d.exploded {
+                s = format!("{s} (exploded)");
+            }
+            if let Some(f) = &d.from {
+                s = format!("{s} ({f})");
+            }
+            if !d.kept {
+                s = format!("{s} dropped");
+            }
+            s
+        })
+        .collect();
+    faces.join(", ")
+}
+
 /// The dice of a pool as rolled: `2d6cs>=4 (written (dice_pool)d6cs>=4)` when the count or the
 /// sides were worked out, so that a pool of `(pool)d(sides)` shows the dice it really threw (with the
 /// dice modifiers added or took away); the notation as written when it says it all.
@@ -110,30 +139,17 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
                 let who = r.subject.as_ref().map(|s| format!("{s} {verb} ")).unwrap_or_default();
                 let inputs: Vec<String> = r.inputs.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 let _ = writeln!(out, "{pad}{who}check {}({}){}", r.check, inputs.join(", "), at(r.span));
-                if let Some(p) = &r.pool {
-                    let faces: Vec<String> = p
-                        .dice
-                        .iter()
-                        .map(|d| {
-                            let mut s = d.face.to_string();
-                            if !d.rerolled.is_empty() {
-                                let old: Vec<String> = d.rerolled.iter().map(|x| x.to_string()).collect();
-                                s = format!("{s} (rerolled {})", old.join(", "));
-                            }
-                            if d.exploded {
-                                s = format!("{s} (exploded)");
-                            }
-                            if let Some(f) = &d.from {
-                                s = format!("{s} ({f})");
-                            }
-                            if !d.kept {
-                                s = format!("{s} dropped");
-                            }
-                            s
-                        })
-                        .collect();
+                // A roll that `reroll when …` set aside shows first, with what it landed on.
+                for old in &r.rerolled {
+                    let dice = match &old.pool {
+                        Some(p) => format!("dice {}: {} = {}, ", shown_dice(p), faces(p), p.value),
+                        None => String::new(),
+                    };
                     let _ =
-                        writeln!(out, "{pad}  dice {}: {} = {}", shown_dice(p), faces.join(", "), p.value);
+                        writeln!(out, "{pad}  {dice}total {}: {}, so rolled again", old.total, old.outcome);
+                }
+                if let Some(p) = &r.pool {
+                    let _ = writeln!(out, "{pad}  dice {}: {} = {}", shown_dice(p), faces(p), p.value);
                 }
                 for m in &r.modifiers {
                     let unit = if m.dice { if m.amount.abs() == 1 { " die" } else { " dice" } } else { "" };

@@ -341,8 +341,12 @@ fn sampler_for(rules: &Ruleset, target: &Target) -> Result<Box<dyn Sampler>, Dia
                 }
                 None => None,
             };
+            // An input the maker has as an attribute is taken from the stand-in, as a roll takes it.
             if let Some(missing) = decl.inputs.iter().enumerate().find(|(i, x)| {
-                x.default.is_none() && x.field.default.is_none() && !args.iter().any(|a| a.0 == *i as u32)
+                x.default.is_none()
+                    && x.field.default.is_none()
+                    && !args.iter().any(|a| a.0 == *i as u32)
+                    && (decl.subject.is_none() || p.subject_attribute(c, *i as u32).is_none())
             }) {
                 let n = &missing.1.field.name;
                 return Err(Diagnostic::plain(

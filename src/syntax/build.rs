@@ -106,7 +106,7 @@ impl Builder {
             self.tree.set(tree);
             return true;
         }
-        if self.errors.borrow().iter().any(|d| d.code == "mettle::parse::too_deep") {
+        if self.errors.borrow().iter().any(|d| d.is(crate::diagnostics::Code::TooDeep)) {
             return false;
         }
         let (message, label) = if nest > MAX_NEST {
@@ -118,7 +118,9 @@ impl Builder {
             )
         };
         let help = "split this into smaller expressions or let-bindings";
-        self.error(Diagnostic::error("parse::too_deep", message, span, label).with_help(help));
+        self.error(
+            Diagnostic::error(crate::diagnostics::Code::TooDeep.path(), message, span, label).with_help(help),
+        );
         false
     }
 
@@ -389,6 +391,16 @@ impl Builder {
                 let name = names.next().unwrap_or_else(|| unreachable!("the grammar gives a group a name"));
                 CheckLineKind::Group { name, members: names.collect() }
             }
+            Rule::reroll_line => CheckLineKind::Reroll(RerollDef {
+                outcomes: k
+                    .0
+                    .iter()
+                    .filter(|p| p.as_rule() == Rule::ident)
+                    .map(|i| self.ident(i.clone()))
+                    .collect(),
+                once: k.has(Rule::kw_once),
+                when: k.after(Rule::kw_if).map(|e| self.expr(e)),
+            }),
             r => unreachable!("the grammar has no check line {r:?}"),
         };
         CheckLine { doc, span, kind }

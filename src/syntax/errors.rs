@@ -45,8 +45,8 @@ const STMT_WORDS: [&str; 19] = [
     "set", "add", "remove", "let", "var", "roll", "if", "for", "trigger", "choose", "end", "note", "repeat",
     "new", "dice", "answer", "expect", "with", "record",
 ];
-const CHECK_WORDS: [&str; 8] =
-    ["input", "roll", "modifier", "target", "let", "outcome", "otherwise", "group"];
+const CHECK_WORDS: [&str; 9] =
+    ["input", "roll", "modifier", "target", "let", "outcome", "otherwise", "group", "reroll"];
 
 /// A syntax error as pest found it, kept as data so that the REPL can merge the errors of the
 /// alternatives it tries before wording one.
@@ -113,7 +113,7 @@ impl SyntaxError {
         let (span, found, found_text) = found_at(text, self.pos);
         if let Some(limit) = &self.limit {
             return Diagnostic::error(
-                "parse::too_deep",
+                crate::diagnostics::Code::TooDeep.path(),
                 format!("this is nested too deeply to parse ({limit})"),
                 span,
                 "nesting gets too deep here",
@@ -435,7 +435,8 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::let_line
         | Rule::outcome_line
         | Rule::otherwise_line
-        | Rule::group_line => CHECK_LINE,
+        | Rule::group_line
+        | Rule::reroll_line => CHECK_LINE,
         Rule::field | Rule::field_list => FIELD,
         Rule::rung => RUNG,
         Rule::table_row => "a table row such as `2..6: flee`",

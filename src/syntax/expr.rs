@@ -266,7 +266,7 @@ impl Builder {
         Expr { span, kind: ExprKind::Dice { count, sides, mods: mods.collect() } }
     }
 
-    /// `kh3 kl1 k2 dh1 dl1 x x>=5 r1 r<3 ro1 cs>=5 cs6`
+    /// `kh3 kl1 k2 dh1 dl1 x x>=5 r1 r<3 ro1 min2 cs>=5 cs6`
     fn dice_mod(&self, pair: Pair<'_, Rule>) -> DiceMod {
         let text = pair.as_str();
         let rule = pair.as_rule();
@@ -283,6 +283,7 @@ impl Builder {
             Rule::mod_explode => DiceMod::Explode(c.unwrap_or(Cmp::Ge), n.as_ref().map(|n| self.int(n))),
             Rule::mod_reroll if text.starts_with("ro") => DiceMod::RerollOnce(c.unwrap_or(Cmp::Eq), value()),
             Rule::mod_reroll => DiceMod::Reroll(c.unwrap_or(Cmp::Eq), value()),
+            Rule::mod_raise => DiceMod::Raise(value()),
             Rule::mod_count => DiceMod::CountSuccesses(c.unwrap_or(Cmp::Eq), value()),
             r => unreachable!("the grammar has no dice modifier {r:?}"),
         }

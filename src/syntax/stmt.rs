@@ -147,11 +147,16 @@ impl Builder {
         StmtKind::If { cond, then, otherwise }
     }
 
-    /// `until end of turn`, `until end of round`, `for next round`.
+    /// `until end of turn`, `until end of round`, `for next round`, `until EVENT [for EXPR]`.
     fn duration(&self, pair: Pair<'_, Rule>) -> (Duration, Span) {
         let span = self.span(&pair);
         let k = Kids::of(pair);
-        let d = if k.has(Rule::kw_next) {
+        let d = if let Some(event) = k.find(Rule::ident) {
+            Duration::Event {
+                event: self.ident(event),
+                fact: k.after(Rule::kw_for).map(|e| Box::new(self.expr(e))),
+            }
+        } else if k.has(Rule::kw_next) {
             Duration::NextRound
         } else if k.has(Rule::kw_turn) {
             Duration::EndOfTurn

@@ -102,6 +102,9 @@ pub struct Die {
     /// Faces it showed before being rerolled.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rerolled: Vec<i64>,
+    /// The face it was rolled with, when `minN` raised it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raised: Option<i64>,
     /// Whether an exploding die added it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exploded: bool,
@@ -136,6 +139,7 @@ impl From<&crate::program::Pool> for Dice {
                     face: d.face,
                     kept: d.kept,
                     rerolled: d.rerolled.clone(),
+                    raised: d.raised,
                     exploded: d.exploded,
                     from: d.from.clone(),
                 })
@@ -197,6 +201,22 @@ pub struct Check {
     pub outcome_span: Span,
     /// The check.
     pub span: Span,
+    /// The rolls `reroll when …` set aside before this one, first first (absent when none was, or
+    /// the log is off).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerolled: Vec<Rerolled>,
+}
+
+/// A roll of a check that `reroll when …` set aside.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Rerolled {
+    /// The dice, when the check rolls any.
+    pub pool: Option<Dice>,
+    /// Dice plus flat modifiers.
+    pub total: i64,
+    /// The outcome it landed on, which sent it to be rolled again.
+    pub outcome: String,
 }
 
 /// The typed view of a check's result, read through `session` (for entity names).
@@ -245,6 +265,15 @@ pub fn check(session: &Session, r: &CheckResult) -> Check {
         outcome: r.outcome.clone(),
         outcome_span: r.outcome_span.into(),
         span: r.span.into(),
+        rerolled: r
+            .rerolled
+            .iter()
+            .map(|x| Rerolled {
+                pool: x.pool.as_ref().map(Dice::from),
+                total: x.total,
+                outcome: x.outcome.clone(),
+            })
+            .collect(),
     }
 }
 

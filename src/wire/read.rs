@@ -108,8 +108,11 @@ fn declared<'s>(s: &'s Session, fields: Fields<'_>) -> Result<(Vec<&'s FieldDef>
 fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Diagnostic> {
     let p = s.ruleset().program();
     let wrong = |wanted: &str| {
-        Diagnostic::plain("value::wrong_type", format!("{what} is {v}, but it takes {wanted}"))
-            .with_help("numbers as numbers, yes/no as true/false, states and entities by name as strings")
+        Diagnostic::plain(
+            crate::diagnostics::Code::WrongType.path(),
+            format!("{what} is {v}, but it takes {wanted}"),
+        )
+        .with_help("numbers as numbers, yes/no as true/false, states and entities by name as strings")
     };
     match ty {
         // Whether a number is in range is the library's to say, where the value is used.
@@ -120,14 +123,7 @@ fn value(s: &Session, ty: &Ty, v: &Json, what: &str) -> Result<Value, Diagnostic
             let Some(name) = v.as_str() else {
                 return Err(wrong(&format!("a name: {}", set.names.join(", "))));
             };
-            match set.names.iter().position(|n| n == name) {
-                Some(i) => Ok(Value::Name { set: *id, index: i as u32 }),
-                None => {
-                    let known: Vec<&str> = set.names.iter().map(String::as_str).collect();
-                    Err(Diagnostic::plain("value::unknown_name", format!("{what} has no value `{name}`"))
-                        .with_help(suggest(name, "name", &known)))
-                }
-            }
+            crate::values::name(p, *id, name, what)
         }
         Ty::Entity(k) => match v {
             Json::Null => Ok(Value::None),
@@ -163,12 +159,20 @@ pub fn entity(s: &Session, name: &str, kind: Option<u32>) -> Result<u32, Diagnos
             _ => Ok(e),
         },
         None => {
-            let known: Vec<&str> = s.state().entities().iter().map(|(_, e)| e.name.as_str()).collect();
+            // Of a kind asked for, the names of that kind are the ones to suggest.
+            let noun = kind.map_or("entity", |k| p.kinds[k as usize].name.as_str());
+            let known: Vec<&str> = s
+                .state()
+                .entities()
+                .iter()
+                .filter(|(_, e)| kind.is_none_or(|k| e.kind == k))
+                .map(|(_, e)| e.name.as_str())
+                .collect();
             Err(Diagnostic::plain(
                 "value::unknown_entity",
-                format!("there is no entity in play called `{name}`"),
+                format!("there is no {noun} in play called `{name}`"),
             )
-            .with_help(suggest(name, "entity", &known)))
+            .with_help(suggest(name, noun, &known)))
         }
     }
 }

@@ -283,3 +283,35 @@ fn text_report_and_unknown_names() {
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `spi`?"), "{err}");
 }
+
+/// `mettle sim --check` takes an input the maker has as an attribute from the stand-in, as a roll
+/// does (it used to ask for `--set spi` though every unit has a `spi`); an input nobody has is
+/// still asked for; re-rolls count in the frequencies.
+#[test]
+fn sim_of_a_check_takes_inputs_from_the_stand_in_s_attributes() {
+    let r = rules(
+        "kind unit { spi: 0..6 = 3 }\n\
+         check morale for unit { input spi: 0..6  roll d6  modifier \"Spirit\" +spi  outcome steady when total >= 7  otherwise shaken }\n\
+         check nerve for unit { input grit: 0..6  roll d6  modifier \"Grit\" +grit  outcome steady when total >= 7  otherwise shaken }\n\
+         check rally { roll 2d6  outcome holds when total <= 7  otherwise falters  reroll when falters once }",
+    );
+    let target =
+        |name: &str, with: Vec<(String, Value)>| Target::Check { name: name.into(), inputs: vec![], with };
+    let opts = Options { runs: 20_000, seed: 5, threads: 2 };
+    // spi 3: steady on 4, 5, 6 (1/2); spi 5: on 2..6 (5/6).
+    let rep = sim::simulate(&r, &target("morale", vec![]), &opts, &|_| {}).expect("no --set spi needed");
+    agrees(&rep, "steady", 0.5);
+    let rep =
+        sim::simulate(&r, &target("morale", vec![("spi".into(), Value::Int(5))]), &opts, &|_| {}).unwrap();
+    agrees(&rep, "steady", 5.0 / 6.0);
+    let e = sim::simulate(&r, &target("nerve", vec![]), &opts, &|_| {}).unwrap_err();
+    assert_eq!(e.code, "mettle::sim::missing_input");
+    let rep = sim::simulate(&r, &target("rally", vec![]), &opts, &|_| {}).unwrap();
+    agrees(&rep, "holds", 119.0 / 144.0);
+    let out = Command::new(env!("CARGO_BIN_EXE_mettle"))
+        .args(["sim", "../../rulesets/infinite_frontiers.mettle", "--check", "morale", "--runs", "200"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

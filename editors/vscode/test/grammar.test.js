@@ -38,7 +38,7 @@ function expectedKeywordScope(word) {
 const CMP = '(?:<=|>=|<|>|=)';
 const DICE = new RegExp(
   '(?<![A-Za-z0-9_])[0-9]*d(?:[0-9]+|\\[[-0-9, ]*\\]|(?=\\())' +
-    `(?:(?:kh|kl|k)[0-9]+|(?:dh|dl)[0-9]+|x(?:${CMP}[0-9]+)?|(?:ro|r)${CMP}?[0-9]+|cs${CMP}?[0-9]+)*` +
+    `(?:(?:kh|kl|k)[0-9]+|(?:dh|dl)[0-9]+|x(?:${CMP}[0-9]+)?|(?:ro|r)${CMP}?[0-9]+|min[0-9]+|cs${CMP}?[0-9]+)*` +
     '(?![A-Za-z0-9_])',
   'g',
 );
@@ -165,7 +165,7 @@ function checkFile(grammar, file, text) {
       }
     }
     // Words that are keywords where a check line or a statement starts with them.
-    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record)\b/);
+    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record|reroll)\b/);
     if (start && CONTEXTUAL.has(start[2])) {
       expectScope(file, n, start[1].length, start[2].length, scopes, 'keyword', `the line's keyword \`${start[2]}\``);
       counts.keyword++;
@@ -202,10 +202,10 @@ const EXACT = [
     ],
   ],
   [
-    '  roll 3d6kh2 + d10x + (n)d6 + d[0,1,2] as r // rolled',
+    '  roll 3d6min2kh2 + d10x + (n)d6 + d[0,1,2] as r // rolled',
     [
       ['roll', 'keyword.other.mettle'],
-      ['3d6kh2', 'constant.numeric.dice.mettle'],
+      ['3d6min2kh2', 'constant.numeric.dice.mettle'],
       ['+', 'keyword.operator.arithmetic.mettle'],
       ['d10x', 'constant.numeric.dice.mettle'],
       ['n', 'variable.other.mettle'],
@@ -273,6 +273,18 @@ const EXACT = [
       ['count', 'variable.other.mettle'],
       ['dice', 'variable.other.mettle'],
       ['or', 'keyword.operator.word.mettle'],
+    ],
+  ],
+  [
+    '  reroll when falters, shaken once if spend // a command point',
+    [
+      ['reroll', 'keyword.control.mettle'],
+      ['when', 'keyword.control.mettle'],
+      ['falters', 'variable.other.mettle'],
+      ['shaken', 'variable.other.mettle'],
+      ['once', 'keyword.control.mettle'],
+      ['if', 'keyword.control.mettle'],
+      ['spend', 'variable.other.mettle'],
     ],
   ],
 ];

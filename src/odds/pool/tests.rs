@@ -79,6 +79,23 @@ fn rerolls_once_and_until() {
 }
 
 #[test]
+fn raises_lift_low_faces_wherever_they_stand() {
+    // `4d6min2kh3`: 1s count as 2s; 25/108 of rolls make 15 or more (by listing all 1296).
+    let d = term(4, Faces::Count(6), &[DiceMod::Raise(2), DiceMod::KeepHighest(3)]).unwrap();
+    let high: BigUint = (15..=18).map(|v| d.weight(v)).sum();
+    assert_eq!(high * 108u32, d.total() * 25u32);
+    assert_eq!(p(1, 20, &[DiceMod::Raise(10)], 10), "1/2");
+    assert_eq!(p(1, 20, &[DiceMod::Raise(10)], 9), "0/1");
+    // Raised after a reroll once, a 1 rolled again and showing 1 still becomes 3; raised before it, a
+    // 1 is a 3 before the reroll looks, so nothing is rolled again.
+    assert_eq!(p(1, 6, &[DiceMod::RerollOnce(Cmp::Eq, 1), DiceMod::Raise(3)], 3), "5/12");
+    assert_eq!(p(1, 6, &[DiceMod::Raise(3), DiceMod::RerollOnce(Cmp::Eq, 1)], 3), "1/2");
+    // Above every face, every die shows the raise.
+    assert_eq!(p(2, 6, &[DiceMod::Raise(9)], 18), "1/1");
+    assert!(term(1, Faces::Count(6), &[DiceMod::Raise(1 << 40)]).unwrap_err().contains("too far apart"));
+}
+
+#[test]
 fn explosions_add_and_stop_at_the_cap() {
     let x = [DiceMod::Explode(Cmp::Ge, None)];
     assert_eq!(p(1, 6, &x, 6), "0/1");
@@ -161,7 +178,7 @@ fn brute(count: usize, faces: Faces<'_>, mods: &[DiceMod]) -> Option<(BTreeMap<i
 
 fn a_mod() -> impl Strategy<Value = DiceMod> {
     let cmp = prop_oneof![Just(Cmp::Eq), Just(Cmp::Lt), Just(Cmp::Le), Just(Cmp::Gt), Just(Cmp::Ge)];
-    (0..8u8, cmp, 0..5i64, 0..4u32).prop_map(|(kind, cmp, n, k)| match kind {
+    (0..9u8, cmp, 0..5i64, 0..4u32).prop_map(|(kind, cmp, n, k)| match kind {
         0 => DiceMod::KeepHighest(k),
         1 => DiceMod::KeepLowest(k),
         2 => DiceMod::DropHighest(k),
@@ -170,6 +187,7 @@ fn a_mod() -> impl Strategy<Value = DiceMod> {
         4 => DiceMod::Explode(Cmp::Ge, None),
         5 => DiceMod::Reroll(Cmp::Eq, n),
         6 => DiceMod::RerollOnce(cmp, n),
+        7 => DiceMod::Raise(n),
         _ => DiceMod::CountSuccesses(cmp, n),
     })
 }

@@ -99,7 +99,7 @@ impl Runner<'_> {
     fn no_subject<T>(&self, c: CheckId, subject: Option<u32>, r: R<T>) -> R<T> {
         let check = &self.p.checks[c as usize];
         match (r, check.subject) {
-            (Err(d), Some(k)) if subject.is_none() && d.code == "mettle::run::no_entity" => {
+            (Err(d), Some(k)) if subject.is_none() && d.is(crate::diagnostics::Code::NoEntity) => {
                 let kind = &self.p.kinds[k as usize].name;
                 Err(Box::new(Diagnostic::error(
                     "run::no_subject",
@@ -148,16 +148,11 @@ impl Runner<'_> {
         // A simulated game's results are never shown: their modifiers' labels are not kept.
         let labels = self.game.is_none();
         let mut setup = Setup::default();
-        // The frame and setup are written where they stand: returned, they went through memory.
+        // The frame and setup are filled in place (returning them measured slower).
         self.prepare_frame(c, subject, f, given, span, labels, &mut setup)?;
-        let pool = match &check.roll {
-            Some(r) => {
-                self.span = r.span;
-                Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, f)?)
-            }
-            None => None,
-        };
-        let (total, target, oi) = self.settle_check(c, &setup, pool, f)?;
+        let mut rerolled = vec![];
+        let keep = self.logging.then_some(&mut rerolled);
+        let (total, target, oi) = self.roll_and_settle(c, &setup, f, keep)?;
         let outcome = &check.outcomes[oi];
         let target_parts = match &check.target {
             Some(t) if self.logging => self.parts(t, f),
@@ -206,6 +201,7 @@ impl Runner<'_> {
             };
             Shown {
                 applied: setup.applied,
+                rerolled,
                 target_parts,
                 inputs: check
                     .inputs
@@ -297,6 +293,7 @@ impl Runner<'_> {
             check_id: c,
             pool,
             modifiers: shown.applied,
+            rerolled: shown.rerolled,
             total: s.total,
             target: s.target,
             margin: s.margin,
@@ -423,7 +420,10 @@ impl Runner<'_> {
 
     /// The frame a finished roll of check `c` left (see [`Runner::keep_check_frame`]), if one did.
     fn kept_check_frame(&mut self, c: CheckId) -> Option<Vec<Value>> {
-        self.kit.check_frames.get_mut(c as usize).and_then(Option::take)
+        let f = self.kit.check_frames.get_mut(c as usize).and_then(Option::take);
+        #[cfg(debug_assertions)]
+        let f = f.map(super::scrambled);
+        f
     }
 
     /// Everything of a roll that comes before the dice: inputs (given or default), the `let`s written
@@ -628,7 +628,7 @@ impl Runner<'_> {
                 Cond::Rule => match &check.modifiers[live.index as usize].when {
                     Some(w) => {
                         self.span = live.span;
-                        self.test(&w.run, f)?
+                        self.holds(w, f)?
                     }
                     None => true,
                 },
@@ -681,10 +681,65 @@ impl Runner<'_> {
         Ok(())
     }
 
+    /// Rolls check `c`'s dice (set up by `setup`, in frame `f`) and settles them, as
+    /// [`Runner::settle_check`] does; then, while `reroll when …` says so, rolls them again and
+    /// settles the new roll, at most [`Reroll::bound`] times. Each roll set aside goes to `keep`
+    /// when there is one (for the explanation). Gives what the roll that stands settled to.
+    pub fn roll_and_settle(
+        &mut self,
+        c: CheckId,
+        setup: &Setup,
+        f: &mut Vec<Value>,
+        mut keep: Option<&mut Vec<Rerolled>>,
+    ) -> R<(i64, Option<i64>, usize)> {
+        let check = &self.p.checks[c as usize];
+        let mut again = 0;
+        loop {
+            let pool = match &check.roll {
+                Some(r) => {
+                    self.span = r.span;
+                    Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, f)?)
+                }
+                None => None,
+            };
+            let settled = self.settle_check(c, setup, pool, f)?;
+            let Some(reroll) = &check.reroll else { return Ok(settled) };
+            if again >= reroll.bound() || !self.rerolls(c, settled.2, f)? {
+                return Ok(settled);
+            }
+            again += 1;
+            self.tick(1)?;
+            if let Some(keep) = keep.as_deref_mut() {
+                let pool = match &f[check.slots.dice as usize] {
+                    Value::Pool(p) if check.roll.is_some() => Some((**p).clone()),
+                    _ => None,
+                };
+                let set = &self.p.sets[check.outcome_set as usize];
+                let outcome = set.names[check.outcomes[settled.2].index as usize].clone();
+                keep.push(Rerolled { pool, total: settled.0, outcome });
+            }
+        }
+    }
+
+    /// Whether a roll of check `c` that landed on outcome `oi` (its values in frame `f`) is rolled
+    /// again: the outcome is one `reroll when …` names and its condition, if any, holds.
+    pub fn rerolls(&mut self, c: CheckId, oi: usize, f: &mut Vec<Value>) -> R<bool> {
+        let Some(reroll) = &self.p.checks[c as usize].reroll else { return Ok(false) };
+        if !reroll.outcomes.contains(&(oi as u32)) {
+            return Ok(false);
+        }
+        match &reroll.when {
+            Some(w) => {
+                self.span = w.span;
+                self.test(&w.run, f)
+            }
+            None => Ok(true),
+        }
+    }
+
     /// Everything of a roll that comes after the dice: the total, target and margin, the `let`s after
     /// the roll line, and the outcome (its index in `check.outcomes`). Applies no effects.
-    // Inlined where it is called: its result, returned through memory and read back in wider pieces
-    // than it was written, stalled the quiet roll.
+    // Inlined where it is called, which measured faster for the quiet roll.
     #[inline]
     pub fn settle_check(
         &mut self,
@@ -733,7 +788,7 @@ impl Runner<'_> {
         for (i, o) in check.outcomes.iter().enumerate() {
             self.span = o.span;
             let hit = match &o.when {
-                Some(w) => self.test(&w.run, f)?,
+                Some(w) => self.holds(w, f)?,
                 None => true,
             };
             if hit {
@@ -743,7 +798,7 @@ impl Runner<'_> {
         }
         let Some(oi) = chosen else {
             return Err(Box::new(fail(
-                "no_outcome",
+                crate::diagnostics::Code::NoOutcome.name(),
                 format!("no outcome of check `{}` matched this roll", check.name),
                 check.span,
                 "end the outcomes with `otherwise NAME`",
@@ -857,6 +912,7 @@ pub(super) struct Pending {
 #[derive(Default)]
 struct Shown {
     applied: Vec<AppliedModifier>,
+    rerolled: Vec<Rerolled>,
     target_parts: Option<String>,
     inputs: Vec<(String, String)>,
     values: Vec<(String, String)>,
@@ -918,6 +974,7 @@ struct Fresh<'a> {
     check_id: CheckId,
     pool: Option<&'a Pool>,
     modifiers: Vec<AppliedModifier>,
+    rerolled: Vec<Rerolled>,
     total: i64,
     target: Option<i64>,
     margin: Option<i64>,
@@ -953,6 +1010,7 @@ impl Fresh<'_> {
             outcome_span: self.outcome_span,
             span: self.span,
             slots: self.slots.to_vec(),
+            rerolled: self.rerolled,
         }
     }
 
@@ -987,6 +1045,7 @@ impl Fresh<'_> {
             (slot, new) => *slot = new.cloned(),
         }
         old.modifiers = self.modifiers;
+        old.rerolled = self.rerolled;
         old.total = self.total;
         old.target = self.target;
         old.margin = self.margin;

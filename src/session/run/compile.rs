@@ -8,9 +8,9 @@
 // gives. Numbers compared (`hp_lost * 2 >= unit.max_hp`, a count against a local) are read by
 // closures of their own, as `int` reads them, left side first.
 //
-// A closure answers in one byte, `Truth`: returned in a register, where a `Result<bool, _>` is
-// written to memory and read back on every call (a stall in the hottest loop a game has). A failed
-// test leaves its error in the runner, for `Runner::test` to hand back.
+// A closure answers yes, no or failed (`Truth`), and a failed test leaves its error in the runner
+// for `Runner::test` to hand back: answering with a `Result<bool, _>` measured slower in whole
+// games, where conditions are the most frequent work.
 
 use super::{R, Runner};
 use crate::ast::BinOp;
@@ -18,8 +18,8 @@ use crate::program::{Expr, Global, Value};
 
 type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync;
 
-/// What a closure finds: one byte, given back in a register (a `R<bool>` goes through memory), the
-/// error of a failed test kept in the runner until [`Runner::test`] gives it back.
+/// What a closure finds: yes, no, or failed, the error of a failed test kept in the runner until
+/// [`Runner::test`] gives it back (see the module's notes).
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(super) enum Truth {
@@ -65,6 +65,40 @@ impl Runner<'_> {
             Truth::Yes => Ok(true),
             Truth::Failed => Err(self.failed.take().unwrap_or_else(|| Box::new(self.lost_error()))),
         }
+    }
+
+    /// Whether condition `t` holds, by its compiled closure. In a debug build under
+    /// [`super::differ::watch`], the reference evaluator answers too (see that module).
+    #[inline]
+    pub(super) fn holds(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
+        #[cfg(debug_assertions)]
+        if super::differ::on() && pure(&t.expr) {
+            return self.holds_both_ways(t, f);
+        }
+        self.test(&t.run, f)
+    }
+
+    /// [`Runner::holds`], and the same condition by `eval` on a copy of the frame, whose steps are
+    /// then given back: the game goes on as if only the closure had run.
+    #[cfg(debug_assertions)]
+    #[cold]
+    fn holds_both_ways(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
+        let mut copy = f.clone();
+        let start = self.steps;
+        let compiled = self.test(&t.run, f);
+        let after = self.steps;
+        let reference = self.eval(&t.expr, &mut copy).map(|v| v.truth());
+        let (by_closure, by_eval) = (after.wrapping_sub(start), self.steps.wrapping_sub(after));
+        self.steps = after;
+        let say = |r: &R<bool>| match r {
+            Ok(b) => b.to_string(),
+            Err(d) => d.code.clone(),
+        };
+        let (a, b) = (say(&compiled), say(&reference));
+        super::differ::compared((a != b || by_closure != by_eval).then(|| {
+            format!("{:?}: compiled {a} in {by_closure} steps, evaluated {b} in {by_eval} steps", t.expr)
+        }));
+        compiled
     }
 
     /// Keeps a closure's error for [`Runner::test`].
@@ -122,6 +156,23 @@ impl Leaf {
 /// Compiles condition `e` (an expression of flag type).
 pub(crate) fn compile(e: &Expr) -> Compiled {
     Compiled(closure(e))
+}
+
+/// Whether evaluating `e` twice leaves the game as once: no dice, scripts, formulas (which may roll)
+/// or table lookups (which are logged).
+#[cfg(debug_assertions)]
+fn pure(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Local(_) | Expr::Global(_) | Expr::Last(_) => true,
+        Expr::Field(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Outcome(x) | Expr::ResultSlot(x, _) => {
+            pure(x)
+        }
+        Expr::Bin(_, a, b) => pure(a) && pure(b),
+        Expr::If(c, a, b) => pure(c) && pure(a) && pure(b),
+        Expr::Builtin(_, args) => args.iter().all(pure),
+        Expr::NumberOf { filter, .. } => filter.as_ref().is_none_or(|t| pure(&t.expr)),
+        Expr::Dice(_) | Expr::Define(..) | Expr::Table(..) | Expr::Script(_) | Expr::Total(_) => false,
+    }
 }
 
 fn slow(e: &Expr) -> Box<TestFn> {
@@ -592,6 +643,143 @@ mod tests {
             }
         }
         assert!(checked > 40, "most conditions hold or fail without an error ({checked})");
+    }
+
+    /// Conditions over a world of two sides and two units, built from leaves that read the frame's
+    /// slots as `compiled_conditions_agree_with_the_evaluator` lays them out (0 and 1 units, 2 a
+    /// side, 3 a number, 4 none or a side, 5 a flag, 6 the candidate of a count).
+    fn a_condition(
+        hp: u32,
+        on_field: u32,
+        side: u32,
+        unit: u32,
+    ) -> impl proptest::strategy::Strategy<Value = Expr> {
+        use proptest::prelude::*;
+        let number_leaf = prop_oneof![
+            (-3i64..10).prop_map(|n| Expr::Const(Value::Int(n))),
+            Just(Expr::Local(3)),
+            (0u32..2).prop_map(move |s| field(s, hp)),
+            Just(Expr::Global(Global::Turn)),
+            Just(Expr::NumberOf { kind: unit, slot: 6, filter: None }),
+            Just(Expr::Const(Value::Int(i64::MAX / 2))),
+        ];
+        let flag_leaf = prop_oneof![
+            any::<bool>().prop_map(|b| Expr::Const(Value::Bool(b))),
+            Just(Expr::Local(5)),
+            (0u32..2).prop_map(move |s| field(s, on_field)),
+            Just(Expr::Not(Box::new(Expr::Local(4)))),
+            (0u32..2, prop_oneof![Just(BinOp::Eq), Just(BinOp::Ne)]).prop_map(move |(s, op)| bin(
+                op,
+                field(s, side),
+                Expr::Local(2)
+            )),
+            prop_oneof![Just(BinOp::Is), Just(BinOp::IsNot)].prop_map(|op| bin(
+                op,
+                Expr::Local(4),
+                Expr::Const(Value::None)
+            )),
+        ];
+        let number = number_leaf.prop_recursive(3, 12, 2, move |inner| {
+            prop_oneof![
+                (
+                    prop_oneof![Just(BinOp::Add), Just(BinOp::Sub), Just(BinOp::Mul)],
+                    inner.clone(),
+                    inner.clone()
+                )
+                    .prop_map(|(op, a, b)| bin(op, a, b)),
+                inner.clone().prop_map(|a| Expr::Neg(Box::new(a))),
+                (Just(()), inner.clone(), inner).prop_map(move |(_, a, b)| {
+                    Expr::If(Box::new(field(0, on_field)), Box::new(a), Box::new(b))
+                }),
+            ]
+        });
+        let compare = prop_oneof![
+            Just(BinOp::Lt),
+            Just(BinOp::Le),
+            Just(BinOp::Gt),
+            Just(BinOp::Ge),
+            Just(BinOp::Eq),
+            Just(BinOp::Ne)
+        ];
+        let compared = (compare, number.clone(), number).prop_map(|(op, a, b)| bin(op, a, b));
+        prop_oneof![flag_leaf, compared].prop_recursive(3, 16, 2, move |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|a| Expr::Not(Box::new(a))),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| bin(BinOp::And, a, b)),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| bin(BinOp::Or, a, b)),
+                (inner, 0i64..3).prop_map(move |(c, n)| {
+                    let filter = Some(Arc::new(Test::new(c)));
+                    bin(BinOp::Ge, Expr::NumberOf { kind: unit, slot: 6, filter }, Expr::Const(Value::Int(n)))
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// Generated conditions: the compiled closure, the fast reading (`truth`) and the reference
+        /// evaluator (`eval`) give the same answer or the same error, and charge the same steps.
+        #[test]
+        fn generated_conditions_agree_in_every_tier(c in a_condition(1, 2, 0, 1)) {
+            let rules = Ruleset::from_str(
+                "t.mettle",
+                "kind side { }\nkind unit { side: side\n hp: 0..9 = 3\n on_field: flag = yes }",
+            )
+            .unwrap();
+            let mut s = Session::new(&rules, 1);
+            let a = s.create("side", "a", &[]).unwrap();
+            let b = s.create("side", "b", &[]).unwrap();
+            let u = s.create("unit", "u", &[("side", Value::Entity(a)), ("hp", Value::Int(2))]).unwrap();
+            let v = s
+                .create("unit", "v", &[("side", Value::Entity(b)), ("on_field", Value::Bool(false))])
+                .unwrap();
+            let frames = [
+                [Value::Entity(u), Value::Entity(v), Value::Entity(a), Value::Int(2), Value::None, Value::Bool(true)],
+                [Value::Entity(v), Value::Entity(u), Value::Entity(b), Value::Int(3), Value::Entity(a), Value::Bool(false)],
+                [Value::None, Value::Entity(u), Value::Entity(b), Value::Int(0), Value::None, Value::Bool(false)],
+            ];
+            let run = compile(&c);
+            let mut r = s.runner();
+            for frame in &frames {
+                let mut f: Vec<Value> = frame.to_vec();
+                f.push(Value::None);
+                let (mut f1, mut f2) = (f.clone(), f.clone());
+                let at = r.steps;
+                let reference = r.eval(&c, &mut f).map(|v| v.truth()).map_err(|d| d.code.clone());
+                let by_eval = r.steps - at;
+                let at = r.steps;
+                let fast = r.truth(&c, &mut f1).map_err(|d| d.code.clone());
+                let by_truth = r.steps - at;
+                let at = r.steps;
+                let compiled = r.test(&run, &mut f2).map_err(|d| d.code.clone());
+                let by_closure = r.steps - at;
+                proptest::prop_assert_eq!(&fast, &reference, "truth, in {:?}", frame);
+                proptest::prop_assert_eq!(&compiled, &reference, "compiled, in {:?}", frame);
+                proptest::prop_assert_eq!((by_truth, by_closure), (by_eval, by_eval), "steps, in {:?}", frame);
+            }
+        }
+    }
+
+    /// A watch sees a difference: a condition whose closure was compiled from another expression
+    /// stands in for a compiled form that went wrong.
+    #[test]
+    fn a_watch_reports_a_closure_that_differs_from_its_condition() {
+        let rules = Ruleset::from_str("t.mettle", "kind unit { hp: 0..9 = 3 }").unwrap();
+        let mut s = Session::new(&rules, 1);
+        let u = s.create("unit", "u", &[]).unwrap();
+        let wrong = Test {
+            run: compile(&bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(4)))),
+            ..Test::new(bin(BinOp::Ge, field(0, 0), Expr::Const(Value::Int(2))))
+        };
+        let right = Test::new(bin(BinOp::Le, field(0, 0), Expr::Const(Value::Int(3))));
+        let watch = super::super::differ::watch();
+        let mut r = s.runner();
+        assert!(!r.holds(&wrong, &mut vec![Value::Entity(u)]).unwrap(), "the closure answers");
+        assert!(r.holds(&right, &mut vec![Value::Entity(u)]).unwrap());
+        assert_eq!(watch.compared(), 2);
+        let found = watch.differences();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("compiled false in 0 steps, evaluated true in 0 steps"), "{}", found[0]);
     }
 
     #[test]

@@ -5,7 +5,6 @@ use crate::ast::{BinOp, DiceMod};
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
 use crate::session::LogEntry;
-use rand::RngExt;
 use std::sync::Arc;
 
 impl Runner<'_> {
@@ -375,8 +374,8 @@ impl Runner<'_> {
         pool.dice.clear();
         pool.dice.reserve(count);
         for _ in 0..count {
-            let face = rng.random_range(1..=n.max(1));
-            pool.dice.push(Die { face, kept: true, rerolled: vec![], exploded: false, from: None });
+            let face = dice::draw(rng, Faces::Count(n));
+            pool.dice.push(Die::new(face));
         }
         // The last way of counting written is the one that counts, as in `dice::roll_into`.
         let successes = d.mods.iter().rev().find_map(|m| match *m {

@@ -3,7 +3,7 @@
 use super::check::Given;
 use super::host::shown_options;
 use super::{MAX_REPEAT, R, Runner, copied, fail, put, set, show_value};
-use crate::ast::{BinOp, Duration, Span};
+use crate::ast::{BinOp, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::host::{Change, Question, Reply};
@@ -59,6 +59,19 @@ impl Runner<'_> {
             }
             _ => {}
         }
+        // Changes made until this event fires (with these facts) end before its rules run.
+        if self.st.timed.iter().any(|t| t.expiry == Expiry::Event(event)) {
+            let mut timed = std::mem::take(&mut self.st.timed);
+            timed.retain(|t| {
+                let due = t.expiry == Expiry::Event(event)
+                    && t.fact.as_ref().is_none_or(|(i, v)| f.get(*i as usize).is_some_and(|x| x == v));
+                if due {
+                    self.undo_timed(t);
+                }
+                !due
+            });
+            self.st.timed = timed;
+        }
         self.nest += 1;
         let r = self.run_triggers(event, f, n);
         if r.is_ok() {
@@ -100,7 +113,7 @@ impl Runner<'_> {
         self.span = trig.head;
         self.tick(1)?;
         if let Some(w) = &trig.when
-            && !self.test(&w.run, f)?
+            && !self.holds(w, f)?
         {
             if self.logging {
                 self.log_skipped(t, event, f);
@@ -361,10 +374,14 @@ impl Runner<'_> {
                     None => self.eval(value, f)?,
                 };
                 if let Some(u) = until {
-                    let expiry = match u {
-                        Duration::EndOfTurn => Expiry::TurnEnd,
-                        Duration::EndOfRound => Expiry::RoundEnd(self.st.round),
-                        Duration::NextRound => Expiry::RoundEnd(self.st.round.max(0) + 1),
+                    let (expiry, fact) = match u {
+                        Until::EndOfTurn => (Expiry::TurnEnd, None),
+                        Until::EndOfRound => (Expiry::RoundEnd(self.st.round), None),
+                        Until::NextRound => (Expiry::RoundEnd(self.st.round.max(0) + 1), None),
+                        Until::Event { event, fact: None } => (Expiry::Event(*event), None),
+                        Until::Event { event, fact: Some((i, e)) } => {
+                            (Expiry::Event(*event), Some((*i, self.eval(e, f)?)))
+                        }
                     };
                     let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
                     match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
@@ -373,6 +390,7 @@ impl Runner<'_> {
                         Some(t) => {
                             if expiry.later_than(t.expiry) {
                                 t.expiry = expiry;
+                                t.fact = fact;
                             }
                             t.span = *span;
                         }
@@ -382,6 +400,7 @@ impl Runner<'_> {
                             restore,
                             delta: None,
                             expiry,
+                            fact,
                             span: *span,
                         }),
                     }
@@ -417,7 +436,7 @@ impl Runner<'_> {
             }
             Stmt::LetFlag(slot, c) => {
                 self.tick(1)?;
-                let v = self.test(&c.run, f)?;
+                let v = self.holds(c, f)?;
                 set(&mut f[*slot as usize], Value::Bool(v));
                 Ok(())
             }
@@ -457,7 +476,7 @@ impl Runner<'_> {
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;
-                let held = self.test(&c.run, f)?;
+                let held = self.holds(c, f)?;
                 let block = if held { a } else { b };
                 if self.logging && !c.span.is_empty() {
                     self.because.push((c.span, held));
@@ -481,7 +500,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     set(&mut f[*slot as usize], Value::Entity(id));
                     if let Some(c) = filter
-                        && !self.test(&c.run, f)?
+                        && !self.holds(c, f)?
                     {
                         continue;
                     }
@@ -565,7 +584,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     self.exec_block(body, f)?;
                     self.span = *span;
-                    if self.test(&until.run, f)? || self.st.over.is_some() {
+                    if self.holds(until, f)? || self.st.over.is_some() {
                         return Ok(());
                     }
                 }
@@ -693,7 +712,7 @@ impl Runner<'_> {
             }
             Stmt::Expect { cond, message, text, span } => {
                 self.at(*span)?;
-                let passed = self.test(&cond.run, f)?;
+                let passed = self.holds(cond, f)?;
                 if self.game.is_some() {
                     self.game_expect(passed);
                     return Ok(());
@@ -760,7 +779,7 @@ impl Runner<'_> {
                         }
                         set(&mut f[*cs as usize], Value::Entity(id));
                         if match filter {
-                            Some(c) => self.test(&c.run, f)?,
+                            Some(c) => self.holds(c, f)?,
                             None => true,
                         } && first.is_none()
                         {
@@ -795,7 +814,7 @@ impl Runner<'_> {
                     self.tick(1)?;
                     f[*cs as usize] = Value::Entity(id);
                     if match filter {
-                        Some(c) => self.test(&c.run, f)?,
+                        Some(c) => self.holds(c, f)?,
                         None => true,
                     } {
                         out.push(Value::Entity(id));
@@ -945,6 +964,8 @@ impl Runner<'_> {
                 .and_then(|b| b.event_frames.get_mut(event as usize))
                 .and_then(Option::take)
         {
+            #[cfg(debug_assertions)]
+            let f = super::scrambled(f);
             return f;
         }
         self.frame(n)
@@ -1019,7 +1040,7 @@ impl Runner<'_> {
                 r = Err(match step.span() {
                     // A forced face the die cannot show is the scenario's mistake: point at the step
                     // alone, not at a roll that may be many lines away.
-                    Some(s) if d.code == "mettle::run::forced_dice" => Box::new(forced_at(*d, s)),
+                    Some(s) if d.is(crate::diagnostics::Code::ForcedDice) => Box::new(forced_at(*d, s)),
                     Some(s) if !d.labels.iter().any(|l| l.span == s) => {
                         Box::new(d.with_label(s, "during this scenario step"))
                     }
@@ -1052,8 +1073,12 @@ fn unfit(
 
 /// A forced-dice error pointed at the scenario step that rolled the die.
 fn forced_at(d: Diagnostic, step: Span) -> Diagnostic {
-    let mut short =
-        Diagnostic::error("run::forced_dice", d.message.clone(), step, "this step rolls that die");
+    let mut short = Diagnostic::error(
+        crate::diagnostics::Code::ForcedDice.path(),
+        d.message.clone(),
+        step,
+        "this step rolls that die",
+    );
     short.help = Some(
         "the `dice` line forces the next dice rolled, in order: force faces the die can show, or force fewer"
             .into(),

@@ -7,7 +7,6 @@ use super::{R, Runner, fail};
 use crate::ast::BinOp;
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
-use rand::RngExt;
 
 impl Runner<'_> {
     /// The integer an expression of number (or pool, or flag) type gives.
@@ -243,7 +242,7 @@ impl Runner<'_> {
             self.tick(1)?;
             super::set(&mut f[slot as usize], Value::Entity(id as u32));
             if match filter {
-                Some(c) => self.test(&c.run, f)?,
+                Some(c) => self.holds(c, f)?,
                 None => true,
             } {
                 n += 1;
@@ -308,7 +307,7 @@ impl Runner<'_> {
         // Nothing forced and no walk: the face is the generator's, as `Source::face` draws it. No
         // reroll or explosion either: no more dice drawn than thrown, and no more steps.
         if self.st.forced.is_empty() && self.st.walk.as_ref().is_none_or(|w| w.done) {
-            return Ok(Some(self.st.rng.random_range(1..=*n)));
+            return Ok(Some(crate::dice::draw(&mut self.st.rng, Faces::Count(*n))));
         }
         let mut src = Source {
             rng: &mut self.st.rng,
@@ -339,7 +338,7 @@ impl Runner<'_> {
             }
             *e
         } else {
-            fail("forced_dice", m, d.span, "force faces the die can show")
+            fail(crate::diagnostics::Code::ForcedDice.name(), m, d.span, "force faces the die can show")
         }
     }
 }

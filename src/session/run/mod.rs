@@ -2,6 +2,7 @@
 
 mod check;
 mod compile;
+pub(crate) mod differ;
 pub(super) use check::Setup;
 pub(crate) use compile::{Compiled, compile};
 mod eval;
@@ -39,21 +40,34 @@ fn fail(code: &str, message: impl Into<String>, span: Span, help: &str) -> Diagn
     Diagnostic::error(&format!("run::{code}"), message, span, "while applying this rule").with_help(help)
 }
 
-/// Writes `v` into `slot`. A slot that holds a number, yes/no, a name, an entity or none is written
-/// over without going through the old value's drop: that made the new value wait on the stack and
-/// be read back in one wider piece than it was written in, which stalls the processor.
+/// Writes `v` into `slot`. A slot whose old value owns nothing (a number, yes/no, a name, an entity,
+/// none) is written over without calling its drop, which measurably slowed whole games; one whose
+/// old value shares rolled dice, a check's result or host data lets go of its share. The match names
+/// every kind of value, so a new kind must say which it is.
 #[inline(always)]
 pub(super) fn set(slot: &mut Value, v: Value) {
-    if matches!(slot, Value::Pool(_) | Value::Result(_) | Value::Data(_)) {
-        *slot = v;
-    } else {
-        // The old value holds nothing: forgetting it lets nothing go.
-        std::mem::forget(std::mem::replace(slot, v));
+    match slot {
+        Value::Int(_) | Value::Bool(_) | Value::Name { .. } | Value::Entity(_) | Value::None => {
+            std::mem::forget(std::mem::replace(slot, v));
+        }
+        Value::Pool(_) | Value::Result(_) | Value::Data(_) => *slot = v,
     }
 }
 
-/// Writes a copy of `v` into `slot`. Numbers, yes/no, names and entities are written field by field:
-/// a generic copy goes through the stack in overlapping pieces that stall the next read.
+/// A frame used again without being emptied (a check's or an event's in a quiet game), every slot
+/// overwritten with a number no rule makes: the frame is handed out on the promise that each slot a
+/// rule reads is written first in the same firing or roll, as the checker's scopes make sure. In
+/// debug builds that promise is tested rather than trusted: a slot read before it is written reads
+/// this number, and the tests that play each game both quietly and logged (`tests/seeded_games.rs`)
+/// see the two differ.
+#[cfg(debug_assertions)]
+fn scrambled(mut f: Vec<Value>) -> Vec<Value> {
+    f.fill(Value::Int(-7_777_777_777));
+    f
+}
+
+/// Writes a copy of `v` into `slot`. Numbers, yes/no, names and entities are written field by field,
+/// which measured faster than a generic copy in whole games; the rest are cloned.
 #[inline(always)]
 pub(super) fn put(slot: &mut Value, v: &Value) {
     match v {
@@ -440,8 +454,13 @@ impl<'a> Runner<'a> {
         }
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Box::new(
-                fail("cancelled", "stopped: cancelled by the user", self.span, "stopped here")
-                    .with_help("nothing it did was kept; run it again to start over"),
+                fail(
+                    crate::diagnostics::Code::Cancelled.name(),
+                    "stopped: cancelled by the user",
+                    self.span,
+                    "stopped here",
+                )
+                .with_help("nothing it did was kept; run it again to start over"),
             ));
         }
         self.rearm();
@@ -533,7 +552,7 @@ impl<'a> Runner<'a> {
         match v {
             Value::Entity(e) if self.st.entities.get(*e).is_some() => Ok(*e),
             _ => Err(Box::new(fail(
-                "no_entity",
+                crate::diagnostics::Code::NoEntity.name(),
                 format!("{what} is none, so it has no attributes"),
                 self.span,
                 "make sure the host or scenario supplies this entity (for example the event's fact)",

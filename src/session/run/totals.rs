@@ -21,7 +21,7 @@ impl Runner<'_> {
             self.tick(1)?;
             super::set(&mut f[t.slot as usize], Value::Entity(id as u32));
             if let Some(c) = &t.filter
-                && !self.test(&c.run, f)?
+                && !self.holds(c, f)?
             {
                 continue;
             }

@@ -69,7 +69,7 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
                 "set {} {}{}",
                 show(place),
                 show(value),
-                until.map(|u| format!(" {:?}", u.0)).unwrap_or_default()
+                until.as_ref().map(|u| format!(" {:?}", u.0)).unwrap_or_default()
             )
         }
         StmtKind::Add { amount, place } => format!("add {} {}", show(amount), show(place)),
@@ -192,6 +192,12 @@ pub(super) fn show_line(l: &CheckLine) -> String {
             "group {} = {}",
             name.name,
             members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        CheckLineKind::Reroll(r) => format!(
+            "reroll when {}{}{}",
+            r.outcomes.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", "),
+            if r.once { " once" } else { "" },
+            opt(" if ", r.when.as_ref())
         ),
     }
 }

@@ -184,7 +184,7 @@ pub(super) fn parse_assignment(
                             .err()
                             .into_iter()
                             .flatten()
-                            .find(|d| d.code == "mettle::parse::too_deep")
+                            .find(|d| d.is(mettle::diagnostics::Code::TooDeep))
                             .map(|d| format!("`{name}` is nested too deep: {}", d.message));
                         return Err(deep.unwrap_or_else(|| format!(
                             "`{name}` is data: write it as in a ruleset, e.g. `{name}={{enemies: [{{name: \"ranger\", distance: 8}}]}}`"

@@ -59,7 +59,7 @@ pub fn odds(expr: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
     match mettle::odds::dice(expr, &super::budget(), seed) {
         Ok(report) => super::odds::print_report(&report, json, plot),
         Err(diags) => match diags.as_slice() {
-            [d] if d.code == "mettle::odds::out_of_work" => {
+            [d] if d.is(mettle::diagnostics::Code::OutOfWork) => {
                 let help = "raise it with `--budget odds_work=N`";
                 if super::json::on() {
                     super::json::fail(&d.code, &d.message, Some(help));

@@ -92,6 +92,14 @@ pub(crate) fn write_file(
     mettle::internals::files::write(&target, bytes)
 }
 
+/// Draws the REPL's last odds into `path` for `:plot` (see [`odds`]'s `repl_plot`).
+pub(crate) fn repl_plot(
+    odds: &mettle::internals::repl::LastOdds,
+    path: &std::path::Path,
+) -> Result<String, mettle::Diagnostic> {
+    odds::repl_plot(odds, path)
+}
+
 /// Set by Ctrl-C while a long command (`sim`, `test`) runs: the work stops cleanly between runs, or
 /// in the middle of a game, and the command says what was done. The handler is installed the first
 /// time a command asks for the flag.

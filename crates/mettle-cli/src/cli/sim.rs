@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> u8 {
             super::json::stopped(&d);
             return super::INTERRUPTED;
         }
-        Err(d) if d.code == "mettle::budget::total_steps" => {
+        Err(d) if d.is(mettle::diagnostics::Code::TotalSteps) => {
             super::json::stopped(&d);
             return 1;
         }

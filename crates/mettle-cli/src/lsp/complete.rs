@@ -72,6 +72,7 @@ const CHECK_SNIPPETS: &[(&str, &str, &str)] = &[
     ("outcome", "an outcome and when it happens", "outcome ${1:pass} when ${2:total >= target}"),
     ("otherwise", "the outcome when no other happens", "otherwise ${1:fail}"),
     ("group", "outcomes added up under one name", "group ${1:pass} = ${2:holds}, ${3:steady}"),
+    ("reroll", "roll the whole check again on these outcomes", "reroll when ${1:fail} ${2:once}"),
 ];
 
 fn item_kind(k: SymKind) -> CompletionItemKind {

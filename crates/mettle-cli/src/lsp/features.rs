@@ -77,6 +77,11 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("target", "in a check: the target"),
     ("margin", "in a check: `total - target` (`target - total` for a roll-under check): positive for a pass"),
     (
+        "reroll",
+        "in a check: `reroll when fail once` rolls the whole check again when it lands on these outcomes (`once`: at most once; without it, until another outcome, at most 100 times; `if CONDITION`: only when it holds)",
+    ),
+    ("once", "in a check's `reroll` line: roll the check again at most once"),
+    (
         "max",
         "the largest of numbers, `max(a, b)`; or the highest over a kind, `max(u.leadership for each unit u where … else 0)` (`else`: what no unit gives)",
     ),
@@ -210,6 +215,12 @@ fn check_summary(a: &Analysis, name: &str) -> Option<String> {
                 parts.push(format!("modifier {} `{}`", m.label.0, src(m.amount.span)))
             }
             CheckLineKind::Outcome(o) => outcomes.push(format!("`{}`", o.name.name)),
+            CheckLineKind::Reroll(r) => {
+                let names: Vec<String> = r.outcomes.iter().map(|o| format!("`{}`", o.name)).collect();
+                let once = if r.once { " once" } else { "" };
+                let cond = r.when.as_ref().map(|w| format!(" if `{}`", src(w.span))).unwrap_or_default();
+                parts.push(format!("**Rolled again** on {}{once}{cond}", names.join(", ")));
+            }
             _ => {}
         }
     }

@@ -391,6 +391,16 @@ impl Builder<'_> {
                         self.refer(m.span, od);
                     }
                 }
+                // A re-roll's outcomes are uses of the check's outcomes.
+                CheckLineKind::Reroll(r) => {
+                    for m in &r.outcomes {
+                        let od = self.ix.child(d, &m.name, &[SymKind::Outcome]);
+                        self.refer(m.span, od);
+                    }
+                    if let Some(w) = &r.when {
+                        self.expr(w, None);
+                    }
+                }
             }
         }
     }

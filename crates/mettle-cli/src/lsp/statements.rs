@@ -40,10 +40,18 @@ impl Builder<'_> {
 
     pub(super) fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
-            StmtKind::Set { place, value, .. } => {
+            StmtKind::Set { place, value, until } => {
                 self.expr(place, None);
                 let h = self.hint(place);
                 self.expr(value, h);
+                // `until activated for unit.side`: a use of the event, and of what the fact is compared with.
+                if let Some((Duration::Event { event, fact }, _)) = until {
+                    let ev = self.top(&event.name, &[SymKind::Event]);
+                    self.refer(event.span, ev);
+                    if let Some(f) = fact {
+                        self.expr(f, None);
+                    }
+                }
             }
             StmtKind::Add { amount, place } | StmtKind::Remove { amount, place } => {
                 self.expr(amount, None);

@@ -398,4 +398,40 @@ mod tests {
         assert!(at_end("set alpha.spi to ").contains(&"alpha".to_string()));
         assert!(at_end("if alpha.spi > 2 ").contains(&"and".to_string()));
     }
+
+    #[test]
+    fn completes_the_workbench_forms() {
+        let names = Names {
+            checks: vec!["morale".into()],
+            events: vec!["hit".into()],
+            units: vec!["alpha".into()],
+            attributes: vec!["hp".into(), "spi".into()],
+            kind_attributes: vec![("unit".into(), vec!["hp".into(), "spi".into()])],
+            unit_kinds: vec![("alpha".into(), "unit".into())],
+            check_inputs: vec![("morale".into(), vec!["bonus".into()])],
+            event_facts: vec![("hit".into(), vec!["unit".into(), "hp_lost".into()])],
+            options: vec!["bonus_die".into()],
+            scenarios: vec!["first_fight".into()],
+            check_makers: vec![("morale".into(), "unit".into())],
+            ..Names::default()
+        };
+        let at_end = |line: &str| names.candidates(line, line.len());
+        assert!(at_end("").contains(&"odds".to_string()));
+        assert!(names.candidates(":o", 0).contains(&":odds".to_string()));
+        // After `odds`: the checks, and the statements a what-if starts with.
+        let after = at_end("odds ");
+        assert!(after.contains(&"morale".to_string()) && after.contains(&"trigger".to_string()), "{after:?}");
+        assert_eq!(at_end(":odds morale "), ["for", "sweep", "with"]);
+        assert_eq!(at_end("odds morale for "), ["alpha"]);
+        // What a question can give or sweep: inputs, the maker's attributes, options.
+        assert_eq!(at_end("odds morale for alpha with "), ["bonus", "bonus_die", "hp", "spi"]);
+        assert_eq!(at_end("odds morale for alpha with spi = 3, "), ["bonus", "bonus_die", "hp", "spi"]);
+        assert_eq!(at_end("odds morale for alpha sweep "), ["bonus", "bonus_die", "hp", "spi"]);
+        // A what-if completes as the statement does.
+        assert_eq!(at_end("odds trigger "), ["hit"]);
+        assert_eq!(at_end("odds trigger hit("), ["unit", "hp_lost"]);
+        assert_eq!(at_end(":test "), ["first_fight"]);
+        assert!(at_end(":sim 100 ").contains(&"first_fight".to_string()));
+        assert!(names.candidates(":help o", 6).contains(&"odds".to_string()));
+    }
 }

@@ -65,6 +65,24 @@ pub fn run(opts: &Options) -> u8 {
     }
 }
 
+/// Does what the library leaves to the front end (`:plot FILE` draws the last odds into FILE), and
+/// adds what came of it to the reply.
+fn deliver(repl: &Repl, mut reply: super::Reply) -> super::Reply {
+    if let (Some(path), Some(odds)) = (reply.plot.take(), repl.last_odds()) {
+        match crate::cli::repl_plot(odds, &path) {
+            Ok(said) => {
+                reply.out.push_str(&said);
+                reply.out.push('\n');
+            }
+            Err(d) => {
+                reply.err.push_str(&repl.render_plain(&d));
+                reply.failed = true;
+            }
+        }
+    }
+    reply
+}
+
 /// Prints a reply, its control characters and bidirectional overrides escaped (names, notes and
 /// echoed lines come from input); on standard error, the diagnostics' own colour codes pass.
 fn print(reply: &super::Reply) {
@@ -211,6 +229,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
             // command runs.
             if !buffer.is_empty() && l.trim_start().starts_with(':') {
                 let reply = repl.handle(&buffer);
+                let reply = deliver(repl, reply);
                 failed |= reply.failed;
                 print(&reply);
                 buffer.clear();
@@ -258,6 +277,7 @@ fn piped(repl: &mut Repl, echo: bool) -> bool {
         }
         if !buffer.trim().is_empty() {
             let reply = repl.handle(&buffer);
+            let reply = deliver(repl, reply);
             failed |= reply.failed;
             print(&reply);
             if reply.quit {
@@ -309,6 +329,19 @@ fn interact(repl: &mut Repl, color: bool) {
     // reads it as a key and drops the line being typed.
     let cancel = repl.cancel_flag();
     let _ = ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed));
+    // A long `:sim` shows how far it has got, on its own line of standard error, cleared at the end.
+    if std::io::stderr().is_terminal() {
+        // Written straight to the terminal: the line is mettle's own, with no input in it to escape.
+        repl.set_progress(mettle::internals::repl::Progress(std::sync::Arc::new(|done, of| {
+            let mut err = std::io::stderr().lock();
+            let _ = if done >= of {
+                write!(err, "\r\x1b[K")
+            } else {
+                write!(err, "\r{done}/{of} runs (Ctrl-C stops)")
+            };
+            let _ = err.flush();
+        })));
+    }
     let history = history_path();
     if let Some(p) = &history
         && std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= MAX_HISTORY)
@@ -327,6 +360,7 @@ fn interact(repl: &mut Repl, color: bool) {
                     keep_history(&mut ed, history.as_deref());
                 }
                 let reply = repl.handle(&line);
+                let reply = deliver(repl, reply);
                 print(&reply);
                 if let Some(h) = ed.helper() {
                     *h.names.borrow_mut() = repl.names();

@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 fn refused(s: &Session) -> impl Fn(mettle::Diagnostic) -> Failure + '_ {
     |d| {
         let mut f = Failure::rules(s.ruleset(), &d);
-        if d.code == "mettle::value::wrong_type" {
+        if d.is(mettle::diagnostics::Code::WrongType) {
             f.code = super::code::INVALID_PARAMS;
         }
         f

@@ -606,6 +606,11 @@ export interface Check {
    * The dice, when the check rolls any.
    */
   pool: Dice | null;
+  /**
+   * The rolls `reroll when …` set aside before this one, first first (absent when none was, or
+   * the log is off).
+   */
+  rerolled?: Rerolled[];
   span: Span;
   /**
    * Who made it, when anyone did.
@@ -685,6 +690,10 @@ export interface Die {
    */
   kept: boolean;
   /**
+   * The face it was rolled with, when `minN` raised it.
+   */
+  raised?: number | null;
+  /**
    * Faces it showed before being rerolled.
    */
   rerolled?: number[];
@@ -709,6 +718,26 @@ export interface Modifier {
    */
   label: string;
   span: Span;
+}
+/**
+ * A roll of a check that `reroll when …` set aside.
+ *
+ * This interface was referenced by `Documents`'s JSON-Schema
+ * via the `definition` "Rerolled".
+ */
+export interface Rerolled {
+  /**
+   * The outcome it landed on, which sent it to be rolled again.
+   */
+  outcome: string;
+  /**
+   * The dice, when the check rolls any.
+   */
+  pool: Dice | null;
+  /**
+   * Dice plus flat modifiers.
+   */
+  total: number;
 }
 /**
  * One roll of dice in an expression.
@@ -1186,6 +1215,11 @@ export interface RollDoc {
    * The dice, when the check rolls any.
    */
   pool: Dice | null;
+  /**
+   * The rolls `reroll when …` set aside before this one, first first (absent when none was, or
+   * the log is off).
+   */
+  rerolled?: Rerolled[];
   /**
    * Who rolled, when a stand-in was made for the check (`a stand-in unit, morale shaken`).
    */

@@ -1,0 +1,66 @@
+//! The compiled conditions held to the reference evaluator while a game is played: in a debug build
+//! with [`watch`] on, every condition the runner tests through its compiled closure is evaluated
+//! again by `eval` on a copy of its frame, and any difference in the answer, the error or the steps
+//! charged is kept for [`Watch::differences`]. Release builds compile none of it in.
+
+use std::cell::RefCell;
+
+thread_local! {
+    static WATCH: RefCell<Option<Found>> = const { RefCell::new(None) };
+}
+
+#[derive(Default)]
+struct Found {
+    compared: u64,
+    differences: Vec<String>,
+}
+
+/// Comparison turned on for this thread until dropped; see the module's notes.
+#[must_use = "comparison stops when the watch is dropped"]
+pub struct Watch(());
+
+/// Starts comparing every condition tested on this thread with the reference evaluator (in debug
+/// builds only: in a release build nothing is compared).
+pub fn watch() -> Watch {
+    WATCH.with(|w| *w.borrow_mut() = Some(Found::default()));
+    Watch(())
+}
+
+impl Watch {
+    /// Conditions compared so far (0 in a release build).
+    pub fn compared(&self) -> u64 {
+        WATCH.with(|w| w.borrow().as_ref().map_or(0, |f| f.compared))
+    }
+
+    /// Each difference found so far: the condition, what each tier gave and the steps each charged.
+    pub fn differences(&self) -> Vec<String> {
+        WATCH.with(|w| w.borrow().as_ref().map_or_else(Vec::new, |f| f.differences.clone()))
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        WATCH.with(|w| *w.borrow_mut() = None);
+    }
+}
+
+/// Whether conditions are being compared on this thread.
+#[cfg(debug_assertions)]
+pub(super) fn on() -> bool {
+    WATCH.with(|w| w.borrow().is_some())
+}
+
+/// Counts one comparison, and keeps `difference` if there was one.
+#[cfg(debug_assertions)]
+pub(super) fn compared(difference: Option<String>) {
+    WATCH.with(|w| {
+        if let Some(f) = w.borrow_mut().as_mut() {
+            f.compared += 1;
+            if let Some(d) = difference
+                && f.differences.len() < 100
+            {
+                f.differences.push(d);
+            }
+        }
+    });
+}
