@@ -323,6 +323,9 @@ pub(crate) struct Walk {
     pub seen: u32,
     /// Where the walk paused, when it did.
     pub paused: Option<Paused>,
+    /// Set while a `roll` that is itself a statement of the scenario's blocks runs: the pause
+    /// before the next statement follows it, so it does not pause after its roll.
+    pub step_roll: bool,
     /// Which checks' last results a pause tells states apart by (those the rules or the scenario
     /// read); all of them when not given.
     pub lasts: Option<std::sync::Arc<Vec<bool>>>,
@@ -348,6 +351,16 @@ pub(crate) enum Paused {
         /// The turn about to begin.
         turn: usize,
         /// Where the `repeat` is.
+        span: (usize, usize),
+    },
+    /// Just after a check rolled inside a rule (its dice used): `key` tells the game state and the
+    /// rule's values apart, and the faces before `entered` led to the roll.
+    Roll {
+        /// Faces used when the roll began.
+        entered: usize,
+        /// The game state and the rule's values, as bytes.
+        key: Vec<u8>,
+        /// Where the roll is.
         span: (usize, usize),
     },
 }

@@ -469,10 +469,12 @@ impl Runner<'_> {
                     self.recycle(values);
                     return Err(e);
                 }
+                let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
                 let r = self.roll_check_in_rule(*check, subject, &mut values, &given, *span);
                 self.depth -= 1;
                 self.let_go(values);
-                r
+                r?;
+                self.rolled(*span, entered, f)
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;

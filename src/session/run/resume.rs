@@ -1,5 +1,6 @@
 //! A scenario run from one of its steps, and walks that pause where their paths can be merged: at
-//! each step of the scenario, and at each turn of a `repeat` (see `odds::states`).
+//! each step of the scenario, at each turn of a `repeat`, and after each roll inside a rule (see
+//! `odds::states`).
 
 use super::{MAX_REPEAT, R, Runner, fail};
 use crate::ast::Span;
@@ -24,17 +25,48 @@ impl Runner<'_> {
         if w.seen <= w.skip {
             return Ok(());
         }
-        let lasts = w.lasts.clone();
+        let key = self.pause_key(f);
+        if let Some(w) = self.st.walk.as_mut() {
+            w.paused = Some(Paused::Loop { entered, key, turn, span: (span.start, span.end) });
+        }
+        Err(Box::new(paused(span)))
+    }
+
+    /// Just after a check rolled at `span` inside a rule or a scenario's `for each` (begun when the
+    /// walk had used `entered` faces), in a walk that pauses: pauses there once past the pauses it
+    /// was to skip, when the roll used dice, so that paths whose rolls left the same game state go on
+    /// as one. A roll that is a statement of the scenario's blocks pauses before the next one instead.
+    #[inline]
+    pub(super) fn rolled(&mut self, span: Span, entered: usize, f: &[Value]) -> R<()> {
+        if !self.pausing() {
+            return Ok(());
+        }
+        let Some(w) = self.st.walk.as_mut() else { return Ok(()) };
+        if self.depth == 0 && std::mem::take(&mut w.step_roll) || w.used == entered {
+            return Ok(());
+        }
+        w.seen += 1;
+        if w.seen <= w.skip {
+            return Ok(());
+        }
+        let key = self.pause_key(f);
+        if let Some(w) = self.st.walk.as_mut() {
+            w.paused = Some(Paused::Roll { entered, key, span: (span.start, span.end) });
+        }
+        Err(Box::new(paused(span)))
+    }
+
+    /// What tells a path paused inside a rule apart: the game state, the rule's values `f` and what
+    /// the scenario recorded so far.
+    fn pause_key(&mut self, f: &[Value]) -> Vec<u8> {
+        let lasts = self.st.walk.as_ref().and_then(|w| w.lasts.clone());
         self.settle_all_last();
         let mut key = vec![];
         crate::session::state_key(self.st, lasts.as_deref().map(|l| l.as_slice()), &mut key);
         let records = self.game.as_ref().map(|g| g.records.as_slice()).unwrap_or(&[]);
         // Serialising plain values into a vector cannot fail.
         let _ = serde_json::to_writer(&mut key, &(f, records));
-        if let Some(w) = self.st.walk.as_mut() {
-            w.paused = Some(Paused::Loop { entered, key, turn, span: (span.start, span.end) });
-        }
-        Err(Box::new(paused(span)))
+        key
     }
 
     /// Runs scenario `s` on from place `at` (indices through its blocks: the step; in a `repeat`,
@@ -103,6 +135,16 @@ impl Runner<'_> {
                 }
                 Stmt::Repeat { body, until, span } => {
                     self.repeat_from((body, until, *span), inner, path, pausing, f)?;
+                }
+                Stmt::Roll { .. } => {
+                    if let Some(w) = self.st.walk.as_mut() {
+                        w.step_roll = true;
+                    }
+                    let r = self.exec(st, f);
+                    if let Some(w) = self.st.walk.as_mut() {
+                        w.step_roll = false;
+                    }
+                    r?
                 }
                 _ => self.exec(st, f)?,
             }
