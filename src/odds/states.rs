@@ -15,9 +15,14 @@ use num_traits::{One, Zero};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// Most game states (counted at every place where paths merge, over the whole scenario) an exact
-/// answer by merging follows before it is called out of reach.
+/// The default of the budget's `odds_states`: most game states (counted at every place where paths
+/// merge, over the whole scenario) an exact answer by merging follows before it is called out of
+/// reach.
 pub const MAX_STATES: u64 = 1_000_000;
+
+/// The share of the budget's `odds_work` that merging equal game states may spend (one half), so
+/// that the estimate it falls back on still has its own budget.
+pub const WORK_SHARE: u64 = 2;
 
 /// What is left unresolved once a scenario's open paths weigh less than this fraction of all of
 /// them (2^-60) is reported as a remainder instead of followed further.
@@ -120,6 +125,9 @@ struct Node {
     w: W,
     /// Where it paused inside a `repeat` (the turn left out), and the turn.
     turn: Option<Turn>,
+    /// The `repeat` whose turn its paths come from, also after pausing at rolls inside it: what
+    /// they reach is that turn's (see `Loop`).
+    from: Option<Vec<u8>>,
 }
 
 /// One end: how the game ended, or its entities' attributes, or the error that stopped it.
@@ -133,8 +141,9 @@ struct End {
 }
 
 /// The ends of scenario `name` worked out exactly by merging equal game states, whatever the
-/// number of paths its rolls can take, within the budget's `odds_work`; or why that is out of reach
-/// (more than [`MAX_STATES`] states, or the work). An unknown scenario is an error.
+/// number of paths its rolls can take, within half the budget's `odds_work` ([`WORK_SHARE`]) and
+/// its `odds_states`; or why that is out of reach (the states it reached by then, and which budget
+/// ran out). An unknown scenario is an error.
 ///
 /// ```
 /// let rules = mettle::Ruleset::from_str("w.mettle", r#"
@@ -159,10 +168,7 @@ pub fn scenario_states(
         )
         .with_help(crate::diagnostics::suggest(name, "scenario", &known)));
     };
-    let (m, dry) = work::within(rules.budget().odds_work, || merged(rules, i));
-    if dry {
-        return Ok(Err(work::reason()));
-    }
+    let (m, _) = work::within(rules.budget().odds_work / WORK_SHARE, || merged(rules, i));
     Ok(m)
 }
 
@@ -172,6 +178,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     let p = rules.program();
     let sc = &p.scenarios[scenario];
     let lasts = Arc::new(lasts_read(rules, scenario));
+    let max_states = rules.budget().odds_states;
     let mut s = Session::new(rules, 0);
     s.set_logging(false);
     let root = Arc::new(Snap {
@@ -181,165 +188,251 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
         at: vec![0],
         id: 0,
     });
-    let mut open = vec![Node { snap: root, faces: vec![], skip: 0, w: W::one(), turn: None }];
+    // Paths paused before a statement of the scenario, by its place: the scenario only goes forward
+    // through its places (in the order of these indices), so once every place before one is done,
+    // every path that reaches it has, whatever the number of pauses on its way, and they all merge.
+    let mut pending = Places::new();
+    pending.insert(vec![0], (vec![start(root, W::one())], HashMap::new()));
     let mut ends: HashMap<Vec<u8>, End> = HashMap::new();
     let (mut states, mut runs, mut ids) = (1u64, 0u64, 1usize);
-    let mut remainder = None;
+    // The chance of the paths let go (see below).
+    let mut remainder = W::zero();
     let limit = BigUint::one() << REMAINDER_BITS;
-    // Each `repeat` inside a rule under way, the last round: to find one that goes round and round
-    // the same states (see `geometric`).
-    let mut before: HashMap<Vec<u8>, Loop> = HashMap::new();
-    while !open.is_empty() {
-        // What is still open is let go once it weighs less than 2^-60 of all.
-        let mut left = W::zero();
-        for n in &open {
-            left.add(&n.w);
-        }
-        if &left.num * &limit < left.den {
-            remainder = Some(left.fraction());
-            break;
-        }
-        let mut next: Vec<Node> = vec![];
-        let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
-        let mut loops: HashMap<Vec<u8>, Loop> = HashMap::new();
-        for node in open {
-            let group = node.turn.as_ref().map(|t| t.group.clone());
-            let mut stack = vec![(node.faces.clone(), node.w.clone())];
-            while let Some((faces, w)) = stack.pop() {
-                runs += 1;
-                // Starting a run costs something of its own, however short the piece.
-                if !work::charge(100) {
-                    return Err(work::reason());
-                }
-                let mut frame = node.snap.frame.clone();
-                let mut game = node.snap.game.clone();
-                let (r, paused) = s.run_from(
-                    &node.snap.state,
-                    scenario,
-                    &node.snap.at,
-                    &mut frame,
-                    &mut game,
-                    &faces,
-                    node.skip,
-                    &lasts,
-                );
-                if work::dry() {
-                    return Err(work::reason());
-                }
-                if let Some(needs) = s.walk_needs() {
-                    let k = needs.len();
-                    for f in needs.iter().rev() {
-                        let mut more = faces.clone();
-                        more.push(*f);
-                        stack.push((more, w.split(k)));
+    while let Some((_, (batch, _))) = pending.pop_first() {
+        // Each `repeat` inside a rule under way, the last round: to find one that goes round and
+        // round the same states (see `geometric`).
+        let mut before: HashMap<Vec<u8>, Loop> = HashMap::new();
+        let mut open = batch;
+        while !open.is_empty() {
+            // Paths about to go on are let go when they, with all let go before, weigh less than
+            // 2^-60 of all: the sum let go is said, never cut silently.
+            let mut left = remainder.clone();
+            for n in &open {
+                left.add(&n.w);
+            }
+            if &left.num * &limit < left.den {
+                remainder = left;
+                break;
+            }
+            let mut next: Vec<Node> = vec![];
+            let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+            let mut loops: HashMap<Vec<u8>, Loop> = HashMap::new();
+            // Paths paused just after a roll inside a rule go on in the same round: merged among
+            // themselves, they reach the next step or turn as the paths that never paused would.
+            let mut queue = open;
+            while !queue.is_empty() {
+                let mut inner: Vec<Node> = vec![];
+                let mut inner_seen: HashMap<Vec<u8>, usize> = HashMap::new();
+                for node in queue {
+                    // Counted as they are found, so that states that explode stop within the budget.
+                    if states + (next.len() + inner.len()) as u64 > max_states {
+                        return Err(too_many(max_states));
                     }
-                    continue;
-                }
-                let from = group.as_ref().map(|g| loops.entry(g.clone()).or_default());
-                match paused {
-                    Some(Paused::Step { at }) => {
-                        last_per_label(&mut game.records);
-                        let mut key = vec![b'S'];
-                        state_key(s.state(), Some(&lasts), &mut key);
-                        let _ = serde_json::to_writer(&mut key, &(&at, &frame, &game.records));
-                        work::charge(key.len() as u64 / 8);
-                        if let Some(l) = from {
-                            l.add_out(key.clone(), &w, None);
+                    let group = node.from.clone();
+                    let mut stack = vec![(node.faces.clone(), node.w.clone())];
+                    while let Some((faces, w)) = stack.pop() {
+                        runs += 1;
+                        // Starting a run costs something of its own, however short the piece.
+                        if !work::charge(100) {
+                            return Err(out_of_work(states));
                         }
-                        if let Some(&i) = seen.get(&key) {
-                            next[i].w.add(&w);
-                            continue;
-                        }
-                        seen.insert(key, next.len());
-                        let snap = Snap { state: s.take_state(), frame, game, at, id: ids };
-                        ids += 1;
-                        next.push(Node { snap: Arc::new(snap), faces: vec![], skip: 0, w, turn: None });
-                    }
-                    Some(Paused::Loop { entered, key: inner, turn, span }) => {
-                        // The faces before the `repeat` began stand for everything outside it.
-                        let mut g = vec![b'L'];
-                        let _ = serde_json::to_writer(
-                            &mut g,
-                            &(node.snap.id, &faces[..entered.min(faces.len())], span),
+                        let mut frame = node.snap.frame.clone();
+                        let mut game = node.snap.game.clone();
+                        let (r, paused) = s.run_from(
+                            &node.snap.state,
+                            scenario,
+                            &node.snap.at,
+                            &mut frame,
+                            &mut game,
+                            &faces,
+                            node.skip,
+                            &lasts,
                         );
-                        let mut key = g.clone();
-                        key.extend_from_slice(&inner);
-                        work::charge(key.len() as u64 / 8);
-                        if group.as_ref() != Some(&g) {
-                            // Paths from elsewhere join this `repeat` this round, or leave theirs
-                            // for another.
-                            if let Some(l) = from {
-                                l.mixed = true;
-                            }
-                            loops.entry(g.clone()).or_default().joined = true;
+                        if work::dry() {
+                            return Err(out_of_work(states));
                         }
-                        let mut full = key.clone();
-                        full.extend_from_slice(&turn.to_le_bytes());
-                        if let Some(&i) = seen.get(&full) {
-                            next[i].w.add(&w);
+                        if let Some(needs) = s.walk_needs() {
+                            let k = needs.len();
+                            for f in needs.iter().rev() {
+                                let mut more = faces.clone();
+                                more.push(*f);
+                                stack.push((more, w.split(k)));
+                            }
                             continue;
                         }
-                        seen.insert(full, next.len());
-                        let skip = node.skip + 1;
-                        let at = Some(Turn { group: g, key, turn });
-                        next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at });
-                    }
-                    None => {
-                        let end = end_of(&s, r.err().map(|d| d.message), game.records);
-                        if let Some(l) = from {
-                            let mut key = vec![b'E'];
-                            let _ = serde_json::to_writer(
-                                &mut key,
-                                &(&end.over, &end.parts, &end.error, &end.records),
-                            );
-                            l.add_out(key, &w, Some(&end));
+                        let from = group.as_ref().map(|g| loops.entry(g.clone()).or_default());
+                        match paused {
+                            Some(Paused::Step { at }) => {
+                                last_per_label(&mut game.records);
+                                let mut key = vec![b'S'];
+                                state_key(s.state(), Some(&lasts), &mut key);
+                                let _ = serde_json::to_writer(&mut key, &(&at, &frame, &game.records));
+                                work::charge(key.len() as u64 / 8);
+                                if let Some(l) = from {
+                                    l.add_out(key.clone(), &w, Out::Step(at.clone()));
+                                }
+                                let (nodes, keys) = pending.entry(at.clone()).or_default();
+                                if let Some(&i) = keys.get(&key) {
+                                    nodes[i].w.add(&w);
+                                    continue;
+                                }
+                                keys.insert(key, nodes.len());
+                                states += 1;
+                                let snap = Snap { state: s.take_state(), frame, game, at, id: ids };
+                                ids += 1;
+                                nodes.push(start(Arc::new(snap), w));
+                            }
+                            Some(Paused::Roll { entered, key: inner_key, span }) => {
+                                // Paths that took the same way to the roll, and whose dice left the
+                                // same state.
+                                let mut key = vec![b'R'];
+                                let _ = serde_json::to_writer(
+                                    &mut key,
+                                    &(node.snap.id, &faces[..entered.min(faces.len())], span),
+                                );
+                                key.extend_from_slice(&inner_key);
+                                work::charge(key.len() as u64 / 8);
+                                if let Some(&i) = inner_seen.get(&key) {
+                                    inner[i].w.add(&w);
+                                    continue;
+                                }
+                                inner_seen.insert(key, inner.len());
+                                let skip = node.skip + 1;
+                                let (snap, from) = (node.snap.clone(), group.clone());
+                                inner.push(Node { snap, faces, skip, w, turn: None, from });
+                            }
+                            Some(Paused::Loop { entered, key: inner, turn, span }) => {
+                                // The faces before the `repeat` began stand for everything outside it.
+                                let mut g = vec![b'L'];
+                                let _ = serde_json::to_writer(
+                                    &mut g,
+                                    &(node.snap.id, &faces[..entered.min(faces.len())], span),
+                                );
+                                let mut key = g.clone();
+                                key.extend_from_slice(&inner);
+                                work::charge(key.len() as u64 / 8);
+                                if group.as_ref() != Some(&g) {
+                                    // Paths from elsewhere join this `repeat` this round, or leave
+                                    // theirs for another.
+                                    if let Some(l) = from {
+                                        l.mixed = true;
+                                    }
+                                    loops.entry(g.clone()).or_default().joined = true;
+                                }
+                                let mut full = key.clone();
+                                full.extend_from_slice(&turn.to_le_bytes());
+                                if let Some(&i) = seen.get(&full) {
+                                    next[i].w.add(&w);
+                                    continue;
+                                }
+                                seen.insert(full, next.len());
+                                let skip = node.skip + 1;
+                                let from = Some(g.clone());
+                                let at = Some(Turn { group: g, key, turn });
+                                next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at, from });
+                            }
+                            None => {
+                                let end = end_of(&s, r.err().map(|d| d.message), game.records);
+                                if let Some(l) = from {
+                                    let mut key = vec![b'E'];
+                                    let _ = serde_json::to_writer(
+                                        &mut key,
+                                        &(&end.over, &end.parts, &end.error, &end.records),
+                                    );
+                                    l.add_out(key, &w, Out::End(end.clone()));
+                                }
+                                add_end(&mut ends, end, &w);
+                            }
                         }
-                        add_end(&mut ends, end, &w);
                     }
                 }
+                states += inner.len() as u64;
+                queue = inner;
             }
-        }
-        states += next.len() as u64;
-        if states > MAX_STATES {
-            return Err(format!(
-                "it reaches more than {MAX_STATES} distinct game states (counted where paths merge), more than \
-                 an exact answer follows"
-            ));
-        }
-        for n in &next {
-            if let Some(t) = &n.turn {
-                loops.entry(t.group.clone()).or_default().add_open(t.key.clone(), t.turn, &n.w);
+            states += next.len() as u64;
+            if states > max_states {
+                return Err(too_many(max_states));
             }
-        }
-        // A `repeat` whose round repeats its last one, smaller by the same ratio, is added up at once.
-        let mut done: Vec<Vec<u8>> = vec![];
-        for (g, now) in &loops {
-            let Some(then) = before.get(g) else { continue };
-            let Some((sum, stuck)) = geometric(then, now) else { continue };
-            for (k, (w, end)) in &now.outs {
-                let more = w.mul(&sum);
-                match end {
-                    Some(e) => add_end(&mut ends, e.clone(), &more),
-                    None => {
-                        if let Some(&i) = seen.get(k) {
-                            next[i].w.add(&more);
+            for n in &next {
+                if let Some(t) = &n.turn {
+                    loops.entry(t.group.clone()).or_default().add_open(t.key.clone(), t.turn, &n.w);
+                }
+            }
+            // A `repeat` whose round repeats its last one, smaller by the same ratio, is added up at
+            // once.
+            let mut done: Vec<Vec<u8>> = vec![];
+            for (g, now) in &loops {
+                let Some(then) = before.get(g) else { continue };
+                let Some((sum, stuck)) = geometric(then, now) else { continue };
+                for (k, (w, out)) in &now.outs {
+                    let more = w.mul(&sum);
+                    match out {
+                        Out::End(e) => add_end(&mut ends, e.clone(), &more),
+                        Out::Step(at) => {
+                            if let Some((nodes, keys)) = pending.get_mut(at)
+                                && let Some(&i) = keys.get(k)
+                            {
+                                nodes[i].w.add(&more);
+                            }
                         }
                     }
                 }
+                if let Some(e) = stuck {
+                    let w = e.w.clone();
+                    add_end(&mut ends, e, &w);
+                }
+                done.push(g.clone());
             }
-            if let Some(e) = stuck {
-                let w = e.w.clone();
-                add_end(&mut ends, e, &w);
-            }
-            done.push(g.clone());
+            next.retain(|n| n.turn.as_ref().is_none_or(|t| !done.contains(&t.group)));
+            before = loops;
+            open = next;
         }
-        // Only now: the places the shortcuts added to are found by their index in `next`.
-        next.retain(|n| n.turn.as_ref().is_none_or(|t| !done.contains(&t.group)));
-        before = loops;
-        open = next;
     }
+    let remainder = (!remainder.is_zero()).then(|| remainder.fraction());
+    finish(ends, states, runs, remainder)
+}
+
+/// Paths paused before a statement of the scenario, by its place, each with the keys of their
+/// game states.
+type Places = BTreeMap<Vec<usize>, (Vec<Node>, HashMap<Vec<u8>, usize>)>;
+
+/// A path that starts at snapshot `snap`, with chance `w`.
+fn start(snap: Arc<Snap>, w: W) -> Node {
+    Node { snap, faces: vec![], skip: 0, w, turn: None, from: None }
+}
+
+/// The answer, once every path has ended (or what is left was let go).
+fn finish(
+    ends: HashMap<Vec<u8>, End>,
+    states: u64,
+    runs: u64,
+    remainder: Option<Fraction>,
+) -> Result<Merged, String> {
     let (ends, values) = describe(ends.into_values().collect());
     Ok(Merged { ends, values, states, runs, remainder })
+}
+
+/// What a path that left a `repeat`'s turn reached: an end, or a place of the scenario.
+#[derive(Clone)]
+enum Out {
+    End(End),
+    Step(Vec<usize>),
+}
+
+/// Why merging stopped when its share of the work ran out, having followed `states` states.
+fn out_of_work(states: u64) -> String {
+    format!(
+        "it had followed {states} distinct game states when its share of the budget's `odds_work` (half) ran \
+         out (`--budget odds_work=N` raises it)"
+    )
+}
+
+/// Why merging stopped when the states it followed passed the budget's `odds_states`.
+fn too_many(max_states: u64) -> String {
+    format!(
+        "it reaches more than {max_states} distinct game states (counted where paths merge), more than the \
+         budget's `odds_states` allows (`--budget odds_states=N` raises it)"
+    )
 }
 
 /// Adds end `e` with chance `w` to `ends`.
@@ -370,7 +463,7 @@ struct Loop {
     open: BTreeMap<Vec<u8>, W>,
     turns: Option<usize>,
     total: W,
-    outs: BTreeMap<Vec<u8>, (W, Option<End>)>,
+    outs: BTreeMap<Vec<u8>, (W, Out)>,
     /// Some paths went into another `repeat`, or reached different turns.
     mixed: bool,
     /// Paths from elsewhere joined it.
@@ -391,11 +484,11 @@ impl Loop {
             }
         }
     }
-    fn add_out(&mut self, key: Vec<u8>, w: &W, end: Option<&End>) {
+    fn add_out(&mut self, key: Vec<u8>, w: &W, out: Out) {
         match self.outs.get_mut(&key) {
             Some((v, _)) => v.add(w),
             None => {
-                self.outs.insert(key, (w.clone(), end.cloned()));
+                self.outs.insert(key, (w.clone(), out));
             }
         }
     }
