@@ -1,5 +1,5 @@
 //! Exact odds of whole scenarios by merging equal game states, against independent enumerations:
-//! a Markov chain of Combat HQ's `morale_race` written here from the seed's rules (not through
+//! a Markov chain of Combat HQ's whole `morale_race` written here from the seed's rules (not through
 //! mettle's evaluator), the path-by-path walk on every shipped scenario it can do, and geometric
 //! `repeat`s summed by hand.
 
@@ -88,6 +88,16 @@ type Ends = BTreeMap<End, Q>;
 /// What one recorded value reads of an end.
 type Pick = fn(&End) -> String;
 
+/// The end of a tie-break still tied after the 1,000 turns a `repeat` may run.
+const STUCK: &str = "(stopped by an error: `repeat` ran 1000 times without its condition coming true)";
+
+/// The chance that two Command Dice a side give as many sixes on each side 1,000 turns running:
+/// sixes on 2d6 are 0, 1, 2 with chances 25, 10, 1 in 36, so a turn ties with (625 + 100 + 1)/1296.
+fn tie_after_1000() -> Q {
+    let tie = Q::int(25 * 25 + 10 * 10 + 1, 36 * 36);
+    Q(tie.0.pow(1000), tie.1.pow(1000)).norm()
+}
+
 /// The exact distribution of (end, turns, Max's points, Tom's points, ended by time) of
 /// `morale_race`, state by state, turn by turn.
 fn morale_race_chain(turns: i64) -> Ends {
@@ -122,7 +132,10 @@ fn morale_race_chain(turns: i64) -> Ends {
                         // Dice, two each, rolled until one side has more sixes: a coin toss.
                         let by_time = i64::from(m.mp > 0 && t.mp > 0);
                         if m.mp == t.mp {
-                            let half = q.mul(&Q::int(1, 2));
+                            // Each turn of the tie-break ties with chance `tie`; mettle stops a
+                            // `repeat` after 1,000 turns, with an error, so that much never ends.
+                            let stuck = tie_after_1000();
+                            let half = q.mul(&Q(&stuck.1 - &stuck.0, stuck.1.clone() * 2u32).norm());
                             add_to(
                                 &mut ends,
                                 ("minor_victory for max".into(), turns, m.mp, t.mp, by_time),
@@ -133,6 +146,7 @@ fn morale_race_chain(turns: i64) -> Ends {
                                 ("minor_victory for tom".into(), turns, m.mp, t.mp, by_time),
                                 half,
                             );
+                            add_to(&mut ends, (STUCK.into(), turns, m.mp, t.mp, by_time), q.mul(&stuck));
                         } else {
                             let w = if m.mp > t.mp { "max" } else { "tom" };
                             add_to(
@@ -157,20 +171,6 @@ fn combat_hq() -> Ruleset {
     Ruleset::from_str("combat_hq.mettle", &text).unwrap()
 }
 
-/// Combat HQ with `morale_race` played to `turns` turns instead of 12, and one Command Die a side
-/// (the whole race is more work than the default budget of exact odds; see the README).
-fn combat_hq_to(turns: i64) -> Ruleset {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/combat_hq.mettle")).unwrap();
-    let text = text
-        .replace("turn >= 12", &format!("turn >= {turns}"))
-        .replace("turn <= 12", &format!("turn <= {turns}"))
-        .replace("turn == 12", &format!("turn == {turns}"))
-        // One Command Die each: the tie-break is still a coin toss, at 42 rolls a turn, not 1,554.
-        .replace("command_dice = 2", "command_dice = 1");
-    Ruleset::from_str("combat_hq.mettle", &text).unwrap()
-}
-
 fn marginal(
     ends: &Ends,
     pick: impl Fn(&(String, i64, i64, i64, i64)) -> String,
@@ -184,28 +184,20 @@ fn marginal(
 
 #[test]
 fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
-    let chain = morale_race_chain(3);
-    let m = scenario_states(&combat_hq_to(3), "morale_race").unwrap().unwrap();
-    // The tie-break goes on without bound; its turns are summed at once, all but the chance that it
-    // runs a thousand times (26/36 a turn: less than 10^-140), which is shown as the error it would stop with.
+    // The whole race as shipped: 12 turns, two Command Dice a side.
+    let chain = morale_race_chain(12);
+    let m = scenario_states(&combat_hq(), "morale_race").unwrap().unwrap();
     assert!(m.remainder.is_none());
-    let (stuck, ends): (Vec<_>, Vec<_>) = m.ends.iter().partition(|(n, _)| n.starts_with("(stopped"));
-    assert!(stuck.iter().all(|(_, p)| p.to_f64() < 1e-100), "{stuck:?}");
     let want = marginal(&chain, |k| k.0.clone());
-    let got: BTreeMap<String, Fraction> = ends.into_iter().cloned().collect();
-    // Within the stuck chance: the tie-break's ends fall short of one half each by half of it.
+    let got: BTreeMap<String, Fraction> = m.ends.iter().cloned().collect();
+    assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>());
     for (name, p) in &want {
         let g = &got[name];
-        let diff = (g.to_f64() - p.to_f64()).abs();
-        let floats = |m: &BTreeMap<String, Fraction>| {
-            m.iter().map(|(k, v)| (k.clone(), v.to_f64())).collect::<Vec<_>>()
-        };
-        assert!(diff < 1e-100, "{name}: {:?} against {:?}", floats(&got), floats(&want));
-        if !name.starts_with("minor") {
-            assert_eq!(&g.num * &p.den, &p.num * &g.den, "{name}");
-        }
+        assert_eq!(&g.num * &p.den, &p.num * &g.den, "{name}: {} against {}", g.to_f64(), p.to_f64());
     }
-    assert_eq!(got.len(), want.len());
+    // Recorded values are over the runs that ended: all but those stuck in the tie-break.
+    let ended: Ends = chain.iter().filter(|(k, _)| k.0 != STUCK).map(|(k, q)| (k.clone(), q.clone())).collect();
+    let total = ended.values().fold(Q::int(0, 1), |a, q| a.add(q));
     let values: BTreeMap<&str, &mettle::odds::Dist> = m.values.iter().map(|(l, d)| (l.as_str(), d)).collect();
     let checks: [(&str, Pick); 4] = [
         ("turns taken", |k| k.1.to_string()),
@@ -214,14 +206,14 @@ fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
         ("ended by time", |k| k.4.to_string()),
     ];
     for (label, pick) in checks {
-        let want = marginal(&chain, pick);
+        let want = marginal(&ended, pick);
         let d = values[label];
         for (v, p) in want {
             let got = d.probability(v.parse().unwrap());
-            // Over the runs that ended (all but those stuck in the tie-break, under 10^-140), and
-            // read as floating point.
-            assert!(
-                (got.to_f64() - p.to_f64()).abs() < 1e-12,
+            // p / total, exactly.
+            assert_eq!(
+                &got.num * &p.den * &total.0,
+                &p.num * &got.den * &total.1,
                 "{label} = {v}: {} against {}",
                 got.to_f64(),
                 p.to_f64()
@@ -232,7 +224,7 @@ fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
 
 #[test]
 fn the_report_of_morale_race_is_exact_and_names_the_ends() {
-    let r = mettle::odds::scenario(&combat_hq_to(3), "morale_race", 1).unwrap();
+    let r = mettle::odds::scenario(&combat_hq(), "morale_race", 1).unwrap();
     assert_eq!(r.how, How::Exact);
     assert!(r.merging.as_ref().is_some_and(|m| m.states > 10), "{:?}", r.merging);
     assert!(r.outcomes.iter().any(|o| o.name == "major_victory for max"), "{:?}", r.outcomes);
@@ -347,4 +339,110 @@ fn an_unknown_scenario_is_an_error() {
     let e = scenario_states(&combat_hq(), "morale_rase").unwrap_err();
     assert!(e.code.ends_with("unknown_scenario"));
     assert!(e.help.unwrap_or_default().contains("morale_race"));
+}
+
+/// Ten units each counting hits for 30 turns: the game states multiply past any small budget.
+fn exploding() -> Ruleset {
+    Ruleset::from_str(
+        "many.mettle",
+        r#"
+        kind unit { hits: 0.. = 0 }
+        check shot for unit { roll d6  outcome hit when total >= 4 { add 1 to unit.hits }  otherwise miss }
+        scenario many {
+          new unit a  new unit b  new unit c  new unit d  new unit e
+          new unit f  new unit g  new unit h  new unit i  new unit j
+          repeat { for each unit u { roll shot for u } } until turn >= 30
+          record "a" = a.hits
+        }
+        "#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn states_that_explode_fall_back_within_the_states_budget_and_say_how_many() {
+    let mut rules = exploding();
+    let mut b = rules.budget().clone();
+    b.set("odds_states", 2_000).unwrap();
+    // Enough work for far more states than that; less for the estimate to take long.
+    b.set("odds_work", 50_000_000).unwrap();
+    rules = rules.with_budget(b);
+    let started = std::time::Instant::now();
+    let Err(why) = scenario_states(&rules, "many").unwrap() else { panic!("exact past the budget") };
+    assert!(why.contains("odds_states") && why.contains("2000"), "{why}");
+    // The report falls back to an estimate that says why, and the session of rules is untouched.
+    let r = mettle::odds::scenario(&rules, "many", 1).unwrap();
+    let How::Estimated { reason, runs, .. } = &r.how else { panic!("{:?}", r.how) };
+    assert!(reason.contains("odds_states"), "{reason}");
+    assert!(*runs > 0);
+    assert!(started.elapsed().as_secs() < 120, "{:?}", started.elapsed());
+}
+
+#[test]
+fn merging_spends_only_half_the_work_and_says_how_many_states_it_reached() {
+    let mut rules = exploding();
+    let mut b = rules.budget().clone();
+    b.set("odds_work", 3_000_000).unwrap();
+    rules = rules.with_budget(b);
+    // Under a running budget of the same size, merging leaves at least half of it.
+    use mettle::internals::odds::work;
+    let ((merged, left), _) =
+        work::within(3_000_000, || (scenario_states(&rules, "many").unwrap(), work::left()));
+    let Err(why) = merged else { panic!("exact past the budget") };
+    assert!(why.contains("had followed") && why.contains("half"), "{why}");
+    assert!(left >= 1_500_000, "{left}");
+    // The estimate after it still has a budget of its own.
+    let r = mettle::odds::scenario(&rules, "many", 1).unwrap();
+    let How::Estimated { reason, runs, .. } = &r.how else { panic!("{:?}", r.how) };
+    assert!(reason.contains("had followed"), "{reason}");
+    assert!(*runs >= 1, "{runs}");
+}
+
+#[test]
+fn a_small_scenario_equals_its_enumeration_by_hand() {
+    // Two tosses of a d2 a turn inside a rule (a 2 is a head), for 3 turns: two heads end the game,
+    // one adds to the score. Each turn ends it with 1/4, so 1 - (3/4)^3 = 37/64 in all.
+    let rules = Ruleset::from_str(
+        "hand.mettle",
+        r#"
+        kind coin { heads: 0.. = 0  shown: 0.. = 0 }
+        check toss for coin { roll d2  otherwise tossed { set coin.shown to total } }
+        result double
+        event turn_of(c: coin)
+        on turn_of {
+          roll toss for c
+          let first = c.shown
+          roll toss for c
+          if first == 2 and c.shown == 2 { end game with double }
+          else if first == 2 or c.shown == 2 { add 1 to c.heads }
+        }
+        scenario three { new coin c  repeat { trigger turn_start  trigger turn_of(c: c) } until game is not none or turn >= 3  record "heads" = c.heads }
+        "#,
+    )
+    .unwrap();
+    let m = scenario_states(&rules, "three").unwrap().unwrap();
+    // (The ends are named by the result and the heads; every chance is a multiple of 1/64, so
+    // their sum as floating point is exact.)
+    let double: f64 = m.ends.iter().filter(|(n, _)| n.starts_with("double")).map(|(_, p)| p.to_f64()).sum();
+    assert_eq!(double, 37.0 / 64.0, "{:?}", m.ends);
+    // Heads recorded: a turn that goes on (3/4) gives a head with 2/3 of it (1/2 in all), none
+    // with 1/4. Enumerated over the 4^3 ways of three turns:
+    let mut want = [0u32; 4];
+    for ways in 0..64u32 {
+        let turns = [ways % 4, ways / 4 % 4, ways / 16];
+        let mut heads = 0;
+        for t in turns {
+            // t: 0 = no head, 1 and 2 = one head, 3 = both (the game ends)
+            if t == 3 {
+                break;
+            }
+            heads += u32::from(t > 0);
+        }
+        want[heads as usize] += 1;
+    }
+    let d = &m.values[0].1;
+    for (h, w) in want.iter().enumerate() {
+        let p = d.probability(h as i64);
+        assert_eq!(&p.num * 64u32, &p.den * *w, "{h}: {p}");
+    }
 }
