@@ -196,7 +196,8 @@ fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
         assert_eq!(&g.num * &p.den, &p.num * &g.den, "{name}: {} against {}", g.to_f64(), p.to_f64());
     }
     // Recorded values are over the runs that ended: all but those stuck in the tie-break.
-    let ended: Ends = chain.iter().filter(|(k, _)| k.0 != STUCK).map(|(k, q)| (k.clone(), q.clone())).collect();
+    let ended: Ends =
+        chain.iter().filter(|(k, _)| k.0 != STUCK).map(|(k, q)| (k.clone(), q.clone())).collect();
     let total = ended.values().fold(Q::int(0, 1), |a, q| a.add(q));
     let values: BTreeMap<&str, &mettle::odds::Dist> = m.values.iter().map(|(l, d)| (l.as_str(), d)).collect();
     let checks: [(&str, Pick); 4] = [
