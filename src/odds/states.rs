@@ -74,15 +74,21 @@ impl W {
         work::charge(words * 4);
         if self.den == o.den {
             self.num += &o.num;
-        } else {
-            self.num = &self.num * &o.den + &o.num * &self.den;
-            self.den = &self.den * &o.den;
+            let g = gcd(&self.num, &self.den);
+            if !g.is_one() {
+                self.num /= &g;
+                self.den /= &g;
+            }
+            return;
         }
-        let g = self.num.gcd(&self.den);
-        if !g.is_one() {
-            self.num /= &g;
-            self.den /= &g;
-        }
+        // Over the least common denominator: the chances of a `repeat` summed at once have
+        // thousands of bits, and most of their denominators are shared.
+        let g = gcd(&self.den, &o.den);
+        let (mine, theirs) = (&self.den / &g, &o.den / &g);
+        let t = &self.num * &theirs + &o.num * &mine;
+        let g2 = gcd(&t, &g);
+        self.num = t / &g2;
+        self.den = mine * (&o.den / g2);
     }
     fn zero() -> W {
         W { num: BigUint::zero(), den: BigUint::one() }
@@ -92,9 +98,9 @@ impl W {
     }
     fn mul(&self, o: &W) -> W {
         work::charge(((self.den.bits() + o.den.bits()) / 64 + 1) * 8);
-        let (n, d) = (&self.num * &o.num, &self.den * &o.den);
-        let g = n.gcd(&d);
-        W { num: n / &g, den: d / g }
+        // Each numerator against the other's denominator: the result is then in lowest terms.
+        let (g1, g2) = (gcd(&self.num, &o.den), gcd(&o.num, &self.den));
+        W { num: (&self.num / &g1) * (&o.num / &g2), den: (&self.den / &g2) * (&o.den / &g1) }
     }
     fn div(&self, o: &W) -> W {
         self.mul(&W { num: o.den.clone(), den: o.num.clone() })
@@ -105,6 +111,17 @@ impl W {
     fn fraction(&self) -> Fraction {
         Fraction::new(self.num.clone(), self.den.clone())
     }
+}
+
+/// The greatest common divisor of `a` and `b`, the larger first brought below the smaller by one
+/// division when their sizes differ much (the binary method alone takes the larger down bit by bit,
+/// and a chance times the sum of a `repeat`'s turns has thousands of bits).
+fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
+    let (big, small) = if a.bits() >= b.bits() { (a, b) } else { (b, a) };
+    if small.is_zero() {
+        return big.clone();
+    }
+    if big.bits() > small.bits() + 64 { (big % small).gcd(small) } else { big.gcd(small) }
 }
 
 /// A place in the scenario where paths merged, with the game there.
