@@ -43,6 +43,10 @@ pub struct Budget {
     /// and combination of inputs. An estimate from samples falls back on the same amount again.
     /// Default 600,000,000 (about a second on a small machine).
     pub odds_work: u64,
+    /// Most game states exact odds of a whole scenario follow by merging equal ones (counted at
+    /// every place where paths merge, over the whole scenario), before they fall back to an
+    /// estimate that says how many were reached. Default 1,000,000.
+    pub odds_states: u64,
     /// Most values (numbers, texts, list items, records…) in one piece of data a host passes with an
     /// event, a check's input or an entity. Default 100,000.
     pub data_values: u64,
@@ -64,6 +68,7 @@ impl Default for Budget {
             log_entries: 1_000_000,
             script_operations: 10_000_000,
             odds_work: 600_000_000,
+            odds_states: crate::odds::MAX_STATES,
             data_values: 100_000,
             undo_steps: 100,
         }
@@ -72,7 +77,7 @@ impl Default for Budget {
 
 impl Budget {
     /// The names `--budget NAME=VALUE` accepts, in the order of the fields.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "ruleset_bytes",
         "script_bytes",
         "save_bytes",
@@ -82,6 +87,7 @@ impl Budget {
         "log_entries",
         "script_operations",
         "odds_work",
+        "odds_states",
         "data_values",
         "undo_steps",
     ];
@@ -106,6 +112,7 @@ impl Budget {
             "log_entries" => &mut self.log_entries,
             "script_operations" => &mut self.script_operations,
             "odds_work" => &mut self.odds_work,
+            "odds_states" => &mut self.odds_states,
             "data_values" => &mut self.data_values,
             "undo_steps" => &mut self.undo_steps,
             _ => {

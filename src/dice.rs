@@ -312,6 +312,57 @@ pub(crate) struct Walk {
     /// Set when the action the walk was for has ended: later dice roll as usual, and what the walk
     /// learnt (`needs`, `met`) can still be read.
     pub done: bool,
+    /// Faces taken from `faces` so far.
+    pub used: usize,
+    /// Stop at the first `repeat` turn past `skip` of them (counting from the start of the walk),
+    /// so that paths reaching the same game state there can be merged (see `odds::states`).
+    pub pause: bool,
+    /// `repeat` turns to run through before pausing.
+    pub skip: u32,
+    /// `repeat` turns met so far.
+    pub seen: u32,
+    /// Where the walk paused, when it did.
+    pub paused: Option<Paused>,
+    /// Set while a `roll` that is itself a statement of the scenario's blocks runs: the pause
+    /// before the next statement follows it, so it does not pause after its roll.
+    pub step_roll: bool,
+    /// Which checks' last results a pause tells states apart by (those the rules or the scenario
+    /// read); all of them when not given.
+    pub lasts: Option<std::sync::Arc<Vec<bool>>>,
+}
+
+/// Where a walk through a scenario paused, to be merged with the other paths that reach the same
+/// game state there.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Paused {
+    /// Before the statement of the scenario at this place: indices through its blocks (see
+    /// `Runner::scenario_from`).
+    Step {
+        /// The place.
+        at: Vec<usize>,
+    },
+    /// At a turn of a `repeat` inside a rule: `key` tells the game state and the rule's values
+    /// apart, and the faces before `entered` led into the `repeat`.
+    Loop {
+        /// Faces used when the `repeat` began.
+        entered: usize,
+        /// The game state, the rule's values and the `repeat`, as bytes.
+        key: Vec<u8>,
+        /// The turn about to begin.
+        turn: usize,
+        /// Where the `repeat` is.
+        span: (usize, usize),
+    },
+    /// Just after a check rolled inside a rule (its dice used): `key` tells the game state and the
+    /// rule's values apart, and the faces before `entered` led to the roll.
+    Roll {
+        /// Faces used when the roll began.
+        entered: usize,
+        /// The game state and the rule's values, as bytes.
+        key: Vec<u8>,
+        /// Where the roll is.
+        span: (usize, usize),
+    },
 }
 
 /// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
@@ -375,7 +426,10 @@ impl Source<'_> {
         }
         if let Some(walk) = self.walk.as_deref_mut() {
             return match walk.faces.pop_front() {
-                Some(f) => Ok(f),
+                Some(f) => {
+                    walk.used += 1;
+                    Ok(f)
+                }
                 None if walk.explore => {
                     let n = match faces {
                         Faces::Count(n) => n.max(1) as usize,

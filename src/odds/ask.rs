@@ -176,6 +176,7 @@ pub fn exact_report(question: String, odds: &CheckOdds) -> Report {
         effects: odds.effects.clone(),
         how: How::Exact,
         defaults: vec![],
+        merging: None,
     }
 }
 
@@ -264,5 +265,6 @@ fn estimate(
         effects,
         how: How::Estimated { reason, runs, seed },
         defaults: vec![],
+        merging: None,
     })
 }

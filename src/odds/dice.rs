@@ -45,6 +45,7 @@ pub fn dice(expr: &str, budget: &Budget, seed: u64) -> Result<Report, Vec<Diagno
         effects: vec![],
         how: How::Exact,
         defaults: vec![],
+        merging: None,
     };
     if c.is_flag() {
         let total = d.total();
@@ -127,6 +128,7 @@ fn estimate(
         effects: vec![],
         how: How::Estimated { reason, runs, seed },
         defaults: vec![],
+        merging: None,
     };
     if c.is_flag() {
         for (name, v) in [("yes", 1), ("no", 0)] {

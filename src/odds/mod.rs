@@ -18,6 +18,7 @@ mod sampler;
 mod scan;
 mod scenario;
 mod sorted;
+mod states;
 mod sweep;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) mod text;
@@ -34,9 +35,10 @@ pub use dice::{DiceRolls, RolledDice, dice, roll_dice};
 pub use dist::Dist;
 pub use effects::{EffectColumns, MAX_EFFECT_VALUES, effect_chance, effect_columns};
 pub use lint::unreachable;
-pub use report::{Chance, DefaultedInput, EffectOdds, How, OutcomeOdds, Report, Unfollowed};
+pub use report::{Chance, DefaultedInput, EffectOdds, How, Merging, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
 pub use scenario::scenario;
+pub use states::{MAX_STATES, Merged, REMAINDER_BITS, WORK_SHARE, scenario_states};
 pub use sweep::{
     MAX_ROWS, Row, Sweep, Swept, defaults as sweep_defaults, question as sweep_question, stand_in, sweep,
     sweeps,

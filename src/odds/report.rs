@@ -24,6 +24,21 @@ pub struct Report {
     /// Each input of the check the question left out, with the value the roll took for it (also
     /// named in the question): none are used unsaid.
     pub defaults: Vec<DefaultedInput>,
+    /// For a whole scenario worked out exactly by merging equal game states: how many states, and
+    /// what was left unresolved (`None` for everything else).
+    pub merging: Option<Merging>,
+}
+
+/// How the exact odds of a whole scenario were found by merging the paths that reach equal game
+/// states ([`crate::odds::scenario`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merging {
+    /// Game states followed, counted at every place where paths merged.
+    pub states: u64,
+    /// The chance of the paths still open when they weighed less than 2^-60 of all (a `repeat`
+    /// with no bound on its turns): every chance reported is an exact lower bound, short by at
+    /// most this. `None` when nothing was left.
+    pub remainder: Option<Fraction>,
 }
 
 /// An input of a check that an odds question did not give: the value it took and where from.

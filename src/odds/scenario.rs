@@ -41,8 +41,41 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
             effects: vec![],
             how: How::Exact,
             defaults: vec![],
+            merging: None,
         }),
-        Err(why) => estimate(rules, name, why, seed),
+        Err(why) => match merge(rules, name) {
+            Ok(m) => Ok(merged_report(name, m)),
+            Err(more) => estimate(rules, name, format!("{why}; merging equal game states: {more}"), seed),
+        },
+    }
+}
+
+/// Scenario `name`'s ends by merging equal game states, within the budget of work, or why not.
+fn merge(rules: &Ruleset, name: &str) -> Result<super::Merged, String> {
+    match super::scenario_states(rules, name) {
+        Ok(m) => m,
+        Err(d) => Err(d.message),
+    }
+}
+
+/// The report of ends found by merging equal game states.
+fn merged_report(name: &str, m: super::Merged) -> Report {
+    Report {
+        question: format!(
+            "scenario {name}: how it ends, over every way its rolls can go ({} game states merged)",
+            m.states
+        ),
+        outcomes: m
+            .ends
+            .into_iter()
+            .map(|(end, p)| OutcomeOdds { name: end, chance: Chance::Exact(p) })
+            .collect(),
+        groups: vec![],
+        values: m.values,
+        effects: vec![],
+        how: How::Exact,
+        defaults: vec![],
+        merging: Some(super::Merging { states: m.states, remainder: m.remainder }),
     }
 }
 
@@ -96,6 +129,7 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
         effects: vec![],
         how: How::Estimated { reason, runs: rep.runs, seed },
         defaults: vec![],
+        merging: None,
     })
 }
 

@@ -13,6 +13,15 @@ pub fn shown(name: &str) -> std::borrow::Cow<'_, str> {
 /// The report as text: the question, how it was worked out, each outcome with a bar, then each value.
 pub fn report_text(report: &Report) -> String {
     let mut out = format!("{}\n{}\n", report.question, how_text(&report.how));
+    if let Some(m) = &report.merging {
+        out.push_str(&format!("found by merging equal game states: {} states followed\n", m.states));
+        if let Some(r) = &m.remainder {
+            out.push_str(&format!(
+                "a `repeat` with no bound: each chance is a lower bound, {} of runs still open were let go\n",
+                exact_text(&Chance::Exact(r.clone()))
+            ));
+        }
+    }
     if !report.outcomes.is_empty() {
         out.push('\n');
         let width = report.outcomes.iter().map(|o| shown(&o.name).chars().count()).max().unwrap_or(0).max(7);

@@ -283,7 +283,16 @@ fn summarise(session: &Session, question: &str, ends: Vec<(End, BigUint)>, how: 
         How::Estimated { .. } => format!("{question}: how it ends"),
     };
     WhatIf {
-        report: Report { question, outcomes, groups: vec![], values, effects: vec![], how, defaults: vec![] },
+        report: Report {
+            question,
+            outcomes,
+            groups: vec![],
+            values,
+            effects: vec![],
+            how,
+            defaults: vec![],
+            merging: None,
+        },
         always,
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod run;
 mod save;
 pub(crate) mod saved_data;
 mod show;
+mod states;
 mod structure;
 
 pub use checkpoint::Checkpoint;
@@ -28,6 +29,7 @@ pub use outcome::{Note, Outcome, QueuedAnswer};
 pub(crate) use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
 pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
+pub(crate) use states::state_key;
 
 use crate::Ruleset;
 use crate::ast::Span;

@@ -45,7 +45,15 @@ pub struct DefaultedInput {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Method {
     /// Every chance is exact.
-    Exact,
+    Exact {
+        /// For a whole scenario worked out by merging equal game states: the states followed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        states: Option<u64>,
+        /// The chance (`p/q`) of runs still open when a `repeat` with no bound was let go: every
+        /// chance is then an exact lower bound, short by at most this.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        remainder: Option<String>,
+    },
     /// Estimated by simulation.
     Estimate {
         /// Why exact was out of reach.
@@ -229,7 +237,10 @@ pub fn odds(report: &Report) -> Odds {
         question: report.question.clone(),
         exact,
         method: match &report.how {
-            How::Exact => Method::Exact,
+            How::Exact => Method::Exact {
+                states: report.merging.as_ref().map(|m| m.states),
+                remainder: report.merging.as_ref().and_then(|m| m.remainder.as_ref()).map(|r| r.to_string()),
+            },
             How::Estimated { reason, runs, seed } => {
                 Method::Estimate { reason: reason.clone(), runs: *runs, seed: *seed }
             }

@@ -262,11 +262,12 @@ fn a_stand_in_gets_stand_ins_for_the_entities_it_names() {
 }
 
 #[test]
-fn a_long_scenario_is_estimated_instead() {
+fn a_long_scenario_is_worked_out_by_merging_equal_states() {
     let v =
         json(&["odds", "rulesets/combat_hq.mettle", "--scenario", "morale_race", "--seed", "3", "--json"]);
-    assert_eq!(v["exact"], false);
-    assert!(v["method"]["reason"].as_str().unwrap().contains("ways"), "{v}");
+    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(v["method"]["kind"], "exact");
+    assert!(v["method"]["states"].as_u64().unwrap() > 1000, "{v}");
     let ends: Vec<&str> =
         v["outcomes"].as_array().unwrap().iter().map(|o| o["outcome"].as_str().unwrap()).collect();
     assert!(ends.contains(&"major_victory for max") && ends.contains(&"draw"), "{ends:?}");
@@ -276,6 +277,28 @@ fn a_long_scenario_is_estimated_instead() {
     let exact =
         json(&["odds", "rulesets/infinite_frontiers.mettle", "--scenario", "three_morale_checks", "--json"]);
     assert_eq!(exact["outcomes"][0]["exact"], "11/24");
+}
+
+#[test]
+fn a_long_scenario_past_the_budget_is_estimated_and_says_why() {
+    let v = json(&[
+        "odds",
+        "rulesets/combat_hq.mettle",
+        "--scenario",
+        "morale_race",
+        "--seed",
+        "3",
+        "--budget",
+        "odds_work=2000000",
+        "--json",
+    ]);
+    assert_eq!(v["exact"], false);
+    let reason = v["method"]["reason"].as_str().unwrap();
+    assert!(reason.contains("ways") && reason.contains("merging equal game states"), "{v}");
+    assert!(reason.contains("had followed"), "{reason}");
+    let recorded: Vec<&str> =
+        v["values"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert!(recorded.contains(&"turns taken"), "{recorded:?}");
 }
 
 #[test]

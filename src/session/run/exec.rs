@@ -362,7 +362,7 @@ impl Runner<'_> {
         id
     }
 
-    fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
         // Each statement is a step, charged where it stands (its span, for a budget's error).
         match s {
             Stmt::Set { place, value, until, span } => {
@@ -468,10 +468,12 @@ impl Runner<'_> {
                     self.recycle(values);
                     return Err(e);
                 }
+                let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
                 let r = self.roll_check_in_rule(*check, subject, &mut values, &given, *span);
                 self.depth -= 1;
                 self.let_go(values);
-                r
+                r?;
+                self.rolled(*span, entered, f)
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;
@@ -574,7 +576,11 @@ impl Runner<'_> {
             }
             Stmt::Repeat { body, until, span } => {
                 self.at(*span)?;
-                for _ in 0..MAX_REPEAT {
+                let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
+                for turn in 0..MAX_REPEAT {
+                    if turn > 0 {
+                        self.loop_turn(*span, turn, entered, f)?;
+                    }
                     self.span = *span;
                     self.tick(1)?;
                     self.exec_block(body, f)?;
@@ -1008,7 +1014,7 @@ impl Runner<'_> {
 
     /// Charges a statement's step, at its `span`.
     #[inline(always)]
-    fn at(&mut self, span: Span) -> R<()> {
+    pub(super) fn at(&mut self, span: Span) -> R<()> {
         self.span = span;
         self.tick(1)
     }

@@ -14,6 +14,7 @@ mod fast;
 mod fold;
 mod parts;
 mod reactions;
+mod resume;
 mod script;
 mod totals;
 
@@ -28,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Deepest chain of events firing events, and of formulas calling formulas.
 const MAX_DEPTH: u32 = 64;
 /// Most times a `repeat` runs.
-const MAX_REPEAT: usize = 1000;
+pub(crate) const MAX_REPEAT: usize = 1000;
 
 /// Steps an action may take between two looks at its cancel flag (tens of microseconds of rules).
 const CANCEL_EVERY: u64 = 1024;
@@ -171,11 +172,15 @@ pub(super) struct Runner<'a> {
     /// The `if` conditions around the statement being applied in this rule or outcome, and whether
     /// each held: a change logged there says what made it (logging only).
     because: Vec<(Span, bool)>,
+    /// Whether [`Runner::end`] has charged this runner's work (debug builds check that every runner
+    /// does, so that no new way of running forgets to).
+    #[cfg(debug_assertions)]
+    ended: bool,
 }
 
 /// What a simulation reads of one game played quietly: the values it recorded, in order, and whether
 /// an expectation failed.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct QuietGame {
     /// Recorded values with their labels.
     pub records: Vec<(Arc<str>, i64)>,
@@ -277,7 +282,11 @@ impl Runner<'_> {
     /// sampling count against the exact answer's budget of work (outside one, against a meter that
     /// never runs dry), and every run against the whole piece of work's budget of steps. Every
     /// runner a session makes ends here (after [`Runner::put_away`] where it keeps its buffers).
-    pub(super) fn end(self) {
+    pub(super) fn end(mut self) {
+        #[cfg(debug_assertions)]
+        {
+            self.ended = true;
+        }
         let scripts = self.script_given.map_or(0, |given| given.saturating_sub(crate::script::action_left()));
         // Scripts stopped by a cap that was the exact answer's work left: that work has run out.
         if self.scripts_capped && self.script_given.is_some_and(|g| scripts >= g) {
@@ -288,6 +297,15 @@ impl Runner<'_> {
         );
         // And against the whole piece of work's budget of steps (`Budget::total_steps`).
         crate::budget::spend(self.steps);
+    }
+}
+
+/// In a debug build, a runner let go without [`Runner::end`] is a mistake: its steps and work would
+/// be charged to nothing. (An error unwinding through it is not.)
+#[cfg(debug_assertions)]
+impl Drop for Runner<'_> {
+    fn drop(&mut self) {
+        assert!(self.ended || std::thread::panicking(), "a runner was let go without Runner::end");
     }
 }
 
@@ -332,6 +350,8 @@ impl<'a> Runner<'a> {
             kit,
             game: None,
             because: vec![],
+            #[cfg(debug_assertions)]
+            ended: false,
         }
     }
 

@@ -41,7 +41,7 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Raise or lower a limit, as NAME=VALUE (repeatable): ruleset_bytes, script_bytes, save_bytes,
-    /// line_bytes, steps, log_entries, script_operations, odds_work, data_values, undo_steps. See
+    /// line_bytes, steps, log_entries, script_operations, odds_work, odds_states, data_values, undo_steps. See
     /// docs/security.md.
     #[arg(long = "budget", value_name = "NAME=VALUE", global = true)]
     budget: Vec<String>,

@@ -43,7 +43,7 @@ export class MettleError extends Error {
 /** The budget names `mettle --budget NAME=VALUE` takes (docs/security.md). */
 export type BudgetName =
   | "ruleset_bytes" | "script_bytes" | "save_bytes" | "line_bytes" | "steps" | "log_entries"
-  | "script_operations" | "odds_work" | "data_values" | "undo_steps";
+  | "script_operations" | "odds_work" | "odds_states" | "data_values" | "undo_steps";
 
 /** Limits on every call of a script function. */
 export interface ScriptLimits {

@@ -1,0 +1,710 @@
+//! Exact odds of a whole scenario by merging equal game states: the paths its rolls can take are
+//! followed a piece at a time (from one step of the scenario to the next, from one turn of a
+//! `repeat` to the next), and the paths that reach the same game state at the same place go on as
+//! one, with their chances added up. A scenario whose rolls can go more ways than anyone could list
+//! often has only a few thousand states.
+
+use super::{Dist, Fraction, work};
+use crate::dice::Paused;
+use crate::program::Value;
+use crate::session::{QuietGame, State, state_key};
+use crate::{Ruleset, Session};
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, Zero};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The default of the budget's `odds_states`: most game states (counted at every place where paths
+/// merge, over the whole scenario) an exact answer by merging follows before it is called out of
+/// reach.
+pub const MAX_STATES: u64 = 1_000_000;
+
+/// The share of the budget's `odds_work` that merging equal game states may spend (one half), so
+/// that the estimate it falls back on still has its own budget.
+pub const WORK_SHARE: u64 = 2;
+
+/// What is left unresolved once a scenario's open paths weigh less than this fraction of all of
+/// them (2^-60) is reported as a remainder instead of followed further.
+pub const REMAINDER_BITS: u64 = 60;
+
+/// The exact distribution of a scenario's ends, found by merging equal game states.
+#[derive(Debug, Clone)]
+pub struct Merged {
+    /// Each end (the game's result and winner, or what differs between ends, or the error that
+    /// stopped it), with its chance; most likely first.
+    pub ends: Vec<(String, Fraction)>,
+    /// Each value the scenario records, with its exact distribution (the last value recorded under
+    /// each label in a run).
+    pub values: Vec<(String, Dist)>,
+    /// Game states followed, over every place where paths merged.
+    pub states: u64,
+    /// Runs of a piece of the scenario made.
+    pub runs: u64,
+    /// The chance of paths still open when they weighed less than 2^-60 of all: the ends' chances
+    /// are exact lower bounds, short of the truth by at most this.
+    pub remainder: Option<Fraction>,
+}
+
+/// An exact chance as a fraction in lowest terms.
+#[derive(Debug, Clone)]
+struct W {
+    num: BigUint,
+    den: BigUint,
+}
+
+impl Default for W {
+    fn default() -> W {
+        W::zero()
+    }
+}
+
+impl W {
+    fn one() -> W {
+        W { num: BigUint::one(), den: BigUint::one() }
+    }
+    /// One of `k` equally likely branches of this.
+    fn split(&self, k: usize) -> W {
+        let k = BigUint::from(k.max(1));
+        let g = self.num.gcd(&k);
+        W { num: &self.num / &g, den: &self.den * (k / g) }
+    }
+    fn add(&mut self, o: &W) {
+        let words = (self.den.bits() + o.den.bits()) / 64 + 1;
+        work::charge(words * 4);
+        if self.den == o.den {
+            self.num += &o.num;
+            let g = gcd(&self.num, &self.den);
+            if !g.is_one() {
+                self.num /= &g;
+                self.den /= &g;
+            }
+            return;
+        }
+        // Over the least common denominator: the chances of a `repeat` summed at once have
+        // thousands of bits, and most of their denominators are shared.
+        let g = gcd(&self.den, &o.den);
+        let (mine, theirs) = (&self.den / &g, &o.den / &g);
+        let t = &self.num * &theirs + &o.num * &mine;
+        let g2 = gcd(&t, &g);
+        self.num = t / &g2;
+        self.den = mine * (&o.den / g2);
+    }
+    fn zero() -> W {
+        W { num: BigUint::zero(), den: BigUint::one() }
+    }
+    fn is_zero(&self) -> bool {
+        self.num.is_zero()
+    }
+    fn mul(&self, o: &W) -> W {
+        work::charge(((self.den.bits() + o.den.bits()) / 64 + 1) * 8);
+        // Each numerator against the other's denominator: the result is then in lowest terms.
+        let (g1, g2) = (gcd(&self.num, &o.den), gcd(&o.num, &self.den));
+        W { num: (&self.num / &g1) * (&o.num / &g2), den: (&self.den / &g2) * (&o.den / &g1) }
+    }
+    fn div(&self, o: &W) -> W {
+        self.mul(&W { num: o.den.clone(), den: o.num.clone() })
+    }
+    fn eq(&self, o: &W) -> bool {
+        self.num == o.num && self.den == o.den
+    }
+    fn fraction(&self) -> Fraction {
+        Fraction::new(self.num.clone(), self.den.clone())
+    }
+}
+
+/// The greatest common divisor of `a` and `b`, the larger first brought below the smaller by one
+/// division when their sizes differ much (the binary method alone takes the larger down bit by bit,
+/// and a chance times the sum of a `repeat`'s turns has thousands of bits).
+fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
+    let (big, small) = if a.bits() >= b.bits() { (a, b) } else { (b, a) };
+    if small.is_zero() {
+        return big.clone();
+    }
+    if big.bits() > small.bits() + 64 { (big % small).gcd(small) } else { big.gcd(small) }
+}
+
+/// A place in the scenario where paths merged, with the game there.
+struct Snap {
+    state: State,
+    frame: Vec<Value>,
+    game: QuietGame,
+    at: Vec<usize>,
+    id: usize,
+}
+
+/// Paths to follow on from a snapshot: its dice show `faces`, and they pass `skip` turns of
+/// `repeat`s inside rules before they pause.
+struct Node {
+    snap: Arc<Snap>,
+    faces: Vec<i64>,
+    skip: u32,
+    w: W,
+    /// Where it paused inside a `repeat` (the turn left out), and the turn.
+    turn: Option<Turn>,
+    /// The `repeat` whose turn its paths come from, also after pausing at rolls inside it: what
+    /// they reach is that turn's (see `Loop`).
+    from: Option<Vec<u8>>,
+}
+
+/// One end: how the game ended, or its entities' attributes, or the error that stopped it.
+#[derive(Clone)]
+struct End {
+    over: Option<(String, Option<String>)>,
+    parts: Vec<(String, String)>,
+    error: Option<String>,
+    records: Vec<(Arc<str>, i64)>,
+    w: W,
+}
+
+/// The ends of scenario `name` worked out exactly by merging equal game states, whatever the
+/// number of paths its rolls can take, within half the budget's `odds_work` ([`WORK_SHARE`]) and
+/// its `odds_states`; or why that is out of reach (the states it reached by then, and which budget
+/// ran out). An unknown scenario is an error.
+///
+/// ```
+/// let rules = mettle::Ruleset::from_str("w.mettle", r#"
+///     kind unit { hits: 0.. = 0 }
+///     check shot for unit { roll d6  outcome hit when total >= 5 { add 1 to unit.hits }  otherwise miss }
+///     scenario volley { new unit u  repeat { roll shot for u } until u.hits >= 2  record "hits" = u.hits }
+/// "#).unwrap();
+/// let m = mettle::odds::scenario_states(&rules, "volley").unwrap().unwrap();
+/// // However long it takes, two hits end it: one end, and the walk sums the turns without end.
+/// assert_eq!(m.ends.len(), 1);
+/// assert_eq!(m.values[0].1.probability(2).to_string(), "1");
+/// ```
+pub fn scenario_states(
+    rules: &Ruleset,
+    name: &str,
+) -> Result<Result<Merged, String>, crate::diagnostics::Diagnostic> {
+    let Some(i) = rules.program().scenarios.iter().position(|s| s.name == name) else {
+        let known: Vec<&str> = rules.program().scenarios.iter().map(|s| s.name.as_str()).collect();
+        return Err(crate::diagnostics::Diagnostic::plain(
+            "run::unknown_scenario",
+            format!("there is no scenario called `{name}`"),
+        )
+        .with_help(crate::diagnostics::suggest(name, "scenario", &known)));
+    };
+    let (m, _) = work::within(rules.budget().odds_work / WORK_SHARE, || merged(rules, i));
+    Ok(m)
+}
+
+/// The ends of scenario number `scenario` by merging equal game states, or why that is out of reach.
+/// Runs inside the caller's budget of work.
+pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String> {
+    let p = rules.program();
+    let sc = &p.scenarios[scenario];
+    let lasts = Arc::new(lasts_read(rules, scenario));
+    let max_states = rules.budget().odds_states;
+    let mut s = Session::new(rules, 0);
+    s.set_logging(false);
+    let root = Arc::new(Snap {
+        state: s.take_state(),
+        frame: vec![Value::None; sc.slots as usize],
+        game: QuietGame::default(),
+        at: vec![0],
+        id: 0,
+    });
+    // Paths paused before a statement of the scenario, by its place: the scenario only goes forward
+    // through its places (in the order of these indices), so once every place before one is done,
+    // every path that reaches it has, whatever the number of pauses on its way, and they all merge.
+    let mut pending = Places::new();
+    pending.insert(vec![0], (vec![start(root, W::one())], HashMap::new()));
+    let mut ends: HashMap<Vec<u8>, End> = HashMap::new();
+    let (mut states, mut runs, mut ids) = (1u64, 0u64, 1usize);
+    // The chance of the paths let go (see below).
+    let mut remainder = W::zero();
+    let limit = BigUint::one() << REMAINDER_BITS;
+    while let Some((_, (batch, _))) = pending.pop_first() {
+        // Each `repeat` inside a rule under way, the last round: to find one that goes round and
+        // round the same states (see `geometric`).
+        let mut before: HashMap<Vec<u8>, Loop> = HashMap::new();
+        let mut open = batch;
+        while !open.is_empty() {
+            // Paths about to go on are let go when they, with all let go before, weigh less than
+            // 2^-60 of all: the sum let go is said, never cut silently.
+            let mut left = remainder.clone();
+            for n in &open {
+                left.add(&n.w);
+            }
+            if &left.num * &limit < left.den {
+                remainder = left;
+                break;
+            }
+            let mut next: Vec<Node> = vec![];
+            let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+            let mut loops: HashMap<Vec<u8>, Loop> = HashMap::new();
+            // Paths paused just after a roll inside a rule go on in the same round: merged among
+            // themselves, they reach the next step or turn as the paths that never paused would.
+            let mut queue = open;
+            while !queue.is_empty() {
+                let mut inner: Vec<Node> = vec![];
+                let mut inner_seen: HashMap<Vec<u8>, usize> = HashMap::new();
+                for node in queue {
+                    // Counted as they are found, so that states that explode stop within the budget.
+                    if states + (next.len() + inner.len()) as u64 > max_states {
+                        return Err(too_many(max_states));
+                    }
+                    let group = node.from.clone();
+                    let mut stack = vec![(node.faces.clone(), node.w.clone())];
+                    while let Some((faces, w)) = stack.pop() {
+                        runs += 1;
+                        // Starting a run costs something of its own, however short the piece.
+                        if !work::charge(100) {
+                            return Err(out_of_work(states));
+                        }
+                        let mut frame = node.snap.frame.clone();
+                        let mut game = node.snap.game.clone();
+                        let (r, paused) = s.run_from(
+                            &node.snap.state,
+                            scenario,
+                            &node.snap.at,
+                            &mut frame,
+                            &mut game,
+                            &faces,
+                            node.skip,
+                            &lasts,
+                        );
+                        if work::dry() {
+                            return Err(out_of_work(states));
+                        }
+                        if let Some(needs) = s.walk_needs() {
+                            let k = needs.len();
+                            for f in needs.iter().rev() {
+                                let mut more = faces.clone();
+                                more.push(*f);
+                                stack.push((more, w.split(k)));
+                            }
+                            continue;
+                        }
+                        let from = group.as_ref().map(|g| loops.entry(g.clone()).or_default());
+                        match paused {
+                            Some(Paused::Step { at }) => {
+                                last_per_label(&mut game.records);
+                                let mut key = vec![b'S'];
+                                state_key(s.state(), Some(&lasts), &mut key);
+                                let _ = serde_json::to_writer(&mut key, &(&at, &frame, &game.records));
+                                work::charge(key.len() as u64 / 8);
+                                if let Some(l) = from {
+                                    l.add_out(key.clone(), &w, Out::Step(at.clone()));
+                                }
+                                let (nodes, keys) = pending.entry(at.clone()).or_default();
+                                if let Some(&i) = keys.get(&key) {
+                                    nodes[i].w.add(&w);
+                                    continue;
+                                }
+                                keys.insert(key, nodes.len());
+                                states += 1;
+                                let snap = Snap { state: s.take_state(), frame, game, at, id: ids };
+                                ids += 1;
+                                nodes.push(start(Arc::new(snap), w));
+                            }
+                            Some(Paused::Roll { entered, key: inner_key, span }) => {
+                                // Paths that took the same way to the roll, and whose dice left the
+                                // same state.
+                                let mut key = vec![b'R'];
+                                let _ = serde_json::to_writer(
+                                    &mut key,
+                                    &(node.snap.id, &faces[..entered.min(faces.len())], span),
+                                );
+                                key.extend_from_slice(&inner_key);
+                                work::charge(key.len() as u64 / 8);
+                                if let Some(&i) = inner_seen.get(&key) {
+                                    inner[i].w.add(&w);
+                                    continue;
+                                }
+                                inner_seen.insert(key, inner.len());
+                                let skip = node.skip + 1;
+                                let (snap, from) = (node.snap.clone(), group.clone());
+                                inner.push(Node { snap, faces, skip, w, turn: None, from });
+                            }
+                            Some(Paused::Loop { entered, key: inner, turn, span }) => {
+                                // The faces before the `repeat` began stand for everything outside it.
+                                let mut g = vec![b'L'];
+                                let _ = serde_json::to_writer(
+                                    &mut g,
+                                    &(node.snap.id, &faces[..entered.min(faces.len())], span),
+                                );
+                                let mut key = g.clone();
+                                key.extend_from_slice(&inner);
+                                work::charge(key.len() as u64 / 8);
+                                if group.as_ref() != Some(&g) {
+                                    // Paths from elsewhere join this `repeat` this round, or leave
+                                    // theirs for another.
+                                    if let Some(l) = from {
+                                        l.mixed = true;
+                                    }
+                                    loops.entry(g.clone()).or_default().joined = true;
+                                }
+                                let mut full = key.clone();
+                                full.extend_from_slice(&turn.to_le_bytes());
+                                if let Some(&i) = seen.get(&full) {
+                                    next[i].w.add(&w);
+                                    continue;
+                                }
+                                seen.insert(full, next.len());
+                                let skip = node.skip + 1;
+                                let from = Some(g.clone());
+                                let at = Some(Turn { group: g, key, turn });
+                                next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at, from });
+                            }
+                            None => {
+                                let end = end_of(&s, r.err().map(|d| d.message), game.records);
+                                if let Some(l) = from {
+                                    let mut key = vec![b'E'];
+                                    let _ = serde_json::to_writer(
+                                        &mut key,
+                                        &(&end.over, &end.parts, &end.error, &end.records),
+                                    );
+                                    l.add_out(key, &w, Out::End(end.clone()));
+                                }
+                                add_end(&mut ends, end, &w);
+                            }
+                        }
+                    }
+                }
+                states += inner.len() as u64;
+                queue = inner;
+            }
+            states += next.len() as u64;
+            if states > max_states {
+                return Err(too_many(max_states));
+            }
+            for n in &next {
+                if let Some(t) = &n.turn {
+                    loops.entry(t.group.clone()).or_default().add_open(t.key.clone(), t.turn, &n.w);
+                }
+            }
+            // A `repeat` whose round repeats its last one, smaller by the same ratio, is added up at
+            // once.
+            let mut done: Vec<Vec<u8>> = vec![];
+            for (g, now) in &loops {
+                let Some(then) = before.get(g) else { continue };
+                let Some((sum, stuck)) = geometric(then, now) else { continue };
+                for (k, (w, out)) in &now.outs {
+                    let more = w.mul(&sum);
+                    match out {
+                        Out::End(e) => add_end(&mut ends, e.clone(), &more),
+                        Out::Step(at) => {
+                            if let Some((nodes, keys)) = pending.get_mut(at)
+                                && let Some(&i) = keys.get(k)
+                            {
+                                nodes[i].w.add(&more);
+                            }
+                        }
+                    }
+                }
+                if let Some(e) = stuck {
+                    let w = e.w.clone();
+                    add_end(&mut ends, e, &w);
+                }
+                done.push(g.clone());
+            }
+            next.retain(|n| n.turn.as_ref().is_none_or(|t| !done.contains(&t.group)));
+            before = loops;
+            open = next;
+        }
+    }
+    let remainder = (!remainder.is_zero()).then(|| remainder.fraction());
+    finish(ends, states, runs, remainder)
+}
+
+/// Paths paused before a statement of the scenario, by its place, each with the keys of their
+/// game states.
+type Places = BTreeMap<Vec<usize>, (Vec<Node>, HashMap<Vec<u8>, usize>)>;
+
+/// A path that starts at snapshot `snap`, with chance `w`.
+fn start(snap: Arc<Snap>, w: W) -> Node {
+    Node { snap, faces: vec![], skip: 0, w, turn: None, from: None }
+}
+
+/// The answer, once every path has ended (or what is left was let go).
+fn finish(
+    ends: HashMap<Vec<u8>, End>,
+    states: u64,
+    runs: u64,
+    remainder: Option<Fraction>,
+) -> Result<Merged, String> {
+    let (ends, values) = describe(ends.into_values().collect());
+    Ok(Merged { ends, values, states, runs, remainder })
+}
+
+/// What a path that left a `repeat`'s turn reached: an end, or a place of the scenario.
+#[derive(Clone)]
+enum Out {
+    End(End),
+    Step(Vec<usize>),
+}
+
+/// Why merging stopped when its share of the work ran out, having followed `states` states.
+fn out_of_work(states: u64) -> String {
+    format!(
+        "it had followed {states} distinct game states when its share of the budget's `odds_work` (half) ran \
+         out (`--budget odds_work=N` raises it)"
+    )
+}
+
+/// Why merging stopped when the states it followed passed the budget's `odds_states`.
+fn too_many(max_states: u64) -> String {
+    format!(
+        "it reaches more than {max_states} distinct game states (counted where paths merge), more than the \
+         budget's `odds_states` allows (`--budget odds_states=N` raises it)"
+    )
+}
+
+/// Adds end `e` with chance `w` to `ends`.
+fn add_end(ends: &mut HashMap<Vec<u8>, End>, e: End, w: &W) {
+    let mut key = vec![];
+    let _ = serde_json::to_writer(&mut key, &(&e.over, &e.parts, &e.error, &e.records));
+    match ends.get_mut(&key) {
+        Some(old) => old.w.add(w),
+        None => {
+            ends.insert(key, End { w: w.clone(), ..e });
+        }
+    }
+}
+
+/// Where a path paused inside a `repeat` of a rule: the `repeat` (with the faces that led into it
+/// and its snapshot), and the turn about to begin.
+struct Turn {
+    group: Vec<u8>,
+    key: Vec<u8>,
+    turn: usize,
+}
+
+/// One round of a `repeat` inside a rule: where the paths that went round it paused (the game
+/// state and values, the turn left out) with their chances, the turn they reached, and what the
+/// paths that left it reached (ends, and places after it), each with its chance.
+#[derive(Default)]
+struct Loop {
+    open: BTreeMap<Vec<u8>, W>,
+    turns: Option<usize>,
+    total: W,
+    outs: BTreeMap<Vec<u8>, (W, Out)>,
+    /// Some paths went into another `repeat`, or reached different turns.
+    mixed: bool,
+    /// Paths from elsewhere joined it.
+    joined: bool,
+}
+
+impl Loop {
+    fn add_open(&mut self, key: Vec<u8>, turn: usize, w: &W) {
+        if self.turns.is_some_and(|t| t != turn) {
+            self.mixed = true;
+        }
+        self.turns = Some(turn);
+        self.total.add(w);
+        match self.open.get_mut(&key) {
+            Some(v) => v.add(w),
+            None => {
+                self.open.insert(key, w.clone());
+            }
+        }
+    }
+    fn add_out(&mut self, key: Vec<u8>, w: &W, out: Out) {
+        match self.outs.get_mut(&key) {
+            Some((v, _)) => v.add(w),
+            None => {
+                self.outs.insert(key, (w.clone(), out));
+            }
+        }
+    }
+}
+/// When round `now` of a `repeat` repeats round `then` smaller by a ratio r (the paths going
+/// round it pause at the same states with their chances times r; none join it or leave it for
+/// another `repeat`; all at one turn t), every later round is this one times r again: each path
+/// runs the same rules from the same state whatever its turn. Gives r + r² + … + r^m (m the turns
+/// the `repeat` has left), what every output of this round is to be multiplied by to add all the
+/// rounds to come, and the paths the last turn leaves open, stopped by the `repeat`'s error.
+fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
+    if now.mixed || now.joined || then.mixed || now.open.is_empty() || now.open.len() != then.open.len() {
+        return None;
+    }
+    let (Some(t), Some(_)) = (now.turns, then.turns) else { return None };
+    if then.total.is_zero() {
+        return None;
+    }
+    let r = now.total.div(&then.total);
+    if r.num >= r.den {
+        return None;
+    }
+    for (k, w) in &now.open {
+        if !then.open.get(k).is_some_and(|v| v.mul(&r).eq(w)) {
+            return None;
+        }
+    }
+    let m = crate::session::run::MAX_REPEAT.checked_sub(t)? as u32;
+    // r + r² + … + r^m = r (1 - r^m) / (1 - r)
+    let rm = W { num: r.num.pow(m), den: r.den.pow(m) };
+    work::charge((rm.den.bits() / 64 + 1) * 8);
+    let one_minus = |x: &W| W { num: &x.den - &x.num, den: x.den.clone() };
+    let sum = r.mul(&one_minus(&rm)).div(&one_minus(&r));
+    let stuck = now.total.mul(&rm);
+    let stuck = (!stuck.is_zero()).then(|| End {
+        over: None,
+        parts: vec![],
+        error: Some(format!(
+            "`repeat` ran {} times without its condition coming true",
+            crate::session::run::MAX_REPEAT
+        )),
+        records: vec![],
+        w: stuck,
+    });
+    Some((sum, stuck))
+}
+
+/// Which checks' last results the rules or scenario `scenario` read (`last CHECK`): the others
+/// need not tell game states apart. All of them when the rules have scripts, which may read any.
+fn lasts_read(rules: &Ruleset, scenario: usize) -> Vec<bool> {
+    let p = rules.program();
+    let n = p.checks.len();
+    if p.scripts.is_some() {
+        return vec![true; n];
+    }
+    // Rules are plain data, and every `last CHECK` in them reads `Last(id)` in their debug form.
+    // Other scenarios' reads do not count.
+    let text = format!(
+        "{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
+        p.kinds, p.events, p.triggers, p.defines, p.tables, p.checks, p.scenarios[scenario].body
+    );
+    let mut read = vec![false; n];
+    for (i, _) in text.match_indices("Last(") {
+        let digits: String = text[i + 5..].chars().take_while(char::is_ascii_digit).collect();
+        if let Ok(c) = digits.parse::<usize>()
+            && let Some(r) = read.get_mut(c)
+        {
+            *r = true;
+        }
+    }
+    read
+}
+
+/// Keeps the last value recorded under each label, in the order they were last recorded: all a
+/// report reads of them.
+fn last_per_label(records: &mut Vec<(Arc<str>, i64)>) {
+    if records.len() < 2 {
+        return;
+    }
+    let mut keep: Vec<(Arc<str>, i64)> = vec![];
+    for (l, v) in records.drain(..).rev() {
+        if !keep.iter().any(|(k, _)| *k == l) {
+            keep.push((l, v));
+        }
+    }
+    keep.reverse();
+    *records = keep;
+}
+
+/// How a finished run ended.
+fn end_of(s: &Session, error: Option<String>, mut records: Vec<(Arc<str>, i64)>) -> End {
+    last_per_label(&mut records);
+    let st = s.state();
+    let p = s.ruleset().program();
+    let over = st.over().map(|o| (o.result.clone(), o.winner.clone()));
+    let mut parts = vec![];
+    if error.is_none() {
+        for (_, e) in st.entities() {
+            for (f, v) in p.kinds[e.kind as usize].fields.iter().zip(&e.fields) {
+                parts.push((format!("{}.{}", e.name, f.name), s.show(v)));
+            }
+        }
+    }
+    End { over, parts, error, records, w: W::one() }
+}
+
+/// Names the ends, most likely first: by how the game ended when every run that was not stopped
+/// by an error ended the game, else by the attributes that differ between ends; errors by their
+/// message. And each recorded value's distribution.
+#[allow(clippy::type_complexity, reason = "the named ends, and the recorded values")]
+fn describe(ends: Vec<End>) -> (Vec<(String, Fraction)>, Vec<(String, Dist)>) {
+    let games = ends.iter().filter(|e| e.error.is_none()).all(|e| e.over.is_some());
+    let mut varies: BTreeMap<&str, bool> = BTreeMap::new();
+    if !games {
+        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+        for e in ends.iter().filter(|e| e.error.is_none()) {
+            for (k, v) in &e.parts {
+                match first.get(k.as_str()) {
+                    None => {
+                        first.insert(k, v);
+                    }
+                    Some(old) if *old != v => {
+                        varies.insert(k, true);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut named: BTreeMap<String, W> = BTreeMap::new();
+    for e in &ends {
+        let name = match (&e.error, &e.over) {
+            (Some(m), _) => format!("(stopped by an error: {m})"),
+            (None, Some((r, w))) if games => match w {
+                Some(w) => format!("{r} for {w}"),
+                None => r.clone(),
+            },
+            _ => {
+                let mut parts: Vec<String> = vec![];
+                if let Some((r, w)) = &e.over {
+                    parts.push(match w {
+                        Some(w) => format!("{r} for {w}"),
+                        None => r.clone(),
+                    });
+                }
+                parts.extend(
+                    e.parts
+                        .iter()
+                        .filter(|(k, _)| varies.get(k.as_str()).copied().unwrap_or(false))
+                        .map(|(k, v)| format!("{k} = {v}")),
+                );
+                if parts.is_empty() { "always the same end".to_string() } else { parts.join(", ") }
+            }
+        };
+        match named.get_mut(&name) {
+            Some(w) => w.add(&e.w),
+            None => {
+                named.insert(name, e.w.clone());
+            }
+        }
+    }
+    let mut out: Vec<(String, Fraction)> = named.into_iter().map(|(k, w)| (k, w.fraction())).collect();
+    out.sort_by(|a, b| (&b.1.num * &a.1.den).cmp(&(&a.1.num * &b.1.den)).then(a.0.cmp(&b.0)));
+    // Recorded values: each label's last value in each run, over a common denominator.
+    let mut labels: Vec<Arc<str>> = vec![];
+    let mut by: BTreeMap<(usize, i64), W> = BTreeMap::new();
+    for e in &ends {
+        for (l, v) in &e.records {
+            let i = match labels.iter().position(|k| k == l) {
+                Some(i) => i,
+                None => {
+                    labels.push(l.clone());
+                    labels.len() - 1
+                }
+            };
+            match by.get_mut(&(i, *v)) {
+                Some(w) => w.add(&e.w),
+                None => {
+                    by.insert((i, *v), e.w.clone());
+                }
+            }
+        }
+    }
+    let mut values = vec![];
+    for (i, l) in labels.iter().enumerate() {
+        let points: Vec<(i64, &W)> =
+            by.range((i, i64::MIN)..=(i, i64::MAX)).map(|((_, v), w)| (*v, w)).collect();
+        let (Some(lo), Some(hi)) = (points.first().map(|p| p.0), points.last().map(|p| p.0)) else {
+            continue;
+        };
+        if hi.saturating_sub(lo) > Dist::MAX_SPREAD {
+            continue;
+        }
+        let common = points.iter().fold(BigUint::one(), |acc, (_, w)| acc.lcm(&w.den));
+        let mut weights = vec![BigUint::zero(); (hi - lo + 1) as usize];
+        for (v, w) in points {
+            weights[(v - lo) as usize] = &w.num * (&common / &w.den);
+        }
+        values.push((l.to_string(), Dist::from_weights(lo, weights)));
+    }
+    (out, values)
+}

@@ -1,0 +1,208 @@
+//! A scenario run from one of its steps, and walks that pause where their paths can be merged: at
+//! each step of the scenario, at each turn of a `repeat`, and after each roll inside a rule (see
+//! `odds::states`).
+
+use super::{MAX_REPEAT, R, Runner, fail};
+use crate::ast::Span;
+use crate::dice::Paused;
+use crate::program::*;
+
+impl Runner<'_> {
+    /// Whether a walk that pauses is under way.
+    fn pausing(&self) -> bool {
+        self.st.walk.as_ref().is_some_and(|w| w.pause && !w.done)
+    }
+
+    /// At turn `turn` of the `repeat` at `span` (begun when the walk had used `entered` faces), in a
+    /// walk that pauses: counts the turn, and pauses there once past the turns it was to skip.
+    #[inline]
+    pub(super) fn loop_turn(&mut self, span: Span, turn: usize, entered: usize, f: &[Value]) -> R<()> {
+        if !self.pausing() {
+            return Ok(());
+        }
+        let Some(w) = self.st.walk.as_mut() else { return Ok(()) };
+        w.seen += 1;
+        if w.seen <= w.skip {
+            return Ok(());
+        }
+        let key = self.pause_key(f);
+        if let Some(w) = self.st.walk.as_mut() {
+            w.paused = Some(Paused::Loop { entered, key, turn, span: (span.start, span.end) });
+        }
+        Err(Box::new(paused(span)))
+    }
+
+    /// Just after a check rolled at `span` inside a rule or a scenario's `for each` (begun when the
+    /// walk had used `entered` faces), in a walk that pauses: pauses there once past the pauses it
+    /// was to skip, when the roll used dice, so that paths whose rolls left the same game state go on
+    /// as one. A roll that is a statement of the scenario's blocks pauses before the next one instead.
+    #[inline]
+    pub(super) fn rolled(&mut self, span: Span, entered: usize, f: &[Value]) -> R<()> {
+        if !self.pausing() {
+            return Ok(());
+        }
+        let Some(w) = self.st.walk.as_mut() else { return Ok(()) };
+        if self.depth == 0 && std::mem::take(&mut w.step_roll) || w.used == entered {
+            return Ok(());
+        }
+        w.seen += 1;
+        if w.seen <= w.skip {
+            return Ok(());
+        }
+        let key = self.pause_key(f);
+        if let Some(w) = self.st.walk.as_mut() {
+            w.paused = Some(Paused::Roll { entered, key, span: (span.start, span.end) });
+        }
+        Err(Box::new(paused(span)))
+    }
+
+    /// What tells a path paused inside a rule apart: the game state, the rule's values `f` and what
+    /// the scenario recorded so far.
+    fn pause_key(&mut self, f: &[Value]) -> Vec<u8> {
+        let lasts = self.st.walk.as_ref().and_then(|w| w.lasts.clone());
+        self.settle_all_last();
+        let mut key = vec![];
+        crate::session::state_key(self.st, lasts.as_deref().map(|l| l.as_slice()), &mut key);
+        let records = self.game.as_ref().map(|g| g.records.as_slice()).unwrap_or(&[]);
+        // Serialising plain values into a vector cannot fail.
+        let _ = serde_json::to_writer(&mut key, &(f, records));
+        key
+    }
+
+    /// Runs scenario `s` on from place `at` (indices through its blocks: the step; in a `repeat`,
+    /// the turn and the statement of its body; in an `if` or `with chance`, the branch and the
+    /// statement), with the scenario's values in `f`. A walk that pauses stops before each later
+    /// statement of the scenario's own blocks (rules run whole, pausing only at their `repeat`s).
+    pub fn scenario_from(&mut self, s: usize, at: &[usize], f: &mut Vec<Value>) -> R<()> {
+        let sc = &self.p.scenarios[s];
+        self.rule = Some((sc.span, sc.name.as_str()));
+        let pausing = self.pausing();
+        let mut path = vec![];
+        let r = self.block_from(&sc.body, at, &mut path, true, pausing, f);
+        if let Err(d) = r {
+            if self.st.walk.as_ref().is_some_and(|w| w.paused.is_some()) {
+                return Err(d);
+            }
+            let step = path.first().and_then(|i| sc.body.get(*i)).and_then(Stmt::span);
+            return Err(match step {
+                Some(s) if !d.labels.iter().any(|l| l.span == s) => {
+                    Box::new(d.with_label(s, "during this scenario step"))
+                }
+                _ => d,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs `stmts` (a block of the scenario, at `path`) from place `at` in it: an empty `at` runs
+    /// it from the start, pausing before its first statement too. A block inside another stops
+    /// once the game is over, as `exec_block` does; the scenario's own steps go on.
+    fn block_from(
+        &mut self,
+        stmts: &[Stmt],
+        at: &[usize],
+        path: &mut Vec<usize>,
+        top: bool,
+        pausing: bool,
+        f: &mut Vec<Value>,
+    ) -> R<()> {
+        let start = at.first().copied().unwrap_or(0);
+        for (j, st) in stmts.iter().enumerate().skip(start) {
+            if !top && self.st.over.is_some() {
+                break;
+            }
+            let resumed = !at.is_empty() && j == start;
+            path.push(j);
+            if pausing && !resumed {
+                return Err(self.pause_at(path, st.span().unwrap_or_default()));
+            }
+            let inner = if resumed { &at[1..] } else { &[][..] };
+            match st {
+                Stmt::If(c, a, b) => {
+                    let branch = match inner.first() {
+                        Some(&br) => br,
+                        None => {
+                            self.tick(1)?;
+                            usize::from(!self.holds(c, f)?)
+                        }
+                    };
+                    let block = if branch == 0 { a } else { b };
+                    path.push(branch);
+                    let rest = inner.get(1..).unwrap_or(&[]);
+                    // Entered now, the branch pauses before its first statement.
+                    self.block_from(block, rest, path, false, pausing, f)?;
+                    path.pop();
+                }
+                Stmt::Repeat { body, until, span } => {
+                    self.repeat_from((body, until, *span), inner, path, pausing, f)?;
+                }
+                Stmt::Roll { .. } => {
+                    if let Some(w) = self.st.walk.as_mut() {
+                        w.step_roll = true;
+                    }
+                    let r = self.exec(st, f);
+                    if let Some(w) = self.st.walk.as_mut() {
+                        w.step_roll = false;
+                    }
+                    r?
+                }
+                _ => self.exec(st, f)?,
+            }
+            path.pop();
+        }
+        Ok(())
+    }
+
+    /// A `repeat` of the scenario's own, from place `at` in it (the turn, then the place in the
+    /// body), pausing before each statement of its body.
+    fn repeat_from(
+        &mut self,
+        (body, until, span): (&[Stmt], &Test, Span),
+        at: &[usize],
+        path: &mut Vec<usize>,
+        pausing: bool,
+        f: &mut Vec<Value>,
+    ) -> R<()> {
+        let from = match at.first() {
+            Some(&t) => t,
+            None => {
+                self.at(span)?;
+                0
+            }
+        };
+        for turn in from..MAX_REPEAT {
+            path.push(turn);
+            let rest = if turn == from { at.get(1..).unwrap_or(&[]) } else { &[][..] };
+            if rest.is_empty() {
+                self.span = span;
+                self.tick(1)?;
+            }
+            self.block_from(body, rest, path, false, pausing, f)?;
+            path.pop();
+            self.span = span;
+            if self.holds(until, f)? || self.st.over.is_some() {
+                return Ok(());
+            }
+        }
+        Err(Box::new(fail(
+            "endless_repeat",
+            format!("`repeat` ran {MAX_REPEAT} times without its condition coming true"),
+            span,
+            "make sure the condition after `until` can become true",
+        )))
+    }
+
+    /// Pauses the walk before the statement at `path`.
+    fn pause_at(&mut self, path: &[usize], at: Span) -> Box<crate::diagnostics::Diagnostic> {
+        self.settle_all_last();
+        if let Some(w) = self.st.walk.as_mut() {
+            w.paused = Some(Paused::Step { at: path.to_vec() });
+        }
+        Box::new(paused(at))
+    }
+}
+
+/// The error that unwinds a paused walk's run (never shown: the walk reads where it paused).
+fn paused(at: Span) -> crate::diagnostics::Diagnostic {
+    fail("walk_paused", "an exhaustive walk paused here", at, "nothing to fix")
+}
