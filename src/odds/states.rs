@@ -171,7 +171,7 @@ struct End {
 /// let m = mettle::odds::scenario_states(&rules, "volley").unwrap().unwrap();
 /// // However long it takes, two hits end it: one end, and the walk sums the turns without end.
 /// assert_eq!(m.ends.len(), 1);
-/// assert_eq!(m.values[0].1.probability(2).to_string(), "1");
+/// assert_eq!(m.values[0].1.probability(2).to_string(), "1/1");
 /// ```
 pub fn scenario_states(
     rules: &Ruleset,
