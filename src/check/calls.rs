@@ -195,25 +195,30 @@ impl Checker<'_> {
         out
     }
 
+    /// A call of `what` (`` `name` ``, ``reaction `name` ``) with `given` values where it takes one
+    /// for each of `params`: the error, with the call written right (`written` before the brackets).
+    pub(super) fn arity(&mut self, what: &str, written: &str, params: &[FieldDef], given: usize, span: Span) {
+        let list: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        self.error(
+            Diagnostic::error(
+                "resolve::arity",
+                format!(
+                    "{what} takes {} value{} but {given} {} given",
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" },
+                    if given == 1 { "was" } else { "were" }
+                ),
+                span,
+                "wrong number of values",
+            )
+            .with_help(format!("write `{written}({})`", list.join(", "))),
+        );
+    }
+
     /// Checks positional arguments against parameters.
     fn args(&mut self, name: &str, params: &[FieldDef], args: &[Arg], span: Span) -> Vec<Expr> {
         if args.len() != params.len() {
-            let list: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-            self.error(
-                Diagnostic::error(
-                    "resolve::arity",
-                    format!(
-                        "`{name}` takes {} value{} but {} {} given",
-                        params.len(),
-                        if params.len() == 1 { "" } else { "s" },
-                        args.len(),
-                        if args.len() == 1 { "was" } else { "were" }
-                    ),
-                    span,
-                    "wrong number of values",
-                )
-                .with_help(format!("write `{name}({})`", list.join(", "))),
-            );
+            self.arity(&format!("`{name}`"), name, params, args.len(), span);
         }
         let mut out = vec![];
         for (a, p) in args.iter().zip(params) {

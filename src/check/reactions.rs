@@ -163,23 +163,8 @@ impl<'a> Checker<'a> {
     ) -> Option<Stmt> {
         let params = self.prog.reactions[r as usize].params.clone();
         if args.len() != params.len() {
-            let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-            self.error(
-                Diagnostic::error(
-                    "resolve::arity",
-                    format!(
-                        "reaction `{}` takes {} value{} but {} {} given",
-                        name.name,
-                        params.len(),
-                        if params.len() == 1 { "" } else { "s" },
-                        args.len(),
-                        if args.len() == 1 { "was" } else { "were" }
-                    ),
-                    span,
-                    "wrong number of values",
-                )
-                .with_help(format!("write `follow {}({})`", name.name, names.join(", "))),
-            );
+            let (what, written) = (format!("reaction `{}`", name.name), format!("follow {}", name.name));
+            self.arity(&what, &written, &params, args.len(), span);
             return None;
         }
         let mut out = Vec::with_capacity(args.len());
