@@ -32,6 +32,15 @@ export type Val =
 export type Method =
   | {
       kind: "exact";
+      /**
+       * The chance (`p/q`) of runs still open when a `repeat` with no bound was let go: every
+       * chance is then an exact lower bound, short by at most this.
+       */
+      remainder?: string | null;
+      /**
+       * For a whole scenario worked out by merging equal game states: the states followed.
+       */
+      states?: number | null;
     }
   | {
       kind: "estimate";
