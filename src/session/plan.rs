@@ -106,6 +106,21 @@ pub struct Settled {
 }
 
 impl Session {
+    /// A runner for a quiet roll: no log kept (`log` stays empty), the session's spare buffers
+    /// reused, within the ruleset's budget and the session's cancel flag.
+    fn quiet_runner<'a>(&'a mut self, log: &'a mut Vec<super::LogLine>) -> Runner<'a> {
+        let mut r = Runner::new(
+            self.rules.program(),
+            self.rules.lowered(),
+            &mut self.state,
+            log,
+            false,
+            &mut self.spare,
+        );
+        r.limit(self.rules.budget(), &self.cancel);
+        r
+    }
+
     /// Works out check `check` up to its dice (inputs, the `let`s before the roll, modifiers) for
     /// `subject`, without rolling or changing anything.
     pub(crate) fn prepare(
@@ -281,15 +296,7 @@ impl Session {
         inputs: impl AsRef<[(u32, Value)]>,
     ) -> Result<QuietRoll, Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(
-            self.rules.program(),
-            self.rules.lowered(),
-            &mut self.state,
-            &mut log,
-            false,
-            &mut self.spare,
-        );
-        r.limit(self.rules.budget(), &self.cancel);
+        let mut r = self.quiet_runner(&mut log);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, subject, inputs.as_ref())?;
             let (total, target, outcome) = r.roll_and_settle(check, &setup, &mut slots, None)?;
@@ -312,15 +319,7 @@ impl Session {
         inputs: impl AsRef<[(u32, Value)]>,
     ) -> Result<(QuietRoll, Option<Result<Vec<Value>, String>>), Diagnostic> {
         let mut log = vec![];
-        let mut r = Runner::new(
-            self.rules.program(),
-            self.rules.lowered(),
-            &mut self.state,
-            &mut log,
-            false,
-            &mut self.spare,
-        );
-        r.limit(self.rules.budget(), &self.cancel);
+        let mut r = self.quiet_runner(&mut log);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, Some(subject), inputs.as_ref())?;
             let (total, target, outcome) = r.roll_and_settle(check, &setup, &mut slots, None)?;
