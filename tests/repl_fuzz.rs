@@ -57,7 +57,7 @@ proptest! {
     ) {
         let dir = std::env::temp_dir().join(format!("mettle-repl-fuzz-{}", std::process::id()));
         let _ = std::fs::create_dir_all(dir.join("rulesets"));
-        for f in ["infinite_frontiers.mettle", "shadow_deep_stress.mettle", "shadow_deep_stress.rhai"] {
+        for f in ["infinite_frontiers.mettle", "shadow_deep_stress.mettle"] {
             let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets").join(f);
             let _ = std::fs::copy(from, dir.join("rulesets").join(f));
         }
