@@ -8,9 +8,7 @@ use crate::diagnostics::Diagnostic;
 use pest::Parser;
 use pest::iterators::Pairs;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "../grammar/mettle.pest"]
-pub(super) struct MettleParser;
+pub(super) use mettle_grammar::{MettleParser, Rule};
 
 /// What a line typed at the REPL turned out to be.
 #[derive(Debug, Clone)]
