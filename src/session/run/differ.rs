@@ -15,17 +15,21 @@ struct Found {
     differences: Vec<String>,
 }
 
-/// Comparison turned on for this thread until dropped; see the module's notes.
+/// Comparison turned on for this thread until dropped; see the module's notes (only the tests and
+/// the compiler's insides, `mettle::internals`, turn it on).
+#[cfg(any(test, feature = "internals"))]
 #[must_use = "comparison stops when the watch is dropped"]
 pub struct Watch(());
 
 /// Starts comparing every condition tested on this thread with the reference evaluator (in debug
 /// builds only: in a release build nothing is compared).
+#[cfg(any(test, feature = "internals"))]
 pub fn watch() -> Watch {
     WATCH.with(|w| *w.borrow_mut() = Some(Found::default()));
     Watch(())
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Watch {
     /// Conditions compared so far (0 in a release build).
     pub fn compared(&self) -> u64 {
@@ -38,6 +42,7 @@ impl Watch {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl Drop for Watch {
     fn drop(&mut self) {
         WATCH.with(|w| *w.borrow_mut() = None);

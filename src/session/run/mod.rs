@@ -2,6 +2,9 @@
 
 mod check;
 mod compile;
+// Comparing compiled conditions with the reference evaluator: debug builds, and the compiler's
+// insides for the tests.
+#[cfg(any(debug_assertions, feature = "internals"))]
 pub(crate) mod differ;
 pub(super) use check::Setup;
 pub(crate) use lower::{Lowered, lower};
@@ -282,7 +285,8 @@ impl Runner<'_> {
     /// sampling count against the exact answer's budget of work (outside one, against a meter that
     /// never runs dry), and every run against the whole piece of work's budget of steps. Every
     /// runner a session makes ends here (after [`Runner::put_away`] where it keeps its buffers).
-    pub(super) fn end(mut self) {
+    // (`mut` marks the runner ended, which only debug builds keep.)
+    pub(super) fn end(#[cfg_attr(not(debug_assertions), allow(unused_mut))] mut self) {
         #[cfg(debug_assertions)]
         {
             self.ended = true;
