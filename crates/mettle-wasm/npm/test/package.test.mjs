@@ -270,6 +270,17 @@ test("scenario odds equal the command's, exact or estimated", () => {
   assert.throws(() => load("combat_hq.mettle").scenarioOdds("nope"), (e) => e instanceof MettleError && /no scenario called `nope`/.test(e.message));
 });
 
+test("a simulation on one thread, without rayon, counts as the native command's threads do", () => {
+  // The module is built without the library's `parallel` feature; the native command with it,
+  // here on two threads. The same seed gives the same counts (tests/sim_threads.rs pins them).
+  const got = load("combat_hq.mettle").simulate({ scenario: "morale_race" }, { runs: 1500, seed: 42 });
+  const want = mettle("sim", "rulesets/combat_hq.mettle", "morale_race", "--runs", "1500", "--seed", "42", "--threads", "2", "--json");
+  assert.ok(want.ok, want.stderr);
+  const counts = (doc) => doc.results.map((r) => [r.result, r.winner, r.count]);
+  assert.deepEqual(counts(got), counts(want.doc));
+  assert.deepEqual(counts(got)[0], ["major_victory", "max", 953]);
+});
+
 test("a panic throws mettle::wasm::panic with its message, and the package goes on", () => {
   const before = Ruleset.load(MORALE);
   const game = before.session();
