@@ -39,7 +39,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 pub(crate) use run::QuietGame;
 use run::Runner;
-pub(crate) use run::{Lowered, differ, lower};
+#[cfg(feature = "internals")]
+pub(crate) use run::differ;
+pub(crate) use run::{Lowered, lower};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
