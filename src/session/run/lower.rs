@@ -42,6 +42,17 @@ impl Lowered {
 /// Compiles every condition program `p` numbered, found where the rules keep it, and keeps
 /// `scripts` beside them.
 pub(crate) fn lower(p: &Program, scripts: Option<Arc<crate::script::Scripts>>) -> Lowered {
+    // A quiet roll applies an outcome's effects in the frame it keeps as the check's result only
+    // when the effects are simple (see `simple_effects`): the checker's word for it is checked here.
+    for c in &p.checks {
+        for o in &c.outcomes {
+            debug_assert!(
+                !o.in_place || simple_effects(&o.body),
+                "check `{}`: effects marked in place",
+                c.name
+            );
+        }
+    }
     let mut tests: Vec<Option<Compiled>> = (0..p.conditions).map(|_| None).collect();
     each_test(p, &mut |t| {
         if let Some(slot) = tests.get_mut(t.id as usize)
