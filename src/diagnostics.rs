@@ -64,6 +64,11 @@ pub enum Code {
     DataTooDeep,
     /// `mettle::data::too_large`: data of more values than its budget.
     DataTooLarge,
+    /// `mettle::fmt::unknown_text`: text the formatter has no token for (a bug of the formatter).
+    FmtUnknownText,
+    /// `mettle::fmt::changed_meaning`: formatting that would change what the ruleset means (a bug
+    /// of the formatter).
+    FmtChangedMeaning,
 }
 
 impl Code {
@@ -92,6 +97,8 @@ impl Code {
             Code::DataUnknownName => "mettle::data::unknown_name",
             Code::DataTooDeep => "mettle::data::too_deep",
             Code::DataTooLarge => "mettle::data::too_large",
+            Code::FmtUnknownText => "mettle::fmt::unknown_text",
+            Code::FmtChangedMeaning => "mettle::fmt::changed_meaning",
         }
     }
 

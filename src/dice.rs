@@ -365,20 +365,36 @@ pub(crate) enum Paused {
     },
 }
 
-/// What [`roll`] says when the kept dice add up past the largest whole number mettle counts.
-pub(crate) const OVERFLOW: &str = "the dice add up to more than mettle can count";
+/// Why dice could not be rolled: what the runner tells apart to report each its own way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DrawError {
+    /// The kept dice add up past the largest whole number mettle counts.
+    Overflow,
+    /// An exhaustive walk has no face for the next die (the faces it needs are in the walk).
+    WalkEnd,
+    /// The host's dice source failed or gave a face the die cannot show; the source's own error is
+    /// in [`Host`].
+    HostFailed,
+    /// A forced face the die cannot show: what to say.
+    Forced(String),
+}
+
+impl DrawError {
+    /// What the error says.
+    pub(crate) fn message(&self) -> &str {
+        match self {
+            DrawError::Overflow => "the dice add up to more than mettle can count",
+            DrawError::WalkEnd => "an exhaustive walk needs the next face",
+            DrawError::HostFailed => "the host's dice source gave no usable face",
+            DrawError::Forced(m) => m,
+        }
+    }
+}
 
 /// The sum of `faces`, or `None` if it would overflow (`[1, 2, 3]` gives 6, `[i64::MAX, 1]` none).
 pub(crate) fn checked_sum(faces: impl IntoIterator<Item = i64>) -> Option<i64> {
     faces.into_iter().try_fold(0i64, |a, b| a.checked_add(b))
 }
-
-/// The message of the error that stops a walk's run at a die it has no face for.
-pub(crate) const WALK_END: &str = "an exhaustive walk needs the next face";
-
-/// The message of the error that stops a roll when the host's dice source failed or gave a face the
-/// die cannot show; the source's own error is in [`Host`].
-pub(crate) const HOST_FAILED: &str = "the host's dice source gave no usable face";
 
 /// One face of a die with `faces`, drawn from `rng`: the one draw every roll makes from the seeded
 /// generator (the roller, the fast paths and the sampler of exact odds), so that a seed gives the
@@ -397,7 +413,7 @@ impl Source<'_> {
     // Inlined where dice are rolled: a die of N sides drawn from the generator, with no face forced,
     // no walk and no host, the common case, is read straight from it.
     #[inline]
-    pub fn face(&mut self, faces: Faces<'_>) -> Result<i64, String> {
+    pub fn face(&mut self, faces: Faces<'_>) -> Result<i64, DrawError> {
         if let Faces::Count(_) = faces
             && self.forced.is_empty()
             && self.walk.is_none()
@@ -410,17 +426,17 @@ impl Source<'_> {
 
     /// [`Source::face`] for a forced face, a walk, the host's source, or custom faces.
     #[inline(never)]
-    fn face_otherwise(&mut self, faces: Faces<'_>) -> Result<i64, String> {
+    fn face_otherwise(&mut self, faces: Faces<'_>) -> Result<i64, DrawError> {
         if let Some(f) = self.forced.pop_front() {
             let ok = match faces {
                 Faces::Count(n) => (1..=n).contains(&f),
                 Faces::List(l) => l.contains(&f),
             };
             if !ok {
-                return Err(match faces {
+                return Err(DrawError::Forced(match faces {
                     Faces::Count(n) => format!("a forced die shows {f}, which a d{n} cannot roll"),
                     Faces::List(l) => format!("a forced die shows {f}, which is not a face of d{l:?}"),
-                });
+                }));
             }
             return Ok(f);
         }
@@ -443,7 +459,7 @@ impl Source<'_> {
                         Faces::Count(n) => (1..=n).collect(),
                         Faces::List(l) => l.to_vec(),
                     });
-                    Err(WALK_END.into())
+                    Err(DrawError::WalkEnd)
                 }
             };
         }
@@ -463,11 +479,11 @@ impl Source<'_> {
                         )
                         .with_help("give a face the die has"),
                     ));
-                    return Err(HOST_FAILED.into());
+                    return Err(DrawError::HostFailed);
                 }
                 Err(e) => {
                     *host.error = Some(Box::new(e));
-                    return Err(HOST_FAILED.into());
+                    return Err(DrawError::HostFailed);
                 }
             };
             host.drawn.push(face);
@@ -478,11 +494,11 @@ impl Source<'_> {
 }
 
 /// What the kept `dice` come to: how many show a success, when `successes` says what one is, else
-/// their sum ([`OVERFLOW`] if it is more than a number holds).
-pub(crate) fn kept_value(dice: &[Die], successes: Option<(Cmp, i64)>) -> Result<i64, &'static str> {
+/// their sum ([`DrawError::Overflow`] if it is more than a number holds).
+pub(crate) fn kept_value(dice: &[Die], successes: Option<(Cmp, i64)>) -> Result<i64, DrawError> {
     match successes {
         Some((cmp, n)) => Ok(dice.iter().filter(|d| d.kept && cmp.test(d.face, n)).count() as i64),
-        None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(OVERFLOW),
+        None => checked_sum(dice.iter().filter(|d| d.kept).map(|d| d.face)).ok_or(DrawError::Overflow),
     }
 }
 
@@ -493,7 +509,7 @@ pub(crate) fn roll(
     faces: Faces<'_>,
     mods: &[DiceMod],
     src: &mut Source<'_>,
-) -> Result<Pool, String> {
+) -> Result<Pool, DrawError> {
     let mut pool = Pool { notation: String::new(), sides: 0, dice: Vec::with_capacity(count), value: 0 };
     roll_into(&mut pool, count, faces, mods, src)?;
     Ok(pool)
@@ -507,7 +523,7 @@ pub(crate) fn roll_into(
     faces: Faces<'_>,
     mods: &[DiceMod],
     src: &mut Source<'_>,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let mut dice = std::mem::take(&mut pool.dice);
     dice.clear();
     dice.reserve(count);
@@ -632,6 +648,6 @@ mod tests {
             &mut Source { rng: &mut rng, forced: &mut q, walk: None, host: None, notation: "" },
         )
         .unwrap_err();
-        assert!(e.contains("d6 cannot roll"), "{e}");
+        assert!(matches!(&e, DrawError::Forced(m) if m.contains("d6 cannot roll")), "{e:?}");
     }
 }

@@ -105,11 +105,11 @@ pub fn outline(rules: &Ruleset) -> Json {
             "name": s.name, "title": s.title, "doc": s.doc, "line": line(s.span),
         })).collect::<Vec<_>>(),
         // A function in a script file gives its file; its line is then in that file.
-        "script_functions": p.scripts.iter().flat_map(|s| s.functions.iter()).map(|f| json!({
+        "script_functions": rules.scripts().iter().flat_map(|s| s.functions.iter()).map(|f| json!({
             "name": f.name, "parameters": f.params, "file": f.file,
             "line": match &f.file {
                 None => line(f.span),
-                Some(name) => json!(p.scripts.as_ref().and_then(|s| s.file(name)).map_or(0, |file| {
+                Some(name) => json!(rules.scripts().and_then(|s| s.file(name)).map_or(0, |file| {
                     file.text.as_bytes()[..f.span.start.min(file.text.len())].iter().filter(|&&b| b == b'\n').count() + 1
                 })),
             },

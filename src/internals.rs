@@ -223,11 +223,24 @@ pub trait RulesetInternals {
     /// assert_eq!(rules.program().checks.len(), 1);
     /// ```
     fn program(&self) -> &program::Program;
+
+    /// The compiled scripts, kept beside the program, if the ruleset has any.
+    ///
+    /// ```
+    /// use mettle::internals::RulesetInternals as _;
+    /// let rules = mettle::Ruleset::from_str("p.mettle", "check c { roll d6  otherwise done }").unwrap();
+    /// assert!(rules.scripts().is_none());
+    /// ```
+    fn scripts(&self) -> Option<&std::sync::Arc<crate::script::Scripts>>;
 }
 
 impl RulesetInternals for Ruleset {
     fn program(&self) -> &program::Program {
         Ruleset::program(self)
+    }
+
+    fn scripts(&self) -> Option<&std::sync::Arc<crate::script::Scripts>> {
+        Ruleset::scripts(self)
     }
 }
 

@@ -237,7 +237,7 @@ impl Ty {
 }
 
 /// An attribute of a kind, a fact of an event, an input of a check, or a parameter.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FieldDef {
     /// Its name.
     pub name: String,
@@ -254,7 +254,7 @@ pub struct FieldDef {
 }
 
 /// An entity kind.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Kind {
     /// Its name.
     pub name: String,
@@ -267,7 +267,7 @@ pub struct Kind {
 }
 
 /// A set of names: the states of an attribute, a ladder, a check's outcomes, results, choices.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NameSet {
     /// A name for the set, for messages.
     pub name: String,
@@ -282,7 +282,7 @@ pub struct NameSet {
 }
 
 /// An event.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EventDecl {
     /// Its name.
     pub name: String,
@@ -293,24 +293,21 @@ pub struct EventDecl {
     /// Triggers in file order.
     pub triggers: Vec<u32>,
     /// Slots of the frame its triggers run in, one after another: the most any of them needs.
-    #[serde(skip)]
     pub frame: u32,
     /// Where it is defined (empty for built-in events).
     pub span: Span,
 }
 
 /// A trigger: `on EVENT when COND { ... }`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Trigger {
     /// The event.
     pub event: EventId,
     /// Doc comment.
     pub doc: Option<String>,
     /// Condition.
-    #[serde(skip)]
     pub when: Option<Test>,
     /// Effects.
-    #[serde(skip)]
     pub body: Vec<Stmt>,
     /// Number of local slots (facts first).
     pub slots: u32,
@@ -323,7 +320,7 @@ pub struct Trigger {
 }
 
 /// A formula: `define f(x) = ...`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Define {
     /// Its name.
     pub name: String,
@@ -332,7 +329,6 @@ pub struct Define {
     /// Parameters.
     pub params: Vec<FieldDef>,
     /// Body.
-    #[serde(skip)]
     pub body: Expr,
     /// Local slots.
     pub slots: u32,
@@ -341,7 +337,7 @@ pub struct Define {
 }
 
 /// A reaction of the ruleset: `reaction join(friend: friend) { … }`, run by `follow`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Reaction {
     /// Its name.
     pub name: String,
@@ -350,7 +346,6 @@ pub struct Reaction {
     /// Parameters.
     pub params: Vec<FieldDef>,
     /// What it does.
-    #[serde(skip)]
     pub body: Vec<Stmt>,
     /// Local slots.
     pub slots: u32,
@@ -359,7 +354,7 @@ pub struct Reaction {
 }
 
 /// One table row's key pattern.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Pat {
     /// Anything.
     Any,
@@ -372,7 +367,7 @@ pub enum Pat {
 }
 
 /// A table.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Table {
     /// Its name.
     pub name: String,
@@ -383,7 +378,6 @@ pub struct Table {
     /// Result type.
     pub result: Ty,
     /// Rows: patterns (empty for otherwise) and value.
-    #[serde(skip)]
     pub rows: Vec<(Vec<Pat>, Expr, Span)>,
     /// Local slots the row values need (`number of … where …`).
     pub slots: u32,
@@ -392,7 +386,7 @@ pub struct Table {
 }
 
 /// A modifier line of a check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Modifier {
     /// Label.
     pub label: String,
@@ -411,7 +405,7 @@ pub struct Modifier {
 }
 
 /// An outcome of a check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Outcome {
     /// Index in the check's outcome set.
     pub index: u32,
@@ -454,7 +448,7 @@ pub fn simple_effects(body: &[Stmt]) -> bool {
 }
 
 /// A step of a check, in written order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum CheckStep {
     /// `let`: work out a value into a slot.
     Let(u32, Expr),
@@ -463,7 +457,7 @@ pub enum CheckStep {
 }
 
 /// The roll line of a check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RollLine {
     /// The dice (the first die is the natural one, also named by `as`).
     pub dice: DiceExpr,
@@ -472,7 +466,7 @@ pub struct RollLine {
 }
 
 /// Slots every check has.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct CheckSlots {
     /// The subject (or none).
     pub subject: u32,
@@ -489,7 +483,7 @@ pub struct CheckSlots {
 }
 
 /// An input of a check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Input {
     /// Name, type, default.
     pub field: FieldDef,
@@ -498,7 +492,7 @@ pub struct Input {
 }
 
 /// A check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Check {
     /// Its name.
     pub name: String,
@@ -551,7 +545,7 @@ pub const MAX_REROLLS: usize = 100;
 /// `reroll when OUTCOME, … [once] [if CONDITION]`: the whole check is rolled again (its dice and
 /// everything worked out from them; inputs, modifiers and the `let`s before the roll stay) when it
 /// lands on one of these outcomes and the condition holds.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Reroll {
     /// Places in [`Check::outcomes`] that send the check to be rolled again.
     pub outcomes: Vec<u32>,
@@ -572,7 +566,7 @@ impl Reroll {
 }
 
 /// A choice point, by name.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChoiceDecl {
     /// Its name.
     pub name: String,
@@ -585,7 +579,7 @@ pub struct ChoiceDecl {
 }
 
 /// A scenario.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Scenario {
     /// Identifier.
     pub name: String,
@@ -602,7 +596,7 @@ pub struct Scenario {
 }
 
 /// Read-only numbers of the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Global {
     /// Current round (0 before the first).
     Round,
@@ -617,7 +611,7 @@ pub enum Global {
 }
 
 /// Built-in functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Builtin {
     /// `min(a, b, …)`
     Min,
@@ -656,7 +650,7 @@ pub enum Builtin {
 /// A compiled expression.
 // Its kind is a plain tag of its own (`repr(u8)`), kept apart from the values of its fields: whole
 // games measured faster so (figures in the commit that made it so).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[repr(u8)]
 pub enum Expr {
     /// A constant.
@@ -711,7 +705,7 @@ pub enum Expr {
 }
 
 /// `nearest f in seen.friends where not f.in_combat`, `first c in seen.cover where c.reachable`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Pick {
     /// The list.
     pub list: Expr,
@@ -727,7 +721,7 @@ pub struct Pick {
 }
 
 /// A piece of an `order "…"`: text as written, or a `{…}` value shown in words.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum OrderPart {
     /// Text as written.
     Text(String),
@@ -736,7 +730,7 @@ pub enum OrderPart {
 }
 
 /// A total over the entities of a kind: `sum(u.control for each unit u where u.side == s)`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Total {
     /// Which total.
     pub op: crate::ast::TotalOp,
@@ -755,7 +749,7 @@ pub struct Total {
 }
 
 /// A call of a script function.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ScriptCall {
     /// The function, by its index in the scripts' functions.
     pub func: u32,
@@ -770,19 +764,20 @@ pub struct ScriptCall {
 /// A condition as the rules wrote it, and the number of its compiled form in the runtime's table
 /// (see `session::run::lower`): the program is plain data, and its conditions are compiled once per
 /// ruleset, beside it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Test {
     /// The condition.
     pub expr: Expr,
     /// Where the condition is written, for explanations (empty for one the checker made up).
     pub span: Span,
-    /// Its place in [`Program::conditions`], whose compiled forms the lowering makes; [`Test::ALONE`]
-    /// for one outside the program's list (typed at a prompt), which the reference evaluator tests.
+    /// Its number, below [`Program::conditions`], by which the lowering keeps its compiled form;
+    /// [`Test::ALONE`] for one the checker did not number (typed at a prompt), which the reference
+    /// evaluator tests.
     pub(crate) id: u32,
 }
 
 impl Test {
-    /// The id of a condition the program does not list: no compiled form is made for it.
+    /// The id of a condition the checker did not number: no compiled form is made for it.
     pub(crate) const ALONE: u32 = u32::MAX;
 
     /// Condition `expr`, outside the program's list (tested by the reference evaluator).
@@ -792,7 +787,7 @@ impl Test {
 }
 
 /// How many sides a die has.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum SidesExpr {
     /// `dN`
     Count(Expr),
@@ -801,7 +796,7 @@ pub enum SidesExpr {
 }
 
 /// A dice term.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DiceExpr {
     /// Number of dice.
     pub count: Expr,
@@ -816,7 +811,7 @@ pub struct DiceExpr {
 }
 
 /// An attribute of an entity, as the target of `set`, `add`, `remove`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Place {
     /// The entity.
     pub entity: Expr,
@@ -830,7 +825,7 @@ pub struct Place {
 }
 
 /// Options of a choice.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum ChoiceOpts {
     /// Names of a set.
     Names(SetId, Vec<u32>),
@@ -893,7 +888,7 @@ pub fn sure_filter(e: &Expr, candidate: u32) -> Option<Vec<u32>> {
 }
 
 /// How long a timed `set` lasts.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Until {
     /// `until end of turn`
     EndOfTurn,
@@ -912,7 +907,7 @@ pub enum Until {
 }
 
 /// A compiled statement.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Stmt {
     /// `set`
     Set {
@@ -1112,7 +1107,7 @@ pub enum Stmt {
 }
 
 /// A compiled ruleset.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Program {
     /// `ruleset "…"`.
     pub title: Option<String>,
@@ -1136,15 +1131,14 @@ pub struct Program {
     pub results: SetId,
     /// Scenarios.
     pub scenarios: Vec<Scenario>,
-    /// The compiled scripts, if the ruleset has any.
-    pub scripts: Option<Arc<crate::script::Scripts>>,
     /// House-rule options, each with the value chosen for this load (its default unless a host or
     /// the command line chose another).
     pub options: Vec<FieldDef>,
     /// The shapes of host data.
     pub shapes: Vec<crate::shape::Shape>,
-    /// Every condition of the rules, by [`Test`]'s id: what the lowering compiles, once per ruleset.
-    pub conditions: Vec<Expr>,
+    /// How many conditions the checker numbered: each [`Test`] of the rules has an id below this
+    /// (copies of one condition share its id), which the lowering compiles once per ruleset.
+    pub conditions: u32,
     /// The ruleset's reactions (`reaction NAME(…) { … }`).
     pub reactions: Vec<Reaction>,
 }

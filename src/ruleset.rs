@@ -218,7 +218,7 @@ impl Ruleset {
                 }
             }
         };
-        let (program, more) = crate::check::check(file, text, scripts);
+        let (program, more) = crate::check::check(file, text, scripts.clone());
         diags.extend(more);
         match program {
             Some(mut program) => {
@@ -229,7 +229,7 @@ impl Ruleset {
                 }
                 let pending = diags.iter().any(|d| d.is(crate::diagnostics::Code::MissingOtherwise));
                 let mut rules = Ruleset(Arc::new(Loaded {
-                    lowered: Arc::new(crate::session::lower(&program)),
+                    lowered: Arc::new(crate::session::lower(&program, scripts)),
                     program,
                     name: name.into(),
                     text: text.into(),
@@ -288,9 +288,14 @@ impl Ruleset {
         &self.0.program
     }
 
-    /// The compiled forms of its program's conditions.
+    /// The compiled forms of its program's conditions, and its compiled scripts.
     pub(crate) fn lowered(&self) -> &crate::session::Lowered {
         &self.0.lowered
+    }
+
+    /// Its compiled scripts, if it has any (kept beside the program, which is plain data).
+    pub(crate) fn scripts(&self) -> Option<&Arc<crate::script::Scripts>> {
+        self.0.lowered.scripts()
     }
 
     /// The file name given when loading.
@@ -359,5 +364,52 @@ impl Ruleset {
         let p = &self.0.program;
         let c = p.checks.iter().find(|c| c.name == check)?;
         c.subject.map(|k| p.kinds[k as usize].name.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `rules` with its program replaced by `program`, lowered again beside the same scripts.
+    fn with_program(rules: &Ruleset, program: Program) -> Ruleset {
+        let scripts = rules.scripts().cloned();
+        Ruleset(Arc::new(Loaded {
+            lowered: Arc::new(crate::session::lower(&program, scripts)),
+            program,
+            name: rules.0.name.clone(),
+            text: rules.0.text.clone(),
+            warnings: rules.0.warnings.clone(),
+            budget: rules.0.budget.clone(),
+        }))
+    }
+
+    /// The program is plain data: each shipped ruleset's survives a trip through JSON unchanged, and
+    /// the copy plays every scenario as the original does (the same logs, seed for seed).
+    #[test]
+    fn a_program_survives_a_serde_round_trip_and_plays_the_same() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+        let mut played = 0;
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let rules = Ruleset::from_path(e.path()).unwrap();
+            let json = serde_json::to_string(rules.program()).unwrap();
+            let program: Program = serde_json::from_str(&json).unwrap();
+            assert_eq!(serde_json::to_string(&program).unwrap(), json, "{:?}", e.path());
+            assert_eq!(format!("{program:?}"), format!("{:?}", rules.program()), "{:?}", e.path());
+            let copy = with_program(&rules, program);
+            for scenario in rules.scenarios() {
+                for seed in [0, 7] {
+                    let play = |r: &Ruleset| {
+                        let mut s = crate::Session::new(r, seed);
+                        s.set_logging(true);
+                        let report = s.run_scenario(scenario).map(|r| (r.passed, r.failures.len()));
+                        (format!("{report:?}"), format!("{:?}", s.log()))
+                    };
+                    assert_eq!(play(&copy), play(&rules), "{scenario} at seed {seed}");
+                    played += 1;
+                }
+            }
+        }
+        assert!(played > 100, "{played} games");
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::ast::Span;
 use crate::diagnostics::Code;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value as J;
 
 /// Index of a shape in [`crate::program::Program::shapes`].
@@ -14,7 +14,7 @@ pub type ShapeId = u32;
 pub const MAX_DEPTH: usize = 64;
 
 /// `shape NAME { fields }`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shape {
     /// Its name.
     pub name: String,
@@ -27,7 +27,7 @@ pub struct Shape {
 }
 
 /// A field of a shape or of a record inside one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeField {
     /// Its name.
     pub name: String,
@@ -37,13 +37,20 @@ pub struct ShapeField {
     pub ty: ShapeTy,
     /// The value used when the field is left out (or given as `none`); a field without one must be
     /// given. `none` (JSON null) makes the field optional.
+    // Left out when there is none, so that `none`'s null reads back as a default, not as no default.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "given")]
     pub default: Option<J>,
     /// Where it is defined.
     pub span: Span,
 }
 
+/// A field's default as written, `null` included.
+fn given<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<J>, D::Error> {
+    J::deserialize(d).map(Some)
+}
+
 /// What a field of a shape holds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ShapeTy {
     /// A whole number within bounds.
     Int {

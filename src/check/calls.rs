@@ -149,7 +149,7 @@ impl Checker<'_> {
 
     /// Checks the arguments of script function `sf`: any values, as many as it has parameters.
     pub(super) fn script_args(&mut self, sf: u32, args: &[Arg], span: Span) -> Vec<Expr> {
-        let f = self.prog.scripts.as_ref().map(|s| s.functions[sf as usize].clone());
+        let f = self.scripts.as_ref().map(|s| s.functions[sf as usize].clone());
         let Some(f) = f else { return Vec::new() };
         if args.len() != f.params.len() {
             self.error(

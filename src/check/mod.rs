@@ -49,6 +49,9 @@ pub(crate) struct Checker<'a> {
     text: &'a str,
     diags: Vec<Diagnostic>,
     prog: Program,
+    /// The compiled scripts whose functions the rules call, if the ruleset has any: they stay
+    /// beside the program (in the loaded ruleset), not in it.
+    scripts: Option<std::sync::Arc<crate::script::Scripts>>,
     /// Every top-level name and where it was defined.
     names: HashMap<String, (&'static str, Span)>,
     kinds: HashMap<String, KindId>,
@@ -180,12 +183,12 @@ impl<'a> Checker<'a> {
                 choices: vec![],
                 results: 0,
                 scenarios: vec![],
-                scripts: None,
                 options: vec![],
                 shapes: vec![],
-                conditions: vec![],
+                conditions: 0,
                 reactions: vec![],
             },
+            scripts: None,
             names: HashMap::new(),
             kinds: HashMap::new(),
             ladders: HashMap::new(),
@@ -237,8 +240,8 @@ impl<'a> Checker<'a> {
     pub(super) fn test(&mut self, e: Expr) -> Test {
         let mut t = Test::alone(e);
         if self.listing {
-            t.id = self.prog.conditions.len() as u32;
-            self.prog.conditions.push(t.expr.clone());
+            t.id = self.prog.conditions;
+            self.prog.conditions += 1;
         }
         t
     }
@@ -254,13 +257,13 @@ impl<'a> Checker<'a> {
             self.script_fns =
                 s.functions.iter().enumerate().map(|(i, f)| (f.name.clone(), i as u32)).collect();
         }
-        self.prog.scripts = scripts;
+        self.scripts = scripts;
     }
 
     /// A script function may not take the name of a built-in function, a formula, a table or a
     /// reaction: a call (or a `follow`) would be ambiguous.
     fn script_names(&mut self) {
-        let Some(scripts) = self.prog.scripts.clone() else { return };
+        let Some(scripts) = self.scripts.clone() else { return };
         for f in &scripts.functions {
             let taken = if calls::BUILTINS.contains(&f.name.as_str()) {
                 Some(("a built-in function".to_string(), None))
@@ -510,7 +513,7 @@ impl<'a> Checker<'a> {
                 self.script_text.push('\n');
             }
         }
-        if let Some(scripts) = &self.prog.scripts {
+        if let Some(scripts) = &self.scripts {
             for t in scripts.file_texts() {
                 self.script_text.push_str(t);
                 self.script_text.push('\n');
@@ -589,7 +592,7 @@ impl<'a> Checker<'a> {
     /// (`dice 4, 7` where every die is a d6): the scenario would stop at the roll. Rules with
     /// scripts are left alone, and so is a die whose number of sides has no upper bound.
     fn forced_off_every_die(&mut self) {
-        if self.prog.scripts.is_some() {
+        if self.scripts.is_some() {
             return;
         }
         let (lo, hi) = self.die_faces.unwrap_or((1, 0));

@@ -32,7 +32,7 @@ mod diff;
 mod layout;
 
 use crate::ast::Span;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::syntax;
 
 pub use diff::unified_diff;
@@ -53,7 +53,7 @@ pub fn format(source: &str) -> Result<String, Vec<Diagnostic>> {
     let out = layout::layout(&text, &tokens).map_err(|at| {
         vec![
             Diagnostic::error(
-                "fmt::unknown_text",
+                Code::FmtUnknownText.path(),
                 "the formatter does not know this text",
                 Span::new(at, at + text[at..].chars().next().map_or(0, char::len_utf8)),
                 "not a token, whitespace or a comment",
@@ -82,7 +82,7 @@ pub fn format(source: &str) -> Result<String, Vec<Diagnostic>> {
         let first = text.len() - text.trim_start().len();
         return Err(vec![
             Diagnostic::error(
-                "fmt::changed_meaning",
+                Code::FmtChangedMeaning.path(),
                 "formatting would change what this ruleset means",
                 Span::new(first, first),
                 "the ruleset starts here",

@@ -70,7 +70,7 @@ pub fn odds(
         };
         match crate::dice::roll(spec.count, spec.faces.faces(), &mods, src) {
             Ok(p) => pools.push(Some(p)),
-            Err(why) => return Ok(Err(why)),
+            Err(why) => return Ok(Err(why.message().to_string())),
         }
     }
     let settled = session.settle_all(prepared, pools)?;

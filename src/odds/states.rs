@@ -558,7 +558,7 @@ fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
 fn lasts_read(rules: &Ruleset, scenario: usize) -> Vec<bool> {
     let p = rules.program();
     let n = p.checks.len();
-    if p.scripts.is_some() {
+    if rules.scripts().is_some() {
         return vec![true; n];
     }
     // Rules are plain data, and every `last CHECK` in them reads `Last(id)` in their debug form.

@@ -173,7 +173,7 @@ impl Repl {
         placed: &str,
     ) -> (Option<PromptCode>, Vec<crate::diagnostics::Diagnostic>) {
         let w = &self.world;
-        check_prompt(&w.ast, w.rules.text(), names, input, placed, w.rules.program().scripts.clone())
+        check_prompt(&w.ast, w.rules.text(), names, input, placed, w.rules.scripts().cloned())
     }
 
     fn statements(&mut self, input: &str, placed: &str, stmts: &[ast::Stmt], reply: &mut Reply) {

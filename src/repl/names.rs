@@ -73,7 +73,7 @@ impl Names {
             states: sorted(p.sets.iter().flat_map(|s| s.names.iter().cloned()).collect()),
             choices: sorted(p.choices.iter().map(|c| c.name.clone()).collect()),
             scripts: sorted(
-                p.scripts.iter().flat_map(|s| s.functions.iter().map(|f| f.name.clone())).collect(),
+                rules.scripts().iter().flat_map(|s| s.functions.iter().map(|f| f.name.clone())).collect(),
             ),
             kind_attributes: p
                 .kinds

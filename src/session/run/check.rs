@@ -173,7 +173,20 @@ impl Runner<'_> {
             // the frame itself, before it is kept (nothing they do can read it as the last result).
             if effects && outcome.in_place {
                 self.drop_pending(c);
+                // A copy in a spare frame (a simulated game allocates nothing more for it).
+                #[cfg(debug_assertions)]
+                let before = {
+                    let mut copy = self.frame(f.len());
+                    copy.iter_mut().zip(f.iter()).for_each(|(to, from)| put(to, from));
+                    copy
+                };
                 let r = self.exec_body(&outcome.body, f);
+                // What makes the frame safe to keep as the result: the effects wrote none of it.
+                #[cfg(debug_assertions)]
+                {
+                    assert!(r.is_err() || *f == before, "effects applied in place wrote their check's frame");
+                    self.recycle(before);
+                }
                 self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
                 r?;
                 return Ok(W::none());

@@ -381,7 +381,7 @@ impl Runner<'_> {
             DiceMod::CountSuccesses(cmp, k) => Some((cmp, k)),
             _ => None,
         });
-        pool.value = dice::kept_value(&pool.dice, successes).map_err(|m| self.draw_error(m.into(), d))?;
+        pool.value = dice::kept_value(&pool.dice, successes).map_err(|m| self.draw_error(m, d))?;
         pool.sides = n;
         if pool.notation != d.text {
             pool.notation.clone_from(&d.text);

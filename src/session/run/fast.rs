@@ -5,7 +5,7 @@
 
 use super::{R, Runner, fail};
 use crate::ast::BinOp;
-use crate::dice::{self, Faces, Source};
+use crate::dice::{DrawError, Faces, Source};
 use crate::program::*;
 
 impl Runner<'_> {
@@ -312,10 +312,10 @@ impl Runner<'_> {
     }
 
     /// The error of a die that could not be drawn.
-    pub(super) fn draw_error(&mut self, m: String, d: &DiceExpr) -> crate::diagnostics::Diagnostic {
-        if m == dice::OVERFLOW {
+    pub(super) fn draw_error(&mut self, m: DrawError, d: &DiceExpr) -> crate::diagnostics::Diagnostic {
+        if m == DrawError::Overflow {
             self.overflow()
-        } else if m == dice::HOST_FAILED
+        } else if m == DrawError::HostFailed
             && let Some(mut e) = self.host.dice_error.take()
         {
             if e.labels.is_empty() {
@@ -327,7 +327,12 @@ impl Runner<'_> {
             }
             *e
         } else {
-            fail(crate::diagnostics::Code::ForcedDice.name(), m, d.span, "force faces the die can show")
+            fail(
+                crate::diagnostics::Code::ForcedDice.name(),
+                m.message(),
+                d.span,
+                "force faces the die can show",
+            )
         }
     }
 }

@@ -1,38 +1,234 @@
 //! Lowering: the checked program's conditions compiled, once per ruleset, into the table of closures
-//! the runner tests them with. The program stays plain data; each `Test` names its compiled form by
-//! its id, and one without a compiled form is tested by the reference evaluator.
+//! the runner tests them with, kept beside the program with the ruleset's compiled scripts. The
+//! program stays plain data; each `Test` names its compiled form by its id, and one without a
+//! compiled form is tested by the reference evaluator.
 
 use super::compile::{Compiled, compile};
-use crate::program::Program;
+use crate::program::*;
+use std::sync::Arc;
 
-/// The runtime's compiled forms of a program's conditions, by `Test`'s id.
+/// The runtime's half of a loaded ruleset: the compiled forms of its program's conditions, by
+/// `Test`'s id, and its compiled scripts.
 pub(crate) struct Lowered {
-    tests: Box<[Compiled]>,
+    tests: Box<[Option<Compiled>]>,
+    scripts: Option<Arc<crate::script::Scripts>>,
 }
 
 impl std::fmt::Debug for Lowered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lowered({} conditions)", self.tests.len())
+        write!(f, "Lowered({} conditions, scripts: {})", self.tests.len(), self.scripts.is_some())
     }
 }
 
 impl Lowered {
-    /// The compiled form of condition `id`, if the program listed it.
+    /// The compiled form of condition `id`, if the program numbered it.
     #[inline(always)]
     pub(super) fn test(&self, id: u32) -> Option<&Compiled> {
-        self.tests.get(id as usize)
+        self.tests.get(id as usize)?.as_ref()
+    }
+
+    /// The ruleset's compiled scripts, if it has any.
+    pub(crate) fn scripts(&self) -> Option<&Arc<crate::script::Scripts>> {
+        self.scripts.as_ref()
     }
 
     /// A table of the given compiled forms, for tests that need one made otherwise.
     #[cfg(test)]
     pub(super) fn of(tests: Vec<Compiled>) -> Lowered {
-        Lowered { tests: tests.into() }
+        Lowered { tests: tests.into_iter().map(Some).collect(), scripts: None }
     }
 }
 
-/// Compiles every condition program `p` lists.
-pub(crate) fn lower(p: &Program) -> Lowered {
-    Lowered { tests: p.conditions.iter().map(compile).collect() }
+/// Compiles every condition program `p` numbered, found where the rules keep it, and keeps
+/// `scripts` beside them.
+pub(crate) fn lower(p: &Program, scripts: Option<Arc<crate::script::Scripts>>) -> Lowered {
+    // A quiet roll applies an outcome's effects in the frame it keeps as the check's result only
+    // when the effects are simple (see `simple_effects`): the checker's word for it is checked here.
+    for c in &p.checks {
+        for o in &c.outcomes {
+            debug_assert!(
+                !o.in_place || simple_effects(&o.body),
+                "check `{}`: effects marked in place",
+                c.name
+            );
+        }
+    }
+    let mut tests: Vec<Option<Compiled>> = (0..p.conditions).map(|_| None).collect();
+    each_test(p, &mut |t| {
+        if let Some(slot) = tests.get_mut(t.id as usize)
+            && slot.is_none()
+        {
+            *slot = Some(compile(&t.expr));
+        }
+    });
+    Lowered { tests: tests.into(), scripts }
+}
+
+/// Calls `f` with every condition of program `p`, wherever the rules keep it (a copy of one as
+/// often as it is kept). The matches below are exhaustive, so that a new statement or expression
+/// that holds a condition is not passed over.
+pub(crate) fn each_test(p: &Program, f: &mut dyn FnMut(&Test)) {
+    let mut w = Walk(f);
+    for t in &p.triggers {
+        w.maybe(t.when.as_ref());
+        w.stmts(&t.body);
+    }
+    for d in &p.defines {
+        w.expr(&d.body);
+    }
+    for r in &p.reactions {
+        w.stmts(&r.body);
+    }
+    for t in &p.tables {
+        t.rows.iter().for_each(|(_, e, _)| w.expr(e));
+    }
+    for c in &p.checks {
+        c.inputs.iter().filter_map(|i| i.default.as_ref()).for_each(|e| w.expr(e));
+        for s in &c.steps {
+            match s {
+                CheckStep::Let(_, e) => w.expr(e),
+                CheckStep::Roll => {}
+            }
+        }
+        if let Some(r) = &c.roll {
+            w.dice(&r.dice);
+        }
+        for m in &c.modifiers {
+            w.expr(&m.amount);
+            w.maybe(m.when.as_ref());
+            m.cap.iter().for_each(|e| w.expr(e));
+        }
+        c.target.iter().for_each(|e| w.expr(e));
+        for o in &c.outcomes {
+            w.maybe(o.when.as_ref());
+            w.stmts(&o.body);
+        }
+        if let Some(r) = &c.reroll {
+            w.maybe(r.when.as_ref());
+        }
+    }
+    for s in &p.scenarios {
+        w.stmts(&s.body);
+    }
+}
+
+struct Walk<'f>(&'f mut dyn FnMut(&Test));
+
+impl Walk<'_> {
+    fn test(&mut self, t: &Test) {
+        (self.0)(t);
+        self.expr(&t.expr);
+    }
+
+    fn maybe(&mut self, t: Option<&Test>) {
+        t.into_iter().for_each(|t| self.test(t));
+    }
+
+    fn exprs<'e>(&mut self, es: impl IntoIterator<Item = &'e Expr>) {
+        es.into_iter().for_each(|e| self.expr(e));
+    }
+
+    fn dice(&mut self, d: &DiceExpr) {
+        self.expr(&d.count);
+        match &d.sides {
+            SidesExpr::Count(e) => self.expr(e),
+            SidesExpr::Faces(_) => {}
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Const(_) | Expr::Local(_) | Expr::Global(_) | Expr::Last(_) => {}
+            Expr::Field(x, _)
+            | Expr::Neg(x)
+            | Expr::Not(x)
+            | Expr::Outcome(x)
+            | Expr::ResultSlot(x, _)
+            | Expr::DataField(x, _) => self.expr(x),
+            Expr::Bin(_, a, b) => self.exprs([&**a, &**b]),
+            Expr::If(c, a, b) => self.exprs([&**c, &**a, &**b]),
+            Expr::Dice(d) => self.dice(d),
+            Expr::Builtin(_, args) | Expr::Define(_, args) | Expr::Table(_, args) => self.exprs(args),
+            Expr::NumberOf { filter, .. } => self.maybe(filter.as_deref()),
+            Expr::Script(c) => self.exprs(&c.args),
+            Expr::Total(t) => {
+                self.exprs(&t.value);
+                self.maybe(t.filter.as_deref());
+                self.exprs(&t.empty);
+            }
+            Expr::Pick(p) => {
+                self.expr(&p.list);
+                self.maybe(p.filter.as_deref());
+            }
+        }
+    }
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        body.iter().for_each(|s| self.stmt(s));
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Set { place, value, until, .. } => {
+                self.exprs([&place.entity, value]);
+                match until {
+                    Some(Until::Event { fact: Some((_, e)), .. }) => self.expr(e),
+                    Some(
+                        Until::Event { fact: None, .. }
+                        | Until::EndOfTurn
+                        | Until::EndOfRound
+                        | Until::NextRound,
+                    )
+                    | None => {}
+                }
+            }
+            Stmt::Add { place, amount, .. } => self.exprs([&place.entity, amount]),
+            Stmt::Let(_, e)
+            | Stmt::SetOption { value: e, .. }
+            | Stmt::Answer { value: e, .. }
+            | Stmt::Record { value: e, .. } => self.expr(e),
+            Stmt::LetFlag(_, t) => self.test(t),
+            Stmt::Roll { subject, args, .. } => {
+                self.exprs(subject);
+                self.exprs(args.iter().map(|(_, e)| e));
+            }
+            Stmt::If(c, a, b) => {
+                self.test(c);
+                self.stmts(a);
+                self.stmts(b);
+            }
+            Stmt::ForEach { filter, body, .. } => {
+                self.maybe(filter.as_ref());
+                self.stmts(body);
+            }
+            Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
+                self.exprs(args)
+            }
+            Stmt::Choose { options, default, .. } => {
+                match options {
+                    ChoiceOpts::Entities { filter, .. } => self.maybe(filter.as_deref()),
+                    ChoiceOpts::Names(..) | ChoiceOpts::Flags(_) | ChoiceOpts::Range { .. } => {}
+                }
+                self.exprs(default);
+            }
+            Stmt::EndGame { winner, .. } => self.exprs(winner),
+            Stmt::Repeat { body, until, .. } => {
+                self.stmts(body);
+                self.test(until);
+            }
+            Stmt::New { with, .. } => self.exprs(with.iter().map(|(_, e, _)| e)),
+            Stmt::Order { parts, .. } => {
+                for part in parts {
+                    match part {
+                        OrderPart::Value(e) => self.expr(e),
+                        OrderPart::Text(_) => {}
+                    }
+                }
+            }
+            Stmt::Expect { cond, .. } => self.test(cond),
+            Stmt::Note(..) | Stmt::Dice(..) | Stmt::ExpectNoDice { .. } | Stmt::ExpectOrder { .. } => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -40,11 +236,10 @@ mod tests {
     use crate::Ruleset;
     use crate::program::{Stmt, Test};
 
-    /// The condition `t` names in the program's list is its own.
+    /// Condition `t` has a compiled form, found where the rules keep it.
     fn listed(rules: &Ruleset, t: &Test) -> String {
-        let p = rules.program();
+        assert!(t.id < rules.program().conditions, "condition {} is numbered", t.id);
         assert!(rules.lowered().test(t.id).is_some(), "condition {} is lowered", t.id);
-        assert_eq!(format!("{:?}", p.conditions[t.id as usize]), format!("{:?}", t.expr));
         format!("{:?}", t.expr)
     }
 
@@ -66,8 +261,9 @@ mod tests {
         assert_ne!(listed(&rules, when), listed(&rules, cond));
         assert_ne!(when.id, cond.id);
         // The filter inside the `if`'s condition, and nothing else, is the third.
-        assert_eq!(p.conditions.len(), 3);
+        assert_eq!(p.conditions, 3);
         assert_eq!(rules.lowered().tests.len(), 3);
+        assert!(rules.lowered().tests.iter().all(Option::is_some), "each found where it is kept");
         // A copy of the rules shares the table: nothing is compiled again.
         let other = rules.with_budget(rules.budget().clone());
         assert!(std::ptr::eq(other.lowered(), rules.lowered()));
@@ -90,5 +286,46 @@ mod tests {
         let mut f = vec![crate::Value::Entity(u)];
         assert!(r.holds(&ge(3), &mut f).unwrap());
         assert!(!r.holds(&ge(4), &mut f).unwrap());
+    }
+
+    /// Every condition the checker numbered in every shipped ruleset and every test ruleset that
+    /// loads is found where the rules keep it, and the conditions found under one number are copies
+    /// of one.
+    #[test]
+    fn the_walk_finds_every_numbered_condition() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = vec![];
+        let mut dirs = vec![root.join("rulesets"), root.join("tests/inputs")];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "mettle") {
+                    files.push(path);
+                }
+            }
+        }
+        let mut loaded = 0;
+        for file in files {
+            let Ok(rules) = Ruleset::from_path(&file) else { continue };
+            let p = rules.program();
+            let mut found: Vec<Option<String>> = vec![None; p.conditions as usize];
+            super::each_test(p, &mut |t| {
+                let text = format!("{:?}", t.expr);
+                let seen = &mut found[t.id as usize];
+                assert!(
+                    seen.as_ref().is_none_or(|s| *s == text),
+                    "{}: two conditions numbered {}",
+                    file.display(),
+                    t.id
+                );
+                *seen = Some(text);
+            });
+            let missing: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_none()).collect();
+            assert!(missing.is_empty(), "{}: conditions {missing:?} not found", file.display());
+            loaded += 1;
+        }
+        assert!(loaded > 20, "{loaded} rulesets");
     }
 }

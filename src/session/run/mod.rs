@@ -405,7 +405,7 @@ impl<'a> Runner<'a> {
         }
         self.rearm();
         // Without scripts there is no budget of operations to hand out (nor any spent to charge).
-        if self.p.scripts.is_none() {
+        if self.code.scripts().is_none() {
             return;
         }
         let scripts = budget.script_operations.min((left / SCRIPT_WORK).max(1));

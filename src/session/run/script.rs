@@ -14,7 +14,7 @@ impl Runner<'_> {
     fn scripts(&self) -> R<Arc<Scripts>> {
         // The checker only compiles calls to script functions when the ruleset has scripts; a program
         // built some other way gets an error, not a crash.
-        self.p.scripts.clone().ok_or_else(|| {
+        self.code.scripts().cloned().ok_or_else(|| {
             Diagnostic::error(
                 "run::no_scripts",
                 "this rule calls a script, but the ruleset has none",

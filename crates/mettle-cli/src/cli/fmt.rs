@@ -1,6 +1,6 @@
 //! `mettle fmt`: rewrites rulesets in the canonical layout, or with `--check` shows what would change.
 
-use mettle::diagnostics::Diagnostic;
+use mettle::diagnostics::{Code, Diagnostic};
 use mettle::internals::files::{Kind, Target};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -53,7 +53,9 @@ pub fn run(paths: &[PathBuf], check: bool, force: bool) -> u8 {
             Ok(f) => f,
             Err(diags) => {
                 eprint!("{}", super::commands::render(&diags, &name, &text));
-                let parses = diags.iter().any(|d| d.code.starts_with("mettle::fmt::"));
+                // Only the formatter's own errors come from text that parses.
+                let parses =
+                    diags.iter().any(|d| d.is(Code::FmtUnknownText) || d.is(Code::FmtChangedMeaning));
                 eprintln!(
                     "{}: left as it was{}",
                     mettle::text::visible(&name),

@@ -131,7 +131,7 @@ fn signature(a: &Analysis, def: &Def, rules: Option<&Ruleset>) -> String {
     match def.kind {
         SymKind::ScriptFn => {
             let params = rules
-                .and_then(|r| r.program().scripts.clone())
+                .and_then(|r| r.scripts().cloned())
                 .and_then(|s| s.functions.iter().find(|f| f.name == def.name).map(|f| f.params.join(", ")));
             match params {
                 Some(p) => format!("fn {}({p})", def.name),
