@@ -10,6 +10,7 @@ pub(crate) mod effects;
 pub(crate) mod expr;
 mod layout;
 mod lint;
+mod live;
 mod poly;
 pub(crate) mod pool;
 pub(crate) mod reads;

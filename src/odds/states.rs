@@ -4,6 +4,7 @@
 //! one, with their chances added up. A scenario whose rolls can go more ways than anyone could list
 //! often has only a few thousand states.
 
+use super::live::Live;
 use super::{Dist, Fraction, work};
 use crate::dice::Paused;
 use crate::program::Value;
@@ -194,7 +195,7 @@ pub fn scenario_states(
 pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String> {
     let p = rules.program();
     let sc = &p.scenarios[scenario];
-    let lasts = Arc::new(lasts_read(rules, scenario));
+    let mut live = Live::new(p, scenario);
     let max_states = rules.budget().odds_states;
     let mut s = Session::new(rules, 0);
     s.set_logging(false);
@@ -255,6 +256,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         }
                         let mut frame = node.snap.frame.clone();
                         let mut game = node.snap.game.clone();
+                        let keep = live.keep(node.snap.at.first().copied().unwrap_or(0));
                         let (r, paused) = s.run_from(
                             &node.snap.state,
                             scenario,
@@ -263,7 +265,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             &mut game,
                             &faces,
                             node.skip,
-                            &lasts,
+                            &keep,
                         );
                         if work::dry() {
                             return Err(out_of_work(states));
@@ -282,8 +284,15 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             Some(Paused::Step { at }) => {
                                 last_per_label(&mut game.records);
                                 let mut key = vec![b'S'];
-                                state_key(s.state(), Some(&lasts), &mut key);
-                                let _ = serde_json::to_writer(&mut key, &(&at, &frame, &game.records));
+                                let keep = live.keep(at.first().copied().unwrap_or(0));
+                                state_key(s.state(), Some((&keep.at_step, &keep.reads)), &mut key);
+                                // Only the scenario's values that a later statement reads.
+                                let slots = live.scenario_slots(&at);
+                                let values: Vec<&Value> = slots
+                                    .iter()
+                                    .map(|i| frame.get(*i as usize).unwrap_or(&Value::None))
+                                    .collect();
+                                let _ = serde_json::to_writer(&mut key, &(&at, values, &game.records));
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(l) = from {
                                     l.add_out(key.clone(), &w, Out::Step(at.clone()));
@@ -551,32 +560,6 @@ fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
         w: stuck,
     });
     Some((sum, stuck))
-}
-
-/// Which checks' last results the rules or scenario `scenario` read (`last CHECK`): the others
-/// need not tell game states apart. All of them when the rules have scripts, which may read any.
-fn lasts_read(rules: &Ruleset, scenario: usize) -> Vec<bool> {
-    let p = rules.program();
-    let n = p.checks.len();
-    if p.scripts.is_some() {
-        return vec![true; n];
-    }
-    // Rules are plain data, and every `last CHECK` in them reads `Last(id)` in their debug form.
-    // Other scenarios' reads do not count.
-    let text = format!(
-        "{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
-        p.kinds, p.events, p.triggers, p.defines, p.tables, p.checks, p.scenarios[scenario].body
-    );
-    let mut read = vec![false; n];
-    for (i, _) in text.match_indices("Last(") {
-        let digits: String = text[i + 5..].chars().take_while(char::is_ascii_digit).collect();
-        if let Ok(c) = digits.parse::<usize>()
-            && let Some(r) = read.get_mut(c)
-        {
-            *r = true;
-        }
-    }
-    read
 }
 
 /// Keeps the last value recorded under each label, in the order they were last recorded: all a
