@@ -484,3 +484,27 @@ fn values_nothing_reads_again_do_not_tell_states_apart() {
         assert_eq!(&p.num * 4u32, &p.den * *w, "{h}: {p}");
     }
 }
+
+#[test]
+fn paths_that_never_merge_stop_early_and_say_why() {
+    // Each turn writes its die as one more digit in base 7: no two paths ever reach the same
+    // score, so the states grow with the paths (6^20 of them).
+    let rules = Ruleset::from_str(
+        "digits.mettle",
+        r#"
+        kind unit { score: 0.. = 0 }
+        check digit for unit { roll d6  otherwise shown { set unit.score to unit.score * 7 + total } }
+        scenario digits { new unit u  repeat { roll digit for u } until turn >= 20  record "score" = u.score }
+        "#,
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let Err(why) = scenario_states(&rules, "digits").unwrap() else { panic!("exact without merging") };
+    assert!(why.contains("stopped early") && why.contains("only 0 times"), "{why}");
+    // Well before the budget's share of the work (a debug build, a loaded machine).
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    // The estimate says it.
+    let r = mettle::odds::scenario(&rules, "digits", 1).unwrap();
+    let How::Estimated { reason, .. } = &r.how else { panic!("{:?}", r.how) };
+    assert!(reason.contains("stopped early"), "{reason}");
+}

@@ -208,6 +208,12 @@ impl<'p> Live<'p> {
                 after.extend(head);
                 self.before(body, &at[2..], after)
             }
+            // A `for each` of the scenario's: the entity slots when it began, the entity, then
+            // the place in its body, which goes on to the next entity's turn.
+            Stmt::ForEach { slot, filter, body, .. } => {
+                let head = self.each_head(*slot, filter.as_ref(), body, rest);
+                self.before(body, at.get(3..).unwrap_or(&[]), head)
+            }
             _ => self.stmt_in(st, rest),
         }
     }
@@ -229,6 +235,25 @@ impl<'p> Live<'p> {
                 return head;
             }
             head = new;
+        }
+    }
+
+    /// The live slots at the start of each turn of a `for each` (before its value is written), with
+    /// `out` live after it.
+    fn each_head(&mut self, slot: u32, filter: Option<&Test>, body: &[Stmt], out: Slots) -> Slots {
+        let mut live = out.clone();
+        loop {
+            let mut inner = self.live_in(body, live.clone());
+            if let Some(t) = filter {
+                self.test(t, &mut inner);
+            }
+            inner.remove(&slot);
+            let mut new = out.clone();
+            new.extend(inner);
+            if new == live {
+                return live;
+            }
+            live = new;
         }
     }
 
@@ -275,20 +300,7 @@ impl<'p> Live<'p> {
                 return live;
             }
             Stmt::ForEach { slot, filter, body, .. } => {
-                let mut live = out.clone();
-                loop {
-                    let mut inner = self.live_in(body, live.clone());
-                    if let Some(t) = filter {
-                        self.test(t, &mut inner);
-                    }
-                    inner.remove(slot);
-                    let mut new = out.clone();
-                    new.extend(inner);
-                    if new == live {
-                        return live;
-                    }
-                    live = new;
-                }
+                return self.each_head(*slot, filter.as_ref(), body, out);
             }
             Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
                 self.exprs(args, &mut out)

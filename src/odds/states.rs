@@ -25,6 +25,15 @@ pub const MAX_STATES: u64 = 1_000_000;
 /// that the estimate it falls back on still has its own budget.
 pub const WORK_SHARE: u64 = 2;
 
+/// Runs of pieces of a scenario after which merging gives up early when its paths hardly merge
+/// (see [`EARLY_SHARE`]): the states then grow with the paths, and following them would spend its
+/// whole share of the work before the estimate it falls back on.
+pub const EARLY_RUNS: u64 = 20_000;
+
+/// Merging gives up after [`EARLY_RUNS`] runs when fewer than one path in this many that reached a
+/// place where paths merge joined a state already reached there.
+pub const EARLY_SHARE: u64 = 10;
+
 /// What is left unresolved once a scenario's open paths weigh less than this fraction of all of
 /// them (2^-60) is reported as a remainder instead of followed further.
 pub const REMAINDER_BITS: u64 = 60;
@@ -215,6 +224,8 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     let (mut states, mut runs, mut ids) = (1u64, 0u64, 1usize);
     // The chance of the paths let go (see below).
     let mut remainder = W::zero();
+    // Paths that joined a state already reached: without them, the states grow with the paths.
+    let mut merges = 0u64;
     let limit = BigUint::one() << REMAINDER_BITS;
     while let Some((_, (batch, _))) = pending.pop_first() {
         // Each `repeat` inside a rule under way, the last round: to find one that goes round and
@@ -243,8 +254,13 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                 let mut inner_seen: HashMap<Vec<u8>, usize> = HashMap::new();
                 for node in queue {
                     // Counted as they are found, so that states that explode stop within the budget.
-                    if states + (next.len() + inner.len()) as u64 > max_states {
+                    let found = states + (next.len() + inner.len()) as u64;
+                    if found > max_states {
                         return Err(too_many(max_states));
+                    }
+                    // Paths that hardly ever merge: the states grow with the paths.
+                    if runs >= EARLY_RUNS && merges * EARLY_SHARE < found + merges {
+                        return Err(hardly_merge(runs, found, merges));
                     }
                     let group = node.from.clone();
                     let mut stack = vec![(node.faces.clone(), node.w.clone())];
@@ -300,6 +316,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let (nodes, keys) = pending.entry(at.clone()).or_default();
                                 if let Some(&i) = keys.get(&key) {
                                     nodes[i].w.add(&w);
+                                    merges += 1;
                                     continue;
                                 }
                                 keys.insert(key, nodes.len());
@@ -320,6 +337,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(&i) = inner_seen.get(&key) {
                                     inner[i].w.add(&w);
+                                    merges += 1;
                                     continue;
                                 }
                                 inner_seen.insert(key, inner.len());
@@ -349,6 +367,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 full.extend_from_slice(&turn.to_le_bytes());
                                 if let Some(&i) = seen.get(&full) {
                                     next[i].w.add(&w);
+                                    merges += 1;
                                     continue;
                                 }
                                 seen.insert(full, next.len());
@@ -450,6 +469,16 @@ fn out_of_work(states: u64) -> String {
     format!(
         "it had followed {states} distinct game states when its share of the budget's `odds_work` (half) ran \
          out (`--budget odds_work=N` raises it)"
+    )
+}
+
+/// Why merging stopped early: after `runs` runs, its paths had reached `states` states and joined
+/// one already reached only `merges` times.
+fn hardly_merge(runs: u64, states: u64, merges: u64) -> String {
+    format!(
+        "after {runs} runs of pieces of the scenario its paths had reached {states} distinct game states and \
+         only {merges} times one already reached: the states grow with the paths, so it stopped early \
+         rather than spend its share of the budget's `odds_work` on them"
     )
 }
 
