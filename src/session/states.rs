@@ -21,8 +21,11 @@ pub(crate) struct Keep {
     pub reads: Arc<[LastRead]>,
     /// The slots of its frame read later, after each `roll` and at each turn of each `repeat` (by
     /// its span); a pause at another place keys its whole frame.
-    pub frames: Arc<HashMap<(usize, usize), Box<[u32]>>>,
+    pub frames: Arc<Frames>,
 }
+
+/// The live slots after each pause inside a rule, by the span of its `roll` or `repeat`.
+pub(crate) type Frames = HashMap<(usize, usize), Box<[u32]>>;
 
 /// What the rules and a scenario read of a check's last result.
 #[derive(Debug, Clone, PartialEq, Default)]
