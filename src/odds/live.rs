@@ -208,12 +208,6 @@ impl<'p> Live<'p> {
                 after.extend(head);
                 self.before(body, &at[2..], after)
             }
-            // A `for each` of the scenario's: the entity slots when it began, the entity, then
-            // the place in its body, which goes on to the next entity's turn.
-            Stmt::ForEach { slot, filter, body, .. } => {
-                let head = self.each_head(*slot, filter.as_ref(), body, rest);
-                self.before(body, at.get(3..).unwrap_or(&[]), head)
-            }
             _ => self.stmt_in(st, rest),
         }
     }

@@ -146,9 +146,6 @@ impl Runner<'_> {
                 Stmt::Repeat { body, until, span } => {
                     self.repeat_from((body, until, *span), inner, path, pausing, f)?;
                 }
-                Stmt::ForEach { kind, slot, filter, body } if pausing || !inner.is_empty() => {
-                    self.each_from((*kind, *slot, filter.as_ref(), body), inner, path, pausing, f)?;
-                }
                 Stmt::Roll { .. } => {
                     if let Some(w) = self.st.walk.as_mut() {
                         w.step_roll = true;
@@ -203,45 +200,6 @@ impl Runner<'_> {
             span,
             "make sure the condition after `until` can become true",
         )))
-    }
-
-    /// A `for each` of the scenario's own, from place `at` in it (the number of entity slots when
-    /// it began, the entity it is at, then the place in the body), pausing before each statement
-    /// of its body: it visits the entities as `exec` does, those in play when it began.
-    fn each_from(
-        &mut self,
-        (kind, slot, filter, body): (KindId, u32, Option<&Test>, &[Stmt]),
-        at: &[usize],
-        path: &mut Vec<usize>,
-        pausing: bool,
-        f: &mut Vec<Value>,
-    ) -> R<()> {
-        let (n, from) = match at {
-            [n, id, ..] => (*n, *id),
-            _ => {
-                self.tick(1)?;
-                (self.st.entities.slots(), 0)
-            }
-        };
-        for id in from..n {
-            let rest = if id == from { at.get(2..).unwrap_or(&[]) } else { &[][..] };
-            if rest.is_empty() {
-                if self.st.entities.slot(id as u32).is_none_or(|e| e.kind != kind) {
-                    continue;
-                }
-                self.tick(1)?;
-                super::set(&mut f[slot as usize], Value::Entity(id as u32));
-                if let Some(c) = filter
-                    && !self.holds(c, f)?
-                {
-                    continue;
-                }
-            }
-            path.extend([n, id]);
-            self.block_from(body, rest, path, false, pausing, f)?;
-            path.truncate(path.len() - 2);
-        }
-        Ok(())
     }
 
     /// Pauses the walk before the statement at `path`.
