@@ -326,9 +326,9 @@ pub(crate) struct Walk {
     /// Set while a `roll` that is itself a statement of the scenario's blocks runs: the pause
     /// before the next statement follows it, so it does not pause after its roll.
     pub step_roll: bool,
-    /// Which checks' last results a pause tells states apart by (those the rules or the scenario
-    /// read); all of them when not given.
-    pub lasts: Option<std::sync::Arc<Vec<bool>>>,
+    /// What a pause tells states apart by (the checks' last results and the slots of frames that
+    /// something reads later); everything when not given.
+    pub keep: Option<std::sync::Arc<crate::session::Keep>>,
 }
 
 /// Where a walk through a scenario paused, to be merged with the other paths that reach the same

@@ -10,6 +10,7 @@ pub(crate) mod effects;
 pub(crate) mod expr;
 mod layout;
 mod lint;
+mod live;
 mod poly;
 pub(crate) mod pool;
 pub(crate) mod reads;
@@ -38,7 +39,7 @@ pub use lint::unreachable;
 pub use report::{Chance, DefaultedInput, EffectOdds, How, Merging, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
 pub use scenario::scenario;
-pub use states::{MAX_STATES, Merged, REMAINDER_BITS, WORK_SHARE, scenario_states};
+pub use states::{EARLY_RUNS, EARLY_SHARE, MAX_STATES, Merged, REMAINDER_BITS, WORK_SHARE, scenario_states};
 pub use sweep::{
     MAX_ROWS, Row, Sweep, Swept, defaults as sweep_defaults, question as sweep_question, stand_in, sweep,
     sweeps,

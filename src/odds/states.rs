@@ -4,6 +4,7 @@
 //! one, with their chances added up. A scenario whose rolls can go more ways than anyone could list
 //! often has only a few thousand states.
 
+use super::live::Live;
 use super::{Dist, Fraction, work};
 use crate::dice::Paused;
 use crate::program::Value;
@@ -23,6 +24,15 @@ pub const MAX_STATES: u64 = 1_000_000;
 /// The share of the budget's `odds_work` that merging equal game states may spend (one half), so
 /// that the estimate it falls back on still has its own budget.
 pub const WORK_SHARE: u64 = 2;
+
+/// Runs of pieces of a scenario after which merging gives up early when its paths hardly merge
+/// (see [`EARLY_SHARE`]): the states then grow with the paths, and following them would spend its
+/// whole share of the work before the estimate it falls back on.
+pub const EARLY_RUNS: u64 = 20_000;
+
+/// Merging gives up after [`EARLY_RUNS`] runs when fewer than one path in this many that reached a
+/// place where paths merge joined a state already reached there.
+pub const EARLY_SHARE: u64 = 10;
 
 /// What is left unresolved once a scenario's open paths weigh less than this fraction of all of
 /// them (2^-60) is reported as a remainder instead of followed further.
@@ -194,7 +204,7 @@ pub fn scenario_states(
 pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String> {
     let p = rules.program();
     let sc = &p.scenarios[scenario];
-    let lasts = Arc::new(lasts_read(rules, scenario));
+    let mut live = Live::new(p, rules.scripts().is_some(), scenario);
     let max_states = rules.budget().odds_states;
     let mut s = Session::new(rules, 0);
     s.set_logging(false);
@@ -214,6 +224,8 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     let (mut states, mut runs, mut ids) = (1u64, 0u64, 1usize);
     // The chance of the paths let go (see below).
     let mut remainder = W::zero();
+    // Paths that joined a state already reached: without them, the states grow with the paths.
+    let mut merges = 0u64;
     let limit = BigUint::one() << REMAINDER_BITS;
     while let Some((_, (batch, _))) = pending.pop_first() {
         // Each `repeat` inside a rule under way, the last round: to find one that goes round and
@@ -242,8 +254,13 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                 let mut inner_seen: HashMap<Vec<u8>, usize> = HashMap::new();
                 for node in queue {
                     // Counted as they are found, so that states that explode stop within the budget.
-                    if states + (next.len() + inner.len()) as u64 > max_states {
+                    let found = states + (next.len() + inner.len()) as u64;
+                    if found > max_states {
                         return Err(too_many(max_states));
+                    }
+                    // Paths that hardly ever merge: the states grow with the paths.
+                    if runs >= EARLY_RUNS && merges * EARLY_SHARE < found + merges {
+                        return Err(hardly_merge(runs, found, merges));
                     }
                     let group = node.from.clone();
                     let mut stack = vec![(node.faces.clone(), node.w.clone())];
@@ -255,6 +272,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         }
                         let mut frame = node.snap.frame.clone();
                         let mut game = node.snap.game.clone();
+                        let keep = live.keep(node.snap.at.first().copied().unwrap_or(0));
                         let (r, paused) = s.run_from(
                             &node.snap.state,
                             scenario,
@@ -263,7 +281,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             &mut game,
                             &faces,
                             node.skip,
-                            &lasts,
+                            &keep,
                         );
                         if work::dry() {
                             return Err(out_of_work(states));
@@ -282,8 +300,15 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             Some(Paused::Step { at }) => {
                                 last_per_label(&mut game.records);
                                 let mut key = vec![b'S'];
-                                state_key(s.state(), Some(&lasts), &mut key);
-                                let _ = serde_json::to_writer(&mut key, &(&at, &frame, &game.records));
+                                let keep = live.keep(at.first().copied().unwrap_or(0));
+                                state_key(s.state(), Some((&keep.at_step, &keep.reads)), &mut key);
+                                // Only the scenario's values that a later statement reads.
+                                let slots = live.scenario_slots(&at);
+                                let values: Vec<&Value> = slots
+                                    .iter()
+                                    .map(|i| frame.get(*i as usize).unwrap_or(&Value::None))
+                                    .collect();
+                                let _ = serde_json::to_writer(&mut key, &(&at, values, &game.records));
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(l) = from {
                                     l.add_out(key.clone(), &w, Out::Step(at.clone()));
@@ -291,6 +316,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let (nodes, keys) = pending.entry(at.clone()).or_default();
                                 if let Some(&i) = keys.get(&key) {
                                     nodes[i].w.add(&w);
+                                    merges += 1;
                                     continue;
                                 }
                                 keys.insert(key, nodes.len());
@@ -311,6 +337,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(&i) = inner_seen.get(&key) {
                                     inner[i].w.add(&w);
+                                    merges += 1;
                                     continue;
                                 }
                                 inner_seen.insert(key, inner.len());
@@ -340,6 +367,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 full.extend_from_slice(&turn.to_le_bytes());
                                 if let Some(&i) = seen.get(&full) {
                                     next[i].w.add(&w);
+                                    merges += 1;
                                     continue;
                                 }
                                 seen.insert(full, next.len());
@@ -441,6 +469,16 @@ fn out_of_work(states: u64) -> String {
     format!(
         "it had followed {states} distinct game states when its share of the budget's `odds_work` (half) ran \
          out (`--budget odds_work=N` raises it)"
+    )
+}
+
+/// Why merging stopped early: after `runs` runs, its paths had reached `states` states and joined
+/// one already reached only `merges` times.
+fn hardly_merge(runs: u64, states: u64, merges: u64) -> String {
+    format!(
+        "after {runs} runs of pieces of the scenario its paths had reached {states} distinct game states and \
+         only {merges} times one already reached: the states grow with the paths, so it stopped early \
+         rather than spend its share of the budget's `odds_work` on them"
     )
 }
 
@@ -551,32 +589,6 @@ fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
         w: stuck,
     });
     Some((sum, stuck))
-}
-
-/// Which checks' last results the rules or scenario `scenario` read (`last CHECK`): the others
-/// need not tell game states apart. All of them when the rules have scripts, which may read any.
-fn lasts_read(rules: &Ruleset, scenario: usize) -> Vec<bool> {
-    let p = rules.program();
-    let n = p.checks.len();
-    if rules.scripts().is_some() {
-        return vec![true; n];
-    }
-    // Rules are plain data, and every `last CHECK` in them reads `Last(id)` in their debug form.
-    // Other scenarios' reads do not count.
-    let text = format!(
-        "{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
-        p.kinds, p.events, p.triggers, p.defines, p.tables, p.checks, p.scenarios[scenario].body
-    );
-    let mut read = vec![false; n];
-    for (i, _) in text.match_indices("Last(") {
-        let digits: String = text[i + 5..].chars().take_while(char::is_ascii_digit).collect();
-        if let Ok(c) = digits.parse::<usize>()
-            && let Some(r) = read.get_mut(c)
-        {
-            *r = true;
-        }
-    }
-    read
 }
 
 /// Keeps the last value recorded under each label, in the order they were last recorded: all a

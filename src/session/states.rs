@@ -4,17 +4,72 @@
 use super::{QuietGame, Session, State};
 use crate::dice::{Paused, Walk};
 use crate::program::*;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+
+/// What of check results and frames tells paused paths apart (worked out by `odds::live`): what
+/// nothing reads again is left out, so that paths differing only there merge, and so that what a
+/// frame used again held before (which differs between builds) never counts.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Keep {
+    /// The checks whose last results tell states apart at a step of the scenario.
+    pub at_step: Vec<bool>,
+    /// The same, at a pause inside a rule (those any rule reads too).
+    pub in_rule: Vec<bool>,
+    /// What of each check's last result anything reads.
+    pub reads: Arc<[LastRead]>,
+    /// The slots of its frame read later, after each `roll` and at each turn of each `repeat` (by
+    /// its span); a pause at another place keys its whole frame.
+    pub frames: Arc<Frames>,
+}
+
+/// The live slots after each pause inside a rule, by the span of its `roll` or `repeat`.
+pub(crate) type Frames = HashMap<(usize, usize), Box<[u32]>>;
+
+/// What the rules and a scenario read of a check's last result.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct LastRead {
+    /// Something reads it.
+    pub read: bool,
+    /// Something reads it whole (as a value, or whether there is one): nothing of it is left out.
+    pub whole: bool,
+    /// Its outcome is read.
+    pub outcome: bool,
+    /// These of its slots are read (`last CHECK.name`).
+    pub slots: BTreeSet<u32>,
+}
+
+/// A check's last result, as far as it tells states apart.
+#[derive(Serialize)]
+enum LastKey<'a> {
+    Whole(&'a CheckResult),
+    Part(Option<u32>, Vec<&'a Value>),
+}
 
 /// Writes what tells game state `st` apart from another to `out`: everything but its seed, its
 /// generator and its walk. The last results of checks are written only for checks `lasts` marks
-/// (all of them when it is `None`): the others are never read again.
-pub(crate) fn state_key(st: &State, lasts: Option<&[bool]>, out: &mut Vec<u8>) {
-    let last: Vec<Option<&Arc<CheckResult>>> = st
+/// (all of them when it is `None`), and of those only what `reads` says is read: the rest is never
+/// read again.
+pub(crate) fn state_key(st: &State, lasts: Option<(&[bool], &[LastRead])>, out: &mut Vec<u8>) {
+    let last: Vec<Option<LastKey>> = st
         .last
         .iter()
         .enumerate()
-        .map(|(i, l)| l.as_ref().filter(|_| lasts.is_none_or(|m| m.get(i).copied().unwrap_or(true))))
+        .map(|(i, l)| {
+            let l = l.as_deref()?;
+            let Some((marks, reads)) = lasts else { return Some(LastKey::Whole(l)) };
+            if !marks.get(i).copied().unwrap_or(true) {
+                return None;
+            }
+            Some(match reads.get(i) {
+                Some(r) if !r.whole => LastKey::Part(
+                    r.outcome.then_some(l.outcome_index),
+                    r.slots.iter().map(|s| l.slots.get(*s as usize).unwrap_or(&Value::None)).collect(),
+                ),
+                _ => LastKey::Whole(l),
+            })
+        })
         .collect();
     // Serialising plain values into a vector cannot fail.
     let _ = serde_json::to_writer(
@@ -58,14 +113,14 @@ impl Session {
         game: &mut QuietGame,
         faces: &[i64],
         skip: u32,
-        lasts: &Arc<Vec<bool>>,
+        keep: &Arc<Keep>,
     ) -> (Result<(), crate::diagnostics::Diagnostic>, Option<Paused>) {
         self.state.clone_from(state);
         self.state.walk = Some(Walk {
             faces: faces.iter().copied().collect(),
             pause: true,
             skip,
-            lasts: Some(lasts.clone()),
+            keep: Some(keep.clone()),
             ..Default::default()
         });
         let mut runner = self.runner();

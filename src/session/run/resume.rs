@@ -25,7 +25,7 @@ impl Runner<'_> {
         if w.seen <= w.skip {
             return Ok(());
         }
-        let key = self.pause_key(f);
+        let key = self.pause_key(f, span);
         if let Some(w) = self.st.walk.as_mut() {
             w.paused = Some(Paused::Loop { entered, key, turn, span: (span.start, span.end) });
         }
@@ -49,23 +49,33 @@ impl Runner<'_> {
         if w.seen <= w.skip {
             return Ok(());
         }
-        let key = self.pause_key(f);
+        let key = self.pause_key(f, span);
         if let Some(w) = self.st.walk.as_mut() {
             w.paused = Some(Paused::Roll { entered, key, span: (span.start, span.end) });
         }
         Err(Box::new(paused(span)))
     }
 
-    /// What tells a path paused inside a rule apart: the game state, the rule's values `f` and what
-    /// the scenario recorded so far.
-    fn pause_key(&mut self, f: &[Value]) -> Vec<u8> {
-        let lasts = self.st.walk.as_ref().and_then(|w| w.lasts.clone());
+    /// What tells a path paused inside a rule, at the `roll` or `repeat` at `span`, apart: the game
+    /// state, the rule's values `f` that a later statement reads, and what the scenario recorded
+    /// so far.
+    fn pause_key(&mut self, f: &[Value], span: Span) -> Vec<u8> {
+        let keep = self.st.walk.as_ref().and_then(|w| w.keep.clone());
         self.settle_all_last();
         let mut key = vec![];
-        crate::session::state_key(self.st, lasts.as_deref().map(|l| l.as_slice()), &mut key);
+        let lasts = keep.as_deref().map(|k| (k.in_rule.as_slice(), &*k.reads));
+        crate::session::state_key(self.st, lasts, &mut key);
         let records = self.game.as_ref().map(|g| g.records.as_slice()).unwrap_or(&[]);
+        let live = keep.as_deref().and_then(|k| k.frames.get(&(span.start, span.end)));
         // Serialising plain values into a vector cannot fail.
-        let _ = serde_json::to_writer(&mut key, &(f, records));
+        let _ = match live {
+            Some(live) => {
+                let f: Vec<&Value> =
+                    live.iter().map(|i| f.get(*i as usize).unwrap_or(&Value::None)).collect();
+                serde_json::to_writer(&mut key, &(f, records))
+            }
+            None => serde_json::to_writer(&mut key, &(f, records)),
+        };
         key
     }
 
