@@ -7,6 +7,7 @@ mod cover;
 mod dice;
 pub mod dist;
 pub(crate) mod effects;
+pub(crate) mod ends;
 pub(crate) mod expr;
 mod layout;
 mod lint;

@@ -37,7 +37,7 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
                 .map(|(end, p)| OutcomeOdds { name: end, chance: Chance::Exact(p) })
                 .collect(),
             groups: vec![],
-            values: vec![],
+            values: ends.values,
             effects: vec![],
             how: How::Exact,
             defaults: vec![],
