@@ -15,6 +15,7 @@ mod poly;
 pub(crate) mod pool;
 pub(crate) mod reads;
 pub mod report;
+mod report_line;
 mod sampler;
 mod scan;
 mod scenario;
@@ -38,6 +39,7 @@ pub use effects::{EffectColumns, MAX_EFFECT_VALUES, effect_chance, effect_column
 pub use lint::unreachable;
 pub use report::{Chance, DefaultedInput, EffectOdds, How, Merging, OutcomeOdds, Report, Unfollowed};
 pub use sampler::Sampler;
+pub use report_line::with_report;
 pub use scenario::scenario;
 pub use states::{MAX_STATES, Merged, REMAINDER_BITS, WORK_SHARE, scenario_states};
 pub use sweep::{
