@@ -68,7 +68,7 @@ impl Checker<'_> {
                     )
                     .with_help(
                         "report what a game state holds, e.g. `report a.morale, game`; for a check's result, \
-                         report its outcome (`outcome(last morale)`) or its total",
+                         report its outcome or total (`last morale.outcome`)",
                     ),
                 );
                 continue;
