@@ -116,7 +116,7 @@ fn a_run_stopped_by_an_error_is_named_with_what_stopped_it_and_where() {
         rows(&v),
         [
             ("rout for u".into(), "2/3".into()),
-            ("(stopped at line 5: the game is over (rout))".into(), "1/3".into())
+            ("(stopped at line 23: the game is over (rout))".into(), "1/3".into())
         ]
     );
 }
@@ -194,5 +194,5 @@ fn a_report_for_an_unknown_scenario_suggests_one() {
 fn report_needs_a_scenario() {
     let o = mettle(&["odds", FRONTIERS, "morale", "--report", "u.hp"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("--scenario"), "{}", err(&o));
+    assert!(err(&o).contains("mettle::cli::usage") && err(&o).contains("--report"), "{}", err(&o));
 }

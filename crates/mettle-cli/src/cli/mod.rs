@@ -233,7 +233,7 @@ enum Command {
         /// What each row of a scenario's odds shows, instead of its own `report` line: values read
         /// at its end, separated by commas (`--report "game, a.morale, turn"`); each different set
         /// of them is a row.
-        #[arg(long, value_name = "EXPR,EXPR…", requires = "scenario")]
+        #[arg(long, value_name = "EXPR,EXPR…", requires = "scenario", conflicts_with_all = ["check", "dice"])]
         report: Option<String>,
         /// An input value, as name=value (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
