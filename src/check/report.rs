@@ -77,7 +77,9 @@ impl Checker<'_> {
                 self.error(
                     Diagnostic::error(
                         "resolve::report_not_exact",
-                        format!("a reported value is read from the game at the scenario's end, but this {why}"),
+                        format!(
+                            "a reported value is read from the game at the scenario's end, but this {why}"
+                        ),
                         e.span,
                         format!("this {why}"),
                     )
@@ -149,11 +151,11 @@ fn not_exact(e: &Expr, defines: &[crate::program::Define], seen: &mut Vec<bool>)
             }
             all(xs, seen)
         }
-        Expr::Total(t) => {
-            t.value.as_ref().and_then(|v| not_exact(v, defines, seen)).or_else(|| {
-                t.empty.as_ref().and_then(|v| not_exact(v, defines, seen))
-            })
-        }
+        Expr::Total(t) => t
+            .value
+            .as_ref()
+            .and_then(|v| not_exact(v, defines, seen))
+            .or_else(|| t.empty.as_ref().and_then(|v| not_exact(v, defines, seen))),
         Expr::Pick(p) => not_exact(&p.list, defines, seen),
     }
 }

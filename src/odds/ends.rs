@@ -76,7 +76,9 @@ pub(crate) fn logged(s: &Session) -> (Vec<(Arc<str>, i64)>, Option<Vec<(Arc<str>
     let (mut records, mut reported) = (vec![], None);
     for line in s.log() {
         match &line.entry {
-            crate::session::LogEntry::Record { label, value, .. } => records.push((label.as_str().into(), *value)),
+            crate::session::LogEntry::Record { label, value, .. } => {
+                records.push((label.as_str().into(), *value))
+            }
             crate::session::LogEntry::Report { values, .. } => {
                 reported = Some(values.iter().map(|(l, v)| (l.as_str().into(), v.clone())).collect());
             }
@@ -133,7 +135,9 @@ pub(crate) fn names(ends: &[&EndFacts]) -> Vec<String> {
     ends.iter()
         .map(|e| match (&e.stop, &e.reported) {
             (Some(stop), _) => stop.name(),
-            (None, Some(values)) => values.iter().map(|(l, v)| format!("{l} = {v}")).collect::<Vec<_>>().join(", "),
+            (None, Some(values)) => {
+                values.iter().map(|(l, v)| format!("{l} = {v}")).collect::<Vec<_>>().join(", ")
+            }
             (None, None) if reports => "(ended without reaching its `report` line)".into(),
             (None, None) => match &e.over {
                 Some(o) if games => game(o),
@@ -193,8 +197,11 @@ pub(crate) fn exact_rows(
     out.sort_by(|a, b| (&b.1.num * &a.1.den).cmp(&(&a.1.num * &b.1.den)).then(a.0.cmp(&b.0)));
     let mut values = vec![];
     for (i, l) in labels.iter().enumerate() {
-        let points: Vec<(i64, &BigUint)> = by.range((i, i64::MIN)..=(i, i64::MAX)).map(|((_, v), w)| (*v, w)).collect();
-        let (Some(lo), Some(hi)) = (points.first().map(|p| p.0), points.last().map(|p| p.0)) else { continue };
+        let points: Vec<(i64, &BigUint)> =
+            by.range((i, i64::MIN)..=(i, i64::MAX)).map(|((_, v), w)| (*v, w)).collect();
+        let (Some(lo), Some(hi)) = (points.first().map(|p| p.0), points.last().map(|p| p.0)) else {
+            continue;
+        };
         if hi.saturating_sub(lo) > super::Dist::MAX_SPREAD {
             continue;
         }

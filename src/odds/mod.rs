@@ -38,8 +38,8 @@ pub use dist::Dist;
 pub use effects::{EffectColumns, MAX_EFFECT_VALUES, effect_chance, effect_columns};
 pub use lint::unreachable;
 pub use report::{Chance, DefaultedInput, EffectOdds, How, Merging, OutcomeOdds, Report, Unfollowed};
-pub use sampler::Sampler;
 pub use report_line::with_report;
+pub use sampler::Sampler;
 pub use scenario::scenario;
 pub use states::{MAX_STATES, Merged, REMAINDER_BITS, WORK_SHARE, scenario_states};
 pub use sweep::{

@@ -1,9 +1,9 @@
 //! `mettle odds FILE --scenario S --report EXPR,…`: a scenario's own `report` line replaced by
 //! values typed apart from the ruleset, checked as if written at the scenario's end.
 
+use crate::Ruleset;
 use crate::ast::{Stmt, StmtKind};
 use crate::diagnostics::Diagnostic;
-use crate::Ruleset;
 
 /// Ruleset `rules` with scenario `scenario` reporting `items` (values separated by commas, as after
 /// `report`) instead of its own `report` line, if it has one: each end of its odds is then a row of

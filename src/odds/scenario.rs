@@ -145,7 +145,12 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
 /// machine has), and counts each distinct end; gives the counts and the runs made. A host's cancel
 /// flag is not looked at: the budget of work bounds every run.
 #[allow(clippy::type_complexity, reason = "each end with its count, and the runs")]
-fn play(r: &Ruleset, name: &str, runs: u64, seed: u64) -> Result<(Vec<(super::ends::EndFacts, u64)>, u64), Diagnostic> {
+fn play(
+    r: &Ruleset,
+    name: &str,
+    runs: u64,
+    seed: u64,
+) -> Result<(Vec<(super::ends::EndFacts, u64)>, u64), Diagnostic> {
     let Some(scenario) = r.program().scenarios.iter().position(|s| s.name == name) else {
         return Err(Diagnostic::plain(
             crate::diagnostics::Code::UnknownScenario.path(),

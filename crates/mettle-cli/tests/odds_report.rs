@@ -75,11 +75,22 @@ scenario stops {
 
 #[test]
 fn report_chooses_the_rows_of_a_scenario() {
-    let v = json(&["odds", FRONTIERS, "--scenario", "three_morale_checks", "--report", "u.morale is broken", "--json"]);
+    let v = json(&[
+        "odds",
+        FRONTIERS,
+        "--scenario",
+        "three_morale_checks",
+        "--report",
+        "u.morale is broken",
+        "--json",
+    ]);
     assert_eq!(v["method"]["kind"], "exact");
     assert_eq!(
         rows(&v),
-        [("u.morale is broken = no".into(), "17/24".into()), ("u.morale is broken = yes".into(), "7/24".into())]
+        [
+            ("u.morale is broken = no".into(), "17/24".into()),
+            ("u.morale is broken = yes".into(), "7/24".into())
+        ]
     );
 }
 
@@ -97,7 +108,10 @@ fn a_scenario_report_line_names_its_rows_and_records_are_shown() {
     let f = ruleset(ROUT);
     let path = f.path().to_str().unwrap();
     let v = json(&["odds", path, "--scenario", "reported", "--json"]);
-    assert_eq!(rows(&v), [("u.morale is broken = no".into(), "8/9".into()), ("u.morale is broken = yes".into(), "1/9".into())]);
+    assert_eq!(
+        rows(&v),
+        [("u.morale is broken = no".into(), "8/9".into()), ("u.morale is broken = yes".into(), "1/9".into())]
+    );
     // No report line: only what differs between the ends (v never changes), and the recorded value.
     let v = json(&["odds", path, "--scenario", "twice", "--json"]);
     let names: Vec<String> = rows(&v).into_iter().map(|r| r.0).collect();

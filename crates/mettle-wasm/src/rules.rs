@@ -244,15 +244,23 @@ impl Rules {
 
     /// `mettle odds FILE --scenario NAME [--report EXPR,…] --json`: with `report`, each row is one
     /// set of those values at the scenario's end; its errors point into `report`.
-    pub fn scenario_odds(&self, scenario: &str, seed: u64, report: Option<String>) -> Result<String, JsValue> {
+    pub fn scenario_odds(
+        &self,
+        scenario: &str,
+        seed: u64,
+        report: Option<String>,
+    ) -> Result<String, JsValue> {
         let rules = match &report {
             None => self.rules.clone(),
-            Some(items) => mettle::odds::with_report(&self.rules, scenario, items).map_err(|diags| Failure {
-                kind: Kind::Rules,
-                errors: diags.iter().map(|d| error_info(d, "--report", items)).collect(),
-            })?,
+            Some(items) => {
+                mettle::odds::with_report(&self.rules, scenario, items).map_err(|diags| Failure {
+                    kind: Kind::Rules,
+                    errors: diags.iter().map(|d| error_info(d, "--report", items)).collect(),
+                })?
+            }
         };
-        let report = mettle::odds::scenario(&rules, scenario, seed).map_err(|d| Failure::rules(&rules, &d))?;
+        let report =
+            mettle::odds::scenario(&rules, scenario, seed).map_err(|d| Failure::rules(&rules, &d))?;
         Ok(odds_doc(&report))
     }
 

@@ -99,7 +99,14 @@ pub fn run(args: &Args) -> u8 {
 /// `mettle odds FILE --scenario NAME [--report EXPR,…]`: the exact end states of a scenario, or an
 /// estimate saying why (`mettle::odds::scenario`); with `--report`, each row is one set of those
 /// values at its end (`mettle::odds::with_report`), whose errors point into the typed text.
-pub fn scenario(file: &Path, name: &str, report: Option<&str>, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
+pub fn scenario(
+    file: &Path,
+    name: &str,
+    report: Option<&str>,
+    json: bool,
+    plot: Option<&Path>,
+    seed: u64,
+) -> u8 {
     let Some(r) = super::commands::load(file) else { return 1 };
     let r = match report {
         None => r,
