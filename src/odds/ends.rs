@@ -9,6 +9,12 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Values recorded, each with its label.
+pub(crate) type Records = Vec<(Arc<str>, i64)>;
+
+/// What a `report` line read: each value's label and the value as people read it.
+pub(crate) type Reported = Option<Vec<(Arc<str>, String)>>;
+
 /// Everything one end of a scenario is told apart by (never the log).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub(crate) struct EndFacts {
@@ -72,7 +78,7 @@ pub(crate) fn facts(
 
 /// What a session's log says a walked run recorded and reported (the log is off, but these two
 /// are kept).
-pub(crate) fn logged(s: &Session) -> (Vec<(Arc<str>, i64)>, Option<Vec<(Arc<str>, String)>>) {
+pub(crate) fn logged(s: &Session) -> (Records, Reported) {
     let (mut records, mut reported) = (vec![], None);
     for line in s.log() {
         match &line.entry {

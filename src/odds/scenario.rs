@@ -191,7 +191,7 @@ fn play(
         }
     }
     let mut all: Vec<(super::ends::EndFacts, u64)> = all.into_iter().collect();
-    all.sort_by(|a, b| b.1.cmp(&a.1));
+    all.sort_by_key(|e| std::cmp::Reverse(e.1));
     Ok((all, runs))
 }
 
