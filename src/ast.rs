@@ -576,6 +576,9 @@ pub enum StmtKind {
         /// The value: a number or yes/no.
         value: Expr,
     },
+    /// `report game, a.morale`: what the odds of a scenario show for each way it can end, read at its
+    /// end.
+    Report(Vec<Expr>),
 }
 
 /// A choice point.

@@ -217,6 +217,15 @@ impl Diagnostic {
         self.labels.first().map(|l| l.span).unwrap_or_default()
     }
 
+    /// The diagnostic with its labels moved `base` bytes back (clamped at 0): from a text that sits
+    /// at byte `base` of a longer one, to that text alone.
+    pub(crate) fn shifted_back(mut self, base: usize) -> Diagnostic {
+        for l in &mut self.labels {
+            l.span = Span::new(l.span.start.saturating_sub(base), l.span.end.saturating_sub(base));
+        }
+        self
+    }
+
     /// Whether it has code `code`.
     ///
     /// ```

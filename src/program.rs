@@ -1093,6 +1093,14 @@ pub enum Stmt {
         /// Where.
         span: Span,
     },
+    /// `report game, a.morale`: what the odds of a scenario show for each way it ends. The checker
+    /// puts it last in the scenario, whatever line it was written on: it is read at the end.
+    Report {
+        /// Each value with its label, the expression as written.
+        items: Vec<(Arc<str>, Expr)>,
+        /// Where.
+        span: Span,
+    },
     /// `expect`
     Expect {
         /// Condition.
@@ -1167,6 +1175,7 @@ impl Stmt {
             | Stmt::React { span, .. }
             | Stmt::Order { span, .. }
             | Stmt::Record { span, .. }
+            | Stmt::Report { span, .. }
             | Stmt::ExpectOrder { span, .. }
             | Stmt::ExpectNoDice { span, .. } => Some(*span),
             Stmt::Let(..) | Stmt::LetFlag(..) | Stmt::If(..) | Stmt::ForEach { .. } => None,

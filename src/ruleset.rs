@@ -333,6 +333,25 @@ impl Ruleset {
         }))
     }
 
+    /// This ruleset with `program` checked from `text` in its place (the same rules, a scenario
+    /// asked about otherwise: `odds::with_report`), keeping its name, budget and the readings of its
+    /// house rules it was loaded with.
+    pub(crate) fn with_program(&self, mut program: Program, text: String) -> Ruleset {
+        for o in &mut program.options {
+            if let Some(old) = self.0.program.options.iter().find(|p| p.name == o.name) {
+                o.default = old.default.clone();
+            }
+        }
+        Ruleset(Arc::new(Loaded {
+            lowered: Arc::new(crate::session::lower(&program, self.scripts().cloned())),
+            program,
+            name: self.0.name.clone(),
+            text,
+            warnings: self.0.warnings.clone(),
+            budget: self.0.budget.clone(),
+        }))
+    }
+
     /// Warnings found while checking.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.0.warnings

@@ -89,7 +89,7 @@ type Ends = BTreeMap<End, Q>;
 type Pick = fn(&End) -> String;
 
 /// The end of a tie-break still tied after the 1,000 turns a `repeat` may run.
-const STUCK: &str = "(stopped by an error: `repeat` ran 1000 times without its condition coming true)";
+const STUCK: &str = "(stopped: `repeat` ran 1000 times without its condition coming true)";
 
 /// The chance that two Command Dice a side give as many sixes on each side 1,000 turns running:
 /// sixes on 2d6 are 0, 1, 2 with chances 25, 10, 1 in 36, so a turn ties with (625 + 100 + 1)/1296.

@@ -54,6 +54,7 @@ fn leaves(body: &[Stmt]) -> HashMap<(usize, usize), &Stmt> {
                 | Stmt::Answer { .. }
                 | Stmt::ExpectOrder { .. }
                 | Stmt::Record { .. }
+                | Stmt::Report { .. }
                 | Stmt::Expect { .. } => {}
             }
         }
@@ -228,7 +229,8 @@ impl<'a> Walk<'a> {
             | StmtKind::Expect { .. }
             | StmtKind::ExpectOrder { .. }
             | StmtKind::ExpectNoDice { .. }
-            | StmtKind::Record { .. } => vec![],
+            | StmtKind::Record { .. }
+            | StmtKind::Report(_) => vec![],
         }
     }
 

@@ -10,6 +10,7 @@ mod dice;
 mod expr;
 mod reactions;
 mod repl;
+mod report;
 mod scope;
 mod sets;
 mod shapes;
@@ -779,7 +780,7 @@ impl<'a> Checker<'a> {
     fn check_scenario(&mut self, s: &ast::ScenarioDef, item: &ast::Item) {
         self.scope = Scope::default();
         self.ctx = Ctx::Scenario;
-        let body = self.block(&s.body);
+        let body = self.scenario_body(&s.body);
         self.close_scope();
         self.prog.scenarios.push(Scenario {
             name: s.name.name.clone(),

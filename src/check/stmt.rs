@@ -527,6 +527,10 @@ impl<'a> Checker<'a> {
                 self.chance(*chance, *sides, *head, then, otherwise)?
             }
             StmtKind::Record { label, value } => self.record(label, value, span)?,
+            StmtKind::Report(_) => {
+                self.report_misplaced(span);
+                return None;
+            }
             StmtKind::Expect { cond, message } => {
                 if !self.scenario_only(span, "expect") {
                     return None;

@@ -364,6 +364,7 @@ impl Reads {
                 self.expr(e)
             }
             Stmt::Record { value, .. } => self.expr(value),
+            Stmt::Report { items, .. } => items.iter().for_each(|(_, e)| self.expr(e)),
             Stmt::LetFlag(_, t) => self.expr(&t.expr),
             Stmt::Expect { cond, .. } => self.expr(&cond.expr),
             Stmt::Roll { subject, args, .. } => {

@@ -327,6 +327,8 @@ impl<'p> Live<'p> {
             Stmt::SetOption { value, .. } | Stmt::Answer { value, .. } | Stmt::Record { value, .. } => {
                 self.exprs([value], &mut out)
             }
+            // Read at the scenario's end: what it reads is live until then.
+            Stmt::Report { items, .. } => self.exprs(items.iter().map(|(_, e)| e), &mut out),
             Stmt::Order { parts, .. } => self.exprs(
                 parts.iter().filter_map(|p| match p {
                     OrderPart::Value(e) => Some(e),
@@ -438,6 +440,7 @@ impl<'p> Live<'p> {
             Stmt::SetOption { value, .. } | Stmt::Answer { value, .. } | Stmt::Record { value, .. } => {
                 es.push(value)
             }
+            Stmt::Report { items, .. } => es.extend(items.iter().map(|(_, e)| e)),
             Stmt::Order { parts, .. } => es.extend(parts.iter().filter_map(|p| match p {
                 OrderPart::Value(e) => Some(e),
                 OrderPart::Text(_) => None,

@@ -56,6 +56,7 @@ fn stmts(body: &[ast::Stmt], kind: &str, out: &mut Vec<(Vec<String>, Span)>) {
             StmtKind::Let(_, e) | StmtKind::Var(_, e) | StmtKind::Record { value: e, .. } => {
                 expr(e, kind, out)
             }
+            StmtKind::Report(items) => items.iter().for_each(|e| expr(e, kind, out)),
             StmtKind::Roll { subject, args, .. } => {
                 for e in subject.iter().chain(args.iter().map(|(_, e)| e)) {
                     expr(e, kind, out);

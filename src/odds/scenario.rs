@@ -4,7 +4,10 @@
 
 use super::{Chance, Dist, FALLBACK_RUNS, How, OutcomeOdds, Report, work};
 use crate::diagnostics::Diagnostic;
+use crate::session::QuietGame;
 use crate::{Ruleset, Session};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// How scenario `name` ends: each end state with its chance, exact over every way its rolls can go
 /// when that fits in [`MAX_PATHS`](super::MAX_PATHS) and the budget's `odds_work`; otherwise
@@ -37,7 +40,7 @@ pub fn scenario(rules: &Ruleset, name: &str, seed: u64) -> Result<Report, Diagno
                 .map(|(end, p)| OutcomeOdds { name: end, chance: Chance::Exact(p) })
                 .collect(),
             groups: vec![],
-            values: vec![],
+            values: ends.values,
             effects: vec![],
             how: How::Exact,
             defaults: vec![],
@@ -82,7 +85,6 @@ fn merged_report(name: &str, m: super::Merged) -> Report {
 /// A scenario's ends estimated by simulation, when exact is out of reach: each end with its 95%
 /// interval, and each recorded value's distribution.
 fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report, Diagnostic> {
-    use crate::sim::{Options, Target, simulate};
     let (runs, most) = affordable_runs(r, name)?;
     // No run may cost more than twice the costliest probe: a run that would is stopped (and counted
     // as stopped by an error), so the estimate's work stays within its budget whatever the dice do.
@@ -97,29 +99,35 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
     } else {
         reason
     };
-    let rep = simulate(r, &Target::Scenario(name.into()), &Options { runs, seed, threads: 0 }, &|_| {})?;
-    let mut outcomes: Vec<OutcomeOdds> = rep
-        .results
-        .iter()
-        .map(|f| OutcomeOdds {
-            name: f.name(),
-            chance: Chance::Estimate { hits: f.count, runs: rep.runs, low: f.low, high: f.high },
+    let (counts, runs) = play(r, name, runs, seed)?;
+    let facts: Vec<&super::ends::EndFacts> = counts.iter().map(|(f, _)| f).collect();
+    let names = super::ends::names(&facts);
+    let mut hits: Vec<(String, u64)> = vec![];
+    let mut records: BTreeMap<Arc<str>, BTreeMap<i64, u64>> = BTreeMap::new();
+    let mut order: Vec<Arc<str>> = vec![];
+    for ((f, n), name) in counts.iter().zip(names) {
+        match hits.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, h)) => *h += n,
+            None => hits.push((name, *n)),
+        }
+        for (l, v) in &f.records {
+            if !order.contains(l) {
+                order.push(l.clone());
+            }
+            *records.entry(l.clone()).or_default().entry(*v).or_default() += n;
+        }
+    }
+    hits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let outcomes = hits
+        .into_iter()
+        .map(|(name, hits)| {
+            let (low, high) = crate::sim::wilson(hits, runs);
+            OutcomeOdds { name, chance: Chance::Estimate { hits, runs, low, high } }
         })
         .collect();
-    if rep.errors > 0 {
-        let (low, high) = crate::sim::wilson(rep.errors, rep.runs);
-        outcomes.push(OutcomeOdds {
-            name: "(stopped by an error)".into(),
-            chance: Chance::Estimate { hits: rep.errors, runs: rep.runs, low, high },
-        });
-    }
-    let values = rep
-        .records
+    let values = order
         .iter()
-        .filter_map(|d| {
-            let counts = d.counts.iter().map(|c| (c.value, c.runs)).collect();
-            Dist::from_counts(counts).map(|dist| (d.label.clone(), dist))
-        })
+        .filter_map(|l| Dist::from_counts(records.remove(l)?).map(|d| (l.to_string(), d)))
         .collect();
     Ok(Report {
         question: format!("scenario {name}: how it ends"),
@@ -127,10 +135,64 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
         groups: vec![],
         values,
         effects: vec![],
-        how: How::Estimated { reason, runs: rep.runs, seed },
+        how: How::Estimated { reason, runs, seed },
         defaults: vec![],
         merging: None,
     })
+}
+
+/// Plays scenario `name` `runs` times quietly (seeded from `seed`, on as many threads as the
+/// machine has), and counts each distinct end; gives the counts and the runs made. A host's cancel
+/// flag is not looked at: the budget of work bounds every run.
+#[allow(clippy::type_complexity, reason = "each end with its count, and the runs")]
+fn play(
+    r: &Ruleset,
+    name: &str,
+    runs: u64,
+    seed: u64,
+) -> Result<(Vec<(super::ends::EndFacts, u64)>, u64), Diagnostic> {
+    let Some(scenario) = r.program().scenarios.iter().position(|s| s.name == name) else {
+        return Err(Diagnostic::plain(
+            crate::diagnostics::Code::UnknownScenario.path(),
+            format!("there is no scenario called `{name}`"),
+        ));
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u64).clamp(1, 8);
+    let per = runs.div_ceil(threads);
+    let parts: Vec<HashMap<super::ends::EndFacts, u64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut counts: HashMap<super::ends::EndFacts, u64> = HashMap::new();
+                    let mut s = Session::new(r, seed);
+                    // What a run leaves is read from its attributes, records and report line, never
+                    // from the checks' last results once it is over.
+                    let mut game = QuietGame { results_unread: true, ..QuietGame::default() };
+                    for i in (t * per)..((t + 1) * per).min(runs) {
+                        let played = s.play_quietly(scenario, crate::sim::sampler::mix(seed, i), &mut game);
+                        let facts = super::ends::facts(
+                            &s,
+                            played.as_ref().err(),
+                            std::mem::take(&mut game.records),
+                            game.reported.take(),
+                        );
+                        *counts.entry(facts).or_default() += 1;
+                    }
+                    counts
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    let mut all: HashMap<super::ends::EndFacts, u64> = HashMap::new();
+    for part in parts {
+        for (f, n) in part {
+            *all.entry(f).or_default() += n;
+        }
+    }
+    let mut all: Vec<(super::ends::EndFacts, u64)> = all.into_iter().collect();
+    all.sort_by_key(|e| std::cmp::Reverse(e.1));
+    Ok((all, runs))
 }
 
 /// How many runs of scenario `name` an estimate can make within the budget of work, and what the

@@ -157,13 +157,10 @@ struct Node {
     from: Option<Vec<u8>>,
 }
 
-/// One end: how the game ended, or its entities' attributes, or the error that stopped it.
+/// One end: what tells it apart (`odds::ends`), with its chance.
 #[derive(Clone)]
 struct End {
-    over: Option<(String, Option<String>)>,
-    parts: Vec<(String, String)>,
-    error: Option<String>,
-    records: Vec<(Arc<str>, i64)>,
+    facts: super::ends::EndFacts,
     w: W,
 }
 
@@ -298,7 +295,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         let from = group.as_ref().map(|g| loops.entry(g.clone()).or_default());
                         match paused {
                             Some(Paused::Step { at }) => {
-                                last_per_label(&mut game.records);
+                                super::ends::last_per_label(&mut game.records);
                                 let mut key = vec![b'S'];
                                 let keep = live.keep(at.first().copied().unwrap_or(0));
                                 state_key(s.state(), Some((&keep.at_step, &keep.reads)), &mut key);
@@ -377,13 +374,12 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at, from });
                             }
                             None => {
-                                let end = end_of(&s, r.err().map(|d| d.message), game.records);
+                                let facts =
+                                    super::ends::facts(&s, r.as_ref().err(), game.records, game.reported);
+                                let end = End { facts, w: W::one() };
                                 if let Some(l) = from {
                                     let mut key = vec![b'E'];
-                                    let _ = serde_json::to_writer(
-                                        &mut key,
-                                        &(&end.over, &end.parts, &end.error, &end.records),
-                                    );
+                                    let _ = serde_json::to_writer(&mut key, &end.facts);
                                     l.add_out(key, &w, Out::End(end.clone()));
                                 }
                                 add_end(&mut ends, end, &w);
@@ -453,7 +449,8 @@ fn finish(
     runs: u64,
     remainder: Option<Fraction>,
 ) -> Result<Merged, String> {
-    let (ends, values) = describe(ends.into_values().collect());
+    let (ends, values) =
+        super::ends::exact_rows(ends.into_values().map(|e| (e.facts, e.w.num, e.w.den)).collect());
     Ok(Merged { ends, values, states, runs, remainder })
 }
 
@@ -493,7 +490,7 @@ fn too_many(max_states: u64) -> String {
 /// Adds end `e` with chance `w` to `ends`.
 fn add_end(ends: &mut HashMap<Vec<u8>, End>, e: End, w: &W) {
     let mut key = vec![];
-    let _ = serde_json::to_writer(&mut key, &(&e.over, &e.parts, &e.error, &e.records));
+    let _ = serde_json::to_writer(&mut key, &e.facts);
     match ends.get_mut(&key) {
         Some(old) => old.w.add(w),
         None => {
@@ -579,144 +576,20 @@ fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
     let sum = r.mul(&one_minus(&rm)).div(&one_minus(&r));
     let stuck = now.total.mul(&rm);
     let stuck = (!stuck.is_zero()).then(|| End {
-        over: None,
-        parts: vec![],
-        error: Some(format!(
-            "`repeat` ran {} times without its condition coming true",
-            crate::session::run::MAX_REPEAT
-        )),
-        records: vec![],
+        facts: super::ends::EndFacts {
+            over: None,
+            parts: vec![],
+            stop: Some(super::ends::Stop {
+                message: format!(
+                    "`repeat` ran {} times without its condition coming true",
+                    crate::session::run::MAX_REPEAT
+                ),
+                line: None,
+            }),
+            records: vec![],
+            reported: None,
+        },
         w: stuck,
     });
     Some((sum, stuck))
-}
-
-/// Keeps the last value recorded under each label, in the order they were last recorded: all a
-/// report reads of them.
-fn last_per_label(records: &mut Vec<(Arc<str>, i64)>) {
-    if records.len() < 2 {
-        return;
-    }
-    let mut keep: Vec<(Arc<str>, i64)> = vec![];
-    for (l, v) in records.drain(..).rev() {
-        if !keep.iter().any(|(k, _)| *k == l) {
-            keep.push((l, v));
-        }
-    }
-    keep.reverse();
-    *records = keep;
-}
-
-/// How a finished run ended.
-fn end_of(s: &Session, error: Option<String>, mut records: Vec<(Arc<str>, i64)>) -> End {
-    last_per_label(&mut records);
-    let st = s.state();
-    let p = s.ruleset().program();
-    let over = st.over().map(|o| (o.result.clone(), o.winner.clone()));
-    let mut parts = vec![];
-    if error.is_none() {
-        for (_, e) in st.entities() {
-            for (f, v) in p.kinds[e.kind as usize].fields.iter().zip(&e.fields) {
-                parts.push((format!("{}.{}", e.name, f.name), s.show(v)));
-            }
-        }
-    }
-    End { over, parts, error, records, w: W::one() }
-}
-
-/// Names the ends, most likely first: by how the game ended when every run that was not stopped
-/// by an error ended the game, else by the attributes that differ between ends; errors by their
-/// message. And each recorded value's distribution.
-#[allow(clippy::type_complexity, reason = "the named ends, and the recorded values")]
-fn describe(ends: Vec<End>) -> (Vec<(String, Fraction)>, Vec<(String, Dist)>) {
-    let games = ends.iter().filter(|e| e.error.is_none()).all(|e| e.over.is_some());
-    let mut varies: BTreeMap<&str, bool> = BTreeMap::new();
-    if !games {
-        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
-        for e in ends.iter().filter(|e| e.error.is_none()) {
-            for (k, v) in &e.parts {
-                match first.get(k.as_str()) {
-                    None => {
-                        first.insert(k, v);
-                    }
-                    Some(old) if *old != v => {
-                        varies.insert(k, true);
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    let mut named: BTreeMap<String, W> = BTreeMap::new();
-    for e in &ends {
-        let name = match (&e.error, &e.over) {
-            (Some(m), _) => format!("(stopped by an error: {m})"),
-            (None, Some((r, w))) if games => match w {
-                Some(w) => format!("{r} for {w}"),
-                None => r.clone(),
-            },
-            _ => {
-                let mut parts: Vec<String> = vec![];
-                if let Some((r, w)) = &e.over {
-                    parts.push(match w {
-                        Some(w) => format!("{r} for {w}"),
-                        None => r.clone(),
-                    });
-                }
-                parts.extend(
-                    e.parts
-                        .iter()
-                        .filter(|(k, _)| varies.get(k.as_str()).copied().unwrap_or(false))
-                        .map(|(k, v)| format!("{k} = {v}")),
-                );
-                if parts.is_empty() { "always the same end".to_string() } else { parts.join(", ") }
-            }
-        };
-        match named.get_mut(&name) {
-            Some(w) => w.add(&e.w),
-            None => {
-                named.insert(name, e.w.clone());
-            }
-        }
-    }
-    let mut out: Vec<(String, Fraction)> = named.into_iter().map(|(k, w)| (k, w.fraction())).collect();
-    out.sort_by(|a, b| (&b.1.num * &a.1.den).cmp(&(&a.1.num * &b.1.den)).then(a.0.cmp(&b.0)));
-    // Recorded values: each label's last value in each run, over a common denominator.
-    let mut labels: Vec<Arc<str>> = vec![];
-    let mut by: BTreeMap<(usize, i64), W> = BTreeMap::new();
-    for e in &ends {
-        for (l, v) in &e.records {
-            let i = match labels.iter().position(|k| k == l) {
-                Some(i) => i,
-                None => {
-                    labels.push(l.clone());
-                    labels.len() - 1
-                }
-            };
-            match by.get_mut(&(i, *v)) {
-                Some(w) => w.add(&e.w),
-                None => {
-                    by.insert((i, *v), e.w.clone());
-                }
-            }
-        }
-    }
-    let mut values = vec![];
-    for (i, l) in labels.iter().enumerate() {
-        let points: Vec<(i64, &W)> =
-            by.range((i, i64::MIN)..=(i, i64::MAX)).map(|((_, v), w)| (*v, w)).collect();
-        let (Some(lo), Some(hi)) = (points.first().map(|p| p.0), points.last().map(|p| p.0)) else {
-            continue;
-        };
-        if hi.saturating_sub(lo) > Dist::MAX_SPREAD {
-            continue;
-        }
-        let common = points.iter().fold(BigUint::one(), |acc, (_, w)| acc.lcm(&w.den));
-        let mut weights = vec![BigUint::zero(); (hi - lo + 1) as usize];
-        for (v, w) in points {
-            weights[(v - lo) as usize] = &w.num * (&common / &w.den);
-        }
-        values.push((l.to_string(), Dist::from_weights(lo, weights)));
-    }
-    (out, values)
 }

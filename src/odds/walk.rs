@@ -5,7 +5,6 @@ use super::Fraction;
 use crate::diagnostics::Diagnostic;
 use crate::{Ruleset, Session};
 use num_bigint::BigUint;
-use std::collections::BTreeMap;
 
 /// Random runs made to estimate how many paths a scenario has, before walking them.
 const PROBES: u64 = 32;
@@ -20,12 +19,15 @@ pub struct Ends {
     /// Each distinct end, described by what differs between ends (`u.morale = broken`), with its
     /// chance; most likely first.
     pub ends: Vec<(String, Fraction)>,
+    /// Each value the scenario records, with its exact distribution (the last value recorded under
+    /// each label in a run).
+    pub values: Vec<(String, super::Dist)>,
     /// Different sequences of rolls the scenario can take.
     pub paths: u64,
 }
 
 /// The end states of scenario `name`, exactly, or why that is out of reach (too many paths). A rule
-/// that fails on some path ends that path with the error's message as its end.
+/// that fails on some path ends that path, named by what stopped it and where.
 ///
 /// ```
 /// let rules = mettle::Ruleset::from_str("w.mettle", r#"
@@ -83,11 +85,14 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
     let finished = every_path(
         start,
         |s| s.run_scenario(name),
-        |s, result| match result {
-            Ok(_) => Ok(snapshot(s)),
-            // An unknown scenario is the caller's mistake, not an end.
-            Err(d) if d.is(crate::diagnostics::Code::UnknownScenario) => Err(d),
-            Err(d) => Ok(vec![("error".into(), d.message)]),
+        |s, result| {
+            let (records, reported) = super::ends::logged(s);
+            match result {
+                Ok(_) => Ok(super::ends::facts(s, None, records, reported)),
+                // An unknown scenario is the caller's mistake, not an end.
+                Err(d) if d.is(crate::diagnostics::Code::UnknownScenario) => Err(d),
+                Err(d) => Ok(super::ends::facts(s, Some(&d), records, reported)),
+            }
         },
     );
     let finished = match finished {
@@ -101,7 +106,10 @@ fn walk(rules: &Ruleset, name: &str) -> Result<Result<Ends, String>, Diagnostic>
         Err(Short::Failed(d)) => return Err(d),
     };
     let paths = finished.len() as u64;
-    Ok(Ok(Ends { ends: describe(finished), paths }))
+    let (ends, values) = super::ends::exact_rows(
+        finished.into_iter().map(|(end, den)| (end, BigUint::from(1u32), den)).collect(),
+    );
+    Ok(Ok(Ends { ends, values, paths }))
 }
 
 /// Why [`every_path`] stopped before the last path.
@@ -151,69 +159,4 @@ pub(crate) fn every_path<R, T, E>(
         out.push((end(&s, result).map_err(Short::Failed)?, den));
     }
     Ok(out)
-}
-
-/// Everything an end state is told apart by: the game's result and winner, each entity's attributes.
-fn snapshot(s: &Session) -> Vec<(String, String)> {
-    let st = s.state();
-    let p = s.ruleset().program();
-    let mut out = vec![];
-    if let Some(o) = &st.over {
-        out.push(("game".into(), o.result.clone()));
-        out.push(("winner".into(), o.winner.clone().unwrap_or_else(|| "none".into())));
-    }
-    for (_, e) in &st.entities {
-        for (f, v) in p.kinds[e.kind as usize].fields.iter().zip(&e.fields) {
-            out.push((format!("{}.{}", e.name, f.name), s.show(v)));
-        }
-    }
-    out
-}
-
-/// Ends described by the parts that differ between them, with their chances added up.
-fn describe(finished: Vec<(Vec<(String, String)>, BigUint)>) -> Vec<(String, Fraction)> {
-    let mut seen: BTreeMap<&str, Option<&str>> = BTreeMap::new();
-    let mut varies: BTreeMap<&str, bool> = BTreeMap::new();
-    for (end, _) in &finished {
-        for (k, v) in end {
-            match seen.get(k.as_str()) {
-                None => {
-                    seen.insert(k, Some(v));
-                }
-                Some(Some(old)) if *old != v => {
-                    varies.insert(k, true);
-                }
-                _ => {}
-            }
-        }
-        // A part missing from some ends (the game over in only some) varies too.
-        if seen.keys().any(|k| !end.iter().any(|(e, _)| e == k)) {
-            for k in seen.keys() {
-                if !end.iter().any(|(e, _)| e == k) {
-                    varies.insert(k, true);
-                }
-            }
-        }
-    }
-    // Sum 1/den per description over the least common denominator of all paths.
-    let mut sums: BTreeMap<String, Vec<BigUint>> = BTreeMap::new();
-    for (end, den) in &finished {
-        let parts: Vec<String> = end
-            .iter()
-            .filter(|(k, _)| varies.get(k.as_str()).copied().unwrap_or(false))
-            .map(|(k, v)| format!("{k} = {v}"))
-            .collect();
-        let key = if parts.is_empty() { "always the same end".to_string() } else { parts.join(", ") };
-        sums.entry(key).or_default().push(den.clone());
-    }
-    let common = finished.iter().fold(BigUint::from(1u32), |acc, (_, d)| num_integer::Integer::lcm(&acc, d));
-    let mut out: Vec<(String, Fraction)> = sums
-        .into_iter()
-        .map(|(k, dens)| {
-            let num: BigUint = dens.iter().map(|d| &common / d).sum();
-            (k, Fraction::new(num, common.clone()))
-        })
-        .collect();
-    out.sort_by(|a, b| (&b.1.num * &a.1.den).cmp(&(&a.1.num * &b.1.den)).then(a.0.cmp(&b.0)));
-    out
 }

@@ -236,7 +236,8 @@ pub(super) fn unplaced(log: &[LogLine], base: usize) -> Vec<LogLine> {
             | LogEntry::Print { span, .. }
             | LogEntry::Lookup { span, .. }
             | LogEntry::Skipped { span, .. }
-            | LogEntry::Record { span, .. } => fix(span),
+            | LogEntry::Record { span, .. }
+            | LogEntry::Report { span, .. } => fix(span),
             LogEntry::Event { .. } | LogEntry::Removed { .. } => {}
         }
     }

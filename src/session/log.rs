@@ -248,6 +248,14 @@ pub enum LogEntry {
         /// The rule that called the script.
         span: Span,
     },
+    /// What the odds of a scenario report for the way it ended (`report game, a.morale`): each value
+    /// with its label, as people read it. Logged even when the log is off, so that odds can read it.
+    Report {
+        /// Each value's label (the expression as written) and the value as people read it.
+        values: Vec<(String, String)>,
+        /// Where.
+        span: Span,
+    },
     /// A value was recorded for simulations (`record "label" = value`). Logged even when the log is
     /// off, so that a simulation can read it.
     Record {

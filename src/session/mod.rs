@@ -814,6 +814,7 @@ impl Session {
         }
         self.restart(seed);
         game.records.clear();
+        game.reported = None;
         game.failed = false;
         game.entries = 0;
         // The cancel flag is left as it is: a simulation makes it its stop flag, which a game must

@@ -227,6 +227,10 @@ fn render(log: &[LogLine], text: &str, verbose: bool) -> String {
                 Some(w) => writeln!(out, "{pad}game over: {label} for {w}{}", at(*span)),
                 None => writeln!(out, "{pad}game over: {label}{}", at(*span)),
             },
+            LogEntry::Report { values, span } => {
+                let shown: Vec<String> = values.iter().map(|(l, v)| format!("{l} = {v}")).collect();
+                writeln!(out, "{pad}report {}{}", shown.join(", "), at(*span))
+            }
             LogEntry::Record { label, shown, span, .. } => {
                 writeln!(out, "{pad}record \"{label}\" = {shown}{}", at(*span))
             }

@@ -416,6 +416,7 @@ fn phrase(rule: Rule) -> Option<String> {
         | Rule::expect_stmt
         | Rule::chance_stmt
         | Rule::record_stmt
+        | Rule::report_stmt
         | Rule::option_stmt
         | Rule::order_stmt => STMT,
         Rule::check_line

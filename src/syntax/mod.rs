@@ -17,5 +17,8 @@ pub mod words;
 
 pub use chars::normalize;
 pub(crate) use data::data_span;
-pub use parse::{ReplInput, is_incomplete, never_completes, open_brackets, parse, parse_repl, parse_repl_at};
+pub use parse::{
+    ReplInput, is_incomplete, never_completes, open_brackets, parse, parse_repl, parse_repl_at,
+    parse_report_at,
+};
 pub(crate) use tokens::{Bracket, Token, TokenKind, tokens};

@@ -246,3 +246,35 @@ pub fn never_completes(text: &str) -> bool {
     }
     furthest < end
 }
+
+/// Parses the values of a `report` line typed apart from the ruleset (`mettle odds --report …`),
+/// for a text where they sit at byte `base`: their spans are `base` further on. Syntax errors
+/// point into `items` itself (as if `base` were 0).
+///
+/// ```
+/// use mettle::internals::syntax::parse_report_at;
+/// let items = parse_report_at("game, a.morale", 100).unwrap();
+/// assert_eq!((items.len(), items[1].span.start), (2, 106));
+/// assert_eq!(parse_report_at("game,", 100).unwrap_err()[0].span().start, 5);
+/// ```
+pub fn parse_report_at(items: &str, base: usize) -> Result<Vec<crate::ast::Expr>, Vec<Diagnostic>> {
+    let text = &*super::chars::normalize(items);
+    if let Some(diag) = scan::too_deep(text, 0) {
+        return Err(vec![diag]);
+    }
+    let odd = super::chars::odd_characters(text, 0);
+    if !odd.is_empty() {
+        return Err(odd);
+    }
+    let pairs = MettleParser::parse(Rule::report_line, text)
+        .map_err(|err| vec![SyntaxError::new(err, 0).to_diagnostic(text)])?;
+    let builder = Builder::new(base);
+    let items = builder.report_items(super::build::Kids::of(single(pairs)).get(Rule::report_items));
+    let errors = builder.finish();
+    if errors.is_empty() {
+        Ok(items)
+    } else {
+        // Spans back into the typed text.
+        Err(errors.into_iter().map(|d| d.shifted_back(base)).collect())
+    }
+}

@@ -124,9 +124,15 @@ impl Builder {
                 label: self.string(k.get(Rule::string)),
                 value: self.expr(k.get(Rule::expr)),
             },
+            Rule::report_stmt => StmtKind::Report(self.report_items(k.get(Rule::report_items))),
             r => unreachable!("the grammar has no statement {r:?}"),
         };
         Stmt { span, kind }
+    }
+
+    /// The values of a `report` line, or of `--report` on the command line.
+    pub(crate) fn report_items(&self, pair: Pair<'_, Rule>) -> Vec<Expr> {
+        pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(|e| self.expr(e)).collect()
     }
 
     /// An `if_stmt`; an `else if` becomes a nested `If` (one level deeper).

@@ -95,6 +95,7 @@ pub const WORDS: &[Word] = &[
     w("dice", false, STMT | PART),
     w("die", false, PART),
     w("record", false, STMT),
+    w("report", false, STMT),
     w("follow", false, STMT),
     w("option", false, ITEM | STMT),
     w("shape", false, ITEM),

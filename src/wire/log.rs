@@ -186,6 +186,13 @@ pub enum Entry {
         /// The rule that called the script.
         span: Span,
     },
+    /// What the odds of a scenario report for the way it ended (`report game, a.morale`).
+    Report {
+        /// Each value's label (the expression as written) and the value as people read it.
+        values: Vec<(String, String)>,
+        /// Where.
+        span: Span,
+    },
     /// A value recorded for simulations.
     Record {
         /// The label.
@@ -293,6 +300,7 @@ fn entry(session: &Session, e: &LogEntry) -> Entry {
         LogEntry::Reaction { name, span } => Entry::Reaction { name, span: span.into() },
         LogEntry::Order { text, span, from } => Entry::Order { text, span: span.into(), from },
         LogEntry::Print { text, span } => Entry::Print { text, span: span.into() },
+        LogEntry::Report { values, span } => Entry::Report { values, span: span.into() },
         LogEntry::Record { label, value, shown, span } => {
             Entry::Record { label, value, shown, span: span.into() }
         }

@@ -242,10 +242,25 @@ impl Rules {
         Ok(run()?)
     }
 
-    /// `mettle odds FILE --scenario NAME --json`.
-    pub fn scenario_odds(&self, scenario: &str, seed: u64) -> Result<String, JsValue> {
-        let report = mettle::odds::scenario(&self.rules, scenario, seed)
-            .map_err(|d| Failure::rules(&self.rules, &d))?;
+    /// `mettle odds FILE --scenario NAME [--report EXPR,…] --json`: with `report`, each row is one
+    /// set of those values at the scenario's end; its errors point into `report`.
+    pub fn scenario_odds(
+        &self,
+        scenario: &str,
+        seed: u64,
+        report: Option<String>,
+    ) -> Result<String, JsValue> {
+        let rules = match &report {
+            None => self.rules.clone(),
+            Some(items) => {
+                mettle::odds::with_report(&self.rules, scenario, items).map_err(|diags| Failure {
+                    kind: Kind::Rules,
+                    errors: diags.iter().map(|d| error_info(d, "--report", items)).collect(),
+                })?
+            }
+        };
+        let report =
+            mettle::odds::scenario(&rules, scenario, seed).map_err(|d| Failure::rules(&rules, &d))?;
         Ok(odds_doc(&report))
     }
 

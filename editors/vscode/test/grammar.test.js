@@ -165,7 +165,7 @@ function checkFile(grammar, file, text) {
       }
     }
     // Words that are keywords where a check line or a statement starts with them.
-    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record|reroll|order|reaction)\b/);
+    const start = code.match(/^(\s*)(input|roll|modifier|target|outcome|dice|follow|record|report|reroll|order|reaction)\b/);
     if (start && CONTEXTUAL.has(start[2])) {
       expectScope(file, n, start[1].length, start[2].length, scopes, 'keyword', `the line's keyword \`${start[2]}\``);
       counts.keyword++;
@@ -215,6 +215,14 @@ const EXACT = [
       ['as', 'keyword.other.mettle'],
       ['r', 'variable.other.mettle'],
       ['// rolled', 'comment.line.double-slash.mettle'],
+    ],
+  ],
+  [
+    '  report winner, losses',
+    [
+      ['report', 'keyword.other.mettle'],
+      ['winner', 'variable.other.mettle'],
+      ['losses', 'variable.other.mettle'],
     ],
   ],
   [

@@ -661,6 +661,23 @@ impl Runner<'_> {
                 self.at(*span)?;
                 self.give_order(parts, *span, f)
             }
+            Stmt::Report { items, span } => {
+                self.at(*span)?;
+                let mut values = Vec::with_capacity(items.len());
+                for (label, e) in items {
+                    let v = self.eval(e, f)?;
+                    values.push((label.clone(), self.show(&v)));
+                }
+                // Logged even with the log off, like a record: the odds of a scenario read it.
+                match self.game.as_mut() {
+                    Some(g) => g.reported = Some(values),
+                    None => self.push(LogEntry::Report {
+                        values: values.into_iter().map(|(l, v)| (l.to_string(), v)).collect(),
+                        span: *span,
+                    }),
+                }
+                Ok(())
+            }
             Stmt::Record { label, value, span } => {
                 self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.

@@ -187,6 +187,7 @@ impl Walk<'_> {
             | Stmt::SetOption { value: e, .. }
             | Stmt::Answer { value: e, .. }
             | Stmt::Record { value: e, .. } => self.expr(e),
+            Stmt::Report { items, .. } => self.exprs(items.iter().map(|(_, e)| e)),
             Stmt::LetFlag(_, t) => self.test(t),
             Stmt::Roll { subject, args, .. } => {
                 self.exprs(subject);

@@ -187,6 +187,9 @@ pub(super) struct Runner<'a> {
 pub struct QuietGame {
     /// Recorded values with their labels.
     pub records: Vec<(Arc<str>, i64)>,
+    /// What the scenario's `report` line read at its end: each value's label and the value as
+    /// people read it (`None` until it is read).
+    pub reported: Option<Vec<(Arc<str>, String)>>,
     /// Whether an expectation failed.
     pub failed: bool,
     /// Expectations and records counted, as the log's budget counts its entries.

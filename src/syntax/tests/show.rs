@@ -141,6 +141,9 @@ pub(super) fn show_stmt(s: &Stmt) -> String {
             format!("chance {}/{} {{{}}} {{{}}}", chance.0, sides.0, show_stmts(then), show_stmts(otherwise))
         }
         StmtKind::Record { label, value } => format!("record {:?} {}", label.0, show(value)),
+        StmtKind::Report(items) => {
+            format!("report {}", items.iter().map(show).collect::<Vec<_>>().join(", "))
+        }
         StmtKind::Expect { cond, message } => {
             format!(
                 "expect {}{}",

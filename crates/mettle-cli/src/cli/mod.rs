@@ -218,7 +218,7 @@ enum Command {
     /// The exact chance of every outcome of a check (and the distributions of its numbers), or of a
     /// bare dice expression.
     #[command(
-        after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds rulesets/infinite_frontiers.mettle --scenario three_morale_checks\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'"
+        after_help = "Examples:\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --sweep leadership=0..2\n  mettle odds rulesets/infinite_frontiers.mettle morale --set spi=2 --json\n  mettle odds rulesets/infinite_frontiers.mettle morale --sweep spi=0..6 --plot morale.svg\n  mettle odds rulesets/infinite_frontiers.mettle --scenario three_morale_checks\n  mettle odds rulesets/combat_hq.mettle --scenario morale_race --report 'winner, turn > 6'\n  mettle odds --dice '4d6kh3'\n  mettle odds --dice '2d6+3 >= 8'"
     )]
     Odds {
         /// The ruleset.
@@ -230,6 +230,11 @@ enum Command {
         /// The exact end states of a scenario instead, trying every roll it can meet.
         #[arg(long, value_name = "NAME", conflicts_with_all = ["check", "set", "with", "sweep", "dice"])]
         scenario: Option<String>,
+        /// What each row of a scenario's odds shows, instead of its own `report` line: values read
+        /// at its end, separated by commas (`--report "game, a.morale, turn"`); each different set
+        /// of them is a row.
+        #[arg(long, value_name = "EXPR,EXPR…", requires = "scenario", conflicts_with_all = ["check", "dice"])]
+        report: Option<String>,
         /// An input value, as name=value (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -504,8 +509,8 @@ pub fn main() -> ExitCode {
         Command::Odds { dice: Some(expr), json, plot, seed, .. } => {
             dice::odds(&expr, json, plot.as_deref(), seed)
         }
-        Command::Odds { file: Some(file), scenario: Some(name), json, plot, seed, .. } => {
-            odds::scenario(&file, &name, json, plot.as_deref(), seed)
+        Command::Odds { file: Some(file), scenario: Some(name), report, json, plot, seed, .. } => {
+            odds::scenario(&file, &name, report.as_deref(), json, plot.as_deref(), seed)
         }
         Command::Odds {
             file,

@@ -96,10 +96,28 @@ pub fn run(args: &Args) -> u8 {
     }
 }
 
-/// `mettle odds FILE --scenario NAME`: the exact end states of a scenario, or an estimate saying why
-/// (`mettle::odds::scenario`).
-pub fn scenario(file: &Path, name: &str, json: bool, plot: Option<&Path>, seed: u64) -> u8 {
+/// `mettle odds FILE --scenario NAME [--report EXPR,…]`: the exact end states of a scenario, or an
+/// estimate saying why (`mettle::odds::scenario`); with `--report`, each row is one set of those
+/// values at its end (`mettle::odds::with_report`), whose errors point into the typed text.
+pub fn scenario(
+    file: &Path,
+    name: &str,
+    report: Option<&str>,
+    json: bool,
+    plot: Option<&Path>,
+    seed: u64,
+) -> u8 {
     let Some(r) = super::commands::load(file) else { return 1 };
+    let r = match report {
+        None => r,
+        Some(items) => match mettle::odds::with_report(&r, name, items) {
+            Ok(r) => r,
+            Err(diags) => {
+                eprint!("{}", super::commands::render(&diags, "--report", items));
+                return 2;
+            }
+        },
+    };
     match mettle::odds::scenario(&r, name, seed) {
         Ok(report) => print_report(&report, json, plot),
         Err(d) => {

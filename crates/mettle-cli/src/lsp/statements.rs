@@ -139,6 +139,7 @@ impl Builder<'_> {
                 self.block(otherwise);
             }
             StmtKind::Record { value, .. } => self.expr(value, None),
+            StmtKind::Report(items) => items.iter().for_each(|e| self.expr(e, None)),
             // The `{friend.name}` values of an order are uses of what they name.
             StmtKind::Order(text, at) => {
                 for p in mettle::internals::ast::order_pieces(text, at.start + 1).unwrap_or_default() {

@@ -176,8 +176,10 @@ export class Ruleset {
   sweep(check: string, args: SweepArgs): S.SweepDoc;
   /** How scenario `name` ends (`mettle odds FILE --scenario NAME --json`): each end state's exact
    *  chance over every way its rolls can go, or, when they are too many, an estimate from as many
-   *  seeded runs as the `odds_work` budget allows, each end with its 95% interval, saying why. */
-  scenarioOdds(name: string, args?: { seed?: number | bigint }): S.OddsDoc;
+   *  seeded runs as the `odds_work` budget allows, each end with its 95% interval, saying why.
+   *  `report` (`"winner, turn <= 6"`, as `--report`) chooses what each row shows instead of the
+   *  scenario's own `report` line; its errors point into that text. */
+  scenarioOdds(name: string, args?: { seed?: number | bigint; report?: string }): S.OddsDoc;
   /** Plays one scenario (`mettle play --json`). */
   play(scenario: string, args?: { seed?: number | bigint }): S.PlayDoc;
   /** Plays every scenario (`mettle test`). */

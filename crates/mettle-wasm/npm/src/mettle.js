@@ -162,8 +162,8 @@ export class Ruleset {
     return call(() => this.inner.sweep(check, JSON.stringify({ ...rest, seed: Number(seedOf(seed)) })));
   }
 
-  scenarioOdds(scenario, { seed } = {}) {
-    return call(() => this.inner.scenario_odds(scenario, seedOf(seed)));
+  scenarioOdds(scenario, { seed, report } = {}) {
+    return call(() => this.inner.scenario_odds(scenario, seedOf(seed), report));
   }
 
   play(scenario, { seed } = {}) {

@@ -265,6 +265,14 @@ export type Line1 =
       type: "print";
     }
   | {
+      span: Span;
+      type: "report";
+      /**
+       * Each value's label (the expression as written) and the value as people read it.
+       */
+      values: [unknown, unknown][];
+    }
+  | {
       /**
        * The label.
        */

@@ -273,6 +273,19 @@ test("a simulation on one thread, without rayon, counts as the native command's 
   assert.deepEqual(counts(got)[0], ["major_victory", "max", 953]);
 });
 
+test("scenario odds take a report, as --report does", () => {
+  const f = "infinite_frontiers.mettle";
+  const got = load(f).scenarioOdds("three_morale_checks", { report: "u.morale is broken" });
+  const want = mettle("odds", "rulesets/" + f, "--scenario", "three_morale_checks", "--report", "u.morale is broken", "--json");
+  assert.ok(want.ok, want.stderr);
+  assert.deepEqual(got, want.doc);
+  assert.deepEqual(got.outcomes.map((o) => o.outcome), ["u.morale is broken = no", "u.morale is broken = yes"]);
+  assert.throws(
+    () => load(f).scenarioOdds("three_morale_checks", { report: "u.moral" }),
+    (e) => e instanceof MettleError && e.diagnostics[0].code === "mettle::resolve::unknown_attribute",
+  );
+});
+
 test("a panic throws mettle::wasm::panic with its message, and the package goes on", () => {
   const before = Ruleset.load(MORALE);
   const game = before.session();
