@@ -5,25 +5,12 @@
 use mettle::internals::SessionInternals as _;
 use mettle::{Budget, LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+use common::{json, mettle};
 
 /// A check whose every settled roll costs 65,536 formula steps, and a scenario that rolls it.
 const HEAVY: &str = "tests/inputs/odds/heavy.mettle";
-
-fn mettle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mettle"))
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the mettle binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = mettle(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("JSON")
-}
 
 fn heavy(units: u64) -> Ruleset {
     let mut budget = Budget::default();

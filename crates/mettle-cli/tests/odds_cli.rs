@@ -1,32 +1,9 @@
 //! `mettle odds` and the unreachable-outcome warning of `mettle check`, run through the real binary.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::{err, json, mettle, out};
 
 const FRONTIERS: &str = "rulesets/infinite_frontiers.mettle";
-
-fn mettle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mettle"))
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the mettle binary runs")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = mettle(args);
-    assert!(o.status.success(), "{}", err(&o));
-    serde_json::from_slice(&o.stdout).expect("JSON")
-}
 
 /// `p/q` strings added up exactly.
 fn sum_exact(outcomes: &[serde_json::Value]) -> (u128, u128) {

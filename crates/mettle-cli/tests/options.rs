@@ -3,24 +3,11 @@
 
 use mettle::{LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+use common::{json, mettle};
 
 const OPTIONS: &str = "tests/inputs/good/options.mettle";
-
-fn mettle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mettle"))
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the mettle binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = mettle(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("JSON")
-}
 
 fn load(options: &[(&str, &str)]) -> Result<Ruleset, mettle::LoadError> {
     let text =

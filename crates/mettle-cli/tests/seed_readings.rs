@@ -4,16 +4,9 @@
 use mettle::internals::RulesetInternals as _;
 use mettle::{LoadOptions, Ruleset, Session, Value};
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn mettle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mettle"))
-        .args(args)
-        .current_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the mettle binary runs")
-}
+mod common;
+use common::mettle;
 
 fn load(file: &str, options: &[(&str, &str)]) -> Ruleset {
     let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("rulesets").join(file);
