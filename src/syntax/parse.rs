@@ -36,14 +36,11 @@ pub enum ReplInput {
 /// assert_eq!(errors[0].message, "expected `:`, found `0`");
 /// ```
 pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
-    let text = &*super::chars::normalize(text);
-    if let Some(diag) = scan::too_deep(text, 0) {
-        return (File::default(), vec![diag]);
-    }
-    let odd = super::chars::odd_characters(text, 0);
-    if !odd.is_empty() {
-        return (File::default(), odd);
-    }
+    let text = match screened(text) {
+        Ok(text) => text,
+        Err(diags) => return (File::default(), diags),
+    };
+    let text = &*text;
     match MettleParser::parse(Rule::file, text) {
         Ok(pairs) => {
             let builder = Builder::new(0);
@@ -52,6 +49,20 @@ pub fn parse(text: &str) -> (File, Vec<Diagnostic>) {
         }
         Err(err) => recover(text, SyntaxError::new(err, 0)),
     }
+}
+
+/// A text ready for the parser: line endings and the like normalised, and refused (with the
+/// diagnostics) when it nests too deep or holds characters the language does not take.
+fn screened(text: &str) -> Result<std::borrow::Cow<'_, str>, Vec<Diagnostic>> {
+    let text = super::chars::normalize(text);
+    if let Some(diag) = scan::too_deep(&text, 0) {
+        return Err(vec![diag]);
+    }
+    let odd = super::chars::odd_characters(&text, 0);
+    if !odd.is_empty() {
+        return Err(odd);
+    }
+    Ok(text)
 }
 
 /// Parses each top-level chunk of a text that failed to parse as a whole.
@@ -118,14 +129,7 @@ fn single(mut pairs: Pairs<'_, Rule>) -> pest::iterators::Pair<'_, Rule> {
 /// assert_eq!(parse_repl("2d6 +").unwrap_err()[0].message, "expected an expression, found end of file");
 /// ```
 pub fn parse_repl(text: &str) -> Result<ReplInput, Vec<Diagnostic>> {
-    let text = &*super::chars::normalize(text);
-    if let Some(diag) = scan::too_deep(text, 0) {
-        return Err(vec![diag]);
-    }
-    let odd = super::chars::odd_characters(text, 0);
-    if !odd.is_empty() {
-        return Err(odd);
-    }
+    let text = &*screened(text)?;
     let mut furthest: Option<SyntaxError> = None;
     for rule in [Rule::repl_items, Rule::repl_stmts, Rule::repl_expr] {
         let pairs = match MettleParser::parse(rule, text) {
@@ -258,14 +262,7 @@ pub fn never_completes(text: &str) -> bool {
 /// assert_eq!(parse_report_at("game,", 100).unwrap_err()[0].span().start, 5);
 /// ```
 pub fn parse_report_at(items: &str, base: usize) -> Result<Vec<crate::ast::Expr>, Vec<Diagnostic>> {
-    let text = &*super::chars::normalize(items);
-    if let Some(diag) = scan::too_deep(text, 0) {
-        return Err(vec![diag]);
-    }
-    let odd = super::chars::odd_characters(text, 0);
-    if !odd.is_empty() {
-        return Err(odd);
-    }
+    let text = &*screened(items)?;
     let pairs = MettleParser::parse(Rule::report_line, text)
         .map_err(|err| vec![SyntaxError::new(err, 0).to_diagnostic(text)])?;
     let builder = Builder::new(base);
