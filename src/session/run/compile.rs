@@ -414,7 +414,7 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
     if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {
         let (d, k, whole) = (d.clone(), *k, e.clone());
         let one = move |r: &mut Runner<'_>, f: &mut Vec<Value>, cmp: fn(i64, i64) -> bool| {
-            if !r.logging {
+            if !r.mode.log {
                 match r.one_die(&d) {
                     Ok(Some(face)) => return Truth::of(cmp(face, k)),
                     Ok(None) => {}

@@ -44,7 +44,7 @@ impl Runner<'_> {
             }
             Expr::Dice(d) => {
                 let pool = self.roll_dice(d, 0, &[], f)?;
-                if self.logging {
+                if self.mode.log {
                     self.push(LogEntry::Roll {
                         text: d.text.clone(),
                         faces: pool.dice.iter().map(|d| d.face).collect(),
@@ -88,7 +88,7 @@ impl Runner<'_> {
                     Some((_, v, row)) => {
                         let mut frame = vec![Value::None; table.slots as usize];
                         let value = self.eval(v, &mut frame)?;
-                        if self.logging {
+                        if self.mode.log {
                             self.log_lookup(*t, &keys, &value, *row);
                         }
                         value

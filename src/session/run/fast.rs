@@ -58,7 +58,7 @@ impl Runner<'_> {
                     self.int(b, f)
                 }
             }
-            Expr::Dice(d) if !self.logging => match self.one_die(d)? {
+            Expr::Dice(d) if !self.mode.log => match self.one_die(d)? {
                 Some(face) => Ok(face),
                 None => Ok(self.eval(e, f)?.int()),
             },
