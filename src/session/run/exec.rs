@@ -956,7 +956,7 @@ impl Runner<'_> {
         self.eval(e, f)
     }
 
-    /// The value a `let` gives its name. A count, a sum, a difference and a product are numbers
+    /// The value a `let` gives its name. A count, a sum, a difference, a product and a quotient are numbers
     /// however they are read: they are worked out as `int` works them out (the same steps, errors
     /// and answer as `eval`), without building a `Value` for each side (a die's pool, say).
     #[inline]
@@ -965,7 +965,7 @@ impl Runner<'_> {
             Expr::NumberOf { kind, slot, filter } => {
                 Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
             }
-            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, ..) => Ok(Value::Int(self.int(e, f)?)),
+            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => Ok(Value::Int(self.int(e, f)?)),
             Expr::Builtin(Builtin::Count(_), args) if matches!(args[0], Expr::Local(_)) => {
                 Ok(Value::Int(self.int(e, f)?))
             }
