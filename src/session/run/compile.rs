@@ -510,10 +510,13 @@ fn number(e: &Expr) -> Box<IntFn> {
     }
 }
 
+/// An arithmetic operator's meaning ([`BinOp::arith`]) with the operator fixed.
+type ArithFn = fn(i64, i64) -> Result<i64, ArithError>;
+
 /// Arithmetic operator `op` as [`BinOp::arith`] gives it, fixed in a function of its own for each
 /// (the compiled form works it out without asking which operator it is); `None` for an operator
 /// that is not arithmetic.
-fn by_arith(op: BinOp) -> Option<fn(i64, i64) -> Result<i64, ArithError>> {
+fn by_arith(op: BinOp) -> Option<ArithFn> {
     Some(match op {
         BinOp::Add => |p, q| BinOp::Add.arith(p, q),
         BinOp::Sub => |p, q| BinOp::Sub.arith(p, q),

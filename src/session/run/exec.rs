@@ -965,7 +965,9 @@ impl Runner<'_> {
             Expr::NumberOf { kind, slot, filter } => {
                 Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
             }
-            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => Ok(Value::Int(self.int(e, f)?)),
+            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
+                Ok(Value::Int(self.int(e, f)?))
+            }
             Expr::Builtin(Builtin::Count(_), args) if matches!(args[0], Expr::Local(_)) => {
                 Ok(Value::Int(self.int(e, f)?))
             }

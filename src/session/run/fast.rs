@@ -29,7 +29,9 @@ impl Runner<'_> {
             }
             Expr::Global(Global::Turn) => Ok(self.st.turn),
             Expr::Global(Global::Round) => Ok(self.st.round),
-            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => self.arith(*op, a, b, f),
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
+                self.arith(*op, a, b, f)
+            }
             Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
             Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => self.extreme(*b, args, f),
             Expr::Builtin(Builtin::Count(c), args) => self.tally(*c, args, f, |hits, _| hits as i64),
@@ -47,7 +49,13 @@ impl Runner<'_> {
 
     /// Which side `if c then a else b` takes: `a` when `c` holds, else `b`.
     #[inline(always)]
-    pub(super) fn branch<'e>(&mut self, c: &Expr, a: &'e Expr, b: &'e Expr, f: &mut Vec<Value>) -> R<&'e Expr> {
+    pub(super) fn branch<'e>(
+        &mut self,
+        c: &Expr,
+        a: &'e Expr,
+        b: &'e Expr,
+        f: &mut Vec<Value>,
+    ) -> R<&'e Expr> {
         Ok(if self.truth(c, f)? { a } else { b })
     }
 
