@@ -680,6 +680,100 @@ impl BinOp {
         })
     }
 
+    /// What arithmetic operator `self` makes of two numbers: `a + b`, `a - b`, `a * b`, or `a / b`
+    /// rounded down (towards minus infinity, as rulebooks mean "round down"); an [`ArithError`] for
+    /// a result too large to hold, a division by zero, or an operator that is not arithmetic. This
+    /// is where each arithmetic operator's meaning is written: the evaluator, its fast paths, the
+    /// compiled conditions, the checker's constants and the odds all ask it.
+    ///
+    /// ```
+    /// use mettle::internals::ast::{ArithError, BinOp};
+    /// assert_eq!(BinOp::Div.arith(-7, 2), Ok(-4));
+    /// assert_eq!(BinOp::Div.arith(1, 0), Err(ArithError::DivideByZero));
+    /// assert_eq!(BinOp::Mul.arith(i64::MAX, 2), Err(ArithError::Overflow));
+    /// assert_eq!(BinOp::Lt.arith(1, 2), Err(ArithError::NotArithmetic));
+    /// ```
+    #[inline(always)]
+    pub fn arith(self, a: i64, b: i64) -> Result<i64, ArithError> {
+        let v = match self {
+            BinOp::Add => a.checked_add(b),
+            BinOp::Sub => a.checked_sub(b),
+            BinOp::Mul => a.checked_mul(b),
+            BinOp::Div if b == 0 => return Err(ArithError::DivideByZero),
+            BinOp::Div => {
+                let q = a.checked_div(b);
+                q.map(|q| if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
+            }
+            BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Is
+            | BinOp::IsNot => return Err(ArithError::NotArithmetic),
+        };
+        v.ok_or(ArithError::Overflow)
+    }
+
+    /// What logical operator `self` says of its left side alone: `Some(answer)` when `left`
+    /// decides it (`no and …` is no, `yes or …` is yes), `None` when the right side decides it,
+    /// and for an operator that is not `and` nor `or` (whose left side decides nothing). This is
+    /// where `and` and `or` are written: the evaluator and the compiled conditions ask it, and
+    /// neither reads the right side when the left decides.
+    ///
+    /// ```
+    /// use mettle::internals::ast::BinOp;
+    /// assert_eq!(BinOp::And.decides(false), Some(false));
+    /// assert_eq!(BinOp::Or.decides(false), None);
+    /// ```
+    #[inline(always)]
+    pub fn decides(self, left: bool) -> Option<bool> {
+        match self {
+            BinOp::And => (!left).then_some(false),
+            BinOp::Or => left.then_some(true),
+            BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Is
+            | BinOp::IsNot => None,
+        }
+    }
+
+    /// How the operator is written (`+`, `<=`, `is not`).
+    ///
+    /// ```
+    /// use mettle::internals::ast::BinOp;
+    /// assert_eq!(BinOp::IsNot.symbol(), "is not");
+    /// ```
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Is => "is",
+            BinOp::IsNot => "is not",
+        }
+    }
+
     /// Whether `a OP b` holds for comparison `self` ([`BinOp::compare`]; no for an operator that is
     /// not a comparison).
     ///
@@ -692,6 +786,17 @@ impl BinOp {
     pub fn holds(self, a: i64, b: i64) -> bool {
         self.compare(a, b) == Some(true)
     }
+}
+
+/// Why an arithmetic operator gives no number ([`BinOp::arith`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithError {
+    /// The result is too large to hold (`9223372036854775807 + 1`).
+    Overflow,
+    /// A division by zero (`1 / 0`).
+    DivideByZero,
+    /// The operator is not arithmetic (`<`, `and`, …).
+    NotArithmetic,
 }
 
 /// Unary operators.
@@ -961,4 +1066,64 @@ pub fn order_pieces(text: &str, start: usize) -> Result<Vec<OrderPiece>, (Span, 
         out.push(OrderPiece::Text(text[at..].to_string()));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ArithError, BinOp};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Each arithmetic operator gives the exact answer (division rounded down) or says why it
+        /// cannot: the answer does not fit, or the divisor is 0. The answers are checked in 128 bits.
+        #[test]
+        fn arithmetic_is_exact_or_says_why(
+            a in prop_oneof![any::<i64>(), -20i64..20, Just(i64::MIN)],
+            b in prop_oneof![any::<i64>(), -4i64..5, Just(-1i64)],
+        ) {
+            let (x, y) = (i128::from(a), i128::from(b));
+            let fits = |v: i128| i64::try_from(v).is_ok();
+            for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
+                let got = op.arith(a, b);
+                let exact = match op {
+                    BinOp::Add => Some(x + y),
+                    BinOp::Sub => Some(x - y),
+                    BinOp::Mul => Some(x * y),
+                    _ => None,
+                };
+                match (op, got) {
+                    (BinOp::Div, Err(ArithError::DivideByZero)) => prop_assert_eq!(b, 0),
+                    (BinOp::Div, Err(ArithError::Overflow)) => prop_assert!(a == i64::MIN && b == -1),
+                    // Rounded down: the greatest q with q * b no more than a (for b > 0; the least
+                    // with q * b no less than a for b < 0).
+                    (BinOp::Div, Ok(q)) => {
+                        let q = i128::from(q);
+                        if y > 0 {
+                            prop_assert!(q * y <= x && x < (q + 1) * y, "{a} / {b} = {q}");
+                        } else {
+                            prop_assert!(q * y >= x && x > (q + 1) * y, "{a} / {b} = {q}");
+                        }
+                    }
+                    (_, Ok(v)) => prop_assert_eq!(Some(i128::from(v)), exact),
+                    (_, Err(ArithError::Overflow)) => prop_assert!(!exact.is_some_and(fits)),
+                    (op, Err(e)) => prop_assert!(false, "{op:?}: {e:?}"),
+                }
+            }
+            for op in [BinOp::Lt, BinOp::Eq, BinOp::And, BinOp::Is] {
+                prop_assert_eq!(op.arith(a, b), Err(ArithError::NotArithmetic));
+            }
+        }
+    }
+
+    #[test]
+    fn and_and_or_are_decided_by_their_left_side_only_when_it_settles_them() {
+        for left in [false, true] {
+            for right in [false, true] {
+                let and = BinOp::And.decides(left).unwrap_or(right);
+                let or = BinOp::Or.decides(left).unwrap_or(right);
+                assert_eq!((and, or), (left && right, left || right));
+            }
+        }
+        assert_eq!(BinOp::Add.decides(false), None);
+    }
 }

@@ -63,22 +63,10 @@ pub(crate) fn const_value(e: &Expr) -> Option<Value> {
         },
         Expr::Bin(op, a, b) => {
             let (Value::Int(a), Value::Int(b)) = (const_value(a)?, const_value(b)?) else { return None };
-            Some(Value::Int(match op {
-                BinOp::Add => a.checked_add(b)?,
-                BinOp::Sub => a.checked_sub(b)?,
-                BinOp::Mul => a.checked_mul(b)?,
-                BinOp::Div if b != 0 => div_floor(a, b)?,
-                _ => return None,
-            }))
+            op.arith(a, b).ok().map(Value::Int)
         }
         _ => None,
     }
-}
-
-/// `a / b` rounded down (towards minus infinity), as rulebooks mean "round down".
-pub fn div_floor(a: i64, b: i64) -> Option<i64> {
-    let q = a.checked_div(b)?;
-    Some(if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
 }
 
 /// Words for a range: "between 0 and 6", "at least 1", …
@@ -556,12 +544,7 @@ impl<'a> Checker<'a> {
                 T::flag(Expr::Bin(op, Box::new(ta.e), Box::new(tb.e)), known)
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
-                let sym = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    _ => "/",
-                };
+                let sym = op.symbol();
                 let ta = self.int_arg(a, &format!("each side of `{sym}`"));
                 let tb = self.int_arg(b, &format!("each side of `{sym}`"));
                 let (al, ah) = ta.range();
@@ -580,7 +563,7 @@ impl<'a> Checker<'a> {
                         }
                         _ => (None, None),
                     },
-                    _ => {
+                    BinOp::Div => {
                         if let Some(Value::Int(0)) = const_value(&tb.e) {
                             self.error(
                                 Diagnostic::error(
@@ -594,6 +577,16 @@ impl<'a> Checker<'a> {
                         }
                         (None, None)
                     }
+                    BinOp::Eq
+                    | BinOp::Ne
+                    | BinOp::Lt
+                    | BinOp::Le
+                    | BinOp::Gt
+                    | BinOp::Ge
+                    | BinOp::And
+                    | BinOp::Or
+                    | BinOp::Is
+                    | BinOp::IsNot => (None, None),
                 };
                 let e = Expr::Bin(op, Box::new(ta.e), Box::new(tb.e));
                 match const_value(&e) {
@@ -602,12 +595,7 @@ impl<'a> Checker<'a> {
                 }
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                let sym = match op {
-                    BinOp::Lt => "<",
-                    BinOp::Le => "<=",
-                    BinOp::Gt => ">",
-                    _ => ">=",
-                };
+                let sym = op.symbol();
                 let ta = self.int_arg(a, &format!("each side of `{sym}`"));
                 let tb = self.int_arg(b, &format!("each side of `{sym}`"));
                 let known = compare_known(op, ta.range(), tb.range());

@@ -19,7 +19,7 @@ mod totals;
 mod vars;
 
 pub use chance::MAX_CHANCE_SIDES;
-pub use expr::{div_floor, range_words};
+pub use expr::range_words;
 pub use repl::{PromptCode, PromptInput, PromptName, check_prompt};
 
 use crate::ast::{self, ItemKind, Span};

@@ -5,7 +5,7 @@ use super::Dist;
 use super::poly::Poly;
 use super::pool::term;
 use crate::ast::{BinOp, Cmp, DiceMod, Span};
-use crate::check::{PromptCode, PromptInput, check_prompt, div_floor};
+use crate::check::{PromptCode, PromptInput, check_prompt};
 use crate::diagnostics::Diagnostic;
 use crate::dice::Faces;
 use crate::program::{Builtin, DiceExpr, Expr, SidesExpr, Ty, Value};
@@ -351,22 +351,19 @@ fn binary(op: BinOp, a: &Expr, b: &Expr) -> Result<Dist, String> {
             }
             Ok(poly(&x).conv(&poly(&y)).ok_or_else(overflow)?.reduce().to_dist())
         }
-        BinOp::Add => combine(&x, &y, i64::checked_add),
-        BinOp::Sub => combine(&x, &y, i64::checked_sub),
-        BinOp::Mul => combine(&x, &y, i64::checked_mul),
+        BinOp::Add | BinOp::Sub | BinOp::Mul => combine(&x, &y, |p, q| op.arith(p, q).ok()),
         BinOp::Div => {
             if !num_traits::Zero::is_zero(&y.weight(0)) {
                 return Err("the divisor can be 0".into());
             }
-            combine(&x, &y, div_floor)
+            combine(&x, &y, |p, q| op.arith(p, q).ok())
         }
         BinOp::Is => combine(&x, &y, |p, q| flag(BinOp::Eq.holds(p, q))),
         BinOp::IsNot => combine(&x, &y, |p, q| flag(BinOp::Ne.holds(p, q))),
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
             combine(&x, &y, |p, q| flag(op.holds(p, q)))
         }
-        BinOp::And => combine(&x, &y, |p, q| flag(p != 0 && q != 0)),
-        BinOp::Or => combine(&x, &y, |p, q| flag(p != 0 || q != 0)),
+        BinOp::And | BinOp::Or => combine(&x, &y, |p, q| flag(op.decides(p != 0).unwrap_or(q != 0))),
     }
 }
 

@@ -397,7 +397,7 @@ impl Session {
         );
         runner.limit(self.rules.budget(), &self.cancel);
         runner.hooks = Some(&self.hooks);
-        runner.watched = !self.hooks.observers.is_empty();
+        runner.watch(!self.hooks.observers.is_empty());
         runner
     }
 
@@ -820,9 +820,9 @@ impl Session {
         // The cancel flag is left as it is: a simulation makes it its stop flag, which a game must
         // not clear (see `sim::Meter`).
         let mut runner = self.runner();
-        runner.game = Some(std::mem::take(game));
+        runner.play(std::mem::take(game));
         let r = runner.scenario(scenario).and_then(|()| runner.finish());
-        *game = runner.game.take().unwrap_or_default();
+        *game = runner.game_over();
         if game.results_unread {
             runner.let_go_pending();
         }

@@ -124,9 +124,9 @@ impl Session {
             ..Default::default()
         });
         let mut runner = self.runner();
-        runner.game = Some(std::mem::take(game));
+        runner.play(std::mem::take(game));
         let r = runner.scenario_from(scenario, at, frame).and_then(|()| runner.finish());
-        *game = runner.game.take().unwrap_or_default();
+        *game = runner.game_over();
         runner.put_away();
         runner.end();
         self.end_walk();

@@ -146,16 +146,16 @@ impl Runner<'_> {
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
         // A simulated game's results are never shown: their modifiers' labels are not kept.
-        let labels = self.game.is_none();
+        let labels = !self.mode.game;
         let mut setup = Setup::default();
         // The frame and setup are filled in place (returning them measured slower).
         self.prepare_frame(c, subject, f, given, span, labels, &mut setup)?;
         let mut rerolled = vec![];
-        let keep = self.logging.then_some(&mut rerolled);
+        let keep = self.mode.log.then_some(&mut rerolled);
         let (total, target, oi) = self.roll_and_settle(c, &setup, f, keep)?;
         let outcome = &check.outcomes[oi];
         let target_parts = match &check.target {
-            Some(t) if self.logging => self.parts(t, f),
+            Some(t) if self.mode.log => self.parts(t, f),
             _ => None,
         };
         let margin = match target {
@@ -167,7 +167,7 @@ impl Runner<'_> {
         // A rule's roll in a simulated game keeps its frame as it is: the result is made from it
         // only if something reads it (see `Pending`). An outcome with effects applies them in a
         // copy of the frame, which they may write in.
-        if W::LAZY && self.game.is_some() && !self.logging {
+        if W::LAZY && self.mode.reuse {
             let effects = subject.is_some() && !outcome.body.is_empty();
             // Effects that write none of the frame's values and read no last result are applied in
             // the frame itself, before it is kept (nothing they do can read it as the last result).
@@ -206,7 +206,7 @@ impl Runner<'_> {
             return Ok(W::none());
         }
         self.drop_pending(c);
-        let shown = if self.logging {
+        let shown = if self.mode.log {
             // A value worked out for some outcomes' effects only is not shown under the others.
             let shown = |i: usize| match check.lets_for.get(i) {
                 Some(Some(only)) => only.contains(&(oi as u32)),
@@ -233,7 +233,7 @@ impl Runner<'_> {
         } else {
             Shown { applied: setup.applied, ..Shown::default() }
         };
-        let logging = self.logging;
+        let logging = self.mode.log;
         let result = self.keep_result(c, &settled, f, shown);
         let wanted = W::of(result);
         if let Some(entry) = logging.then(|| LogEntry::Check(Box::new((**result).clone()))) {
@@ -505,7 +505,7 @@ impl Runner<'_> {
     /// places of `number of`'s candidates, of outcomes' own values and loops: everything but the
     /// inputs, the `let`s and the check's own slots), the others as they were; else an empty one.
     pub(super) fn stale_check_frame(&mut self, c: CheckId) -> Vec<Value> {
-        if self.game.is_none() || self.logging {
+        if !self.mode.reuse {
             return self.check_frame(c);
         }
         let Some(mut f) = self.kept_check_frame(c) else {

@@ -13,7 +13,7 @@
 // games, where conditions are the most frequent work.
 
 use super::{R, Runner};
-use crate::ast::BinOp;
+use crate::ast::{ArithError, BinOp};
 use crate::program::{Expr, Global, Value};
 
 type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync;
@@ -153,11 +153,7 @@ impl Leaf {
     fn read<'v>(self, r: &'v Runner<'_>, f: &'v [Value]) -> Option<&'v Value> {
         match self {
             Leaf::Local(s) => f.get(s as usize),
-            Leaf::Attr(s, i) => match f.get(s as usize)? {
-                // A tombstone has no attributes to find.
-                Value::Entity(id) => r.st.entities.slot(*id)?.fields.get(i as usize),
-                _ => None,
-            },
+            Leaf::Attr(s, i) => r.attribute_of(s, i, f),
         }
     }
 }
@@ -256,21 +252,23 @@ fn closure(e: &Expr) -> Box<TestFn> {
     }
 }
 
-/// `a and b` (`a or b` when `and` is false), `b` tested by `right` when `a` does not decide.
+/// `a and b` (`a or b` when `and` is false), `b` tested by `right` when `a` does not decide, as
+/// [`BinOp::decides`] says (the operator fixed in a closure of its own for each).
 fn then<F>(and: bool, a: Box<TestFn>, right: F) -> Box<TestFn>
 where
     F: for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync + 'static,
 {
+    #[inline(always)]
+    fn decided(op: BinOp, left: Truth) -> Option<Truth> {
+        match left {
+            Truth::Failed => Some(Truth::Failed),
+            t => op.decides(t == Truth::Yes).map(Truth::of),
+        }
+    }
     if and {
-        Box::new(move |r, f| match a(r, f) {
-            Truth::Yes => right(r, f),
-            other => other,
-        })
+        Box::new(move |r, f| decided(BinOp::And, a(r, f)).unwrap_or_else(|| right(r, f)))
     } else {
-        Box::new(move |r, f| match a(r, f) {
-            Truth::No => right(r, f),
-            other => other,
-        })
+        Box::new(move |r, f| decided(BinOp::Or, a(r, f)).unwrap_or_else(|| right(r, f)))
     }
 }
 
@@ -383,9 +381,10 @@ impl Num {
 
 /// `$body` with `$cmp` bound to order comparison `$op` as [`BinOp::holds`] gives it, the operator
 /// fixed in a closure of its own for each: the compiled form compares without asking which
-/// operator it is, and the comparison's meaning stays the one `BinOp::compare` writes.
+/// operator it is, and the comparison's meaning stays the one `BinOp::compare` writes. `$otherwise`
+/// for an operator that is not an order comparison.
 macro_rules! by_order {
-    ($op:expr, $cmp:ident => $body:expr) => {
+    ($op:expr, $otherwise:expr, $cmp:ident => $body:expr) => {
         match $op {
             BinOp::Lt => {
                 let $cmp = |p: i64, q: i64| BinOp::Lt.holds(p, q);
@@ -399,11 +398,20 @@ macro_rules! by_order {
                 let $cmp = |p: i64, q: i64| BinOp::Gt.holds(p, q);
                 $body
             }
-            // `>=`, the last of the four `closure` sends here.
-            _ => {
+            BinOp::Ge => {
                 let $cmp = |p: i64, q: i64| BinOp::Ge.holds(p, q);
                 $body
             }
+            BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Is
+            | BinOp::IsNot => $otherwise,
         }
     };
 }
@@ -414,7 +422,7 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
     if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {
         let (d, k, whole) = (d.clone(), *k, e.clone());
         let one = move |r: &mut Runner<'_>, f: &mut Vec<Value>, cmp: fn(i64, i64) -> bool| {
-            if !r.logging {
+            if !r.mode.log {
                 match r.one_die(&d) {
                     Ok(Some(face)) => return Truth::of(cmp(face, k)),
                     Ok(None) => {}
@@ -423,14 +431,14 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
             }
             r.slow_truth(&whole, f)
         };
-        return by_order!(op, cmp => Box::new(move |r, f| one(r, f, cmp)));
+        return by_order!(op, slow(e), cmp => Box::new(move |r, f| one(r, f, cmp)));
     }
     let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) else {
         // The evaluator reads both sides as numbers, left then right: so do these.
         let (x, y) = (number(a), number(b));
-        return by_order!(op, cmp => Box::new(move |r, f| both(r, f, &*x, &*y, cmp)));
+        return by_order!(op, slow(e), cmp => Box::new(move |r, f| both(r, f, &*x, &*y, cmp)));
     };
-    by_order!(op, cmp => ordered(e, x, y, cmp))
+    by_order!(op, slow(e), cmp => ordered(e, x, y, cmp))
 }
 
 /// Both sides read as numbers, left then right, and compared by `cmp`.
@@ -449,8 +457,8 @@ fn both(r: &mut Runner<'_>, f: &mut Vec<Value>, x: &IntFn, y: &IntFn, cmp: fn(i6
 type IntFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<i64> + Send + Sync;
 
 /// Expression `e` read as a number, as [`Runner::int`] reads it (the same steps, errors and
-/// answers), by a closure: counts, sums, products and `if … then … else` of numbers are read without
-/// going through the evaluator.
+/// answers), by a closure: counts, arithmetic (as [`BinOp::arith`] says) and `if … then … else` of
+/// numbers are read without going through the evaluator.
 fn number(e: &Expr) -> Box<IntFn> {
     match e {
         Expr::Const(Value::Int(k)) => {
@@ -461,25 +469,26 @@ fn number(e: &Expr) -> Box<IntFn> {
             let (kind, slot, filter) = (*kind, *slot, filter.clone());
             Box::new(move |r, f| r.number_of(kind, slot, filter.as_deref(), f))
         }
-        Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-            let op: fn(i64, i64) -> Option<i64> = match op {
-                BinOp::Add => i64::checked_add,
-                BinOp::Sub => i64::checked_sub,
-                _ => i64::checked_mul,
-            };
-            if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
-                let e = e.clone();
-                return Box::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
-                    (Some(p), Some(q)) => op(p, q).ok_or_else(|| Box::new(r.overflow())),
-                    _ => r.int(&e, f),
-                });
+        Expr::Bin(op, a, b) => match by_arith(*op) {
+            Some(op) => {
+                if let (Some(x), Some(y)) = (Num::of(a), Num::of(b)) {
+                    let e = e.clone();
+                    return Box::new(move |r, f| match (x.read(r, f), y.read(r, f)) {
+                        (Some(p), Some(q)) => op(p, q).map_err(|why| Box::new(r.arith_error(why))),
+                        _ => r.int(&e, f),
+                    });
+                }
+                let (x, y) = (number(a), number(b));
+                Box::new(move |r, f| {
+                    let (p, q) = (x(r, f)?, y(r, f)?);
+                    op(p, q).map_err(|why| Box::new(r.arith_error(why)))
+                })
             }
-            let (x, y) = (number(a), number(b));
-            Box::new(move |r, f| {
-                let (p, q) = (x(r, f)?, y(r, f)?);
-                op(p, q).ok_or_else(|| Box::new(r.overflow()))
-            })
-        }
+            None => {
+                let e = e.clone();
+                Box::new(move |r, f| r.int(&e, f))
+            }
+        },
         Expr::If(c, a, b) => {
             let (c, a, b) = (closure(c), number(a), number(b));
             let c = Compiled(c);
@@ -499,6 +508,31 @@ fn number(e: &Expr) -> Box<IntFn> {
             }
         },
     }
+}
+
+/// An arithmetic operator's meaning ([`BinOp::arith`]) with the operator fixed.
+type ArithFn = fn(i64, i64) -> Result<i64, ArithError>;
+
+/// Arithmetic operator `op` as [`BinOp::arith`] gives it, fixed in a function of its own for each
+/// (the compiled form works it out without asking which operator it is); `None` for an operator
+/// that is not arithmetic.
+fn by_arith(op: BinOp) -> Option<ArithFn> {
+    Some(match op {
+        BinOp::Add => |p, q| BinOp::Add.arith(p, q),
+        BinOp::Sub => |p, q| BinOp::Sub.arith(p, q),
+        BinOp::Mul => |p, q| BinOp::Mul.arith(p, q),
+        BinOp::Div => |p, q| BinOp::Div.arith(p, q),
+        BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::And
+        | BinOp::Or
+        | BinOp::Is
+        | BinOp::IsNot => return None,
+    })
 }
 
 fn ordered(e: &Expr, x: Num, y: Num, cmp: impl Fn(i64, i64) -> bool + Send + Sync + 'static) -> Box<TestFn> {
@@ -709,7 +743,7 @@ mod tests {
         let number = number_leaf.prop_recursive(3, 12, 2, move |inner| {
             prop_oneof![
                 (
-                    prop_oneof![Just(BinOp::Add), Just(BinOp::Sub), Just(BinOp::Mul)],
+                    prop_oneof![Just(BinOp::Add), Just(BinOp::Sub), Just(BinOp::Mul), Just(BinOp::Div)],
                     inner.clone(),
                     inner.clone()
                 )

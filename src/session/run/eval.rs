@@ -1,7 +1,7 @@
 //! Evaluating expressions: operators, formulas, tables, built-in functions and dice rolls.
 
 use super::{R, Runner, fail};
-use crate::ast::{BinOp, DiceMod};
+use crate::ast::{ArithError, BinOp, DiceMod};
 use crate::dice::{self, Faces, Source};
 use crate::program::*;
 use crate::session::LogEntry;
@@ -36,15 +36,12 @@ impl Runner<'_> {
             Expr::Not(x) => Value::Bool(!self.truth(x, f)?),
             Expr::Bin(op, a, b) => self.binary(*op, a, b, f)?,
             Expr::If(c, a, b) => {
-                if self.truth(c, f)? {
-                    self.eval(a, f)?
-                } else {
-                    self.eval(b, f)?
-                }
+                let e = self.branch(c, a, b, f)?;
+                self.eval(e, f)?
             }
             Expr::Dice(d) => {
                 let pool = self.roll_dice(d, 0, &[], f)?;
-                if self.logging {
+                if self.mode.log {
                     self.push(LogEntry::Roll {
                         text: d.text.clone(),
                         faces: pool.dice.iter().map(|d| d.face).collect(),
@@ -88,7 +85,7 @@ impl Runner<'_> {
                     Some((_, v, row)) => {
                         let mut frame = vec![Value::None; table.slots as usize];
                         let value = self.eval(v, &mut frame)?;
-                        if self.logging {
+                        if self.mode.log {
                             self.log_lookup(*t, &keys, &value, *row);
                         }
                         value
@@ -140,36 +137,47 @@ impl Runner<'_> {
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, f: &mut Vec<Value>) -> R<Value> {
         Ok(match op {
-            BinOp::And => Value::Bool(self.truth(a, f)? && self.truth(b, f)?),
-            BinOp::Or => Value::Bool(self.truth(a, f)? || self.truth(b, f)?),
+            BinOp::And | BinOp::Or => {
+                let left = self.truth(a, f)?;
+                Value::Bool(match op.decides(left) {
+                    Some(answer) => answer,
+                    None => self.truth(b, f)?,
+                })
+            }
             BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
                 let x = self.value(a, f)?;
                 let y = self.value(b, f)?;
                 Value::Bool(super::fast::same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
             }
-            _ => {
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let x = self.int(a, f)?;
                 let y = self.int(b, f)?;
-                match op {
-                    BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| self.overflow())?),
-                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| self.overflow())?),
-                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| self.overflow())?),
-                    BinOp::Div => {
-                        if y == 0 {
-                            return Err(Box::new(fail(
-                                "divide_by_zero",
-                                "division by zero",
-                                self.span,
-                                "divide by a number other than 0",
-                            )));
-                        }
-                        Value::Int(crate::check::div_floor(x, y).ok_or_else(|| self.overflow())?)
-                    }
-                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(op.holds(x, y)),
-                    _ => unreachable!("handled above"),
-                }
+                Value::Bool(op.holds(x, y))
             }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => Value::Int(self.arith(op, a, b, f)?),
         })
+    }
+
+    /// `a OP b` for arithmetic operator `op`: both sides read as numbers, left then right, and
+    /// worked out as [`BinOp::arith`] says.
+    #[inline]
+    pub(super) fn arith(&mut self, op: BinOp, a: &Expr, b: &Expr, f: &mut Vec<Value>) -> R<i64> {
+        let x = self.int(a, f)?;
+        let y = self.int(b, f)?;
+        op.arith(x, y).map_err(|e| Box::new(self.arith_error(e)))
+    }
+
+    /// The error of an arithmetic operator that gave no number.
+    #[cold]
+    pub(super) fn arith_error(&self, e: ArithError) -> crate::diagnostics::Diagnostic {
+        match e {
+            ArithError::Overflow => self.overflow(),
+            ArithError::DivideByZero => {
+                fail("divide_by_zero", "division by zero", self.span, "divide by a number other than 0")
+            }
+            // The checker types only arithmetic operators as numbers worked out this way.
+            ArithError::NotArithmetic => self.lost_error(),
+        }
     }
 
     fn pool(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Arc<Pool>> {
@@ -199,28 +207,9 @@ impl Runner<'_> {
                 Value::Int(dice::checked_sum(p.kept()).ok_or_else(|| self.overflow())?)
             }
             Builtin::Size => Value::Int(self.pool(&args[0], f)?.kept().count() as i64),
-            Builtin::Count(c) | Builtin::Any(c) | Builtin::All(c) => {
-                let tally = |p: &Pool, n: i64| {
-                    let hits = p.kept().filter(|x| c.test(*x, n)).count();
-                    match b {
-                        Builtin::Count(_) => Value::Int(hits as i64),
-                        Builtin::Any(_) => Value::Bool(hits > 0),
-                        _ => Value::Bool(hits == p.kept().count()),
-                    }
-                };
-                // The check's own dice (`count(dice, 6)`) are read where they are, not shared again;
-                // reading a local draws nothing, so working out the face first changes no roll.
-                if let Expr::Local(s) = &args[0] {
-                    let n = self.int(&args[1], f)?;
-                    return Ok(match f.get(*s as usize) {
-                        Some(Value::Pool(p)) => tally(p, n),
-                        v => tally(&lone(v.map_or(0, Value::int)), n),
-                    });
-                }
-                let p = self.pool(&args[0], f)?;
-                let n = self.int(&args[1], f)?;
-                tally(&p, n)
-            }
+            Builtin::Count(c) => Value::Int(self.tally(c, args, f, |hits, _| hits as i64)?),
+            Builtin::Any(c) => Value::Bool(self.tally(c, args, f, |hits, _| hits > 0)?),
+            Builtin::All(c) => Value::Bool(self.tally(c, args, f, |hits, p| hits == p.kept().count())?),
             Builtin::Highest | Builtin::Lowest => {
                 let p = self.pool(&args[0], f)?;
                 let k = self.int(&args[1], f)?.max(0) as usize;
@@ -259,6 +248,34 @@ impl Runner<'_> {
                 _ => Value::Int(0),
             },
         })
+    }
+
+    /// `count(DICE, N)`, `any(…)` and `all(…)`: how many kept dice of `args[0]` pass `c` against
+    /// `args[1]`, given to `answer` with the dice. A number read as dice is a pool of none.
+    #[inline(always)]
+    pub(super) fn tally<T>(
+        &mut self,
+        c: crate::ast::Cmp,
+        args: &[Expr],
+        f: &mut Vec<Value>,
+        answer: impl FnOnce(usize, &Pool) -> T,
+    ) -> R<T> {
+        let hits = |p: &Pool, n: i64| p.kept().filter(|x| c.test(*x, n)).count();
+        // The check's own dice (`count(dice, 6)`) are read where they are, not shared again;
+        // reading a local draws nothing, so working out the face first changes no roll.
+        if let Expr::Local(s) = &args[0] {
+            let n = self.int(&args[1], f)?;
+            return Ok(match f.get(*s as usize) {
+                Some(Value::Pool(p)) => answer(hits(p, n), p),
+                v => {
+                    let p = lone(v.map_or(0, Value::int));
+                    answer(hits(&p, n), &p)
+                }
+            });
+        }
+        let p = self.pool(&args[0], f)?;
+        let n = self.int(&args[1], f)?;
+        Ok(answer(hits(&p, n), &p))
     }
 
     /// Rolls a dice term with `extra` more dice, labelled by the modifiers that added them.

@@ -41,7 +41,7 @@ impl Runner<'_> {
         self.tick(1)?;
         self.deeper()?;
         let decl = &self.p.events[event as usize];
-        if self.logging {
+        if self.mode.log {
             let shown = decl
                 .facts
                 .iter()
@@ -115,12 +115,12 @@ impl Runner<'_> {
         if let Some(w) = &trig.when
             && !self.holds(w, f)?
         {
-            if self.logging {
+            if self.mode.log {
                 self.log_skipped(t, event, f);
             }
             return Ok(());
         }
-        if self.logging {
+        if self.mode.log {
             self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
         }
         let outer = self.rule.replace((trig.head, trig.text.as_str()));
@@ -150,7 +150,6 @@ impl Runner<'_> {
 
     /// Undoes timed change `t`, which is due.
     fn undo_timed(&mut self, t: &Timed) {
-        let quiet = !self.logging && !self.observed();
         let e = &mut self.st.entities[t.entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
         let slot = &mut e.fields[t.field as usize];
@@ -165,13 +164,13 @@ impl Runner<'_> {
             (restore, _, _) => copied(restore),
         };
         // Quiet and unobserved, nobody reads what it was.
-        if quiet {
+        if self.mode.quiet {
             set(slot, back);
             return;
         }
         let before = std::mem::replace(slot, back);
         let after = &self.st.entities[t.entity as usize];
-        if self.observed() && after.fields[t.field as usize] != before {
+        if self.mode.watched && after.fields[t.field as usize] != before {
             let change = Change::Attribute {
                 entity: t.entity,
                 name: after.name.clone(),
@@ -182,7 +181,7 @@ impl Runner<'_> {
             };
             self.changed(|| change);
         }
-        if self.logging {
+        if self.mode.log {
             let e = &self.st.entities[t.entity as usize];
             let entity = e.name.clone();
             let field = def.name.clone();
@@ -222,8 +221,7 @@ impl Runner<'_> {
             _ => true,
         };
         if fits
-            && !self.logging
-            && !self.observed()
+            && self.mode.quiet
             && let Some(slot) = self
                 .st
                 .entities
@@ -260,25 +258,25 @@ impl Runner<'_> {
                     .with_label(def.span, format!("`{}` is strict: {}", def.name, crate::check::range_words(*lo, *hi)))
                     .with_help("the rules forbid this; check the rule's condition, or drop `strict` to clamp instead")));
                 }
-                if self.logging {
+                if self.mode.log {
                     note = Some(format!("{x} kept within {}", crate::check::range_words(*lo, *hi)));
                 }
                 v = Value::Int(clamped);
             }
         }
         // Quiet and unobserved, nobody reads the old value: it is written over in place.
-        if !self.logging && !self.observed() {
+        if self.mode.quiet {
             set(&mut self.st.entities[entity as usize].fields[field as usize], v);
             return Ok(());
         }
         let old = std::mem::replace(&mut self.st.entities[entity as usize].fields[field as usize], v.clone());
-        if old != v && self.observed() {
+        if old != v && self.mode.watched {
             let name = self.st.entities[entity as usize].name.clone();
             let (attribute, to) = (def.name.clone(), v.clone());
             let from = old.clone();
             self.changed(|| Change::Attribute { entity, name, attribute, from, to, span });
         }
-        if self.logging && old != v {
+        if self.mode.log && old != v {
             let e = &self.st.entities[entity as usize];
             let (entity, field) = (e.name.clone(), def.name.clone());
             let (from, to) = (self.log_value(&old), self.log_value(&v));
@@ -356,7 +354,7 @@ impl Runner<'_> {
         e.name.push_str(name);
         let id = self.st.entities.push(e);
         self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: kind.clone(), span });
-        if self.logging {
+        if self.mode.log {
             self.push(LogEntry::New { entity: name.to_string(), kind: kind.clone(), span });
         }
         id
@@ -479,7 +477,7 @@ impl Runner<'_> {
                 self.tick(1)?;
                 let held = self.holds(c, f)?;
                 let block = if held { a } else { b };
-                if self.logging && !c.span.is_empty() {
+                if self.mode.log && !c.span.is_empty() {
                     self.because.push((c.span, held));
                     let r = self.exec_block(block, f);
                     self.because.pop();
@@ -551,7 +549,7 @@ impl Runner<'_> {
                 };
                 let winner = winner_id.and_then(|e| self.st.entities.get(e)).map(|e| e.name.clone());
                 let name = set.names[*result as usize].clone();
-                if self.logging {
+                if self.mode.log {
                     let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
                     self.push(LogEntry::GameOver {
                         result: name.clone(),
@@ -568,7 +566,7 @@ impl Runner<'_> {
                 if let Some(o) = self.host.outcome.as_deref_mut() {
                     o.notes.push(crate::session::Note { text: text.clone(), span: *span });
                 }
-                if self.logging {
+                if self.mode.log {
                     let because = self.because.clone();
                     self.push(LogEntry::Note { text: text.clone(), because, span: *span });
                 }
@@ -681,7 +679,7 @@ impl Runner<'_> {
             Stmt::Record { label, value, span } => {
                 self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.
-                if self.game.is_some() {
+                if self.mode.game {
                     let value = self.int(value, f)?;
                     self.game_record(label, value);
                     return Ok(());
@@ -739,7 +737,7 @@ impl Runner<'_> {
             Stmt::Expect { cond, message, text, span } => {
                 self.at(*span)?;
                 let passed = self.holds(cond, f)?;
-                if self.game.is_some() {
+                if self.mode.game {
                     self.game_expect(passed);
                     return Ok(());
                 }
@@ -928,7 +926,7 @@ impl Runner<'_> {
     /// Puts choice `choice`'s answer in `slot`, and logs who gave it (`by`).
     #[inline(always)]
     fn answered(&mut self, choice: u32, slot: u32, answer: Value, by: &str, span: Span, f: &mut [Value]) {
-        if self.logging {
+        if self.mode.log {
             let decl = &self.p.choices[choice as usize];
             let answer = self.log_value(&answer);
             self.push(LogEntry::Choice {
@@ -948,7 +946,7 @@ impl Runner<'_> {
     /// for a number is drawn with no pool made).
     #[inline]
     fn typed(&mut self, e: &Expr, ty: Option<&Ty>, f: &mut Vec<Value>) -> R<Value> {
-        if !self.logging {
+        if !self.mode.log {
             match ty {
                 Some(Ty::Int { .. }) => return self.int(e, f).map(Value::Int),
                 Some(Ty::Flag) => return self.truth(e, f).map(Value::Bool),
@@ -958,7 +956,7 @@ impl Runner<'_> {
         self.eval(e, f)
     }
 
-    /// The value a `let` gives its name. A count, a sum, a difference and a product are numbers
+    /// The value a `let` gives its name. A count, a sum, a difference, a product and a quotient are numbers
     /// however they are read: they are worked out as `int` works them out (the same steps, errors
     /// and answer as `eval`), without building a `Value` for each side (a die's pool, say).
     #[inline]
@@ -967,7 +965,9 @@ impl Runner<'_> {
             Expr::NumberOf { kind, slot, filter } => {
                 Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
             }
-            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, ..) => Ok(Value::Int(self.int(e, f)?)),
+            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
+                Ok(Value::Int(self.int(e, f)?))
+            }
             Expr::Builtin(Builtin::Count(_), args) if matches!(args[0], Expr::Local(_)) => {
                 Ok(Value::Int(self.int(e, f)?))
             }
@@ -981,8 +981,7 @@ impl Runner<'_> {
     /// before it is read, as the checker's scopes make sure), so nothing is emptied in between.
     #[inline]
     fn event_frame(&mut self, event: EventId, n: usize) -> Vec<Value> {
-        if self.game.is_some()
-            && !self.logging
+        if self.mode.reuse
             && let Some(f) = self
                 .kit
                 .bufs
@@ -1000,8 +999,7 @@ impl Runner<'_> {
     /// Gives back the frame of a firing of `event` (see [`Runner::event_frame`]).
     #[inline]
     fn keep_event_frame(&mut self, event: EventId, f: Vec<Value>) {
-        if self.game.is_some()
-            && !self.logging
+        if self.mode.reuse
             && let Some(slot @ None) =
                 self.kit.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize))
         {
@@ -1016,7 +1014,7 @@ impl Runner<'_> {
     #[inline(never)]
     fn keep_event_frame_slowly(&mut self, event: EventId, f: Vec<Value>) {
         let e = event as usize;
-        if self.game.is_none() || self.logging {
+        if !self.mode.reuse {
             return self.recycle(f);
         }
         let frames = &mut self.kit.bufs.get_or_insert_with(Default::default).event_frames;

@@ -29,41 +29,34 @@ impl Runner<'_> {
             }
             Expr::Global(Global::Turn) => Ok(self.st.turn),
             Expr::Global(Global::Round) => Ok(self.st.round),
-            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-                let x = self.int(a, f)?;
-                let y = self.int(b, f)?;
-                let v = match op {
-                    BinOp::Add => x.checked_add(y),
-                    BinOp::Sub => x.checked_sub(y),
-                    _ => x.checked_mul(y),
-                };
-                Ok(v.ok_or_else(|| self.overflow())?)
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
+                self.arith(*op, a, b, f)
             }
             Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
             Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => self.extreme(*b, args, f),
-            // A check's own dice (`count(dice, 6)`), counted where the frame keeps them.
-            Expr::Builtin(Builtin::Count(c), args) if matches!(args[0], Expr::Local(_)) => {
-                let n = self.int(&args[1], f)?;
-                let Expr::Local(s) = args[0] else { unreachable!("matched above") };
-                Ok(match f.get(s as usize) {
-                    Some(Value::Pool(p)) => p.kept().filter(|x| c.test(*x, n)).count() as i64,
-                    // A number read as dice is a pool of none.
-                    _ => 0,
-                })
-            }
+            Expr::Builtin(Builtin::Count(c), args) => self.tally(*c, args, f, |hits, _| hits as i64),
             Expr::If(c, a, b) => {
-                if self.truth(c, f)? {
-                    self.int(a, f)
-                } else {
-                    self.int(b, f)
-                }
+                let e = self.branch(c, a, b, f)?;
+                self.int(e, f)
             }
-            Expr::Dice(d) if !self.logging => match self.one_die(d)? {
+            Expr::Dice(d) if !self.mode.log => match self.one_die(d)? {
                 Some(face) => Ok(face),
                 None => Ok(self.eval(e, f)?.int()),
             },
             _ => Ok(self.eval(e, f)?.int()),
         }
+    }
+
+    /// Which side `if c then a else b` takes: `a` when `c` holds, else `b`.
+    #[inline(always)]
+    pub(super) fn branch<'e>(
+        &mut self,
+        c: &Expr,
+        a: &'e Expr,
+        b: &'e Expr,
+        f: &mut Vec<Value>,
+    ) -> R<&'e Expr> {
+        Ok(if self.truth(c, f)? { a } else { b })
     }
 
     /// The least (`min`) or greatest (`max`) of `args`, read left to right; 0 for none.
@@ -92,8 +85,21 @@ impl Runner<'_> {
                 Some(v) => Ok(v.truth()),
                 None => self.truth_node(e, f),
             },
-            Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
-            Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
+            // Each operator in an arm of its own, so that what `decides` says of it is known here.
+            Expr::Bin(BinOp::And, a, b) => {
+                let left = self.truth(a, f)?;
+                match BinOp::And.decides(left) {
+                    Some(answer) => Ok(answer),
+                    None => self.truth(b, f),
+                }
+            }
+            Expr::Bin(BinOp::Or, a, b) => {
+                let left = self.truth(a, f)?;
+                match BinOp::Or.decides(left) {
+                    Some(answer) => Ok(answer),
+                    None => self.truth(b, f),
+                }
+            }
             Expr::Bin(op, a, b) if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
                 match (self.leaf_int(a, f), self.leaf_int(b, f)) {
                     (Some(x), Some(y)) => Ok(op.holds(x, y)),
@@ -110,17 +116,12 @@ impl Runner<'_> {
         }
     }
 
+    /// [`Runner::truth`] for what it does not read itself. (Constants, locals, `and` and `or` it
+    /// reads itself, and an attribute it cannot read is read by `eval`, as here.)
     #[inline(never)]
     fn truth_node(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
         match e {
-            Expr::Const(Value::Bool(b)) => Ok(*b),
-            Expr::Local(_) | Expr::Field(..) => match self.peek(e, f) {
-                Some(v) => Ok(v.truth()),
-                None => Ok(self.eval(e, f)?.truth()),
-            },
             Expr::Not(x) => Ok(!self.truth(x, f)?),
-            Expr::Bin(BinOp::And, a, b) => Ok(self.truth(a, f)? && self.truth(b, f)?),
-            Expr::Bin(BinOp::Or, a, b) => Ok(self.truth(a, f)? || self.truth(b, f)?),
             Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                 let x = self.int(a, f)?;
                 let y = self.int(b, f)?;
@@ -171,7 +172,14 @@ impl Runner<'_> {
     #[inline]
     fn attribute<'e>(&'e self, base: &Expr, i: u32, f: &'e [Value]) -> Option<&'e Value> {
         let Expr::Local(s) = base else { return None };
-        match f.get(*s as usize)? {
+        self.attribute_of(*s, i, f)
+    }
+
+    /// Attribute `i` of the entity local `s` holds, where it is; `None` if it holds no entity in
+    /// play. (The compiled conditions read their leaves with it too.)
+    #[inline(always)]
+    pub(super) fn attribute_of<'e>(&'e self, s: u32, i: u32, f: &'e [Value]) -> Option<&'e Value> {
+        match f.get(s as usize)? {
             // A tombstone has no attributes to find.
             Value::Entity(id) => self.st.entities.slot(*id)?.fields.get(i as usize),
             _ => None,

@@ -148,25 +148,17 @@ fn fold(e: &Expr, options: &[Value]) -> Folded {
                 _ => Other,
             }
         }
-        // `and` and `or` stop at their left side as the rule does; a right side is dropped only
-        // where the left one is a flag read, which has no effect and no error.
-        Expr::Bin(BinOp::And, a, b) => match fold(a, options) {
-            Known(false) => Known(false),
-            Known(true) => fold(b, options),
-            Other => Other,
-            left @ Flag(..) => match fold(b, options) {
-                Known(true) => left,
-                Known(false) => Known(false),
-                _ => Other,
+        // `and` and `or` stop at their left side as the rule does (`BinOp::decides`); a right side
+        // is dropped only where the left one is a flag read, which has no effect and no error, so
+        // a known right side decides alone (`… and no`) or leaves the flag to decide.
+        Expr::Bin(op @ (BinOp::And | BinOp::Or), a, b) => match fold(a, options) {
+            Known(l) => match op.decides(l) {
+                Some(answer) => Known(answer),
+                None => fold(b, options),
             },
-        },
-        Expr::Bin(BinOp::Or, a, b) => match fold(a, options) {
-            Known(true) => Known(true),
-            Known(false) => fold(b, options),
             Other => Other,
             left @ Flag(..) => match fold(b, options) {
-                Known(false) => left,
-                Known(true) => Known(true),
+                Known(r) => op.decides(r).map_or(left, Known),
                 _ => Other,
             },
         },

@@ -95,7 +95,7 @@ impl Runner<'_> {
         }
         let kind = self.p.kinds[gone.kind as usize].name.clone();
         self.changed(|| Change::Removed { entity: id, name: gone.name.clone() });
-        if self.logging {
+        if self.mode.log {
             self.push(LogEntry::Removed { entity: gone.name, kind });
         }
         Ok(())

@@ -132,7 +132,8 @@ pub(super) struct Runner<'a> {
     code: &'a Lowered,
     st: &'a mut State,
     log: &'a mut Vec<LogLine>,
-    logging: bool,
+    /// What this run keeps of what it does (see [`Mode`]).
+    mode: Mode,
     depth: u32,
     /// Events being applied, for the log's nesting.
     nest: u32,
@@ -162,16 +163,14 @@ pub(super) struct Runner<'a> {
     script_given: Option<u64>,
     /// What the host plugged in, if this run uses it.
     pub(super) hooks: Option<&'a Hooks>,
-    /// Whether the changes this run makes are wanted: by observers, or for the outcome of an action
-    /// the host asked for.
-    pub(super) watched: bool,
     /// What the run did with the host's hooks, for the session to act on when it ends.
     pub(super) host: HostRun,
     /// What runners keep from one action to the next, to be used again instead of allocated anew
     /// (lent by the session, so that making and letting go of a runner moves none of it).
     kit: &'a mut Spare,
-    /// Where a simulated game's recorded values and failed expectations go instead of the log.
-    pub(super) game: Option<QuietGame>,
+    /// Where a simulated game's recorded values and failed expectations go instead of the log
+    /// (see [`Runner::play`]).
+    game: Option<QuietGame>,
     /// The `if` conditions around the statement being applied in this rule or outcome, and whether
     /// each held: a change logged there says what made it (logging only).
     because: Vec<(Span, bool)>,
@@ -179,6 +178,39 @@ pub(super) struct Runner<'a> {
     /// does, so that no new way of running forgets to).
     #[cfg(debug_assertions)]
     ended: bool,
+}
+
+/// What a run keeps of what it does, chosen when its runner is made ([`Runner::new`], then
+/// [`Runner::watch`], [`Runner::collect`] or [`Runner::play`] before it runs anything): the
+/// statements ask it, none works it out from the log, the observers and the game on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Mode {
+    /// Entries go to the log: changes, rolls, lookups, checks with the parts of their totals.
+    pub log: bool,
+    /// The changes made are wanted: by observers, or for the outcome of the action the host asked
+    /// for.
+    pub watched: bool,
+    /// A simulated game: its recorded values and expectations go to the game, not the log, and its
+    /// rolls keep no modifiers' labels.
+    pub game: bool,
+    /// Neither logged nor watched: nobody reads an old value or what a statement did, so
+    /// attributes are written over in place.
+    pub quiet: bool,
+    /// A simulated game with the log off: frames of checks and events are used again from one
+    /// firing to the next, their slots as they were (see [`Runner::keep_check_frame`]), and a rule's
+    /// roll makes its result only when something reads it.
+    pub reuse: bool,
+}
+
+impl Mode {
+    const fn new(log: bool, watched: bool, game: bool) -> Mode {
+        Mode { log, watched, game, quiet: !log && !watched, reuse: game && !log }
+    }
+
+    /// The same with the log off, for working something out again to explain it.
+    pub(super) const fn unlogged(self) -> Mode {
+        Mode::new(false, self.watched, self.game)
+    }
 }
 
 /// What a simulation reads of one game played quietly: the values it recorded, in order, and whether
@@ -268,7 +300,7 @@ pub(in crate::session) struct HostRun {
     /// The question a chooser said to wait on.
     pub asked: Option<Box<Question>>,
     /// Changes made, for the observers and the outcome (collected only when one of them wants them:
-    /// see [`Runner::watched`]).
+    /// see [`Mode::watched`]).
     pub changes: Vec<Change>,
     /// What the action did, collected for the host when it asked for the action (none in quiet
     /// games and samplers). Its changes are in `changes` until the action ends.
@@ -336,7 +368,7 @@ impl<'a> Runner<'a> {
             code,
             st,
             log,
-            logging,
+            mode: Mode::new(logging, false, false),
             depth: 0,
             nest: 0,
             span: Span::default(),
@@ -353,7 +385,6 @@ impl<'a> Runner<'a> {
             scripts_capped: false,
             script_given: None,
             hooks: None,
-            watched: false,
             host: HostRun::default(),
             kit,
             game: None,
@@ -369,21 +400,33 @@ impl<'a> Runner<'a> {
         self.settle_all_last();
     }
 
-    /// Whether observers, or the outcome of the host's action, want the changes this run makes.
-    #[inline(always)]
-    pub(super) fn observed(&self) -> bool {
-        self.watched
+    /// Tells the changes this run makes to observers, if `on` (before it runs anything).
+    pub(in crate::session) fn watch(&mut self, on: bool) {
+        self.mode = Mode::new(self.mode.log, on, self.mode.game);
     }
 
-    /// Collects what the host's action does from now on, for its outcome (changes included).
+    /// Collects what the host's action does, for its outcome (changes included; before it runs
+    /// anything).
     pub(in crate::session) fn collect(&mut self) {
-        self.watched = true;
+        self.mode = Mode::new(self.mode.log, true, self.mode.game);
         self.host.outcome = Some(Box::default());
+    }
+
+    /// Plays a simulated game: its recorded values and expectations go to `game` (before it runs
+    /// anything; [`Runner::game_over`] gives it back).
+    pub(in crate::session) fn play(&mut self, game: QuietGame) {
+        self.mode = Mode::new(self.mode.log, self.mode.watched, true);
+        self.game = Some(game);
+    }
+
+    /// The game [`Runner::play`] gave, with what it recorded.
+    pub(in crate::session) fn game_over(&mut self) -> QuietGame {
+        self.game.take().unwrap_or_default()
     }
 
     /// Notes `change` for the observers and the outcome, if they want it.
     pub(super) fn changed(&mut self, change: impl FnOnce() -> Change) {
-        if self.observed() {
+        if self.mode.watched {
             self.host.changes.push(change());
         }
     }
@@ -504,7 +547,7 @@ impl<'a> Runner<'a> {
 
     fn push(&mut self, entry: LogEntry) {
         if let LogEntry::Expect { passed, .. } = &entry
-            && self.game.is_some()
+            && self.mode.game
         {
             self.game_expect(*passed);
             return;

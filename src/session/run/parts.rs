@@ -148,9 +148,10 @@ impl Runner<'_> {
         if !counted && !pure(self.p, e, 0) {
             return None;
         }
-        let logging = std::mem::replace(&mut self.logging, false);
+        let mode = self.mode;
+        self.mode = mode.unlogged();
         let v = self.eval(e, f).ok();
-        self.logging = logging;
+        self.mode = mode;
         v
     }
 
@@ -193,10 +194,11 @@ impl Runner<'_> {
             return None;
         }
         // Worked out again quietly: the lookups it makes are in the log already.
-        let logging = std::mem::replace(&mut self.logging, false);
+        let mode = self.mode;
+        self.mode = mode.unlogged();
         let shown = self.part(e, f, false);
         let value = self.eval(e, f).map(|v| v.int());
-        self.logging = logging;
+        self.mode = mode;
         let (shown, value) = (shown?, value.ok()?);
         (shown != value.to_string()).then_some(shown)
     }

@@ -25,7 +25,7 @@ impl Runner<'_> {
             set(&mut frame[i], v);
         }
         if fresh {
-            if self.logging {
+            if self.mode.log {
                 self.push(LogEntry::Reaction { name: r.name.clone(), span });
             }
             self.st.orders.clear();
@@ -49,7 +49,7 @@ impl Runner<'_> {
                 },
             }
         }
-        if self.logging {
+        if self.mode.log {
             self.push(LogEntry::Order { text: text.clone(), span, from: None });
         }
         self.st.orders.push(crate::script::Order { who: None, verb: "order".into(), target: None, text });

@@ -91,7 +91,7 @@ impl Runner<'_> {
         }
         let scripts = self.scripts()?;
         let called = scripts.call(func as usize, values, span)?;
-        if self.logging {
+        if self.mode.log {
             for text in called.printed {
                 self.push(LogEntry::Print { text, span });
             }
@@ -144,7 +144,7 @@ impl Runner<'_> {
     pub(super) fn follow(&mut self, func: u32, args: &[Expr], span: Span, f: &mut Vec<Value>) -> R<()> {
         let scripts = self.scripts()?;
         let name = scripts.functions[func as usize].name.clone();
-        if self.logging {
+        if self.mode.log {
             self.push(LogEntry::Reaction { name: name.clone(), span });
         }
         let v = self.call_script(func, args, span, f)?;
@@ -189,7 +189,7 @@ impl Runner<'_> {
                 self.write(id, field, Value::Int(new), self.log_span(scripts, at, span))
             }
             Action::Order(order, at) => {
-                if self.logging {
+                if self.mode.log {
                     let (inline, from) = scripts.origin(at);
                     self.push(LogEntry::Order {
                         text: order.text.clone(),
@@ -206,7 +206,7 @@ impl Runner<'_> {
     /// The span a change asked for at script position `at` is logged with: the script line when it is
     /// in the ruleset, else the `follow` at `span`. Worked out only when there is a log to write.
     fn log_span(&self, scripts: &Scripts, at: rhai::Position, span: Span) -> Span {
-        if self.logging { scripts.origin(at).0.unwrap_or(span) } else { span }
+        if self.mode.log { scripts.origin(at).0.unwrap_or(span) } else { span }
     }
 
     /// The entity and attribute an action names.
