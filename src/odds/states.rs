@@ -265,7 +265,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         runs += 1;
                         // Starting a run costs something of its own, however short the piece.
                         if !work::charge(100) {
-                            return Err(out_of_work(states));
+                            return Err(out_of_work(found));
                         }
                         let mut frame = node.snap.frame.clone();
                         let mut game = node.snap.game.clone();
@@ -281,7 +281,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             &keep,
                         );
                         if work::dry() {
-                            return Err(out_of_work(states));
+                            return Err(out_of_work(found));
                         }
                         if let Some(needs) = s.walk_needs() {
                             let k = needs.len();

@@ -79,9 +79,10 @@ impl Runner<'_> {
         let at = (span.start, span.end);
         let entry = match w.keep.as_deref() {
             Some(k) => match k.frames.get(&at) {
-                Some(live) => {
-                    Outer::Call(at, live.iter().map(|i| f.get(*i as usize).cloned().unwrap_or(Value::None)).collect())
-                }
+                Some(live) => Outer::Call(
+                    at,
+                    live.iter().map(|i| f.get(*i as usize).cloned().unwrap_or(Value::None)).collect(),
+                ),
                 None => Outer::Opaque,
             },
             None => Outer::Call(at, f.to_vec()),
