@@ -329,6 +329,26 @@ pub(crate) struct Walk {
     /// What a pause tells states apart by (the checks' last results and the slots of frames that
     /// something reads later); everything when not given.
     pub keep: Option<std::sync::Arc<crate::session::Keep>>,
+    /// What encloses the statement running now, outermost first, while a walk that pauses is
+    /// under way: the pause inside a rule is keyed by it (see `Runner::context`).
+    pub outer: Vec<Outer>,
+}
+
+/// One construct around a pause inside a rule: with the game state and the innermost frame, what
+/// a path does after the pause depends on these and nothing else, so that paths that took
+/// different faces to the same place merge (see `odds::states`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub(crate) enum Outer {
+    /// A call (a trigger, a check's roll, a reaction) made by the statement at this span, with the
+    /// values of the caller's frame that anything reads after it returns.
+    Call((usize, usize), Vec<crate::program::Value>),
+    /// The turn of a `for each` at entity `id` of the first `n` entity slots.
+    Each(u32, u32),
+    /// The turn of a `repeat`.
+    Turn(usize),
+    /// Something whose state only the runner's own stack holds (a script's reaction): pauses under
+    /// it are keyed by the faces that led to them instead.
+    Opaque,
 }
 
 /// Where a walk through a scenario paused, to be merged with the other paths that reach the same
@@ -342,10 +362,13 @@ pub(crate) enum Paused {
         at: Vec<usize>,
     },
     /// At a turn of a `repeat` inside a rule: `key` tells the game state and the rule's values
-    /// apart, and the faces before `entered` led into the `repeat`.
+    /// apart, and `context` (or the faces before `entered`) what encloses the `repeat`.
     Loop {
         /// Faces used when the `repeat` began.
         entered: usize,
+        /// What encloses the `repeat` (its own turn left out), as bytes, when everything that does
+        /// is described; else the faces before `entered` stand for it.
+        context: Option<Vec<u8>>,
         /// The game state, the rule's values and the `repeat`, as bytes.
         key: Vec<u8>,
         /// The turn about to begin.
@@ -354,10 +377,13 @@ pub(crate) enum Paused {
         span: (usize, usize),
     },
     /// Just after a check rolled inside a rule (its dice used): `key` tells the game state and the
-    /// rule's values apart, and the faces before `entered` led to the roll.
+    /// rule's values apart, and `context` (or the faces before `entered`) what encloses the roll.
     Roll {
         /// Faces used when the roll began.
         entered: usize,
+        /// What encloses the roll, as bytes, when everything that does is described; else the
+        /// faces before `entered` stand for it.
+        context: Option<Vec<u8>>,
         /// The game state and the rule's values, as bytes.
         key: Vec<u8>,
         /// Where the roll is.

@@ -25,7 +25,8 @@ pub(crate) struct Live<'p> {
     /// For each top-level step of the scenario: the checks whose last result it, or a later step,
     /// reads.
     later: Vec<Vec<bool>>,
-    /// The slots read after each `roll` and at each turn of each `repeat`, by its span.
+    /// The slots read after each `roll`, `trigger` and reaction's `follow`, and at each turn of
+    /// each `repeat`, by its span.
     frames: HashMap<(usize, usize), Slots>,
     /// Keys made so far, by the scenario's top-level step.
     keeps: HashMap<usize, Arc<Keep>>,
@@ -297,9 +298,12 @@ impl<'p> Live<'p> {
             Stmt::ForEach { slot, filter, body, .. } => {
                 return self.each_head(*slot, filter.as_ref(), body, out);
             }
-            Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
+            // A call keys the caller's values read after it returns (`Runner::enter_call`).
+            Stmt::Trigger { args, span, .. } | Stmt::React { args, span, .. } => {
+                self.frames.entry((span.start, span.end)).or_default().extend(out.iter().copied());
                 self.exprs(args, &mut out)
             }
+            Stmt::Follow { args, .. } => self.exprs(args, &mut out),
             Stmt::Choose { slot, options, default, asker, .. } => {
                 out.remove(slot);
                 self.exprs(default, &mut out);

@@ -265,7 +265,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         runs += 1;
                         // Starting a run costs something of its own, however short the piece.
                         if !work::charge(100) {
-                            return Err(out_of_work(states));
+                            return Err(out_of_work(found));
                         }
                         let mut frame = node.snap.frame.clone();
                         let mut game = node.snap.game.clone();
@@ -281,7 +281,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             &keep,
                         );
                         if work::dry() {
-                            return Err(out_of_work(states));
+                            return Err(out_of_work(found));
                         }
                         if let Some(needs) = s.walk_needs() {
                             let k = needs.len();
@@ -322,14 +322,16 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 ids += 1;
                                 nodes.push(start(Arc::new(snap), w));
                             }
-                            Some(Paused::Roll { entered, key: inner_key, span }) => {
-                                // Paths that took the same way to the roll, and whose dice left the
-                                // same state.
-                                let mut key = vec![b'R'];
-                                let _ = serde_json::to_writer(
-                                    &mut key,
-                                    &(node.snap.id, &faces[..entered.min(faces.len())], span),
-                                );
+                            Some(Paused::Roll { entered, context, key: inner_key, span }) => {
+                                // Paths at the same roll, within the same calls and turns, whose
+                                // dice left the same state (or, where not all that encloses the
+                                // roll is described, that took the same way to it).
+                                let mut key = outer_key(b'R', &node.snap, &faces, entered, context, span);
+                                // Paths a `repeat`'s turn led here merge only with paths of the same
+                                // turn: what they reach is counted as that `repeat`'s (see `Loop`).
+                                let from = group.as_deref().unwrap_or_default();
+                                key.extend_from_slice(&(from.len() as u64).to_le_bytes());
+                                key.extend_from_slice(from);
                                 key.extend_from_slice(&inner_key);
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(&i) = inner_seen.get(&key) {
@@ -342,13 +344,9 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let (snap, from) = (node.snap.clone(), group.clone());
                                 inner.push(Node { snap, faces, skip, w, turn: None, from });
                             }
-                            Some(Paused::Loop { entered, key: inner, turn, span }) => {
-                                // The faces before the `repeat` began stand for everything outside it.
-                                let mut g = vec![b'L'];
-                                let _ = serde_json::to_writer(
-                                    &mut g,
-                                    &(node.snap.id, &faces[..entered.min(faces.len())], span),
-                                );
+                            Some(Paused::Loop { entered, context, key: inner, turn, span }) => {
+                                // The `repeat`: where it is, and what encloses it.
+                                let g = outer_key(b'L', &node.snap, &faces, entered, context, span);
                                 let mut key = g.clone();
                                 key.extend_from_slice(&inner);
                                 work::charge(key.len() as u64 / 8);
@@ -431,6 +429,36 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     }
     let remainder = (!remainder.is_zero()).then(|| remainder.fraction());
     finish(ends, states, runs, remainder)
+}
+
+/// What tells apart the places inside a statement of the scenario where paths pause (tagged
+/// `tag`): the `roll` or `repeat` at `span`, and what encloses it. When the runner describes all of
+/// that (`context`: each call on the way, with the caller's live values, each turn of a loop), the
+/// key holds the scenario's place and the description, and paths from any snapshot at that place,
+/// whatever their faces, merge there. Otherwise the snapshot and the faces that led there
+/// (`faces[..entered]`) stand for it: only paths that took the same way merge.
+fn outer_key(
+    tag: u8,
+    snap: &Snap,
+    faces: &[i64],
+    entered: usize,
+    context: Option<Vec<u8>>,
+    span: (usize, usize),
+) -> Vec<u8> {
+    let mut key = vec![tag];
+    // Serialising plain values into a vector cannot fail.
+    match context {
+        Some(c) => {
+            key.push(b'c');
+            let _ = serde_json::to_writer(&mut key, &(&snap.at, span));
+            key.extend_from_slice(&c);
+        }
+        None => {
+            key.push(b'f');
+            let _ = serde_json::to_writer(&mut key, &(snap.id, &faces[..entered.min(faces.len())], span));
+        }
+    }
+    key
 }
 
 /// Paths paused before a statement of the scenario, by its place, each with the keys of their

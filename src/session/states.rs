@@ -19,12 +19,13 @@ pub(crate) struct Keep {
     pub in_rule: Vec<bool>,
     /// What of each check's last result anything reads.
     pub reads: Arc<[LastRead]>,
-    /// The slots of its frame read later, after each `roll` and at each turn of each `repeat` (by
-    /// its span); a pause at another place keys its whole frame.
+    /// The slots of its frame read later, after each `roll`, `trigger` and reaction (by its span:
+    /// at a pause there, or for a call made there that encloses a pause) and at each turn of each
+    /// `repeat`; a pause at another place keys its whole frame, a call there is not described.
     pub frames: Arc<Frames>,
 }
 
-/// The live slots after each pause inside a rule, by the span of its `roll` or `repeat`.
+/// The live slots after each pause or call inside a rule, by the span of its statement.
 pub(crate) type Frames = HashMap<(usize, usize), Box<[u32]>>;
 
 /// What the rules and a scenario read of a check's last result.

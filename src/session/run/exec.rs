@@ -467,7 +467,9 @@ impl Runner<'_> {
                     return Err(e);
                 }
                 let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
+                let mark = self.enter_call(*span, f);
                 let r = self.roll_check_in_rule(*check, subject, &mut values, &given, *span);
+                self.leave(mark);
                 self.depth -= 1;
                 self.let_go(values);
                 r?;
@@ -492,6 +494,7 @@ impl Runner<'_> {
                 // kinds while the body runs, so they are visited without listing them first. A
                 // removed entity's tombstone is of no kind a loop asks for.
                 let n = self.st.entities.slots() as u32;
+                let mark = self.outer_mark();
                 for id in 0..n {
                     if self.st.entities.slot(id).is_none_or(|e| e.kind != *kind) {
                         continue;
@@ -503,7 +506,10 @@ impl Runner<'_> {
                     {
                         continue;
                     }
-                    self.exec_block(body, f)?;
+                    self.enter_at(mark, crate::dice::Outer::Each(id, n));
+                    let r = self.exec_block(body, f);
+                    self.leave(mark);
+                    r?;
                 }
                 Ok(())
             }
@@ -513,7 +519,10 @@ impl Runner<'_> {
                 // once the event is over.
                 let n = self.p.events[*event as usize].frame.max(args.len() as u32) as usize;
                 if n == 0 {
-                    return self.fire_in(*event, &mut Vec::new(), 0, *span);
+                    let mark = self.enter_call(*span, f);
+                    let r = self.fire_in(*event, &mut Vec::new(), 0, *span);
+                    self.leave(mark);
+                    return r;
                 }
                 let mut values = self.event_frame(*event, n);
                 for (k, (slot, a)) in values.iter_mut().zip(args).enumerate() {
@@ -529,7 +538,9 @@ impl Runner<'_> {
                         }
                     }
                 }
+                let mark = self.enter_call(*span, f);
                 let r = self.fire_in(*event, &mut values, args.len(), *span);
+                self.leave(mark);
                 self.keep_event_frame(*event, values);
                 r
             }
@@ -575,13 +586,17 @@ impl Runner<'_> {
             Stmt::Repeat { body, until, span } => {
                 self.at(*span)?;
                 let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
+                let mark = self.outer_mark();
                 for turn in 0..MAX_REPEAT {
                     if turn > 0 {
                         self.loop_turn(*span, turn, entered, f)?;
                     }
                     self.span = *span;
                     self.tick(1)?;
-                    self.exec_block(body, f)?;
+                    self.enter_at(mark, crate::dice::Outer::Turn(turn));
+                    let r = self.exec_block(body, f);
+                    self.leave(mark);
+                    r?;
                     self.span = *span;
                     if self.holds(until, f)? || self.st.over.is_some() {
                         return Ok(());
@@ -649,11 +664,19 @@ impl Runner<'_> {
             }
             Stmt::Follow { func, args, span } => {
                 self.at(*span)?;
-                self.follow(*func, args, *span, f)
+                // A script's actions are not described (see `Runner::context`).
+                let mark = self.outer_mark();
+                self.enter_at(mark, crate::dice::Outer::Opaque);
+                let r = self.follow(*func, args, *span, f);
+                self.leave(mark);
+                r
             }
             Stmt::React { reaction, args, fresh, span } => {
                 self.at(*span)?;
-                self.react(*reaction, args, *fresh, *span, f)
+                let mark = self.enter_call(*span, f);
+                let r = self.react(*reaction, args, *fresh, *span, f);
+                self.leave(mark);
+                r
             }
             Stmt::Order { parts, span } => {
                 self.at(*span)?;

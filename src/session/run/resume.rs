@@ -4,7 +4,7 @@
 
 use super::{MAX_REPEAT, R, Runner, fail};
 use crate::ast::Span;
-use crate::dice::Paused;
+use crate::dice::{Outer, Paused};
 use crate::program::*;
 
 impl Runner<'_> {
@@ -26,8 +26,9 @@ impl Runner<'_> {
             return Ok(());
         }
         let key = self.pause_key(f, span);
+        let context = self.context();
         if let Some(w) = self.st.walk.as_mut() {
-            w.paused = Some(Paused::Loop { entered, key, turn, span: (span.start, span.end) });
+            w.paused = Some(Paused::Loop { entered, context, key, turn, span: (span.start, span.end) });
         }
         Err(Box::new(paused(span)))
     }
@@ -50,10 +51,92 @@ impl Runner<'_> {
             return Ok(());
         }
         let key = self.pause_key(f, span);
+        let context = self.context();
         if let Some(w) = self.st.walk.as_mut() {
-            w.paused = Some(Paused::Roll { entered, key, span: (span.start, span.end) });
+            w.paused = Some(Paused::Roll { entered, context, key, span: (span.start, span.end) });
         }
         Err(Box::new(paused(span)))
+    }
+
+    /// Where the constructs around the running statement are noted, while a walk that pauses is
+    /// under way: `None` otherwise, and then a call or loop costs this one test.
+    #[inline]
+    pub(super) fn outer_mark(&self) -> Option<usize> {
+        match &self.st.walk {
+            Some(w) if w.pause && !w.done => Some(w.outer.len()),
+            _ => None,
+        }
+    }
+
+    /// Notes, in a walk that pauses, the call made by the statement at `span` from frame `f`: the
+    /// values of `f` that anything reads after the call (by `odds::live`; all of them when the walk
+    /// was given nothing to go by, and none, the call then left undescribed, for a statement it
+    /// does not know). Returns where to go back to with [`Runner::leave`].
+    #[inline]
+    pub(super) fn enter_call(&mut self, span: Span, f: &[Value]) -> Option<usize> {
+        let mark = self.outer_mark()?;
+        let w = self.st.walk.as_mut()?;
+        let at = (span.start, span.end);
+        let entry = match w.keep.as_deref() {
+            Some(k) => match k.frames.get(&at) {
+                Some(live) => Outer::Call(
+                    at,
+                    live.iter().map(|i| f.get(*i as usize).cloned().unwrap_or(Value::None)).collect(),
+                ),
+                None => Outer::Opaque,
+            },
+            None => Outer::Call(at, f.to_vec()),
+        };
+        w.outer.push(entry);
+        Some(mark)
+    }
+
+    /// Notes `o` around what runs next, in place of whatever was noted from `mark` on (a loop's
+    /// turn replaces the turn before); nothing outside a walk that pauses.
+    #[inline]
+    pub(super) fn enter_at(&mut self, mark: Option<usize>, o: Outer) {
+        if let Some(m) = mark
+            && let Some(w) = self.st.walk.as_mut()
+        {
+            w.outer.truncate(m);
+            w.outer.push(o);
+        }
+    }
+
+    /// Forgets what was noted from `mark` on: the construct it was noted for is left (also when it
+    /// stopped with an error, so that nothing stale is left behind).
+    #[inline]
+    pub(super) fn leave(&mut self, mark: Option<usize>) {
+        if let Some(m) = mark
+            && let Some(w) = self.st.walk.as_mut()
+        {
+            w.outer.truncate(m);
+        }
+    }
+
+    /// What encloses a pause inside a rule, as bytes: each call on the way to it (where it was made,
+    /// the live values of the frame that made it), each `for each` and `repeat` turn. With the game
+    /// state and the innermost frame's live values (`pause_key`), what a path does after the pause
+    /// depends on nothing else: the statements left in each block follow from where each call was
+    /// made (a call's statement is in one block of one rule, and which outcome's effects or which
+    /// trigger of an event runs follows from it too); the event of a trigger, the check of a roll
+    /// follow from the statement. What is not in the key, and why it may be left out: the
+    /// results of checks left to be made when read (made before the key is written, by
+    /// `pause_key`); timed changes, the round and turn (in the game state); whether a roll further
+    /// out pauses after it returns (that changes where paths merge, not what they reach); the
+    /// count of steps against the step budget (a merged path goes on with the count of the path
+    /// that stands for it, as paths merged at a step of the scenario start again from none).
+    /// `None` when something on the way is not described (a script's reaction): the faces
+    /// that led to the pause stand for it then, as they always did.
+    fn context(&self) -> Option<Vec<u8>> {
+        let w = self.st.walk.as_ref()?;
+        if w.outer.iter().any(|o| matches!(o, Outer::Opaque)) {
+            return None;
+        }
+        let mut out = vec![];
+        // Serialising plain values into a vector cannot fail.
+        let _ = serde_json::to_writer(&mut out, &w.outer);
+        Some(out)
     }
 
     /// What tells a path paused inside a rule, at the `roll` or `repeat` at `span`, apart: the game
