@@ -564,7 +564,7 @@ fn shapes_are_outlined_hovered_and_defined() {
 
 #[test]
 fn a_scenarios_report_line_is_hovered_and_completed_where_it_fits() {
-    let text = "kind unit { hp: 0..9 = 3 }\nevent hit(u: unit)\non hit {\n  remove 1 from u.hp\n  \n}\n\
+    let text = "kind unit { hp: 0..9 = 3 }\nevent hit(u: unit)\non hit {\n  if u.hp > 0 { remove 1 from u.hp }\n  \n}\n\
                 scenario two \"Two hits\" {\n  new unit u\n  trigger hit(u: u)\n  record \"hp\" = u.hp\n  \
                 report u.hp, u.hp <= 1\n  \n}\n";
     let mut c = Client::start();
