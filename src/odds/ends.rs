@@ -37,9 +37,10 @@ pub(crate) struct Stop {
     /// The error's message.
     pub message: String,
     /// The line (from 1) the error points at, if it points at one: of the ruleset, or of `file`.
-    pub line: Option<usize>,
+    /// (Kept small: a merged path's end holds it.)
+    pub line: Option<u32>,
     /// The script file the line is in, when it is not the ruleset's.
-    pub file: Option<String>,
+    pub file: Option<Arc<str>>,
 }
 
 impl Stop {
@@ -48,7 +49,7 @@ impl Stop {
     pub fn of(rules: &Ruleset, d: &Diagnostic) -> Stop {
         let at = d.labels.first().map(|l| l.span.start);
         let (line, file) = match (&d.source, at) {
-            (Some(f), Some(at)) => (Some(line_of(&f.text, at)), Some(f.name.clone())),
+            (Some(f), Some(at)) => (Some(line_of(&f.text, at)), Some(f.name.as_str().into())),
             (None, Some(at)) if at <= rules.text().len() => (Some(line_of(rules.text(), at)), None),
             _ => (None, None),
         };
@@ -71,12 +72,12 @@ impl Stop {
 }
 
 /// The line (from 1) of byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> usize {
+fn line_of(text: &str, at: usize) -> u32 {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;
     }
-    text[..at].matches('\n').count() + 1
+    u32::try_from(text[..at].matches('\n').count() + 1).unwrap_or(u32::MAX)
 }
 
 /// How the run that left session `s` ended: the error that stopped it (if any), what it recorded
