@@ -88,8 +88,14 @@ type Ends = BTreeMap<End, Q>;
 /// What one recorded value reads of an end.
 type Pick = fn(&End) -> String;
 
-/// The end of a tie-break still tied after the 1,000 turns a `repeat` may run.
-const STUCK: &str = "(stopped: `repeat` ran 1000 times without its condition coming true)";
+/// The end of a tie-break still tied after the 1,000 turns a `repeat` may run, named with the line
+/// of the tie-break's `repeat` (the ruleset's first), as a run that went round it to the end is.
+fn stuck() -> String {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/combat_hq.mettle")).unwrap();
+    let line = text.lines().position(|l| l.trim() == "repeat {").expect("the tie-break's `repeat`") + 1;
+    format!("(stopped at line {line}: `repeat` ran 1000 times without its condition coming true)")
+}
 
 /// The chance that two Command Dice a side give as many sixes on each side 1,000 turns running:
 /// sixes on 2d6 are 0, 1, 2 with chances 25, 10, 1 in 36, so a turn ties with (625 + 100 + 1)/1296.
@@ -104,6 +110,7 @@ fn morale_race_chain(turns: i64) -> Ends {
     let mut open: BTreeMap<(Group, Group), Q> = BTreeMap::new();
     open.insert((Group { mp: 6, zero: false }, Group { mp: 5, zero: false }), Q::int(1, 1));
     let mut ends = Ends::new();
+    let stuck_end = stuck();
     for turn in 1..=turns {
         let mut next: BTreeMap<(Group, Group), Q> = BTreeMap::new();
         for ((max, tom), p) in open {
@@ -134,8 +141,8 @@ fn morale_race_chain(turns: i64) -> Ends {
                         if m.mp == t.mp {
                             // Each turn of the tie-break ties with chance `tie`; mettle stops a
                             // `repeat` after 1,000 turns, with an error, so that much never ends.
-                            let stuck = tie_after_1000();
-                            let half = q.mul(&Q(&stuck.1 - &stuck.0, stuck.1.clone() * 2u32).norm());
+                            let tie = tie_after_1000();
+                            let half = q.mul(&Q(&tie.1 - &tie.0, tie.1.clone() * 2u32).norm());
                             add_to(
                                 &mut ends,
                                 ("minor_victory for max".into(), turns, m.mp, t.mp, by_time),
@@ -146,7 +153,7 @@ fn morale_race_chain(turns: i64) -> Ends {
                                 ("minor_victory for tom".into(), turns, m.mp, t.mp, by_time),
                                 half,
                             );
-                            add_to(&mut ends, (STUCK.into(), turns, m.mp, t.mp, by_time), q.mul(&stuck));
+                            add_to(&mut ends, (stuck_end.clone(), turns, m.mp, t.mp, by_time), q.mul(&tie));
                         } else {
                             let w = if m.mp > t.mp { "max" } else { "tom" };
                             add_to(
@@ -201,8 +208,9 @@ fn morale_race_is_exact_and_equals_a_markov_chain_of_the_seed() {
         assert_eq!(&g.num * &p.den, &p.num * &g.den, "{name}: {} against {}", g.to_f64(), p.to_f64());
     }
     // Recorded values are over the runs that ended: all but those stuck in the tie-break.
+    let stuck = stuck();
     let ended: Ends =
-        chain.iter().filter(|(k, _)| k.0 != STUCK).map(|(k, q)| (k.clone(), q.clone())).collect();
+        chain.iter().filter(|(k, _)| k.0 != stuck).map(|(k, q)| (k.clone(), q.clone())).collect();
     let total = ended.values().fold(Q::int(0, 1), |a, q| a.add(q));
     let values: BTreeMap<&str, &mettle::odds::Dist> = m.values.iter().map(|(l, d)| (l.as_str(), d)).collect();
     let checks: [(&str, Pick); 4] = [
@@ -301,6 +309,11 @@ fn a_repeat_that_goes_round_the_same_states_is_summed_exactly() {
     assert!((half("win for a") - 0.5).abs() < 1e-300);
     assert!((half("win for b") - 0.5).abs() < 1e-300);
     assert!(m.remainder.is_none());
+    // The runs still tied after the 1,000 turns a `repeat` may run are stopped at its line, as a
+    // run played that far is.
+    let stuck = m.ends.iter().find(|(e, _)| e.starts_with("(stopped")).expect("the runs past the last turn");
+    assert_eq!(stuck.0, "(stopped at line 7: `repeat` ran 1000 times without its condition coming true)");
+    assert!(stuck.1.to_f64() < 1e-300);
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! How one way a scenario can end is told apart from another, and named for people: the values its
 //! `report` line (or `--report`) reads; else how the game ended; else only the attributes that
 //! differ between its ends. A path that an error stopped is named as stopped, with what stopped it
-//! and where. Shared by the exact walk, the merging of equal game states and the estimate.
+//! and where. Shared by the exact walk, the merging of equal game states, the estimate and the
+//! REPL's what-if, so that all of them name the same end alike.
 
 use crate::diagnostics::Diagnostic;
 use crate::{Ruleset, Session};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 /// Values recorded, each with its label.
@@ -30,25 +31,53 @@ pub(crate) struct EndFacts {
     pub reported: Option<Vec<(Arc<str>, String)>>,
 }
 
-/// What stopped a path before the scenario's end: an error, and the line of the rule it arose in.
+/// What stopped a path before the scenario's end: an error, and where it arose.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub(crate) struct Stop {
     /// The error's message.
     pub message: String,
-    /// The line (from 1) of the ruleset the error points at, if it points at one.
-    pub line: Option<usize>,
+    /// The line (from 1) the error points at, if it points at one: of the ruleset, or of `file`.
+    /// (Kept small: a merged path's end holds it.)
+    pub line: Option<u32>,
+    /// The script file the line is in, when it is not the ruleset's.
+    pub file: Option<Arc<str>>,
 }
 
 impl Stop {
-    /// The stop of error `d`, in ruleset `rules`.
+    /// The stop of error `d`, in ruleset `rules`. An error that points nowhere, or past the
+    /// ruleset's text (into a step typed at the REPL's prompt), has no line.
     pub fn of(rules: &Ruleset, d: &Diagnostic) -> Stop {
-        let line = d
-            .labels
-            .first()
-            .filter(|_| d.source.is_none())
-            .map(|l| rules.text()[..l.span.start.min(rules.text().len())].matches('\n').count() + 1);
-        Stop { message: d.message.clone(), line }
+        let at = d.labels.first().map(|l| l.span.start);
+        let (line, file) = match (&d.source, at) {
+            (Some(f), Some(at)) => (Some(line_of(&f.text, at)), Some(f.name.as_str().into())),
+            (None, Some(at)) if at <= rules.text().len() => (Some(line_of(rules.text(), at)), None),
+            _ => (None, None),
+        };
+        Stop { message: d.message.clone(), line, file }
     }
+
+    /// A stop with `message` at byte `at` of ruleset `rules`.
+    pub fn at(rules: &Ruleset, message: String, at: usize) -> Stop {
+        Stop { message, line: Some(line_of(rules.text(), at)), file: None }
+    }
+
+    /// The stop as a row of a report: `(stopped at line 40: the game is over (draw))`.
+    pub fn name(&self) -> String {
+        match (self.line, &self.file) {
+            (Some(l), Some(f)) => format!("(stopped at line {l} of {f}: {})", self.message),
+            (Some(l), None) => format!("(stopped at line {l}: {})", self.message),
+            (None, _) => format!("(stopped: {})", self.message),
+        }
+    }
+}
+
+/// The line (from 1) of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> u32 {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    u32::try_from(text[..at].matches('\n').count() + 1).unwrap_or(u32::MAX)
 }
 
 /// How the run that left session `s` ended: the error that stopped it (if any), what it recorded
@@ -112,27 +141,28 @@ pub(crate) fn last_per_label(records: &mut Vec<(Arc<str>, i64)>) {
 
 /// The name of each end, in order: by its reported values when the scenario reports some; else by
 /// how the game ended, when every end that was not stopped ended the game; else by the attributes
-/// that differ between the ends (with the game's end, when only some ended it). A stopped path is
-/// named by what stopped it.
+/// that differ between the ends (with the game's end, when only some ended it), and the entities
+/// some ends have and this one has not (`no reinforcement`). A stopped path is named by what
+/// stopped it.
 pub(crate) fn names(ends: &[&EndFacts]) -> Vec<String> {
     let reports = ends.iter().any(|e| e.reported.is_some());
-    let games = ends.iter().filter(|e| e.stop.is_none()).all(|e| e.over.is_some());
-    let mut varies: BTreeMap<&str, bool> = BTreeMap::new();
+    let finished: Vec<&&EndFacts> = ends.iter().filter(|e| e.stop.is_none()).collect();
+    let games = finished.iter().all(|e| e.over.is_some());
+    let mut varies: BTreeSet<&str> = BTreeSet::new();
     if !reports && !games {
-        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
-        for e in ends.iter().filter(|e| e.stop.is_none()) {
+        // Each part's first value, and how many ends have it.
+        let mut first: BTreeMap<&str, (&str, usize)> = BTreeMap::new();
+        for e in &finished {
             for (k, v) in &e.parts {
-                match first.get(k.as_str()) {
-                    None => {
-                        first.insert(k, v);
-                    }
-                    Some(old) if *old != v => {
-                        varies.insert(k, true);
-                    }
-                    _ => {}
+                let seen = first.entry(k).or_insert((v, 0));
+                seen.1 += 1;
+                if seen.0 != v {
+                    varies.insert(k);
                 }
             }
         }
+        // A part that some ends lack (its entity was made on some paths only) tells them apart too.
+        varies.extend(first.iter().filter(|(_, (_, n))| *n < finished.len()).map(|(k, _)| *k));
     }
     let game = |over: &(String, Option<String>)| match &over.1 {
         Some(w) => format!("{} for {w}", over.0),
@@ -155,9 +185,14 @@ pub(crate) fn names(ends: &[&EndFacts]) -> Vec<String> {
                     parts.extend(
                         e.parts
                             .iter()
-                            .filter(|(k, _)| varies.get(k.as_str()).copied().unwrap_or(false))
+                            .filter(|(k, _)| varies.contains(k.as_str()))
                             .map(|(k, v)| format!("{k} = {v}")),
                     );
+                    let has: HashSet<&str> = e.parts.iter().map(|(k, _)| entity_of(k)).collect();
+                    let mut missing: Vec<&str> =
+                        varies.iter().map(|k| entity_of(k)).filter(|n| !has.contains(n)).collect();
+                    missing.dedup();
+                    parts.extend(missing.into_iter().map(|n| format!("no {n}")));
                     if parts.is_empty() { "always the same end".to_string() } else { parts.join(", ") }
                 }
             },
@@ -165,14 +200,9 @@ pub(crate) fn names(ends: &[&EndFacts]) -> Vec<String> {
         .collect()
 }
 
-impl Stop {
-    /// The stop as a row of a report: `stopped at line 40: the game is over (draw)`.
-    pub fn name(&self) -> String {
-        match self.line {
-            Some(l) => format!("(stopped at line {l}: {})", self.message),
-            None => format!("(stopped: {})", self.message),
-        }
-    }
+/// The entity a part names: `alpha` of `alpha.morale`.
+fn entity_of(part: &str) -> &str {
+    part.split_once('.').map_or(part, |(e, _)| e)
 }
 
 /// Ends with exact chances `num / den`, named and added up by name (most likely first), and each
@@ -218,6 +248,44 @@ pub(crate) fn exact_rows(
         values.push((l.to_string(), super::Dist::from_weights(lo, weights)));
     }
     (out, values)
+}
+
+/// Ends counted in `runs` simulated runs, named and added up by name (most often first), each with
+/// its 95% interval, and each recorded value's distribution over the runs.
+#[allow(clippy::type_complexity, reason = "the named ends, and the recorded values")]
+pub(crate) fn counted_rows(
+    counts: &[(EndFacts, u64)],
+    runs: u64,
+) -> (Vec<super::OutcomeOdds>, Vec<(String, super::Dist)>) {
+    let facts: Vec<&EndFacts> = counts.iter().map(|(f, _)| f).collect();
+    let mut hits: Vec<(String, u64)> = vec![];
+    let mut records: BTreeMap<Arc<str>, BTreeMap<i64, u64>> = BTreeMap::new();
+    let mut order: Vec<Arc<str>> = vec![];
+    for ((f, n), name) in counts.iter().zip(names(&facts)) {
+        match hits.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, h)) => *h += n,
+            None => hits.push((name, *n)),
+        }
+        for (l, v) in &f.records {
+            if !order.contains(l) {
+                order.push(l.clone());
+            }
+            *records.entry(l.clone()).or_default().entry(*v).or_default() += n;
+        }
+    }
+    hits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let outcomes = hits
+        .into_iter()
+        .map(|(name, hits)| {
+            let (low, high) = crate::sim::wilson(hits, runs);
+            super::OutcomeOdds { name, chance: super::Chance::Estimate { hits, runs, low, high } }
+        })
+        .collect();
+    let values = order
+        .iter()
+        .filter_map(|l| super::Dist::from_counts(records.remove(l)?).map(|d| (l.to_string(), d)))
+        .collect();
+    (outcomes, values)
 }
 
 use num_bigint::BigUint;

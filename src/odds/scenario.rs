@@ -2,12 +2,11 @@
 //! ([`scenario_ends`](super::scenario_ends)), otherwise estimated by as many simulated runs as the
 //! budget of work allows, saying why.
 
-use super::{Chance, Dist, FALLBACK_RUNS, How, OutcomeOdds, Report, work};
+use super::{Chance, FALLBACK_RUNS, How, OutcomeOdds, Report, work};
 use crate::diagnostics::Diagnostic;
 use crate::session::QuietGame;
 use crate::{Ruleset, Session};
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::collections::HashMap;
 
 /// How scenario `name` ends: each end state with its chance, exact over every way its rolls can go
 /// when that fits in [`MAX_PATHS`](super::MAX_PATHS) and the budget's `odds_work`; otherwise
@@ -100,35 +99,7 @@ fn estimate(r: &Ruleset, name: &str, reason: String, seed: u64) -> Result<Report
         reason
     };
     let (counts, runs) = play(r, name, runs, seed)?;
-    let facts: Vec<&super::ends::EndFacts> = counts.iter().map(|(f, _)| f).collect();
-    let names = super::ends::names(&facts);
-    let mut hits: Vec<(String, u64)> = vec![];
-    let mut records: BTreeMap<Arc<str>, BTreeMap<i64, u64>> = BTreeMap::new();
-    let mut order: Vec<Arc<str>> = vec![];
-    for ((f, n), name) in counts.iter().zip(names) {
-        match hits.iter_mut().find(|(k, _)| *k == name) {
-            Some((_, h)) => *h += n,
-            None => hits.push((name, *n)),
-        }
-        for (l, v) in &f.records {
-            if !order.contains(l) {
-                order.push(l.clone());
-            }
-            *records.entry(l.clone()).or_default().entry(*v).or_default() += n;
-        }
-    }
-    hits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let outcomes = hits
-        .into_iter()
-        .map(|(name, hits)| {
-            let (low, high) = crate::sim::wilson(hits, runs);
-            OutcomeOdds { name, chance: Chance::Estimate { hits, runs, low, high } }
-        })
-        .collect();
-    let values = order
-        .iter()
-        .filter_map(|l| Dist::from_counts(records.remove(l)?).map(|d| (l.to_string(), d)))
-        .collect();
+    let (outcomes, values) = super::ends::counted_rows(&counts, runs);
     Ok(Report {
         question: format!("scenario {name}: how it ends"),
         outcomes,

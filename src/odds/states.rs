@@ -366,6 +366,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                     continue;
                                 }
                                 seen.insert(full, next.len());
+                                loops.entry(g.clone()).or_default().span = Some(span.0);
                                 let skip = node.skip + 1;
                                 let from = Some(g.clone());
                                 let at = Some(Turn { group: g, key, turn });
@@ -402,7 +403,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
             let mut done: Vec<Vec<u8>> = vec![];
             for (g, now) in &loops {
                 let Some(then) = before.get(g) else { continue };
-                let Some((sum, stuck)) = geometric(then, now) else { continue };
+                let Some((sum, stuck)) = geometric(rules, then, now) else { continue };
                 for (k, (w, out)) in &now.outs {
                     let more = w.mul(&sum);
                     match out {
@@ -548,6 +549,8 @@ struct Loop {
     mixed: bool,
     /// Paths from elsewhere joined it.
     joined: bool,
+    /// Where the `repeat` starts in the ruleset's text.
+    span: Option<usize>,
 }
 
 impl Loop {
@@ -578,8 +581,9 @@ impl Loop {
 /// another `repeat`; all at one turn t), every later round is this one times r again: each path
 /// runs the same rules from the same state whatever its turn. Gives r + r² + … + r^m (m the turns
 /// the `repeat` has left), what every output of this round is to be multiplied by to add all the
-/// rounds to come, and the paths the last turn leaves open, stopped by the `repeat`'s error.
-fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
+/// rounds to come, and the paths the last turn leaves open, stopped by the `repeat`'s error (at its
+/// line of `rules`, as a run that went round it to the end would be).
+fn geometric(rules: &Ruleset, then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
     if now.mixed || now.joined || then.mixed || now.open.is_empty() || now.open.len() != then.open.len() {
         return None;
     }
@@ -607,12 +611,15 @@ fn geometric(then: &Loop, now: &Loop) -> Option<(W, Option<End>)> {
         facts: super::ends::EndFacts {
             over: None,
             parts: vec![],
-            stop: Some(super::ends::Stop {
-                message: format!(
+            stop: Some({
+                let message = format!(
                     "`repeat` ran {} times without its condition coming true",
                     crate::session::run::MAX_REPEAT
-                ),
-                line: None,
+                );
+                match now.span {
+                    Some(at) => super::ends::Stop::at(rules, message, at),
+                    None => super::ends::Stop { message, line: None, file: None },
+                }
             }),
             records: vec![],
             reported: None,

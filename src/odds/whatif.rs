@@ -6,19 +6,20 @@
 //! The engine is behind [`what_if`] alone, so that the way the paths are followed can change (a
 //! state-merging engine) without its callers noticing.
 
-use super::{Chance, Dist, FALLBACK_RUNS, Fraction, How, MAX_PATHS, OutcomeOdds, Report, work};
+use super::ends::{self, EndFacts};
+use super::{Chance, FALLBACK_RUNS, Fraction, How, MAX_PATHS, OutcomeOdds, Report, work};
 use crate::diagnostics::Diagnostic;
-use crate::session::{LogEntry, Session};
+use crate::session::Session;
 use num_bigint::BigUint;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a step does from the state it starts in: the ends it can lead to, and what it changes in
 /// every one of them.
 #[derive(Debug, Clone)]
 pub(crate) struct WhatIf {
-    /// The ends, told apart by what differs between them, with their chances (exact or estimated),
-    /// and the distribution of each value recorded (`record "label" = …`).
+    /// The ends, named as the odds of a scenario name them ([`ends::names`]), with their chances
+    /// (exact or estimated), and the distribution of each value recorded (`record "label" = …`).
     pub report: Report,
     /// What is the same in every end but not as it was: `alpha.ap: 1 → 0`.
     pub always: Vec<String>,
@@ -27,11 +28,10 @@ pub(crate) struct WhatIf {
 /// How to play the step once on a copy of the session.
 pub(crate) type Step<'a> = dyn FnMut(&mut Session) -> Result<(), Diagnostic> + 'a;
 
-/// One end reached: what it is told apart by, the values recorded on the way, and its weight.
-struct End {
-    parts: BTreeMap<String, String>,
-    records: Vec<(String, i64)>,
-    error: Option<String>,
+/// The ends reached: each distinct end with its weight, exactly (over one denominator) or counted.
+enum Found {
+    Exact { ends: Vec<(EndFacts, BigUint)>, common: BigUint, paths: usize },
+    Counted(Vec<(EndFacts, u64)>),
 }
 
 /// The ends `step` leads to from `session`, exactly when every way its dice can fall fits in
@@ -47,13 +47,13 @@ pub(crate) fn what_if(
     let units = session.ruleset().budget().odds_work;
     let (exact, dry) = work::within(units, || exact(session, step));
     let reason = match exact {
-        Ok(ends) if !dry => return Ok(summarise(session, question, ends, How::Exact)),
+        Ok(found) if !dry => return Ok(summarise(session, question, found, How::Exact)),
         Ok(_) => work::reason(),
         Err(why) if dry => format!("{why}; {}", work::reason()),
         Err(why) => why,
     };
     let (sampled, _) = work::within(units, || sample(session, step, FALLBACK_RUNS, seed, &|_| {}, None));
-    let (ends, runs) = sampled;
+    let (found, runs) = sampled;
     if runs == 0 {
         return Err(Diagnostic::plain(
             "odds::out_of_work",
@@ -66,7 +66,7 @@ pub(crate) fn what_if(
     } else {
         reason
     };
-    Ok(summarise(session, question, ends, How::Estimated { reason, runs, seed }))
+    Ok(summarise(session, question, found, How::Estimated { reason, runs, seed }))
 }
 
 /// The ends of `runs` plays of `step` from `session`, each with dice seeded from `seed` and the run's
@@ -82,14 +82,14 @@ pub(crate) fn simulate(
     progress: &dyn Fn(u64),
     stop: &AtomicBool,
 ) -> WhatIf {
-    let (ends, done) = sample(session, step, runs, seed, progress, Some(stop));
+    let (found, done) = sample(session, step, runs, seed, progress, Some(stop));
     let reason = "it was asked for as a simulation".to_string();
-    summarise(session, question, ends, How::Estimated { reason, runs: done, seed })
+    summarise(session, question, found, How::Estimated { reason, runs: done, seed })
 }
 
 /// Every way the dice can fall ([`super::walk::every_path`]), each path played again from the
-/// game as it stands with its faces.
-fn exact(session: &Session, step: &mut Step<'_>) -> Result<Vec<(End, BigUint)>, String> {
+/// game as it stands with its faces; equal ends added up.
+fn exact(session: &Session, step: &mut Step<'_>) -> Result<Found, String> {
     use super::walk::{Short, every_path};
     let ends = every_path(|| session.reseeded(0), step, |s, result| Ok::<_, ()>(end(s, result)));
     let ends = match ends {
@@ -99,11 +99,16 @@ fn exact(session: &Session, step: &mut Step<'_>) -> Result<Vec<(End, BigUint)>, 
     };
     // Weights over one common denominator, so that they add up.
     let common = ends.iter().fold(BigUint::from(1u32), |acc, (_, d)| num_integer::Integer::lcm(&acc, d));
-    Ok(ends.into_iter().map(|(e, d)| (e, &common / d)).collect())
+    let paths = ends.len();
+    let mut added: HashMap<EndFacts, BigUint> = HashMap::new();
+    for (e, d) in ends {
+        *added.entry(e).or_default() += &common / d;
+    }
+    Ok(Found::Exact { ends: added.into_iter().collect(), common, paths })
 }
 
-/// `runs` plays with seeded dice, each weighing 1; stops early when the budget of work runs out or
-/// `stop` is set. The ends, and how many runs were made.
+/// `runs` plays with seeded dice, each end counted; stops early when the budget of work runs out
+/// or `stop` is set. The ends, and how many runs were made.
 fn sample(
     session: &Session,
     step: &mut Step<'_>,
@@ -111,8 +116,8 @@ fn sample(
     seed: u64,
     progress: &dyn Fn(u64),
     stop: Option<&AtomicBool>,
-) -> (Vec<(End, BigUint)>, u64) {
-    let mut ends = vec![];
+) -> (Found, u64) {
+    let mut counts: HashMap<EndFacts, u64> = HashMap::new();
     let mut done = 0;
     for i in 0..runs {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
@@ -126,161 +131,52 @@ fn sample(
         if work::dry() || cancelled {
             break;
         }
-        ends.push((end(&s, result), BigUint::from(1u32)));
+        *counts.entry(end(&s, result)).or_default() += 1;
         done += 1;
         if done % 256 == 0 {
             progress(done);
         }
     }
     progress(done);
-    (ends, done)
+    (Found::Counted(counts.into_iter().collect()), done)
 }
 
-/// What a run's end is told apart by: the game's result and winner, each entity's attributes (and
-/// that it is in play), and the values recorded on the way.
-fn end(s: &Session, result: Result<(), Diagnostic>) -> End {
-    let records = s
-        .log()
-        .iter()
-        .filter_map(|l| match &l.entry {
-            LogEntry::Record { label, value, .. } => Some((label.clone(), *value)),
-            _ => None,
-        })
-        .collect();
-    End { parts: parts(s), records, error: result.err().map(|d| d.message) }
+/// How a run ended, as the odds of a scenario tell ends apart: the game's end, every attribute,
+/// the values recorded and reported on the way, or the error that stopped it.
+fn end(s: &Session, result: Result<(), Diagnostic>) -> EndFacts {
+    let (records, reported) = ends::logged(s);
+    ends::facts(s, result.as_ref().err(), records, reported)
 }
 
-/// Whether `key` is the game's (its result or winner) rather than an entity's.
-fn game_part(key: &str) -> bool {
-    // Spaced, so that no entity's name is taken for them.
-    key == "the game" || key == "the winner"
-}
-
-fn parts(s: &Session) -> BTreeMap<String, String> {
-    let st = s.state();
-    let p = s.ruleset().program();
-    let mut out = BTreeMap::new();
-    match &st.over {
-        Some(o) => {
-            out.insert("the game".into(), o.result.clone());
-            if let Some(w) = &o.winner {
-                out.insert("the winner".into(), w.clone());
-            }
+/// The report of the ends found: each named as [`ends::names`] names it, what every end changes,
+/// and the distribution of each recorded value.
+fn summarise(session: &Session, question: &str, found: Found, how: How) -> WhatIf {
+    let before = ends::facts(session, None, vec![], None);
+    let (outcomes, values, always, question) = match found {
+        Found::Exact { ends, common, paths } => {
+            let always = always(&before, ends.iter().map(|(e, _)| e));
+            let (rows, values) =
+                ends::exact_rows(ends.into_iter().map(|(e, w)| (e, w, common.clone())).collect());
+            let outcomes = rows
+                .into_iter()
+                .map(|(name, p): (String, Fraction)| OutcomeOdds { name, chance: Chance::Exact(p) })
+                .collect();
+            (
+                outcomes,
+                values,
+                always,
+                format!("{question}: its ends over all {paths} ways its dice can fall"),
+            )
         }
-        None => {
-            out.insert("the game".into(), "not over".into());
+        Found::Counted(counts) => {
+            let runs = match &how {
+                How::Estimated { runs, .. } => *runs,
+                How::Exact => counts.iter().map(|(_, n)| n).sum(),
+            };
+            let always = always(&before, counts.iter().map(|(e, _)| e));
+            let (outcomes, values) = ends::counted_rows(&counts, runs);
+            (outcomes, values, always, format!("{question}: how it ends"))
         }
-    }
-    for (_, e) in &st.entities {
-        out.insert(e.name.clone(), "in play".into());
-        for (f, v) in p.kinds[e.kind as usize].fields.iter().zip(&e.fields) {
-            out.insert(format!("{}.{}", e.name, f.name), s.show(v));
-        }
-    }
-    out
-}
-
-/// The report of `ends`: each told apart by the parts that differ between them, what every end
-/// changes, and the distribution of each recorded value.
-fn summarise(session: &Session, question: &str, ends: Vec<(End, BigUint)>, how: How) -> WhatIf {
-    let before = parts(session);
-    let absent = |m: &BTreeMap<String, String>, k: &str| m.get(k).cloned().unwrap_or_else(|| "gone".into());
-    // Every part any end (or the start) has.
-    let mut keys: Vec<&String> = before.keys().collect();
-    for (e, _) in &ends {
-        keys.extend(e.parts.keys());
-    }
-    keys.sort();
-    keys.dedup();
-    let finished: Vec<&(End, BigUint)> = ends.iter().filter(|(e, _)| e.error.is_none()).collect();
-    let mut varies = vec![];
-    let mut always = vec![];
-    for k in keys {
-        let mut values = finished.iter().map(|(e, _)| absent(&e.parts, k));
-        let Some(first) = values.next() else { continue };
-        if values.any(|v| v != first) {
-            varies.push(k.clone());
-        } else if absent(&before, k) != first {
-            always.push(match before.get(k) {
-                None if game_part(k) => format!("{k} = {first}"),
-                _ if first == "gone" && !k.contains('.') => format!("{k} is removed"),
-                _ if first == "gone" => continue,
-                None if !k.contains('.') => format!("{k} is new"),
-                None => format!("{k} = {first}"),
-                Some(was) => format!("{k}: {was} → {first}"),
-            });
-        }
-    }
-    // Each end's name, its weight added up.
-    let mut named: Vec<(String, BigUint)> = vec![];
-    for (e, w) in &ends {
-        let name = match &e.error {
-            Some(m) => format!("(stopped by an error: {m})"),
-            None => {
-                let shown: Vec<String> = varies
-                    .iter()
-                    .filter(|k| !((k.contains('.') || game_part(k)) && absent(&e.parts, k) == "gone"))
-                    .map(|k| match absent(&e.parts, k).as_str() {
-                        v if game_part(k) => format!("{k} = {v}"),
-                        "gone" => format!("{k} removed"),
-                        v if !k.contains('.') => format!("{k} {v}"),
-                        v => format!("{k} = {v}"),
-                    })
-                    .collect();
-                if shown.is_empty() { "always the same end".to_string() } else { shown.join(", ") }
-            }
-        };
-        match named.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, total)) => *total += w,
-            None => named.push((name, w.clone())),
-        }
-    }
-    let total: BigUint = ends.iter().map(|(_, w)| w).sum();
-    named.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let runs = match &how {
-        How::Estimated { runs, .. } => Some(*runs),
-        How::Exact => None,
-    };
-    let chance = |w: &BigUint| match runs {
-        None => Chance::Exact(Fraction::new(w.clone(), total.clone())),
-        Some(n) => {
-            let hits = u64::try_from(w).unwrap_or(u64::MAX);
-            let (low, high) = crate::sim::wilson(hits, n);
-            Chance::Estimate { hits, runs: n, low, high }
-        }
-    };
-    let outcomes =
-        named.iter().map(|(name, w)| OutcomeOdds { name: name.clone(), chance: chance(w) }).collect();
-    // Each recorded label's values, weighted as the ends that recorded them (the last value a run
-    // recorded under a label counts).
-    let mut recorded: BTreeMap<&str, BTreeMap<i64, BigUint>> = BTreeMap::new();
-    for (e, w) in &ends {
-        let mut last: BTreeMap<&str, i64> = BTreeMap::new();
-        for (label, v) in &e.records {
-            last.insert(label, *v);
-        }
-        for (label, v) in last {
-            *recorded.entry(label).or_default().entry(v).or_default() += w;
-        }
-    }
-    let values = recorded
-        .into_iter()
-        .filter_map(|(label, weights)| {
-            let lo = *weights.keys().next()?;
-            let hi = *weights.keys().last()?;
-            if hi.checked_sub(lo).is_none_or(|s| s > Dist::MAX_SPREAD) {
-                return None;
-            }
-            let mut v = vec![BigUint::default(); (hi - lo + 1) as usize];
-            for (k, w) in weights {
-                v[(k - lo) as usize] = w;
-            }
-            Some((format!("record \"{label}\""), Dist::from_weights(lo, v)))
-        })
-        .collect();
-    let question = match &how {
-        How::Exact => format!("{question}: its ends over all {} ways its dice can fall", ends.len()),
-        How::Estimated { .. } => format!("{question}: how it ends"),
     };
     WhatIf {
         report: Report {
@@ -295,4 +191,47 @@ fn summarise(session: &Session, question: &str, ends: Vec<(End, BigUint)>, how: 
         },
         always,
     }
+}
+
+/// What every end that was not stopped has in common but the game as it stood (`before`) had not:
+/// `alpha.tested: no → yes`, `the game ends: rout for red`, `beta is new`.
+fn always<'a>(before: &EndFacts, ends: impl Iterator<Item = &'a EndFacts>) -> Vec<String> {
+    let finished: Vec<&EndFacts> = ends.filter(|e| e.stop.is_none()).collect();
+    let Some(first) = finished.first() else { return vec![] };
+    let mut out = vec![];
+    if before.over.is_none()
+        && let Some((result, winner)) = &first.over
+        && finished.iter().all(|e| e.over == first.over)
+    {
+        out.push(match winner {
+            Some(w) => format!("the game ends: {result} for {w}"),
+            None => format!("the game ends: {result}"),
+        });
+    }
+    let was: BTreeMap<&str, &str> = before.parts.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let each: Vec<BTreeMap<&str, &str>> = finished[1..]
+        .iter()
+        .map(|e| e.parts.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect())
+        .collect();
+    let mut new = None;
+    for (k, v) in &first.parts {
+        if !each.iter().all(|e| e.get(k.as_str()) == Some(&v.as_str())) {
+            continue;
+        }
+        let entity = k.split_once('.').map_or(k.as_str(), |(e, _)| e);
+        match was.get(k.as_str()) {
+            Some(old) if old == v => {}
+            Some(old) => out.push(format!("{k}: {old} → {v}")),
+            None => {
+                if new != Some(entity)
+                    && !was.keys().any(|w| w.split_once('.').is_some_and(|(e, _)| e == entity))
+                {
+                    out.push(format!("{entity} is new"));
+                    new = Some(entity);
+                }
+                out.push(format!("{k} = {v}"));
+            }
+        }
+    }
+    out
 }

@@ -87,10 +87,11 @@ odds CHECK [for UNIT] [with NAME = VALUE, …] [sweep NAME [LO..HI], …]   (or 
   question only; `sweep` gives one row per value (`--set` and `--sweep` are read too).
   Example: odds morale for alpha with leadership = 1 sweep spi 0..6
 odds STATEMENT…
-  What if: every end the statements would lead to from here, with its chance, what they
-  change in every end, and the values they record. Exact when the dice can fall few
-  enough ways for the budget `odds_work`; otherwise estimated from seeded runs, saying
-  why. The game is not changed.
+  What if: every end the statements would lead to from here, named as `mettle odds`
+  names a scenario's ends (how the game ended, else what differs between the ends), with
+  its chance, what they change in every end, and the values they record. Exact when the
+  dice can fall few enough ways for the budget `odds_work`; otherwise estimated from
+  seeded runs, saying why. The game is not changed.
   Example: odds trigger damaged(unit: alpha, hp_lost: 3)
 `:plot FILE.svg` draws the last odds; `:sim N STEP` plays a step N times instead.";
 

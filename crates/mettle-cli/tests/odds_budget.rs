@@ -137,13 +137,26 @@ fn a_rare_costly_run_of_an_estimated_scenario_is_stopped_not_waited_for() {
     // One run in 20 settles 65,536 formula steps; the probes did not meet one, so every run is held
     // to twice the costliest probe and those runs stop (counted as stopped), instead of the estimate
     // running on for the whole budget of each.
-    let v = json(&["odds", HEAVY, "--scenario", "spiky", "--json"]);
+    // Merging, before the estimate, follows the 20^5 ways the five d20 of one statement fall until
+    // its half of `odds_work` is spent: 300M units of the default budget took 40 s in a debug build.
+    // A 60th of it leaves merging as far out of reach and the estimate still 12,500 runs.
+    let v = json(&["odds", HEAVY, "--scenario", "spiky", "--budget", "odds_work=10000000", "--json"]);
     assert_eq!(v["method"]["kind"], "estimate", "{v}");
+    assert!(
+        v["method"]["reason"].as_str().unwrap().contains("merging equal game states: it had followed"),
+        "{v}"
+    );
+    assert!(v["method"]["runs"].as_u64().unwrap() >= 10_000, "{v}");
     let stopped = v["outcomes"]
         .as_array()
         .unwrap()
         .iter()
         .find(|o| o["outcome"].as_str().is_some_and(|n| n.starts_with("(stopped")));
-    let p = stopped.expect("some runs were stopped")["probability"].as_f64().unwrap();
+    let stopped = stopped.expect("some runs were stopped");
+    // Stopped by the estimate's hold on each run (twice the costliest probe, at least 1,000 steps),
+    // not by the budget of a whole action (`steps`, 10,000,000).
+    let why = stopped["outcome"].as_str().unwrap();
+    assert!(why.contains("more than 1000 steps"), "{why}");
+    let p = stopped["probability"].as_f64().unwrap();
     assert!((0.03..0.07).contains(&p), "about 1 in 20: {p}");
 }

@@ -135,9 +135,63 @@ fn a_what_if_gives_the_games_end_and_the_records() {
     // Columns line up with spaces: compared with one space each.
     let out = &reply.out.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
     assert!(out.contains("its ends over all 36 ways its dice can fall"), "{out}");
-    assert!(out.contains("a.hp = 1, the game = not over 50.00% 1/2"), "{out}");
-    assert!(out.contains("a.hp = 0, the game = fallen 25.00% 1/4"), "{out}");
-    assert!(out.contains("a.hp = 2, the game = not over 25.00% 1/4"), "{out}");
-    assert!(out.contains("record \"hp left\"\n 0 25.00% 1/4"), "{out}");
+    assert!(out.contains("the game goes on, a.hp = 1 50.00% 1/2"), "{out}");
+    assert!(out.contains("fallen, a.hp = 0 25.00% 1/4"), "{out}");
+    assert!(out.contains("the game goes on, a.hp = 2 25.00% 1/4"), "{out}");
+    assert!(out.contains("hp left\n 0 25.00% 1/4"), "{out}");
     assert_eq!(r.session().state(), &before);
+}
+
+/// A scenario whose ends differ in how the game ended, in an attribute, and in a run stopped inside
+/// a rule (hp stays at 9 at most: that `repeat` never ends).
+const STEPS: &str = r#"kind unit { morale: steady | shaken | broken = steady  hp: 0..9 = 3 }
+check morale for unit { roll d6  outcome hold when total >= 3 {} otherwise slip { set unit.morale to shift(unit.morale, 1) } }
+result rout "Rout"
+event boom(unit: unit)
+on boom {
+  if unit.morale is broken { end game with rout for unit }
+  if unit.morale is shaken { repeat { add 1 to unit.hp } until unit.hp == 0 }
+}
+scenario steps {
+  new unit u
+  roll morale for u
+  roll morale for u
+  trigger boom(unit: u)
+  record "hp" = u.hp
+}
+"#;
+
+/// The report of a `--json` odds answer as `rows` reads a printed one.
+fn json_rows(v: &serde_json::Value) -> Vec<(String, String)> {
+    let rows = v["outcomes"].as_array().unwrap().iter();
+    rows.map(|o| (o["outcome"].as_str().unwrap().into(), o["exact"].as_str().unwrap_or("-").into())).collect()
+}
+
+#[test]
+fn a_what_if_names_its_ends_as_the_scenario_odds_do() {
+    let mut f = tempfile::Builder::new().suffix(".mettle").tempfile().unwrap();
+    std::io::Write::write_all(&mut f, STEPS.as_bytes()).unwrap();
+    let path = f.path().to_str().unwrap();
+    let (code, scenario, err) = mettle(&["odds", path, "--scenario", "steps", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let scenario: serde_json::Value = serde_json::from_str(&scenario).unwrap();
+    let want = json_rows(&scenario);
+    assert_eq!(
+        want,
+        [
+            (
+                "(stopped at line 7: `repeat` ran 1000 times without its condition coming true)".to_string(),
+                "4/9".to_string()
+            ),
+            ("the game goes on, u.morale = steady".into(), "4/9".into()),
+            ("rout for u, u.morale = broken".into(), "1/9".into()),
+        ]
+    );
+    let input = "new unit u\nodds roll morale for u  roll morale for u  trigger boom(unit: u)  record \"hp\" = u.hp\n";
+    let (code, out, err) = mettle(&["repl", path], input);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows(&out), want, "{out}");
+    // The recorded value, under its label as `mettle odds` shows it, over the runs that ended.
+    assert!(out.contains("\nhp\n"), "{out}");
+    assert_eq!(scenario["values"][0]["name"], "hp");
 }

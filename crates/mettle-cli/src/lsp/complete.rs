@@ -53,6 +53,11 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
     ("new", "create an entity (scenarios)", "new ${1:unit} ${2:name} with ${3:attribute} = ${4:value}"),
     ("expect", "an expectation (scenarios)", "expect ${1:condition}, \"${2:why}\""),
     ("end game", "end the game", "end game with ${1:result}"),
+    (
+        "record",
+        "a value whose odds `mettle odds` and `mettle sim` give",
+        "record \"${1:label}\" = ${2:value}",
+    ),
     ("var", "a value the rule can change", "var ${1:name} = ${2:0}"),
     (
         "max … for each",
@@ -78,6 +83,10 @@ const STMT_SNIPPETS: &[(&str, &str, &str)] = &[
         "first ${1:c} in ${2:s.cover} where ${3:c.reachable}",
     ),
 ];
+
+/// Snippets for the top level of a scenario only.
+const SCENARIO_SNIPPETS: &[(&str, &str, &str)] =
+    &[("report", "what each row of the scenario's odds shows", "report ${1:winner}, ${2:turn <= 6}")];
 
 /// Snippets for the lines of a check.
 const CHECK_SNIPPETS: &[(&str, &str, &str)] = &[
@@ -329,6 +338,9 @@ pub fn complete(a: &Analysis, before: Option<&Analysis>, pos: Position) -> Vec<C
     if level == 1 && item.starts_with("check") {
         out.extend(snippets(CHECK_SNIPPETS));
     }
+    if level == 1 && item.starts_with("scenario") {
+        out.extend(snippets(SCENARIO_SNIPPETS));
+    }
     out.extend(snippets(STMT_SNIPPETS));
     out.extend(words::reserved().map(|k| plain(k, CompletionItemKind::KEYWORD, "keyword")));
     out.extend(defs(&[
@@ -524,7 +536,9 @@ mod tests {
         assert_eq!(plain_snippet("on ${1:event} {\n\t$0\n}"), "on event {\n  \n}");
         assert_eq!(plain_snippet("roll ${1:2d6}"), "roll 2d6");
         assert_eq!(plain_snippet("a $ b ${x"), "a  b ");
-        for (_, _, body) in ITEM_SNIPPETS.iter().chain(STMT_SNIPPETS).chain(CHECK_SNIPPETS) {
+        for (_, _, body) in
+            ITEM_SNIPPETS.iter().chain(STMT_SNIPPETS).chain(CHECK_SNIPPETS).chain(SCENARIO_SNIPPETS)
+        {
             assert!(!plain_snippet(body).contains('$'), "{body}");
         }
     }

@@ -59,6 +59,14 @@ const BUILT_IN: &[(&str, &str)] = &[
         "yes if every die matches, `all(dice, >= 4)`; or if every entity is yes, `all(u.broken for each unit u where …)` (yes for none)",
     ),
     ("var", "a value a rule can change: `var n = 0`, then `set n to …`, `add 1 to n`, `remove 1 from n`"),
+    (
+        "record",
+        "notes a number or yes/no under a label, `record \"turns\" = turn`: `mettle odds` and `mettle sim` give the distribution of the last value recorded under each label",
+    ),
+    (
+        "report",
+        "in a scenario, once, at its top level: what each row of its odds (`mettle odds FILE --scenario NAME`) shows, read when it has ended, `report winner, turn <= 6`; numbers, yes/no, names and entities of the game's state, no dice or scripts (`--report` replaces it for one question)",
+    ),
 ];
 
 /// The hover for a built-in name at `offset`, if one is there.

@@ -561,3 +561,42 @@ fn shapes_are_outlined_hovered_and_defined() {
     assert_eq!(names(&friend["children"]), ["name", "distance", "in_combat", "reachable", "closer_to_enemy"]);
     c.stop();
 }
+
+#[test]
+fn a_scenarios_report_line_is_hovered_and_completed_where_it_fits() {
+    let text = "kind unit { hp: 0..9 = 3 }\nevent hit(u: unit)\non hit {\n  if u.hp > 0 { remove 1 from u.hp }\n  \n}\n\
+                scenario two \"Two hits\" {\n  new unit u\n  trigger hit(u: u)\n  record \"hp\" = u.hp\n  \
+                report u.hp, u.hp <= 1\n  \n}\n";
+    let mut c = Client::start();
+    let uri = "file:///nowhere/report.mettle";
+    c.open(uri, text);
+    assert!(c.diagnostics(uri).is_empty());
+    // The words say what they do, as the other statements' built-in words do.
+    let h = c.at("textDocument/hover", uri, pos(text, "report u.hp", 0, 2));
+    let shown = h["contents"]["value"].as_str().unwrap();
+    assert!(shown.starts_with("```mettle\nreport\n```"), "{shown}");
+    assert!(shown.contains("what each row of its odds"), "{shown}");
+    assert!(shown.contains("no dice or scripts"), "{shown}");
+    assert_eq!(h["range"]["start"], pos_json(pos(text, "report u.hp", 0, 0)), "{h}");
+    let h = c.at("textDocument/hover", uri, pos(text, "record \"hp\"", 0, 1));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("`mettle odds` and `mettle sim`"), "{h}");
+    // A name on the line is still the name, not the word.
+    let h = c.at("textDocument/hover", uri, pos(text, "u.hp, u.hp", 0, 2));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("hp: 0..9 = 3"), "{h}");
+    c.stop();
+    // `report` is offered at a scenario's top level only; `record` in rules too.
+    let a = super::analysis::Analysis::new(text, None, &Default::default());
+    let offered = |at: usize| -> Vec<String> {
+        super::complete::complete(&a, None, a.lines.position(&a.text, at))
+            .into_iter()
+            .map(|i| i.label)
+            .collect()
+    };
+    let in_scenario = offered(text.rfind("  \n}").unwrap() + 2);
+    assert!(
+        in_scenario.contains(&"report".into()) && in_scenario.contains(&"record".into()),
+        "{in_scenario:?}"
+    );
+    let in_rule = offered(text.find("  \n}").unwrap() + 2);
+    assert!(!in_rule.contains(&"report".into()) && in_rule.contains(&"record".into()), "{in_rule:?}");
+}
