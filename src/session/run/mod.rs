@@ -200,16 +200,20 @@ pub(super) struct Mode {
     /// firing to the next, their slots as they were (see [`Runner::keep_check_frame`]), and a rule's
     /// roll makes its result only when something reads it.
     pub reuse: bool,
+    /// A walk that pauses where paths merge (exact odds by merging equal states, `odds::states`)
+    /// is under way: calls and loops note what encloses them (see `Runner::enter_call`). Known when
+    /// the runner is made, so that every other run pays one test of this for each call or loop.
+    pub pauses: bool,
 }
 
 impl Mode {
-    const fn new(log: bool, watched: bool, game: bool) -> Mode {
-        Mode { log, watched, game, quiet: !log && !watched, reuse: game && !log }
+    const fn new(log: bool, watched: bool, game: bool, pauses: bool) -> Mode {
+        Mode { log, watched, game, quiet: !log && !watched, reuse: game && !log, pauses }
     }
 
     /// The same with the log off, for working something out again to explain it.
     pub(super) const fn unlogged(self) -> Mode {
-        Mode::new(false, self.watched, self.game)
+        Mode::new(false, self.watched, self.game, self.pauses)
     }
 }
 
@@ -363,12 +367,13 @@ impl<'a> Runner<'a> {
     ) -> Self {
         let log_start = log.len();
         let b = crate::Budget::default();
+        let pauses = st.walk.as_ref().is_some_and(|w| w.pause);
         Runner {
             p,
             code,
             st,
             log,
-            mode: Mode::new(logging, false, false),
+            mode: Mode::new(logging, false, false, pauses),
             depth: 0,
             nest: 0,
             span: Span::default(),
@@ -402,20 +407,20 @@ impl<'a> Runner<'a> {
 
     /// Tells the changes this run makes to observers, if `on` (before it runs anything).
     pub(in crate::session) fn watch(&mut self, on: bool) {
-        self.mode = Mode::new(self.mode.log, on, self.mode.game);
+        self.mode = Mode::new(self.mode.log, on, self.mode.game, self.mode.pauses);
     }
 
     /// Collects what the host's action does, for its outcome (changes included; before it runs
     /// anything).
     pub(in crate::session) fn collect(&mut self) {
-        self.mode = Mode::new(self.mode.log, true, self.mode.game);
+        self.mode = Mode::new(self.mode.log, true, self.mode.game, self.mode.pauses);
         self.host.outcome = Some(Box::default());
     }
 
     /// Plays a simulated game: its recorded values and expectations go to `game` (before it runs
     /// anything; [`Runner::game_over`] gives it back).
     pub(in crate::session) fn play(&mut self, game: QuietGame) {
-        self.mode = Mode::new(self.mode.log, self.mode.watched, true);
+        self.mode = Mode::new(self.mode.log, self.mode.watched, true, self.mode.pauses);
         self.game = Some(game);
     }
 

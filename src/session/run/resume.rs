@@ -8,9 +8,11 @@ use crate::dice::{Outer, Paused};
 use crate::program::*;
 
 impl Runner<'_> {
-    /// Whether a walk that pauses is under way.
+    /// Whether a walk that pauses is under way: never outside the runs `odds::states` makes
+    /// (`Mode::pauses`), which pay only that test.
+    #[inline(always)]
     fn pausing(&self) -> bool {
-        self.st.walk.as_ref().is_some_and(|w| w.pause && !w.done)
+        self.mode.pauses && self.st.walk.as_ref().is_some_and(|w| w.pause && !w.done)
     }
 
     /// At turn `turn` of the `repeat` at `span` (begun when the walk had used `entered` faces), in a
@@ -59,9 +61,18 @@ impl Runner<'_> {
     }
 
     /// Where the constructs around the running statement are noted, while a walk that pauses is
-    /// under way: `None` otherwise, and then a call or loop costs this one test.
-    #[inline]
+    /// under way: `None` otherwise, and then a call or loop costs one test of the run's mode.
+    #[inline(always)]
     pub(super) fn outer_mark(&self) -> Option<usize> {
+        if !self.mode.pauses {
+            return None;
+        }
+        self.noted_so_far()
+    }
+
+    /// [`Runner::outer_mark`] in a run that may pause.
+    #[inline(never)]
+    fn noted_so_far(&self) -> Option<usize> {
         match &self.st.walk {
             Some(w) if w.pause && !w.done => Some(w.outer.len()),
             _ => None,
@@ -72,9 +83,18 @@ impl Runner<'_> {
     /// values of `f` that anything reads after the call (by `odds::live`; all of them when the walk
     /// was given nothing to go by, and none, the call then left undescribed, for a statement it
     /// does not know). Returns where to go back to with [`Runner::leave`].
-    #[inline]
+    #[inline(always)]
     pub(super) fn enter_call(&mut self, span: Span, f: &[Value]) -> Option<usize> {
-        let mark = self.outer_mark()?;
+        if !self.mode.pauses {
+            return None;
+        }
+        self.note_call(span, f)
+    }
+
+    /// [`Runner::enter_call`] in a run that may pause.
+    #[inline(never)]
+    fn note_call(&mut self, span: Span, f: &[Value]) -> Option<usize> {
+        let mark = self.noted_so_far()?;
         let w = self.st.walk.as_mut()?;
         let at = (span.start, span.end);
         let entry = match w.keep.as_deref() {
@@ -93,11 +113,17 @@ impl Runner<'_> {
 
     /// Notes `o` around what runs next, in place of whatever was noted from `mark` on (a loop's
     /// turn replaces the turn before); nothing outside a walk that pauses.
-    #[inline]
+    #[inline(always)]
     pub(super) fn enter_at(&mut self, mark: Option<usize>, o: Outer) {
-        if let Some(m) = mark
-            && let Some(w) = self.st.walk.as_mut()
-        {
+        if let Some(m) = mark {
+            self.note_at(m, o);
+        }
+    }
+
+    /// [`Runner::enter_at`] in a walk that pauses.
+    #[inline(never)]
+    fn note_at(&mut self, m: usize, o: Outer) {
+        if let Some(w) = self.st.walk.as_mut() {
             w.outer.truncate(m);
             w.outer.push(o);
         }
@@ -105,11 +131,17 @@ impl Runner<'_> {
 
     /// Forgets what was noted from `mark` on: the construct it was noted for is left (also when it
     /// stopped with an error, so that nothing stale is left behind).
-    #[inline]
+    #[inline(always)]
     pub(super) fn leave(&mut self, mark: Option<usize>) {
-        if let Some(m) = mark
-            && let Some(w) = self.st.walk.as_mut()
-        {
+        if let Some(m) = mark {
+            self.forget_from(m);
+        }
+    }
+
+    /// [`Runner::leave`] in a walk that pauses.
+    #[inline(never)]
+    fn forget_from(&mut self, m: usize) {
+        if let Some(w) = self.st.walk.as_mut() {
             w.outer.truncate(m);
         }
     }
