@@ -12,7 +12,13 @@ impl Runner<'_> {
     /// (`Mode::pauses`), which pay only that test.
     #[inline(always)]
     fn pausing(&self) -> bool {
-        self.mode.pauses && self.st.walk.as_ref().is_some_and(|w| w.pause && !w.done)
+        self.mode.pauses && self.paused_walk().is_some()
+    }
+
+    /// The walk under way, if it pauses and has not ended.
+    #[inline(always)]
+    fn paused_walk(&self) -> Option<&crate::dice::Walk> {
+        self.st.walk.as_ref().filter(|w| w.pause && !w.done)
     }
 
     /// At turn `turn` of the `repeat` at `span` (begun when the walk had used `entered` faces), in a
@@ -73,10 +79,7 @@ impl Runner<'_> {
     /// [`Runner::outer_mark`] in a run that may pause.
     #[inline(never)]
     fn noted_so_far(&self) -> Option<usize> {
-        match &self.st.walk {
-            Some(w) if w.pause && !w.done => Some(w.outer.len()),
-            _ => None,
-        }
+        self.paused_walk().map(|w| w.outer.len())
     }
 
     /// Notes, in a walk that pauses, the call made by the statement at `span` from frame `f`: the
