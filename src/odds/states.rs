@@ -73,11 +73,15 @@ impl W {
     fn one() -> W {
         W { num: BigUint::one(), den: BigUint::one() }
     }
-    /// One of `k` equally likely branches of this.
-    fn split(&self, k: usize) -> W {
-        let k = BigUint::from(k.max(1));
-        let g = self.num.gcd(&k);
-        W { num: &self.num / &g, den: &self.den * (k / g) }
+    /// The branch of this that `share` of `all` equally likely faces lead to (one face of `k`:
+    /// `part(1, k)`).
+    fn part(&self, share: u64, all: u64) -> W {
+        let all = all.max(1);
+        let g = share.gcd(&all).max(1);
+        let (share, all) = (BigUint::from(share / g), BigUint::from(all / g));
+        // Each numerator against the other's denominator: the result is then in lowest terms.
+        let (g1, g2) = (gcd(&self.num, &all), gcd(&share, &self.den));
+        W { num: (&self.num / &g1) * (share / &g2), den: (&self.den / &g2) * (all / &g1) }
     }
     fn add(&mut self, o: &W) {
         let words = (self.den.bits() + o.den.bits()) / 64 + 1;
@@ -284,11 +288,15 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             return Err(out_of_work(found));
                         }
                         if let Some(needs) = s.walk_needs() {
-                            let k = needs.len();
-                            for f in needs.iter().rev() {
+                            // Each face, or one face of each class of faces that nothing tells
+                            // apart, with the share of the die's faces it stands for.
+                            let shares = s.walk_shares();
+                            let all =
+                                if shares.is_empty() { needs.len() as u64 } else { shares.iter().sum() };
+                            for (i, f) in needs.iter().enumerate().rev() {
                                 let mut more = faces.clone();
                                 more.push(*f);
-                                stack.push((more, w.split(k)));
+                                stack.push((more, w.part(shares.get(i).copied().unwrap_or(1), all)));
                             }
                             continue;
                         }
