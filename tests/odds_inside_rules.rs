@@ -368,3 +368,28 @@ fn pools_whose_faces_are_read_are_walked_face_by_face() {
         merging_agrees_with_the_walk(&rules, name);
     }
 }
+
+/// A script's reaction (`follow`) on the way to the rolls inside a rule, before each of them.
+const SCRIPTED: &str = r#"
+    script { fn mark(u) { add_to(u, "seen", 1) } }
+    kind unit { hits: 0.. = 0  seen: 0.. = 0 }
+    check shot for unit { roll 2d6cs>=4  outcome hit when total >= 1 { add 1 to unit.hits }  otherwise miss }
+    event volley(unit: unit)
+    on volley { follow mark(unit)  roll shot for unit  follow mark(unit)  roll shot for unit }
+    scenario scripted { new unit u  trigger volley(unit: u)  record "hits" = u.hits * 10 + u.seen }
+"#;
+
+#[test]
+fn a_scripts_reaction_on_the_way_to_a_pause_keeps_merging_exact_and_the_faces_read() {
+    let rules = Ruleset::from_str("scripted.mettle", SCRIPTED).unwrap();
+    merging_agrees_with_the_walk(&rules, "scripted");
+    // A script may read anything, the faces too: the pools are walked face by face (the first
+    // pool alone takes 1 + 6 + 36 runs; by class it would take 1 + 2 + 4).
+    let m = scenario_states(&rules, "scripted").unwrap().unwrap();
+    assert!(m.runs >= 43, "{} runs", m.runs);
+    let d = &m.values[0].1;
+    // Two pools of two dice, each hitting unless both miss (1/4); the reaction ran twice.
+    for (hits, n) in [(0, 1u32), (1, 6), (2, 9)] {
+        assert!(is(&d.probability(hits * 10 + 2), &BigUint::from(n), &BigUint::from(16u32)), "{hits}");
+    }
+}
