@@ -94,6 +94,31 @@ impl DiceMod {
     }
 }
 
+/// What a die of a pool counts for when only the pool's value is read: the test that makes it a
+/// success, when the pool's value is its count of successes (`cs>=4`) and nothing else of the
+/// modifiers looks at single faces. Faces that agree on this test give the same value whichever of
+/// them a die shows, so an exhaustive walk may try one face of each class, weighted by the faces it
+/// stands for (see [`Walk::class`]). `None` when the faces matter one by one: a sum, and any
+/// reroll, raise, explosion, keep or drop (they look at the face itself, or at its rank among the
+/// others).
+pub(crate) fn success_test(mods: &[DiceMod]) -> Option<(Cmp, i64)> {
+    let mut test = None;
+    for m in mods {
+        match *m {
+            DiceMod::CountSuccesses(cmp, n) => test = Some((cmp, n)),
+            DiceMod::KeepHighest(_)
+            | DiceMod::KeepLowest(_)
+            | DiceMod::DropHighest(_)
+            | DiceMod::DropLowest(_)
+            | DiceMod::Explode(..)
+            | DiceMod::Reroll(..)
+            | DiceMod::RerollOnce(..)
+            | DiceMod::Raise(_) => return None,
+        }
+    }
+    test
+}
+
 /// The faces of a die: `1..=n`, or a list.
 #[derive(Debug, Clone, Copy)]
 pub enum Faces<'a> {
@@ -332,6 +357,13 @@ pub(crate) struct Walk {
     /// What encloses the statement running now, outermost first, while a walk that pauses is
     /// under way: the pause inside a rule is keyed by it (see `Runner::context`).
     pub outer: Vec<Outer>,
+    /// Set while the dice of a pool that only counts successes are drawn, and nothing reads
+    /// their faces but that count (see `Runner::class_dice`): a die past `faces` then needs one
+    /// face of each class (success or not, by this test) instead of every face.
+    pub class: Option<(Cmp, i64)>,
+    /// How many of the die's faces each face in `needs` stands for, when they stand for classes;
+    /// empty when each stands for itself.
+    pub shares: Vec<u64>,
 }
 
 /// One construct around a pause inside a rule: with the game state and the innermost frame, what
@@ -481,10 +513,17 @@ impl Source<'_> {
                     Ok(draw(self.rng, faces))
                 }
                 None => {
-                    walk.needs = Some(match faces {
+                    let all: Vec<i64> = match faces {
                         Faces::Count(n) => (1..=n).collect(),
                         Faces::List(l) => l.to_vec(),
-                    });
+                    };
+                    (walk.needs, walk.shares) = match walk.class {
+                        Some(test) => {
+                            let (needs, shares) = classes(&all, test);
+                            (Some(needs), shares)
+                        }
+                        None => (Some(all), vec![]),
+                    };
                     Err(DrawError::WalkEnd)
                 }
             };
@@ -517,6 +556,20 @@ impl Source<'_> {
         }
         Ok(draw(self.rng, faces))
     }
+}
+
+/// The faces `all` of a die sorted by `test` (`cmp n`) into successes and the rest: the first face
+/// of each class that has any, and how many of `all` each stands for.
+fn classes(all: &[i64], (cmp, n): (Cmp, i64)) -> (Vec<i64>, Vec<u64>) {
+    let (mut needs, mut shares) = (vec![], vec![]);
+    for success in [true, false] {
+        let mut class = all.iter().filter(|f| cmp.test(**f, n) == success);
+        if let Some(first) = class.next() {
+            needs.push(*first);
+            shares.push(1 + class.count() as u64);
+        }
+    }
+    (needs, shares)
 }
 
 /// What the kept `dice` come to: how many show a success, when `successes` says what one is, else

@@ -389,6 +389,11 @@ fn states_that_explode_fall_back_within_the_states_budget_and_say_how_many() {
     let started = std::time::Instant::now();
     let Err(why) = scenario_states(&rules, "many").unwrap() else { panic!("exact past the budget") };
     assert!(why.contains("odds_states") && why.contains("2000"), "{why}");
+    // How far through the scenario it got, in words: the turn of its `repeat`, and the line.
+    assert!(
+        why.contains("by the time it is in turn ") && why.contains(" of the `repeat` at line 7"),
+        "{why}"
+    );
     // The report falls back to an estimate that says why, and the session of rules is untouched.
     let r = mettle::odds::scenario(&rules, "many", 1).unwrap();
     let How::Estimated { reason, runs, .. } = &r.how else { panic!("{:?}", r.how) };
@@ -409,6 +414,7 @@ fn merging_spends_only_half_the_work_and_says_how_many_states_it_reached() {
         work::within(3_000_000, || (scenario_states(&rules, "many").unwrap(), work::left()));
     let Err(why) = merged else { panic!("exact past the budget") };
     assert!(why.contains("had followed") && why.contains("half"), "{why}");
+    assert!(why.contains(", in turn ") && why.contains(" of the `repeat` at line 7,"), "{why}");
     assert!(left >= 1_500_000, "{left}");
     // The estimate after it still has a budget of its own.
     let r = mettle::odds::scenario(&rules, "many", 1).unwrap();

@@ -71,6 +71,34 @@ impl Stop {
     }
 }
 
+/// Where place `at` of scenario `scenario` is, in words, when it is inside a `repeat` of the
+/// scenario's own: the turn of the innermost one and its line (`in turn 2 of the \`repeat\` at line
+/// 837`), so that a homebrewer sees how far through the scenario something got. Places are indices
+/// through the scenario's blocks, as `Runner::scenario_from` takes them.
+pub(crate) fn place_words(rules: &Ruleset, scenario: usize, at: &[usize]) -> Option<String> {
+    let mut stmts = &rules.program().scenarios.get(scenario)?.body[..];
+    let mut found = None;
+    let mut i = 0;
+    while let (Some(st), Some(&inner)) = (at.get(i).and_then(|j| stmts.get(*j)), at.get(i + 1)) {
+        stmts = match st {
+            crate::program::Stmt::If(_, a, b) => {
+                if inner == 0 {
+                    a
+                } else {
+                    b
+                }
+            }
+            crate::program::Stmt::Repeat { body, span, .. } => {
+                found = Some((inner + 1, line_of(rules.text(), span.start)));
+                body
+            }
+            _ => break,
+        };
+        i += 2;
+    }
+    found.map(|(turn, line)| format!("in turn {turn} of the `repeat` at line {line}"))
+}
+
 /// The line (from 1) of byte `at` of `text`.
 fn line_of(text: &str, at: usize) -> u32 {
     let mut at = at.min(text.len());

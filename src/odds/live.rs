@@ -33,6 +33,8 @@ pub(crate) struct Live<'p> {
     /// The scenario's live slots before each place, by place.
     places: HashMap<Vec<usize>, Arc<[u32]>>,
     scripts: bool,
+    /// The checks whose dice may be walked by class of faces (see [`Keep::classed`]).
+    classed: Arc<[bool]>,
 }
 
 impl<'p> Live<'p> {
@@ -52,6 +54,7 @@ impl<'p> Live<'p> {
             keeps: HashMap::new(),
             places: HashMap::new(),
             scripts,
+            classed: Arc::new([]),
         };
         l.rules();
         // The scenario: what each step on reads of last results, and its frame's live slots.
@@ -68,7 +71,48 @@ impl<'p> Live<'p> {
         later.reverse();
         l.later = later;
         l.live_in(body, Slots::new());
+        l.classed = (0..n).map(|c| l.faces_unread(c)).collect();
         l
+    }
+
+    /// Whether check `c` rolls a pool whose value is its count of successes and nothing reads the
+    /// faces of its dice: neither its own rules (its `dice` and `natural`, in any of its parts or
+    /// outcomes' effects) nor any other, through its last result; and no script, which may read
+    /// anything. Its dice are then alike within each class of faces (success or not): a walk that
+    /// tries one face of each, weighted by the faces it stands for, finds the same chances.
+    fn faces_unread(&mut self, c: usize) -> bool {
+        let p = self.p;
+        let check = &p.checks[c];
+        let Some(roll) = &check.roll else { return false };
+        if self.scripts || crate::dice::success_test(&roll.dice.mods).is_none() {
+            return false;
+        }
+        // The class is the walk's while the pool's dice are drawn, with its count and sides worked
+        // out then too: they must draw no die of their own.
+        let sides = match &roll.dice.sides {
+            SidesExpr::Count(e) => no_dice(e),
+            SidesExpr::Faces(_) => true,
+        };
+        if !no_dice(&roll.dice.count) || !sides {
+            return false;
+        }
+        let (dice, natural) = (check.slots.dice, check.slots.natural);
+        let r = &self.reads[c];
+        if r.whole || r.slots.contains(&dice) || r.slots.contains(&natural) {
+            return false;
+        }
+        // Every slot any part of the check reads: what it works out before the roll as well
+        // (nothing there can see the dice, but a wider net costs nothing).
+        let mut read = Slots::new();
+        let mut lasts = Slots::new();
+        let (before, after) = super::scan::parts(check);
+        for e in before.into_iter().chain(after) {
+            self.expr(e, &mut read, &mut lasts);
+        }
+        for o in &check.outcomes {
+            read.extend(self.live_in(&o.body, Slots::new()));
+        }
+        !read.contains(&dice) && !read.contains(&natural)
     }
 
     /// Reads every rule: what of the last results it reads, which reads come before the rule
@@ -174,7 +218,8 @@ impl<'p> Live<'p> {
             Some(k) => k.frames.clone(),
             None => Arc::new(self.frames.iter().map(|(k, v)| (*k, v.iter().copied().collect())).collect()),
         };
-        let k = Arc::new(Keep { at_step, in_rule, reads, frames });
+        let classed = self.classed.clone();
+        let k = Arc::new(Keep { at_step, in_rule, reads, frames, classed });
         self.keeps.insert(step, k.clone());
         k
     }
@@ -541,5 +586,27 @@ impl<'p> Live<'p> {
             r.read = true;
             what(r);
         }
+    }
+}
+
+/// Whether working out `e` surely rolls no die: it reads values and does arithmetic only (a
+/// formula, a table, a script or a count over entities may, as far as this looks, roll one).
+fn no_dice(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Local(_) | Expr::Global(_) => true,
+        Expr::Field(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::DataField(x, _) => no_dice(x),
+        Expr::Bin(_, a, b) => no_dice(a) && no_dice(b),
+        Expr::If(c, a, b) => no_dice(c) && no_dice(a) && no_dice(b),
+        Expr::Builtin(_, args) => args.iter().all(no_dice),
+        Expr::Dice(_)
+        | Expr::Define(..)
+        | Expr::Table(..)
+        | Expr::Last(_)
+        | Expr::Outcome(_)
+        | Expr::ResultSlot(..)
+        | Expr::NumberOf { .. }
+        | Expr::Script(_)
+        | Expr::Total(_)
+        | Expr::Pick(_) => false,
     }
 }

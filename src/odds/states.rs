@@ -73,11 +73,15 @@ impl W {
     fn one() -> W {
         W { num: BigUint::one(), den: BigUint::one() }
     }
-    /// One of `k` equally likely branches of this.
-    fn split(&self, k: usize) -> W {
-        let k = BigUint::from(k.max(1));
-        let g = self.num.gcd(&k);
-        W { num: &self.num / &g, den: &self.den * (k / g) }
+    /// The branch of this that `share` of `all` equally likely faces lead to (one face of `k`:
+    /// `part(1, k)`).
+    fn part(&self, share: u64, all: u64) -> W {
+        let all = all.max(1);
+        let g = share.gcd(&all).max(1);
+        let (share, all) = (BigUint::from(share / g), BigUint::from(all / g));
+        // Each numerator against the other's denominator: the result is then in lowest terms.
+        let (g1, g2) = (gcd(&self.num, &all), gcd(&share, &self.den));
+        W { num: (&self.num / &g1) * (share / &g2), den: (&self.den / &g2) * (all / &g1) }
     }
     fn add(&mut self, o: &W) {
         let words = (self.den.bits() + o.den.bits()) / 64 + 1;
@@ -224,7 +228,8 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     // Paths that joined a state already reached: without them, the states grow with the paths.
     let mut merges = 0u64;
     let limit = BigUint::one() << REMAINDER_BITS;
-    while let Some((_, (batch, _))) = pending.pop_first() {
+    while let Some((place, (batch, _))) = pending.pop_first() {
+        let here = || super::ends::place_words(rules, scenario, &place);
         // Each `repeat` inside a rule under way, the last round: to find one that goes round and
         // round the same states (see `geometric`).
         let mut before: HashMap<Vec<u8>, Loop> = HashMap::new();
@@ -253,11 +258,11 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                     // Counted as they are found, so that states that explode stop within the budget.
                     let found = states + (next.len() + inner.len()) as u64;
                     if found > max_states {
-                        return Err(too_many(max_states));
+                        return Err(too_many(max_states, here()));
                     }
                     // Paths that hardly ever merge: the states grow with the paths.
                     if runs >= EARLY_RUNS && merges * EARLY_SHARE < found + merges {
-                        return Err(hardly_merge(runs, found, merges));
+                        return Err(hardly_merge(runs, found, merges, here()));
                     }
                     let group = node.from.clone();
                     let mut stack = vec![(node.faces.clone(), node.w.clone())];
@@ -265,7 +270,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         runs += 1;
                         // Starting a run costs something of its own, however short the piece.
                         if !work::charge(100) {
-                            return Err(out_of_work(found));
+                            return Err(out_of_work(found, here()));
                         }
                         let mut frame = node.snap.frame.clone();
                         let mut game = node.snap.game.clone();
@@ -281,14 +286,18 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                             &keep,
                         );
                         if work::dry() {
-                            return Err(out_of_work(found));
+                            return Err(out_of_work(found, here()));
                         }
                         if let Some(needs) = s.walk_needs() {
-                            let k = needs.len();
-                            for f in needs.iter().rev() {
+                            // Each face, or one face of each class of faces that nothing tells
+                            // apart, with the share of the die's faces it stands for.
+                            let shares = s.walk_shares();
+                            let all =
+                                if shares.is_empty() { needs.len() as u64 } else { shares.iter().sum() };
+                            for (i, f) in needs.iter().enumerate().rev() {
                                 let mut more = faces.clone();
                                 more.push(*f);
-                                stack.push((more, w.split(k)));
+                                stack.push((more, w.part(shares.get(i).copied().unwrap_or(1), all)));
                             }
                             continue;
                         }
@@ -391,7 +400,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
             }
             states += next.len() as u64;
             if states > max_states {
-                return Err(too_many(max_states));
+                return Err(too_many(max_states, here()));
             }
             for n in &next {
                 if let Some(t) = &n.turn {
@@ -490,29 +499,33 @@ enum Out {
     Step(Vec<usize>),
 }
 
-/// Why merging stopped when its share of the work ran out, having followed `states` states.
-fn out_of_work(states: u64) -> String {
+/// Why merging stopped when its share of the work ran out, having followed `states` states, at
+/// the place in the scenario `at` says (when it is inside a `repeat`).
+fn out_of_work(states: u64, at: Option<String>) -> String {
     format!(
-        "it had followed {states} distinct game states when its share of the budget's `odds_work` (half) ran \
-         out (`--budget odds_work=N` raises it)"
+        "it had followed {states} distinct game states{} when its share of the budget's `odds_work` (half) \
+         ran out, and exact odds need more (`--budget odds_work=N` raises it)",
+        at.map(|a| format!(", {a},")).unwrap_or_default()
     )
 }
 
 /// Why merging stopped early: after `runs` runs, its paths had reached `states` states and joined
 /// one already reached only `merges` times.
-fn hardly_merge(runs: u64, states: u64, merges: u64) -> String {
+fn hardly_merge(runs: u64, states: u64, merges: u64, at: Option<String>) -> String {
     format!(
-        "after {runs} runs of pieces of the scenario its paths had reached {states} distinct game states and \
-         only {merges} times one already reached: the states grow with the paths, so it stopped early \
-         rather than spend its share of the budget's `odds_work` on them"
+        "after {runs} runs of pieces of the scenario{} its paths had reached {states} distinct game states \
+         and only {merges} times one already reached: the states grow with the paths, so it stopped early \
+         rather than spend its share of the budget's `odds_work` on them",
+        at.map(|a| format!(" ({a})")).unwrap_or_default()
     )
 }
 
 /// Why merging stopped when the states it followed passed the budget's `odds_states`.
-fn too_many(max_states: u64) -> String {
+fn too_many(max_states: u64, at: Option<String>) -> String {
     format!(
-        "it reaches more than {max_states} distinct game states (counted where paths merge), more than the \
-         budget's `odds_states` allows (`--budget odds_states=N` raises it)"
+        "it reaches more than {max_states} distinct game states (counted where paths merge){}, more than \
+         the budget's `odds_states` allows (`--budget odds_states=N` raises it)",
+        at.map(|a| format!(" by the time it is {a}")).unwrap_or_default()
     )
 }
 

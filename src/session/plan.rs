@@ -271,6 +271,13 @@ impl Session {
         self.state.walk.as_ref().and_then(|w| w.needs.as_deref())
     }
 
+    /// How many faces of the die each face of [`Session::walk_needs`] stands for, when the walk
+    /// offered one face of each class of faces (see `dice::Walk::class`); empty when each face
+    /// stands for itself.
+    pub(crate) fn walk_shares(&self) -> &[u64] {
+        self.state.walk.as_ref().map_or(&[], |w| &w.shares)
+    }
+
     /// Ends the walk, if one was under way: what it learnt stays readable.
     pub(super) fn end_walk(&mut self) {
         if let Some(w) = &mut self.state.walk {

@@ -23,6 +23,9 @@ pub(crate) struct Keep {
     /// at a pause there, or for a call made there that encloses a pause) and at each turn of each
     /// `repeat`; a pause at another place keys its whole frame, a call there is not described.
     pub frames: Arc<Frames>,
+    /// The checks whose dice a walk may follow by class of faces (success or not) instead of
+    /// face by face: their pools only count successes, and nothing reads their faces.
+    pub classed: Arc<[bool]>,
 }
 
 /// The live slots after each pause or call inside a rule, by the span of its statement.

@@ -711,7 +711,12 @@ impl Runner<'_> {
             let pool = match &check.roll {
                 Some(r) => {
                     self.span = r.span;
-                    Some(self.roll_pool(&r.dice, setup.extra, &setup.labels, f)?)
+                    let classed = self.class_dice(c, &r.dice.mods);
+                    let pool = self.roll_pool(&r.dice, setup.extra, &setup.labels, f);
+                    if classed {
+                        self.unclass_dice();
+                    }
+                    Some(pool?)
                 }
                 None => None,
             };

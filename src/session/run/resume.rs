@@ -66,6 +66,36 @@ impl Runner<'_> {
         Err(Box::new(paused(span)))
     }
 
+    /// Before the dice of check `c` (with modifiers `mods`) are drawn, in a walk that pauses:
+    /// when the walk's key says nothing reads their faces but the pool's count of successes
+    /// (`Keep::classed`), and no log shows them, lets the walk offer one face of each class of
+    /// faces (`dice::Walk::class`). Whether it did, for [`Runner::unclass_dice`] after the roll;
+    /// outside such a walk, one test of the run's mode.
+    #[inline(always)]
+    pub(super) fn class_dice(&mut self, c: CheckId, mods: &[crate::ast::DiceMod]) -> bool {
+        self.mode.pauses && self.note_class(c, mods)
+    }
+
+    /// [`Runner::class_dice`] in a run that may pause.
+    #[inline(never)]
+    fn note_class(&mut self, c: CheckId, mods: &[crate::ast::DiceMod]) -> bool {
+        if self.mode.log || !self.pausing() {
+            return false;
+        }
+        let Some(w) = self.st.walk.as_mut() else { return false };
+        let classed = w.keep.as_ref().is_some_and(|k| k.classed.get(c as usize).copied().unwrap_or(false));
+        w.class = if classed { crate::dice::success_test(mods) } else { None };
+        w.class.is_some()
+    }
+
+    /// The dice of the check are drawn: the next dice of the walk are offered face by face again.
+    #[inline(never)]
+    pub(super) fn unclass_dice(&mut self) {
+        if let Some(w) = self.st.walk.as_mut() {
+            w.class = None;
+        }
+    }
+
     /// Where the constructs around the running statement are noted, while a walk that pauses is
     /// under way: `None` otherwise, and then a call or loop costs one test of the run's mode.
     #[inline(always)]
