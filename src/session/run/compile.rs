@@ -163,6 +163,12 @@ pub(crate) fn compile(e: &Expr) -> Compiled {
     Compiled(closure(e))
 }
 
+/// A condition the lowering did not find: testing it is an error of mettle's (see
+/// [`Runner::lost_error`]).
+pub(super) fn lost() -> Compiled {
+    Compiled(Box::new(|_, _| Truth::Failed))
+}
+
 /// Whether evaluating `e` twice leaves the game as once: no dice, scripts, formulas (which may roll)
 /// or table lookups (which are logged).
 #[cfg(debug_assertions)]
