@@ -907,7 +907,10 @@ pub enum Until {
 }
 
 /// A compiled statement.
+// Its kind is a byte of its own, read first: laid out by the compiler, the kind was worked out from
+// a spare value of a field inside `set … until` at every statement run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[repr(u8)]
 pub enum Stmt {
     /// `set`
     Set {
