@@ -80,8 +80,8 @@ impl Runner<'_> {
     /// evaluator for a condition the table does not hold (one typed at a prompt).
     #[inline]
     pub(super) fn compiled(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
-        let code = self.code;
-        match code.test(t.id) {
+        let tests = self.tests;
+        match tests.get(t.id as usize) {
             Some(c) => self.test(c, f),
             None => self.truth(&t.expr, f),
         }

@@ -24,10 +24,9 @@ impl std::fmt::Debug for Lowered {
 }
 
 impl Lowered {
-    /// The compiled form of condition `id`, if the program numbered it.
-    #[inline(always)]
-    pub(super) fn test(&self, id: u32) -> Option<&Compiled> {
-        self.tests.get(id as usize)
+    /// The compiled forms of the program's conditions, by `Test`'s id.
+    pub(super) fn tests(&self) -> &[Compiled] {
+        &self.tests
     }
 
     /// The attribute of check `c`'s maker that input `input` is taken from, if any (see
@@ -257,7 +256,7 @@ mod tests {
     /// Condition `t` has a compiled form, found where the rules keep it.
     fn listed(rules: &Ruleset, t: &Test) -> String {
         assert!(t.id < rules.program().conditions, "condition {} is numbered", t.id);
-        assert!(rules.lowered().test(t.id).is_some(), "condition {} is lowered", t.id);
+        assert!(rules.lowered().tests().get(t.id as usize).is_some(), "condition {} is lowered", t.id);
         format!("{:?}", t.expr)
     }
 
@@ -289,7 +288,7 @@ mod tests {
     #[test]
     fn a_condition_outside_the_list_is_tested_by_the_evaluator() {
         let rules = Ruleset::from_str("t.mettle", "kind unit { hp: 0..9 = 3 }").unwrap();
-        assert!(rules.lowered().test(Test::ALONE).is_none());
+        assert!(rules.lowered().tests().get(Test::ALONE as usize).is_none());
         let mut s = crate::Session::new(&rules, 1);
         let u = s.create("unit", "u", &[]).unwrap();
         let ge = |k| {
