@@ -859,6 +859,32 @@ pub enum DiceMod {
     CountSuccesses(Cmp, i64),
 }
 
+impl DiceMod {
+    /// How a roll with modifiers `mods` counts its kept dice: by the last `cs…` written (the number
+    /// of dice matching it), or `None` for their sum. The roller, its plain path and exact odds ask
+    /// it.
+    ///
+    /// ```
+    /// use mettle::internals::ast::{Cmp, DiceMod};
+    /// let mods = [DiceMod::CountSuccesses(Cmp::Ge, 5), DiceMod::KeepHighest(3), DiceMod::CountSuccesses(Cmp::Eq, 1)];
+    /// assert_eq!(DiceMod::counting(&mods), Some((Cmp::Eq, 1)));
+    /// assert_eq!(DiceMod::counting(&[DiceMod::KeepHighest(3)]), None);
+    /// ```
+    pub fn counting(mods: &[DiceMod]) -> Option<(Cmp, i64)> {
+        mods.iter().rev().find_map(|m| match *m {
+            DiceMod::CountSuccesses(cmp, n) => Some((cmp, n)),
+            DiceMod::KeepHighest(_)
+            | DiceMod::KeepLowest(_)
+            | DiceMod::DropHighest(_)
+            | DiceMod::DropLowest(_)
+            | DiceMod::Explode(..)
+            | DiceMod::Reroll(..)
+            | DiceMod::RerollOnce(..)
+            | DiceMod::Raise(_) => None,
+        })
+    }
+}
+
 /// How many sides a die has.
 #[derive(Debug, Clone)]
 pub enum Sides {

@@ -244,12 +244,7 @@ fn shape(
     counts: Vec<(Cmp, i64)>,
     places: Vec<usize>,
 ) -> KeyShape {
-    let successes = spec.and_then(|s| {
-        s.mods.iter().rev().find_map(|m| match m {
-            DiceMod::CountSuccesses(c, n) => Some((*c, *n)),
-            _ => None,
-        })
-    });
+    let successes = spec.and_then(|s| DiceMod::counting(&s.mods));
     KeyShape { places, successes, sum: needs.sum && successes.is_some(), counts }
 }
 

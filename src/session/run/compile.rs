@@ -80,8 +80,8 @@ impl Runner<'_> {
     /// evaluator for a condition the table does not hold (one typed at a prompt).
     #[inline]
     pub(super) fn compiled(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
-        let code = self.code;
-        match code.test(t.id) {
+        let tests = self.tests;
+        match tests.get(t.id as usize) {
             Some(c) => self.test(c, f),
             None => self.truth(&t.expr, f),
         }
@@ -161,6 +161,12 @@ impl Leaf {
 /// Compiles condition `e` (an expression of flag type).
 pub(crate) fn compile(e: &Expr) -> Compiled {
     Compiled(closure(e))
+}
+
+/// A condition the lowering did not find: testing it is an error of mettle's (see
+/// [`Runner::lost_error`]).
+pub(super) fn lost() -> Compiled {
+    Compiled(Box::new(|_, _| Truth::Failed))
 }
 
 /// Whether evaluating `e` twice leaves the game as once: no dice, scripts, formulas (which may roll)

@@ -393,12 +393,8 @@ impl Runner<'_> {
             let face = dice::draw(rng, Faces::Count(n));
             pool.dice.push(Die::new(face));
         }
-        // The last way of counting written is the one that counts, as in `dice::roll_into`.
-        let successes = d.mods.iter().rev().find_map(|m| match *m {
-            DiceMod::CountSuccesses(cmp, k) => Some((cmp, k)),
-            _ => None,
-        });
-        pool.value = dice::kept_value(&pool.dice, successes).map_err(|m| self.draw_error(m, d))?;
+        pool.value =
+            dice::kept_value(&pool.dice, DiceMod::counting(&d.mods)).map_err(|m| self.draw_error(m, d))?;
         pool.sides = n;
         if pool.notation != d.text {
             pool.notation.clone_from(&d.text);

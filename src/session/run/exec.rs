@@ -194,7 +194,12 @@ impl Runner<'_> {
 
     /// Runs the body of a rule or an outcome: the `if`s around whoever fired it or rolled it are
     /// not what makes this body's changes.
+    #[inline]
     pub(super) fn exec_body(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
+        // Only a logged run notes the `if`s (see `Stmt::If`).
+        if !self.mode.log {
+            return self.exec_block(stmts, f);
+        }
         let outer = std::mem::take(&mut self.because);
         let r = self.exec_block(stmts, f);
         self.because = outer;
@@ -361,7 +366,9 @@ impl Runner<'_> {
     }
 
     pub(super) fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
-        // Each statement is a step, charged where it stands (its span, for a budget's error).
+        // Each statement is a step, charged where it stands (its span, for a budget's error). The
+        // statements a rule runs over and over are here; the others, which a scenario runs once or a
+        // rule seldom, are in `exec_seldom`.
         match s {
             Stmt::Set { place, value, until, span } => {
                 self.at(*span)?;
@@ -371,50 +378,12 @@ impl Runner<'_> {
                     None => self.eval(value, f)?,
                 };
                 if let Some(u) = until {
-                    let (expiry, fact) = match u {
-                        Until::EndOfTurn => (Expiry::TurnEnd, None),
-                        Until::EndOfRound => (Expiry::RoundEnd(self.st.round), None),
-                        Until::NextRound => (Expiry::RoundEnd(self.st.round.max(0) + 1), None),
-                        Until::Event { event, fact: None } => (Expiry::Event(*event), None),
-                        Until::Event { event, fact: Some((i, e)) } => {
-                            (Expiry::Event(*event), Some((*i, self.eval(e, f)?)))
-                        }
-                    };
-                    let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
-                    match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
-                        // A second timed change of the same attribute keeps the first's value to go
-                        // back to, and lasts as long as the longer of the two.
-                        Some(t) => {
-                            if expiry.later_than(t.expiry) {
-                                t.expiry = expiry;
-                                t.fact = fact;
-                            }
-                            t.span = *span;
-                        }
-                        None => self.st.timed.push(Timed {
-                            entity: id,
-                            field: place.field,
-                            restore,
-                            delta: None,
-                            expiry,
-                            fact,
-                            span: *span,
-                        }),
-                    }
-                } else if self.st.timed.iter().any(|t| t.entity == id && t.field == place.field) {
+                    return self.set_until(id, place, v, u, *span, f);
+                }
+                if self.st.timed.iter().any(|t| t.entity == id && t.field == place.field) {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
                 }
-                self.write_place(id, place, v, *span)?;
-                if until.is_some() {
-                    let now = copied(&self.st.entities[id as usize].fields[place.field as usize]);
-                    if let Some(t) =
-                        self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
-                        && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
-                    {
-                        t.delta = after.checked_sub(*before);
-                    }
-                }
-                Ok(())
+                self.write_place(id, place, v, *span)
             }
             Stmt::Add { place, amount, negate, span } => {
                 self.at(*span)?;
@@ -438,42 +407,7 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Roll { check, subject, args, span } => {
-                self.at(*span)?;
-                let subject = match subject {
-                    Some(e) => Some(self.entity_as(e, f, "who makes the check")?),
-                    None => None,
-                };
-                // The inputs are written straight into the check's frame.
-                let mut values = self.stale_check_frame(*check);
-                let mut given = Given::new(self.p.checks[*check as usize].inputs.len());
-                for (i, e) in args {
-                    let slot = &mut values[*i as usize];
-                    if let Some(v) = self.peek(e, f) {
-                        put(slot, v);
-                    } else {
-                        let ty = self.p.checks[*check as usize].inputs.get(*i as usize).map(|x| &x.field.ty);
-                        match self.typed(e, ty, f) {
-                            Ok(v) => set(slot, v),
-                            Err(e) => {
-                                self.recycle(values);
-                                return Err(e);
-                            }
-                        }
-                    }
-                    given.set(*i as usize);
-                }
-                if let Err(e) = self.deeper() {
-                    self.recycle(values);
-                    return Err(e);
-                }
-                let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
-                let mark = self.enter_call(*span, f);
-                let r = self.roll_check_in_rule(*check, subject, &mut values, &given, *span);
-                self.leave(mark);
-                self.depth -= 1;
-                self.let_go(values);
-                r?;
-                self.rolled(*span, entered, f)
+                self.roll_stmt(*check, subject.as_ref(), args, *span, f)
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;
@@ -548,6 +482,138 @@ impl Runner<'_> {
                 self.at(*span)?;
                 self.choose(*choice, *slot, options, default.as_ref(), *asker, *span, f)
             }
+            Stmt::Note(text, span) => {
+                self.at(*span)?;
+                if let Some(o) = self.host.outcome.as_deref_mut() {
+                    o.notes.push(crate::session::Note { text: text.clone(), span: *span });
+                }
+                if self.mode.log {
+                    let because = self.because.clone();
+                    self.push(LogEntry::Note { text: text.clone(), because, span: *span });
+                }
+                Ok(())
+            }
+            Stmt::EndGame { .. }
+            | Stmt::Repeat { .. }
+            | Stmt::New { .. }
+            | Stmt::Dice(..)
+            | Stmt::SetOption { .. }
+            | Stmt::Answer { .. }
+            | Stmt::Follow { .. }
+            | Stmt::React { .. }
+            | Stmt::Order { .. }
+            | Stmt::Report { .. }
+            | Stmt::Record { .. }
+            | Stmt::ExpectOrder { .. }
+            | Stmt::ExpectNoDice { .. }
+            | Stmt::Expect { .. } => self.exec_seldom(s, f),
+        }
+    }
+
+    /// `set … until …`: the change is written and noted with when it ends and what to go back to.
+    #[inline(never)]
+    fn set_until(
+        &mut self,
+        id: u32,
+        place: &Place,
+        v: Value,
+        u: &Until,
+        span: Span,
+        f: &mut Vec<Value>,
+    ) -> R<()> {
+        let (expiry, fact) = match u {
+            Until::EndOfTurn => (Expiry::TurnEnd, None),
+            Until::EndOfRound => (Expiry::RoundEnd(self.st.round), None),
+            Until::NextRound => (Expiry::RoundEnd(self.st.round.max(0) + 1), None),
+            Until::Event { event, fact: None } => (Expiry::Event(*event), None),
+            Until::Event { event, fact: Some((i, e)) } => {
+                (Expiry::Event(*event), Some((*i, self.eval(e, f)?)))
+            }
+        };
+        let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
+        match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
+            // A second timed change of the same attribute keeps the first's value to go
+            // back to, and lasts as long as the longer of the two.
+            Some(t) => {
+                if expiry.later_than(t.expiry) {
+                    t.expiry = expiry;
+                    t.fact = fact;
+                }
+                t.span = span;
+            }
+            None => self.st.timed.push(Timed {
+                entity: id,
+                field: place.field,
+                restore,
+                delta: None,
+                expiry,
+                fact,
+                span,
+            }),
+        }
+        self.write_place(id, place, v, span)?;
+        let now = copied(&self.st.entities[id as usize].fields[place.field as usize]);
+        if let Some(t) = self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
+            && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
+        {
+            t.delta = after.checked_sub(*before);
+        }
+        Ok(())
+    }
+
+    /// A `roll` statement: the check's inputs worked out into its frame, then the check rolled in
+    /// the rule.
+    #[inline(never)]
+    fn roll_stmt(
+        &mut self,
+        check: CheckId,
+        subject: Option<&Expr>,
+        args: &[(u32, Expr)],
+        span: Span,
+        f: &mut Vec<Value>,
+    ) -> R<()> {
+        self.at(span)?;
+        let subject = match subject {
+            Some(e) => Some(self.entity_as(e, f, "who makes the check")?),
+            None => None,
+        };
+        // The inputs are written straight into the check's frame.
+        let mut values = self.stale_check_frame(check);
+        let mut given = Given::new(self.p.checks[check as usize].inputs.len());
+        for (i, e) in args {
+            let slot = &mut values[*i as usize];
+            if let Some(v) = self.peek(e, f) {
+                put(slot, v);
+            } else {
+                let ty = self.p.checks[check as usize].inputs.get(*i as usize).map(|x| &x.field.ty);
+                match self.typed(e, ty, f) {
+                    Ok(v) => set(slot, v),
+                    Err(e) => {
+                        self.recycle(values);
+                        return Err(e);
+                    }
+                }
+            }
+            given.set(*i as usize);
+        }
+        if let Err(e) = self.deeper() {
+            self.recycle(values);
+            return Err(e);
+        }
+        let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
+        let mark = self.enter_call(span, f);
+        let r = self.roll_check_in_rule(check, subject, &mut values, &given, span);
+        self.leave(mark);
+        self.depth -= 1;
+        self.let_go(values);
+        r?;
+        self.rolled(span, entered, f)
+    }
+
+    /// The statements [`Runner::exec`] leaves out of its own body.
+    #[inline(never)]
+    fn exec_seldom(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+        match s {
             Stmt::EndGame { result, winner, span } => {
                 self.at(*span)?;
                 let set = &self.p.sets[self.p.results as usize];
@@ -570,17 +636,6 @@ impl Runner<'_> {
                     });
                 }
                 self.st.over = Some(GameOver { result: name, winner, index: *result, winner_id });
-                Ok(())
-            }
-            Stmt::Note(text, span) => {
-                self.at(*span)?;
-                if let Some(o) = self.host.outcome.as_deref_mut() {
-                    o.notes.push(crate::session::Note { text: text.clone(), span: *span });
-                }
-                if self.mode.log {
-                    let because = self.because.clone();
-                    self.push(LogEntry::Note { text: text.clone(), because, span: *span });
-                }
                 Ok(())
             }
             Stmt::Repeat { body, until, span } => {
@@ -774,6 +829,16 @@ impl Runner<'_> {
                 });
                 Ok(())
             }
+            Stmt::Set { .. }
+            | Stmt::Add { .. }
+            | Stmt::Let(..)
+            | Stmt::LetFlag(..)
+            | Stmt::Roll { .. }
+            | Stmt::If(..)
+            | Stmt::ForEach { .. }
+            | Stmt::Trigger { .. }
+            | Stmt::Choose { .. }
+            | Stmt::Note(..) => self.exec(s, f),
         }
     }
 

@@ -8,9 +8,12 @@ use crate::program::*;
 use std::sync::Arc;
 
 /// The runtime's half of a loaded ruleset: the compiled forms of its program's conditions, by
-/// `Test`'s id, and its compiled scripts.
+/// `Test`'s id, the attribute of its maker each check input is taken from, and its compiled
+/// scripts.
 pub(crate) struct Lowered {
-    tests: Box<[Option<Compiled>]>,
+    tests: Box<[Compiled]>,
+    /// By check, then input: [`Program::subject_attribute`], asked at every roll.
+    from_subject: Box<[Box<[Option<u32>]>]>,
     scripts: Option<Arc<crate::script::Scripts>>,
 }
 
@@ -21,10 +24,16 @@ impl std::fmt::Debug for Lowered {
 }
 
 impl Lowered {
-    /// The compiled form of condition `id`, if the program numbered it.
-    #[inline(always)]
-    pub(super) fn test(&self, id: u32) -> Option<&Compiled> {
-        self.tests.get(id as usize)?.as_ref()
+    /// The compiled forms of the program's conditions, by `Test`'s id.
+    pub(super) fn tests(&self) -> &[Compiled] {
+        &self.tests
+    }
+
+    /// The attribute of check `c`'s maker that input `input` is taken from, if any (see
+    /// [`Program::subject_attribute`]).
+    #[inline]
+    pub(super) fn from_subject(&self, c: CheckId, input: usize) -> Option<u32> {
+        *self.from_subject.get(c as usize)?.get(input)?
     }
 
     /// The ruleset's compiled scripts, if it has any.
@@ -35,7 +44,7 @@ impl Lowered {
     /// A table of the given compiled forms, for tests that need one made otherwise.
     #[cfg(test)]
     pub(super) fn of(tests: Vec<Compiled>) -> Lowered {
-        Lowered { tests: tests.into_iter().map(Some).collect(), scripts: None }
+        Lowered { tests: tests.into(), from_subject: Box::new([]), scripts: None }
     }
 }
 
@@ -61,7 +70,14 @@ pub(crate) fn lower(p: &Program, scripts: Option<Arc<crate::script::Scripts>>) -
             *slot = Some(compile(&t.expr));
         }
     });
-    Lowered { tests: tests.into(), scripts }
+    // Every numbered condition is found (debug builds assert it, and a test walks every shipped
+    // ruleset); were one not, testing it would say so as an error of mettle's, not answer.
+    debug_assert!(tests.iter().all(Option::is_some), "a numbered condition was not found");
+    let tests = tests.into_iter().map(|t| t.unwrap_or_else(super::compile::lost)).collect();
+    let from_subject = (0..p.checks.len() as CheckId)
+        .map(|c| (0..p.checks[c as usize].inputs.len() as u32).map(|i| p.subject_attribute(c, i)).collect())
+        .collect();
+    Lowered { tests, from_subject, scripts }
 }
 
 /// Calls `f` with every condition of program `p`, wherever the rules keep it (a copy of one as
@@ -240,7 +256,7 @@ mod tests {
     /// Condition `t` has a compiled form, found where the rules keep it.
     fn listed(rules: &Ruleset, t: &Test) -> String {
         assert!(t.id < rules.program().conditions, "condition {} is numbered", t.id);
-        assert!(rules.lowered().test(t.id).is_some(), "condition {} is lowered", t.id);
+        assert!(rules.lowered().tests().get(t.id as usize).is_some(), "condition {} is lowered", t.id);
         format!("{:?}", t.expr)
     }
 
@@ -264,7 +280,6 @@ mod tests {
         // The filter inside the `if`'s condition, and nothing else, is the third.
         assert_eq!(p.conditions, 3);
         assert_eq!(rules.lowered().tests.len(), 3);
-        assert!(rules.lowered().tests.iter().all(Option::is_some), "each found where it is kept");
         // A copy of the rules shares the table: nothing is compiled again.
         let other = rules.with_budget(rules.budget().clone());
         assert!(std::ptr::eq(other.lowered(), rules.lowered()));
@@ -273,7 +288,7 @@ mod tests {
     #[test]
     fn a_condition_outside_the_list_is_tested_by_the_evaluator() {
         let rules = Ruleset::from_str("t.mettle", "kind unit { hp: 0..9 = 3 }").unwrap();
-        assert!(rules.lowered().test(Test::ALONE).is_none());
+        assert!(rules.lowered().tests().get(Test::ALONE as usize).is_none());
         let mut s = crate::Session::new(&rules, 1);
         let u = s.create("unit", "u", &[]).unwrap();
         let ge = |k| {

@@ -130,6 +130,8 @@ pub(super) struct Runner<'a> {
     p: &'a Program,
     /// The compiled forms of the program's conditions.
     code: &'a Lowered,
+    /// The compiled conditions of `code`, by `Test`'s id.
+    tests: &'a [super::run::compile::Compiled],
     st: &'a mut State,
     log: &'a mut Vec<LogLine>,
     /// What this run keeps of what it does (see [`Mode`]).
@@ -371,6 +373,7 @@ impl<'a> Runner<'a> {
         Runner {
             p,
             code,
+            tests: code.tests(),
             st,
             log,
             mode: Mode::new(logging, false, false, pauses),

@@ -45,8 +45,17 @@ impl Runner<'_> {
     /// walk had used `entered` faces), in a walk that pauses: pauses there once past the pauses it
     /// was to skip, when the roll used dice, so that paths whose rolls left the same game state go on
     /// as one. A roll that is a statement of the scenario's blocks pauses before the next one instead.
-    #[inline]
+    #[inline(always)]
     pub(super) fn rolled(&mut self, span: Span, entered: usize, f: &[Value]) -> R<()> {
+        if !self.mode.pauses {
+            return Ok(());
+        }
+        self.rolled_in_walk(span, entered, f)
+    }
+
+    /// [`Runner::rolled`] in a run that may pause.
+    #[inline(never)]
+    fn rolled_in_walk(&mut self, span: Span, entered: usize, f: &[Value]) -> R<()> {
         if !self.pausing() {
             return Ok(());
         }
