@@ -844,6 +844,7 @@ mod tests {
         let watch = super::super::differ::watch();
         let mut r = s.runner();
         r.code = &code;
+        r.tests = code.tests();
         assert!(!r.holds(&wrong, &mut vec![Value::Entity(u)]).unwrap(), "the closure answers");
         assert!(r.holds(&right, &mut vec![Value::Entity(u)]).unwrap());
         assert_eq!(watch.compared(), 2);
