@@ -553,7 +553,7 @@ impl Runner<'_> {
             // The subject's own attribute first: a plain default does not hide it.
             if let Some((who, a)) = subject
                 .and_then(|s| self.st.entities.get(s).filter(|e| Some(e.kind) == check.subject))
-                .zip(self.code.from_subject(c, i))
+                .zip(self.code.subject_input(c, i))
             {
                 // A check made by a unit takes an input the unit has as an attribute from the unit.
                 let v = who.fields[a as usize].clone();

@@ -32,7 +32,7 @@ impl Lowered {
     /// The attribute of check `c`'s maker that input `input` is taken from, if any (see
     /// [`Program::subject_attribute`]).
     #[inline]
-    pub(super) fn from_subject(&self, c: CheckId, input: usize) -> Option<u32> {
+    pub(super) fn subject_input(&self, c: CheckId, input: usize) -> Option<u32> {
         *self.from_subject.get(c as usize)?.get(input)?
     }
 
