@@ -870,8 +870,30 @@ impl DiceMod {
     /// assert_eq!(DiceMod::counting(&mods), Some((Cmp::Eq, 1)));
     /// assert_eq!(DiceMod::counting(&[DiceMod::KeepHighest(3)]), None);
     /// ```
+    #[inline]
     pub fn counting(mods: &[DiceMod]) -> Option<(Cmp, i64)> {
-        mods.iter().rev().find_map(|m| match *m {
+        mods.iter().rev().find_map(|m| m.counts())
+    }
+
+    /// Whether modifiers `mods` leave every die as it fell and every die kept: none of them but
+    /// `cs…`, which only counts the dice. The roller's plain path and exact odds' classes of faces
+    /// ask it.
+    ///
+    /// ```
+    /// use mettle::internals::ast::{Cmp, DiceMod};
+    /// assert!(DiceMod::as_rolled(&[DiceMod::CountSuccesses(Cmp::Ge, 4)]));
+    /// assert!(DiceMod::as_rolled(&[]));
+    /// assert!(!DiceMod::as_rolled(&[DiceMod::CountSuccesses(Cmp::Ge, 4), DiceMod::Raise(2)]));
+    /// ```
+    #[inline]
+    pub fn as_rolled(mods: &[DiceMod]) -> bool {
+        mods.iter().all(|m| m.counts().is_some())
+    }
+
+    /// The test of a success, for `cs…`; `None` for a modifier that changes, adds or drops dice.
+    #[inline]
+    fn counts(self) -> Option<(Cmp, i64)> {
+        match self {
             DiceMod::CountSuccesses(cmp, n) => Some((cmp, n)),
             DiceMod::KeepHighest(_)
             | DiceMod::KeepLowest(_)
@@ -881,7 +903,7 @@ impl DiceMod {
             | DiceMod::Reroll(..)
             | DiceMod::RerollOnce(..)
             | DiceMod::Raise(_) => None,
-        })
+        }
     }
 }
 

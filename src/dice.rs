@@ -102,21 +102,7 @@ impl DiceMod {
 /// reroll, raise, explosion, keep or drop (they look at the face itself, or at its rank among the
 /// others).
 pub(crate) fn success_test(mods: &[DiceMod]) -> Option<(Cmp, i64)> {
-    let mut test = None;
-    for m in mods {
-        match *m {
-            DiceMod::CountSuccesses(cmp, n) => test = Some((cmp, n)),
-            DiceMod::KeepHighest(_)
-            | DiceMod::KeepLowest(_)
-            | DiceMod::DropHighest(_)
-            | DiceMod::DropLowest(_)
-            | DiceMod::Explode(..)
-            | DiceMod::Reroll(..)
-            | DiceMod::RerollOnce(..)
-            | DiceMod::Raise(_) => return None,
-        }
-    }
-    test
+    if DiceMod::as_rolled(mods) { DiceMod::counting(mods) } else { None }
 }
 
 /// The faces of a die: `1..=n`, or a list.

@@ -330,7 +330,7 @@ impl Runner<'_> {
         self.tick(count as u64)?;
         if let Faces::Count(n) = faces
             && self.plain_dice()
-            && d.mods.iter().all(|m| matches!(m, DiceMod::CountSuccesses(..)))
+            && DiceMod::as_rolled(&d.mods)
             && labels.is_empty()
         {
             return self.roll_plainly(pool, count as usize, n, d);
