@@ -2,12 +2,12 @@
 
 use super::check::Given;
 use super::host::shown_options;
-use super::{MAX_REPEAT, R, Runner, copied, fail, put, set};
+use super::{R, Runner, copied, fail, put, set};
 use crate::ast::{BinOp, Span};
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
 use crate::session::host::{Change, Question, Reply};
-use crate::session::{Entity, Expiry, GameOver, LogEntry, Timed};
+use crate::session::{Entity, Expiry, LogEntry, Timed};
 
 impl Runner<'_> {
     // ---------------------------------------------------------------- events
@@ -305,7 +305,7 @@ impl Runner<'_> {
 
     /// An entity of `kind`, every attribute at its default and no name yet, in the buffers of one
     /// from an earlier game when there is one.
-    fn blank(&mut self, kind: KindId) -> Entity {
+    pub(super) fn blank(&mut self, kind: KindId) -> Entity {
         let mut e =
             self.kit.entities.pop().unwrap_or_else(|| Entity { kind, name: String::new(), fields: vec![] });
         e.kind = kind;
@@ -343,7 +343,7 @@ impl Runner<'_> {
 
     /// An error if `v`, given for attribute `i` of a new `kind` called `name`, is outside its range.
     #[inline]
-    fn fits(&self, kind: KindId, i: u32, v: &Value, name: &str, span: Span) -> R<()> {
+    pub(super) fn fits(&self, kind: KindId, i: u32, v: &Value, name: &str, span: Span) -> R<()> {
         let def = &self.p.kinds[kind as usize].fields[i as usize];
         if let (Ty::Int { lo, hi }, Value::Int(x)) = (&def.ty, v)
             && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
@@ -354,7 +354,7 @@ impl Runner<'_> {
     }
 
     /// Puts entity `e` in play as `name`; gives its id.
-    fn add(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
+    pub(super) fn add(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
         let kind = &self.p.kinds[e.kind as usize].name;
         e.name.push_str(name);
         let id = self.st.entities.push(e);
@@ -608,238 +608,6 @@ impl Runner<'_> {
         self.let_go(values);
         r?;
         self.rolled(span, entered, f)
-    }
-
-    /// The statements [`Runner::exec`] leaves out of its own body.
-    #[inline(never)]
-    fn exec_seldom(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
-        match s {
-            Stmt::EndGame { result, winner, span } => {
-                self.at(*span)?;
-                let set = &self.p.sets[self.p.results as usize];
-                let winner_id = match winner {
-                    Some(w) => match self.eval(w, f)? {
-                        Value::Entity(e) => Some(e),
-                        _ => None,
-                    },
-                    None => None,
-                };
-                let winner = winner_id.and_then(|e| self.st.entities.get(e)).map(|e| e.name.clone());
-                let name = set.names[*result as usize].clone();
-                if self.mode.log {
-                    let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
-                    self.push(LogEntry::GameOver {
-                        result: name.clone(),
-                        label,
-                        winner: winner.clone(),
-                        span: *span,
-                    });
-                }
-                self.st.over = Some(GameOver { result: name, winner, index: *result, winner_id });
-                Ok(())
-            }
-            Stmt::Repeat { body, until, span } => {
-                self.at(*span)?;
-                let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
-                let mark = self.outer_mark();
-                for turn in 0..MAX_REPEAT {
-                    if turn > 0 {
-                        self.loop_turn(*span, turn, entered, f)?;
-                    }
-                    self.span = *span;
-                    self.tick(1)?;
-                    self.enter_at(mark, crate::dice::Outer::Turn(turn));
-                    let r = self.exec_block(body, f);
-                    self.leave(mark);
-                    r?;
-                    self.span = *span;
-                    if self.holds(until, f)? || self.st.over.is_some() {
-                        return Ok(());
-                    }
-                }
-                Err(Box::new(fail(
-                    "endless_repeat",
-                    format!("`repeat` ran {MAX_REPEAT} times without its condition coming true"),
-                    *span,
-                    "make sure the condition after `until` can become true",
-                )))
-            }
-            Stmt::New { kind, slot, name, with, span } => {
-                self.at(*span)?;
-                // Every value is worked out, then each checked against its range, in order.
-                let mut e = self.blank(*kind);
-                for (i, x, _) in with {
-                    if let Some(v) = self.peek(x, f) {
-                        put(&mut e.fields[*i as usize], v);
-                        continue;
-                    }
-                    match self.eval(x, f) {
-                        Ok(v) => set(&mut e.fields[*i as usize], v),
-                        Err(err) => {
-                            self.kit.entities.push(e);
-                            return Err(err);
-                        }
-                    }
-                }
-                for (i, _, _) in with {
-                    if let Err(err) = self.fits(*kind, *i, &e.fields[*i as usize], name, *span) {
-                        self.kit.entities.push(e);
-                        return Err(err);
-                    }
-                }
-                let id = self.add(e, name, *span);
-                f[*slot as usize] = Value::Entity(id);
-                Ok(())
-            }
-            Stmt::Dice(faces, span) => {
-                self.at(*span)?;
-                self.st.forced.extend(faces.iter().copied());
-                Ok(())
-            }
-            Stmt::SetOption { option, value, span } => {
-                self.at(*span)?;
-                let v = self.eval(value, f)?;
-                let decl = &self.p.options[*option as usize];
-                let shown = self.show(&v);
-                if let Some(slot) = self.st.options.get_mut(*option as usize) {
-                    *slot = v;
-                }
-                self.push(LogEntry::Note {
-                    text: format!("house rule: option {} = {shown}", decl.name),
-                    because: vec![],
-                    span: *span,
-                });
-                Ok(())
-            }
-            Stmt::Answer { choice, value, span } => {
-                self.at(*span)?;
-                let v = self.eval(value, f)?;
-                self.st.answers.push((*choice, v));
-                Ok(())
-            }
-            Stmt::Follow { func, args, span } => {
-                self.at(*span)?;
-                // A script's actions are not described (see `Runner::context`).
-                let mark = self.outer_mark();
-                self.enter_at(mark, crate::dice::Outer::Opaque);
-                let r = self.follow(*func, args, *span, f);
-                self.leave(mark);
-                r
-            }
-            Stmt::React { reaction, args, fresh, span } => {
-                self.at(*span)?;
-                let mark = self.enter_call(*span, f);
-                let r = self.react(*reaction, args, *fresh, *span, f);
-                self.leave(mark);
-                r
-            }
-            Stmt::Order { parts, span } => {
-                self.at(*span)?;
-                self.give_order(parts, *span, f)
-            }
-            Stmt::Report { items, span } => {
-                self.at(*span)?;
-                let mut values = Vec::with_capacity(items.len());
-                for (label, e) in items {
-                    let v = self.eval(e, f)?;
-                    values.push((label.clone(), self.show(&v)));
-                }
-                // Logged even with the log off, like a record: the odds of a scenario read it.
-                match self.game.as_mut() {
-                    Some(g) => g.reported = Some(values),
-                    None => self.push(LogEntry::Report {
-                        values: values.into_iter().map(|(l, v)| (l.to_string(), v)).collect(),
-                        span: *span,
-                    }),
-                }
-                Ok(())
-            }
-            Stmt::Record { label, value, span } => {
-                self.at(*span)?;
-                // Logged even with the log off: a simulation reads the values recorded in each run.
-                if self.mode.game {
-                    let value = self.int(value, f)?;
-                    self.game_record(label, value);
-                    return Ok(());
-                }
-                let v = self.eval(value, f)?;
-                let value = v.int();
-                let shown = self.show(&v);
-                self.push(LogEntry::Record { label: label.to_string(), value, shown, span: *span });
-                Ok(())
-            }
-            Stmt::ExpectOrder { text, absent, message, span } => {
-                self.at(*span)?;
-                let given = self.st.orders.iter().any(|o| o.text == *text);
-                let passed = given != *absent;
-                let found = (!passed).then(|| {
-                    if self.st.orders.is_empty() {
-                        "the last reaction gave no orders".to_string()
-                    } else {
-                        let given: Vec<String> =
-                            self.st.orders.iter().map(|o| format!("\"{}\"", o.text)).collect();
-                        format!("the last reaction ordered {}", given.join(", "))
-                    }
-                });
-                let not = if *absent { "not " } else { "" };
-                self.push(LogEntry::Expect {
-                    passed,
-                    text: format!("{not}order \"{text}\""),
-                    found,
-                    message: message.clone(),
-                    span: *span,
-                });
-                Ok(())
-            }
-            Stmt::ExpectNoDice { message, span } => {
-                self.at(*span)?;
-                let passed = self.st.forced.is_empty();
-                let found = (!passed).then(|| {
-                    let faces: Vec<String> = self.st.forced.iter().map(i64::to_string).collect();
-                    let n = faces.len();
-                    format!(
-                        "{n} forced {} never rolled: {}",
-                        if n == 1 { "die was" } else { "dice were" },
-                        faces.join(", ")
-                    )
-                });
-                self.push(LogEntry::Expect {
-                    passed,
-                    text: "no dice waiting".into(),
-                    found,
-                    message: message.clone(),
-                    span: *span,
-                });
-                Ok(())
-            }
-            Stmt::Expect { cond, message, text, span } => {
-                self.at(*span)?;
-                let passed = self.holds(cond, f)?;
-                if self.mode.game {
-                    self.game_expect(passed);
-                    return Ok(());
-                }
-                let found = if passed { None } else { self.explain_failure(&cond.expr, f) };
-                self.push(LogEntry::Expect {
-                    passed,
-                    text: text.clone(),
-                    found,
-                    message: message.clone(),
-                    span: *span,
-                });
-                Ok(())
-            }
-            Stmt::Set { .. }
-            | Stmt::Add { .. }
-            | Stmt::Let(..)
-            | Stmt::LetFlag(..)
-            | Stmt::Roll { .. }
-            | Stmt::If(..)
-            | Stmt::ForEach { .. }
-            | Stmt::Trigger { .. }
-            | Stmt::Choose { .. }
-            | Stmt::Note(..) => self.exec(s, f),
-        }
     }
 
     /// Asks choice `choice` (its answer into `slot`): an answer the scenario gave, the host's, or the
@@ -1123,7 +891,7 @@ impl Runner<'_> {
     }
 
     /// For a failed `expect a OP b`, what the two sides actually were.
-    fn explain_failure(&mut self, cond: &Expr, f: &mut Vec<Value>) -> Option<String> {
+    pub(super) fn explain_failure(&mut self, cond: &Expr, f: &mut Vec<Value>) -> Option<String> {
         match cond {
             Expr::Bin(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
                 let x = self.eval(a, f).ok()?;

@@ -19,6 +19,7 @@ mod parts;
 mod reactions;
 mod resume;
 mod script;
+mod seldom;
 mod totals;
 
 use super::host::{Change, Hooks, Question};
