@@ -843,8 +843,7 @@ mod tests {
         let right = Test { id: 1, ..Test::alone(right) };
         let watch = super::super::differ::watch();
         let mut r = s.runner();
-        r.code = &code;
-        r.tests = code.tests();
+        r.lowered_by(&code);
         assert!(!r.holds(&wrong, &mut vec![Value::Entity(u)]).unwrap(), "the closure answers");
         assert!(r.holds(&right, &mut vec![Value::Entity(u)]).unwrap());
         assert_eq!(watch.compared(), 2);

@@ -131,7 +131,9 @@ pub(super) struct Runner<'a> {
     p: &'a Program,
     /// The compiled forms of the program's conditions.
     code: &'a Lowered,
-    /// The compiled conditions of `code`, by `Test`'s id.
+    /// The compiled conditions of `code`, by `Test`'s id: `code`'s own list, held here to be
+    /// reached with one step less each time a condition is tested (set with `code`, see
+    /// [`Runner::lowered_by`]).
     tests: &'a [super::run::compile::Compiled],
     st: &'a mut State,
     log: &'a mut Vec<LogLine>,
@@ -401,6 +403,13 @@ impl<'a> Runner<'a> {
             #[cfg(debug_assertions)]
             ended: false,
         }
+    }
+
+    /// Tests conditions by `code`'s compiled forms: `code` and its list go together.
+    #[cfg(test)]
+    pub(super) fn lowered_by(&mut self, code: &'a Lowered) {
+        self.code = code;
+        self.tests = code.tests();
     }
 
     /// Makes first the results of rolls left to be made when read (see `check::Pending`), before the
