@@ -394,3 +394,40 @@ fn a_rule_heading_stops_before_a_comment_in_its_body() {
     .unwrap();
     assert_eq!(rules.program().triggers[0].text, "on hit when u.hp > 0");
 }
+
+/// A change lasting until an event is undone when that event fires: in the same action, in a later
+/// one (a new runner, which must know one is waiting), and after a save is loaded; and not by
+/// another event.
+#[test]
+fn changes_until_an_event_end_when_it_fires() {
+    let r = rules(
+        "kind unit { pinned: flag = no }
+         event pin(unit: unit)
+         event rally
+         event other
+         on pin { set unit.pinned to yes until rally }
+         event pin_and_rally(unit: unit)
+         on pin_and_rally { trigger pin(unit: unit)  trigger rally }",
+    );
+    let pinned = |s: &Session| s.get("u", "pinned").unwrap().as_bool().unwrap();
+    let mut s = Session::new(&r, 0);
+    let u = Value::Entity(s.create("unit", "u", &[]).unwrap());
+    // Set and undone within one action.
+    s.apply("pin_and_rally", &[("unit", u.clone())]).unwrap();
+    assert!(!pinned(&s));
+    // Set in one action, undone in a later one, not by another event.
+    s.apply("pin", &[("unit", u.clone())]).unwrap();
+    assert!(pinned(&s));
+    s.apply("other", &[]).unwrap();
+    assert!(pinned(&s));
+    s.apply("rally", &[]).unwrap();
+    assert!(!pinned(&s));
+    // Set, saved, loaded, then undone.
+    s.apply("pin", &[("unit", u)]).unwrap();
+    let mut loaded = Session::load(&r, &s.save()).unwrap();
+    assert!(pinned(&loaded));
+    loaded.apply("other", &[]).unwrap();
+    assert!(pinned(&loaded));
+    loaded.apply("rally", &[]).unwrap();
+    assert!(!pinned(&loaded));
+}

@@ -60,7 +60,7 @@ impl Runner<'_> {
             _ => {}
         }
         // Changes made until this event fires (with these facts) end before its rules run.
-        if self.st.timed.iter().any(|t| t.expiry == Expiry::Event(event)) {
+        if self.until_event && self.st.timed.iter().any(|t| t.expiry == Expiry::Event(event)) {
             let mut timed = std::mem::take(&mut self.st.timed);
             timed.retain(|t| {
                 let due = t.expiry == Expiry::Event(event)
@@ -530,6 +530,7 @@ impl Runner<'_> {
                 (Expiry::Event(*event), Some((*i, self.eval(e, f)?)))
             }
         };
+        self.until_event |= matches!(expiry, Expiry::Event(_));
         let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
         match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
             // A second timed change of the same attribute keeps the first's value to go

@@ -23,7 +23,7 @@ mod seldom;
 mod totals;
 
 use super::host::{Change, Hooks, Question};
-use super::{LogEntry, LogLine, Logged, State};
+use super::{Expiry, LogEntry, LogLine, Logged, State};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
 use crate::program::*;
@@ -176,6 +176,10 @@ pub(super) struct Runner<'a> {
     /// Where a simulated game's recorded values and failed expectations go instead of the log
     /// (see [`Runner::play`]).
     game: Option<QuietGame>,
+    /// Whether a change lasting until an event may be waiting: one was when the runner was made, or
+    /// the run has made one since (only `set … until EVENT` makes one while a runner runs). While
+    /// none is, firing an event does not look for changes it ends.
+    until_event: bool,
     /// The `if` conditions around the statement being applied in this rule or outcome, and whether
     /// each held: a change logged there says what made it (logging only).
     because: Vec<(Span, bool)>,
@@ -373,6 +377,7 @@ impl<'a> Runner<'a> {
         let log_start = log.len();
         let b = crate::Budget::default();
         let pauses = st.walk.as_ref().is_some_and(|w| w.pause);
+        let until_event = st.timed.iter().any(|t| matches!(t.expiry, Expiry::Event(_)));
         Runner {
             p,
             code,
@@ -399,6 +404,7 @@ impl<'a> Runner<'a> {
             host: HostRun::default(),
             kit,
             game: None,
+            until_event,
             because: vec![],
             #[cfg(debug_assertions)]
             ended: false,
