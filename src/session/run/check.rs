@@ -522,22 +522,18 @@ impl Runner<'_> {
         f
     }
 
-    /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
-    #[allow(clippy::too_many_arguments, reason = "two call sites; the frame and setup are written in place")]
-    fn prepare_frame(
+    /// Checks the inputs `given` in frame `f` against their ranges and fills in the others of check
+    /// `c`: from `subject`'s attribute of the same name, a default, or an error.
+    #[inline]
+    fn fill_inputs(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
         f: &mut Vec<Value>,
         given: &Given,
         span: Span,
-        labels: bool,
-        setup: &mut Setup,
     ) -> R<()> {
         let check = &self.p.checks[c as usize];
-        // Until a rule with a place of its own runs, errors point at the check.
-        self.span = check.span;
-        set(&mut f[check.slots.subject as usize], subject.map(Value::Entity).unwrap_or(Value::None));
         // A rule gives its inputs in the order they are declared: the first out of range is named.
         if !given.checked {
             for (i, v) in f.iter().enumerate().take(check.inputs.len()) {
@@ -546,18 +542,24 @@ impl Runner<'_> {
                 }
             }
         }
+        // The subject, when it is of the kind that makes the check (its attributes give inputs):
+        // looked for at the first input that can come from it.
+        let mut maker: Option<Option<u32>> = None;
         for (i, input) in check.inputs.iter().enumerate() {
             if given.get(i) {
                 continue;
             }
             // The subject's own attribute first: a plain default does not hide it.
-            if let Some((who, a)) = subject
-                .and_then(|s| self.st.entities.get(s).filter(|e| Some(e.kind) == check.subject))
-                .zip(self.code.subject_input(c, i))
+            if let Some(a) = self.code.subject_input(c, i)
+                && let Some(id) = *maker.get_or_insert_with(|| {
+                    subject
+                        .filter(|s| self.st.entities.get(*s).is_some_and(|e| check.subject == Some(e.kind)))
+                })
             {
                 // A check made by a unit takes an input the unit has as an attribute from the unit.
-                let v = who.fields[a as usize].clone();
-                if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.field.ty, &v)
+                let who = &self.st.entities[id as usize];
+                let v = &who.fields[a as usize];
+                if let (Ty::Int { lo, hi }, Value::Int(x)) = (&input.field.ty, v)
                     && (lo.is_some_and(|l| *x < l) || hi.is_some_and(|h| *x > h))
                 {
                     return Err(Box::new(
@@ -577,7 +579,7 @@ impl Runner<'_> {
                         .with_label(input.field.span, "declared here"),
                     ));
                 }
-                f[i] = v;
+                put(&mut f[i], v);
             } else if let Some(v) = &input.field.default {
                 put(&mut f[i], v);
             } else if let Some(e) = &input.default {
@@ -594,6 +596,28 @@ impl Runner<'_> {
                     ),
                 )));
             }
+        }
+        Ok(())
+    }
+
+    /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
+    #[allow(clippy::too_many_arguments, reason = "two call sites; the frame and setup are written in place")]
+    fn prepare_frame(
+        &mut self,
+        c: CheckId,
+        subject: Option<u32>,
+        f: &mut Vec<Value>,
+        given: &Given,
+        span: Span,
+        labels: bool,
+        setup: &mut Setup,
+    ) -> R<()> {
+        let check = &self.p.checks[c as usize];
+        // Until a rule with a place of its own runs, errors point at the check.
+        self.span = check.span;
+        set(&mut f[check.slots.subject as usize], subject.map(Value::Entity).unwrap_or(Value::None));
+        if !check.inputs.is_empty() {
+            self.fill_inputs(c, subject, f, given, span)?;
         }
         for (i, step) in check.steps.iter().enumerate() {
             match step {
@@ -698,7 +722,25 @@ impl Runner<'_> {
     /// [`Runner::settle_check`] does; then, while `reroll when …` says so, rolls them again and
     /// settles the new roll, at most [`Reroll::bound`] times. Each roll set aside goes to `keep`
     /// when there is one (for the explanation). Gives what the roll that stands settled to.
+    #[inline]
     pub fn roll_and_settle(
+        &mut self,
+        c: CheckId,
+        setup: &Setup,
+        f: &mut Vec<Value>,
+        keep: Option<&mut Vec<Rerolled>>,
+    ) -> R<(i64, Option<i64>, usize)> {
+        // A check with no `reroll` rolls once, here (the most frequent roll: measured faster than
+        // going through the loop below).
+        match self.p.checks[c as usize].reroll {
+            None => self.roll_once(c, setup, f),
+            Some(_) => self.roll_until_it_stands(c, setup, f, keep),
+        }
+    }
+
+    /// [`Runner::roll_and_settle`] for a check with `reroll when …`.
+    #[inline(never)]
+    fn roll_until_it_stands(
         &mut self,
         c: CheckId,
         setup: &Setup,
@@ -708,19 +750,7 @@ impl Runner<'_> {
         let check = &self.p.checks[c as usize];
         let mut again = 0;
         loop {
-            let pool = match &check.roll {
-                Some(r) => {
-                    self.span = r.span;
-                    let classed = self.class_dice(c, &r.dice.mods);
-                    let pool = self.roll_pool(&r.dice, setup.extra, &setup.labels, f);
-                    if classed {
-                        self.unclass_dice();
-                    }
-                    Some(pool?)
-                }
-                None => None,
-            };
-            let settled = self.settle_check(c, setup, pool, f)?;
+            let settled = self.roll_once(c, setup, f)?;
             let Some(reroll) = &check.reroll else { return Ok(settled) };
             if again >= reroll.bound() || !self.rerolls(c, settled.2, f)? {
                 return Ok(settled);
@@ -737,6 +767,24 @@ impl Runner<'_> {
                 keep.push(Rerolled { pool, total: settled.0, outcome });
             }
         }
+    }
+
+    /// Rolls check `c`'s dice once and settles them ([`Runner::settle_check`]).
+    #[inline(always)]
+    fn roll_once(&mut self, c: CheckId, setup: &Setup, f: &mut Vec<Value>) -> R<(i64, Option<i64>, usize)> {
+        let pool = match &self.p.checks[c as usize].roll {
+            Some(r) => {
+                self.span = r.span;
+                let classed = self.class_dice(c, &r.dice.mods);
+                let pool = self.roll_pool(&r.dice, setup.extra, &setup.labels, f);
+                if classed {
+                    self.unclass_dice();
+                }
+                Some(pool?)
+            }
+            None => None,
+        };
+        self.settle_check(c, setup, pool, f)
     }
 
     /// Whether a roll of check `c` that landed on outcome `oi` (its values in frame `f`) is rolled
