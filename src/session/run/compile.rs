@@ -264,17 +264,22 @@ fn then<F>(and: bool, a: Box<TestFn>, right: F) -> Box<TestFn>
 where
     F: for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync + 'static,
 {
+    // What the left side gives is the answer when it failed or `decides` says it decides; the
+    // right side's closure is called last, so that its answer is handed back as it is.
     #[inline(always)]
-    fn decided(op: BinOp, left: Truth) -> Option<Truth> {
+    fn decided(op: BinOp, left: Truth, right: impl FnOnce() -> Truth) -> Truth {
         match left {
-            Truth::Failed => Some(Truth::Failed),
-            t => op.decides(t == Truth::Yes).map(Truth::of),
+            Truth::Failed => Truth::Failed,
+            t => match op.decides(t == Truth::Yes) {
+                Some(answer) => Truth::of(answer),
+                None => right(),
+            },
         }
     }
     if and {
-        Box::new(move |r, f| decided(BinOp::And, a(r, f)).unwrap_or_else(|| right(r, f)))
+        Box::new(move |r, f| decided(BinOp::And, a(r, f), || right(r, f)))
     } else {
-        Box::new(move |r, f| decided(BinOp::Or, a(r, f)).unwrap_or_else(|| right(r, f)))
+        Box::new(move |r, f| decided(BinOp::Or, a(r, f), || right(r, f)))
     }
 }
 
