@@ -531,33 +531,39 @@ impl Runner<'_> {
             }
         };
         self.until_event |= matches!(expiry, Expiry::Event(_));
-        let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
-        match self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field) {
+        let at = match self.st.timed.iter().position(|t| t.entity == id && t.field == place.field) {
             // A second timed change of the same attribute keeps the first's value to go
             // back to, and lasts as long as the longer of the two.
-            Some(t) => {
+            Some(at) => {
+                let t = &mut self.st.timed[at];
                 if expiry.later_than(t.expiry) {
                     t.expiry = expiry;
                     t.fact = fact;
                 }
                 t.span = span;
+                at
             }
-            None => self.st.timed.push(Timed {
-                entity: id,
-                field: place.field,
-                restore,
-                delta: None,
-                expiry,
-                fact,
-                span,
-            }),
-        }
+            None => {
+                let restore = copied(&self.st.entities[id as usize].fields[place.field as usize]);
+                self.st.timed.push(Timed {
+                    entity: id,
+                    field: place.field,
+                    restore,
+                    delta: None,
+                    expiry,
+                    fact,
+                    span,
+                });
+                self.st.timed.len() - 1
+            }
+        };
+        // (Writing an attribute leaves the timed changes as they are: `at` still names this one.)
         self.write_place(id, place, v, span)?;
-        let now = copied(&self.st.entities[id as usize].fields[place.field as usize]);
-        if let Some(t) = self.st.timed.iter_mut().find(|t| t.entity == id && t.field == place.field)
-            && let (Value::Int(before), Value::Int(after)) = (&t.restore, &now)
+        if let Value::Int(after) = self.st.entities[id as usize].fields[place.field as usize]
+            && let Some(t) = self.st.timed.get_mut(at)
+            && let Value::Int(before) = t.restore
         {
-            t.delta = after.checked_sub(*before);
+            t.delta = after.checked_sub(before);
         }
         Ok(())
     }
