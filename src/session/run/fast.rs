@@ -43,6 +43,22 @@ impl Runner<'_> {
                 Some(face) => Ok(face),
                 None => Ok(self.eval(e, f)?.int()),
             },
+            // A condition read as a number (a yes or no a scenario records): 1 when it holds, 0
+            // when not, as `eval` gives it.
+            Expr::Bin(
+                BinOp::And
+                | BinOp::Or
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::Is
+                | BinOp::IsNot,
+                ..,
+            )
+            | Expr::Not(_) => Ok(i64::from(self.truth(e, f)?)),
             _ => Ok(self.eval(e, f)?.int()),
         }
     }
