@@ -29,9 +29,22 @@ impl Runner<'_> {
             }
             Expr::Global(Global::Turn) => Ok(self.st.turn),
             Expr::Global(Global::Round) => Ok(self.st.round),
-            Expr::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div), a, b) => {
-                self.arith(*op, a, b, f)
-            }
+            // Every operator sorted here: arithmetic by `arith`, the rest make a condition, read as a
+            // number (a yes or no a scenario records): 1 when it holds, 0 when not, as `eval` gives it.
+            Expr::Bin(op, a, b) => match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => self.arith(*op, a, b, f),
+                BinOp::And
+                | BinOp::Or
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::Is
+                | BinOp::IsNot => Ok(i64::from(self.truth(e, f)?)),
+            },
+            Expr::Not(_) => Ok(i64::from(self.truth(e, f)?)),
             Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
             Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => self.extreme(*b, args, f),
             Expr::Builtin(Builtin::Count(c), args) => self.tally(*c, args, f, |hits, _| hits as i64),
@@ -43,22 +56,6 @@ impl Runner<'_> {
                 Some(face) => Ok(face),
                 None => Ok(self.eval(e, f)?.int()),
             },
-            // A condition read as a number (a yes or no a scenario records): 1 when it holds, 0
-            // when not, as `eval` gives it.
-            Expr::Bin(
-                BinOp::And
-                | BinOp::Or
-                | BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-                | BinOp::Is
-                | BinOp::IsNot,
-                ..,
-            )
-            | Expr::Not(_) => Ok(i64::from(self.truth(e, f)?)),
             _ => Ok(self.eval(e, f)?.int()),
         }
     }
