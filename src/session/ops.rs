@@ -206,7 +206,7 @@ impl Session {
         )?;
         let ty = &kind.fields[i].ty;
         check_value(p, &self.state, &value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
-        self.host_change(|r| r.write(e, i as u32, value, Span::default())).map(|((), o)| o)
+        self.host_change(|r| r.write::<false>(e, i as u32, value, Span::default())).map(|((), o)| o)
     }
 
     /// Takes entity `entity` out of play, as the host (a unit routed off the table): attributes that

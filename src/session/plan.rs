@@ -171,7 +171,7 @@ impl Session {
             for pool in pools {
                 let mut slots = prepared.frame.clone();
                 let (total, target, outcome) =
-                    r.settle_check(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
+                    r.settle_check::<false>(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
                 let reroll = r.rerolls(prepared.check, outcome, &mut slots)?;
                 let check = &r.program().checks[prepared.check as usize];
                 let after = match prepared.subject {
@@ -306,7 +306,7 @@ impl Session {
         let mut r = self.quiet_runner(&mut log);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, subject, inputs.as_ref())?;
-            let (total, target, outcome) = r.roll_and_settle(check, &setup, &mut slots, None)?;
+            let (total, target, outcome) = r.roll_and_settle::<false>(check, &setup, &mut slots, None)?;
             r.keep_check_frame(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
@@ -329,7 +329,7 @@ impl Session {
         let mut r = self.quiet_runner(&mut log);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, Some(subject), inputs.as_ref())?;
-            let (total, target, outcome) = r.roll_and_settle(check, &setup, &mut slots, None)?;
+            let (total, target, outcome) = r.roll_and_settle::<false>(check, &setup, &mut slots, None)?;
             let after = if r.program().checks[check as usize].outcomes[outcome].body.is_empty() {
                 None
             } else {

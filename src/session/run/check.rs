@@ -21,7 +21,7 @@ impl Runner<'_> {
         span: Span,
     ) -> R<Arc<CheckResult>> {
         let (mut f, given) = self.args_frame(c, &args, span)?;
-        let r = self.roll_check_inner(c, subject, &mut f, &given, span);
+        let r = self.roll_check_inner::<Arc<CheckResult>, false>(c, subject, &mut f, &given, span);
         self.let_go(f);
         self.no_subject(c, subject, r)
     }
@@ -30,7 +30,7 @@ impl Runner<'_> {
     /// frame `f` (from [`Runner::check_frame`]): its result is only kept as the check's last. The
     /// frame is taken from `f` when the roll is done with it; what is left there after an error is
     /// the caller's to let go.
-    pub(super) fn roll_check_in_rule(
+    pub(super) fn roll_check_in_rule<const SIM: bool>(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
@@ -38,7 +38,7 @@ impl Runner<'_> {
         given: &Given,
         span: Span,
     ) -> R<()> {
-        let r = self.roll_check_inner::<()>(c, subject, f, given, span);
+        let r = self.roll_check_inner::<(), SIM>(c, subject, f, given, span);
         self.no_subject(c, subject, r)
     }
 
@@ -116,7 +116,7 @@ impl Runner<'_> {
         }
     }
 
-    fn roll_check_inner<W: Wanted>(
+    fn roll_check_inner<W: Wanted, const SIM: bool>(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
@@ -129,12 +129,12 @@ impl Runner<'_> {
         self.span = span;
         self.tick(1)?;
         let outer = self.rule.replace((check.span, check.name.as_str()));
-        let r = self.roll_check_body(c, subject, f, given, span);
+        let r = self.roll_check_body::<W, SIM>(c, subject, f, given, span);
         self.rule = outer;
         r
     }
 
-    fn roll_check_body<W: Wanted>(
+    fn roll_check_body<W: Wanted, const SIM: bool>(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
@@ -146,16 +146,16 @@ impl Runner<'_> {
         // What is logged while the check is worked out (a table looked up) goes under its line.
         let mark = self.log.len();
         // A simulated game's results are never shown: their modifiers' labels are not kept.
-        let labels = !self.mode.game;
+        let labels = !self.kept::<SIM>().game;
         let mut setup = Setup::default();
         // The frame and setup are filled in place (returning them measured slower).
-        self.prepare_frame(c, subject, f, given, span, labels, &mut setup)?;
+        self.prepare_frame::<SIM>(c, subject, f, given, span, labels, &mut setup)?;
         let mut rerolled = vec![];
-        let keep = self.mode.log.then_some(&mut rerolled);
-        let (total, target, oi) = self.roll_and_settle(c, &setup, f, keep)?;
+        let keep = self.kept::<SIM>().log.then_some(&mut rerolled);
+        let (total, target, oi) = self.roll_and_settle::<SIM>(c, &setup, f, keep)?;
         let outcome = &check.outcomes[oi];
         let target_parts = match &check.target {
-            Some(t) if self.mode.log => self.parts(t, f),
+            Some(t) if self.kept::<SIM>().log => self.parts(t, f),
             _ => None,
         };
         let margin = match target {
@@ -167,7 +167,7 @@ impl Runner<'_> {
         // A rule's roll in a simulated game keeps its frame as it is: the result is made from it
         // only if something reads it (see `Pending`). An outcome with effects applies them in a
         // copy of the frame, which they may write in.
-        if W::LAZY && self.mode.reuse {
+        if W::LAZY && self.kept::<SIM>().reuse {
             let effects = subject.is_some() && !outcome.body.is_empty();
             // Effects that write none of the frame's values and read no last result are applied in
             // the frame itself, before it is kept (nothing they do can read it as the last result).
@@ -180,7 +180,7 @@ impl Runner<'_> {
                     copy.iter_mut().zip(f.iter()).for_each(|(to, from)| put(to, from));
                     copy
                 };
-                let r = self.exec_body(&outcome.body, f);
+                let r = self.exec_body::<SIM>(&outcome.body, f);
                 // What makes the frame safe to keep as the result: the effects wrote none of it.
                 #[cfg(debug_assertions)]
                 {
@@ -200,13 +200,13 @@ impl Runner<'_> {
                 put(to, from);
             }
             self.set_pending(c, Pending { settled, frame: std::mem::take(f) });
-            let r = self.exec_body(&outcome.body, &mut copy);
+            let r = self.exec_body::<SIM>(&outcome.body, &mut copy);
             self.recycle(copy);
             r?;
             return Ok(W::none());
         }
         self.drop_pending(c);
-        let shown = if self.mode.log {
+        let shown = if self.kept::<SIM>().log {
             // A value worked out for some outcomes' effects only is not shown under the others.
             let shown = |i: usize| match check.lets_for.get(i) {
                 Some(Some(only)) => only.contains(&(oi as u32)),
@@ -233,12 +233,12 @@ impl Runner<'_> {
         } else {
             Shown { applied: setup.applied, ..Shown::default() }
         };
-        let logging = self.mode.log;
+        let logging = self.kept::<SIM>().log;
         let result = self.keep_result(c, &settled, f, shown);
         let wanted = W::of(result);
         if let Some(entry) = logging.then(|| LogEntry::Check(Box::new((**result).clone()))) {
             let during = self.log.split_off(mark.min(self.log.len()));
-            self.push(entry);
+            self.push::<SIM>(entry);
             // Already counted against the log's budget when first logged.
             self.log
                 .extend(during.into_iter().map(|l| super::LogLine { depth: l.depth + 1, entry: l.entry }));
@@ -250,7 +250,7 @@ impl Runner<'_> {
             o.checks.push(r.clone());
         }
         if subject.is_some() {
-            self.exec_body(&outcome.body, f)?;
+            self.exec_body::<SIM>(&outcome.body, f)?;
         }
         self.recycle_check(c, std::mem::take(f));
         Ok(wanted)
@@ -275,7 +275,7 @@ impl Runner<'_> {
             target.map(|t| if check.under { t.saturating_sub(total) } else { total.saturating_sub(t) });
         let settled = Settled { subject: Some(subject), total, target, margin, oi: oi as u32 };
         self.keep_result(c, &settled, f, Shown::default());
-        let r = self.exec_body(&check.outcomes[oi].body, f);
+        let r = self.exec_body::<false>(&check.outcomes[oi].body, f);
         let rolled = self.st.walk.as_ref().is_some_and(|w| w.needs.is_some());
         let after = match r {
             Ok(()) => Ok(self.st.entities[subject as usize].fields.clone()),
@@ -453,7 +453,7 @@ impl Runner<'_> {
     ) -> R<(Vec<Value>, Setup)> {
         let (mut f, given) = self.args_frame(c, args, span)?;
         let mut setup = Setup::default();
-        if let Err(e) = self.prepare_frame(c, subject, &mut f, &given, span, labels, &mut setup) {
+        if let Err(e) = self.prepare_frame::<false>(c, subject, &mut f, &given, span, labels, &mut setup) {
             self.recycle(f);
             return Err(e);
         }
@@ -475,7 +475,7 @@ impl Runner<'_> {
         };
         let given = self.write_args(c, &mut f, args, Span::default())?;
         let mut setup = Setup::default();
-        self.prepare_frame(c, subject, &mut f, &given, Span::default(), false, &mut setup)?;
+        self.prepare_frame::<false>(c, subject, &mut f, &given, Span::default(), false, &mut setup)?;
         Ok((f, setup))
     }
 
@@ -504,8 +504,8 @@ impl Runner<'_> {
     /// (see [`Runner::keep_check_frame`]), its slots that a roll may leave unwritten emptied (the
     /// places of `number of`'s candidates, of outcomes' own values and loops: everything but the
     /// inputs, the `let`s and the check's own slots), the others as they were; else an empty one.
-    pub(super) fn stale_check_frame(&mut self, c: CheckId) -> Vec<Value> {
-        if !self.mode.reuse {
+    pub(super) fn stale_check_frame<const SIM: bool>(&mut self, c: CheckId) -> Vec<Value> {
+        if !self.kept::<SIM>().reuse {
             return self.check_frame(c);
         }
         let Some(mut f) = self.kept_check_frame(c) else {
@@ -602,7 +602,7 @@ impl Runner<'_> {
 
     /// [`Runner::prepare_check`], the inputs `given` already written into frame `f`.
     #[allow(clippy::too_many_arguments, reason = "two call sites; the frame and setup are written in place")]
-    fn prepare_frame(
+    fn prepare_frame<const SIM: bool>(
         &mut self,
         c: CheckId,
         subject: Option<u32>,
@@ -622,7 +622,7 @@ impl Runner<'_> {
         for (i, step) in check.steps.iter().enumerate() {
             match step {
                 CheckStep::Let(slot, e) => {
-                    let v = self.let_value(e, f)?;
+                    let v = self.let_value::<SIM>(e, f)?;
                     f[*slot as usize] = v;
                 }
                 CheckStep::Roll => {
@@ -723,7 +723,7 @@ impl Runner<'_> {
     /// settles the new roll, at most [`Reroll::bound`] times. Each roll set aside goes to `keep`
     /// when there is one (for the explanation). Gives what the roll that stands settled to.
     #[inline]
-    pub fn roll_and_settle(
+    pub fn roll_and_settle<const SIM: bool>(
         &mut self,
         c: CheckId,
         setup: &Setup,
@@ -733,14 +733,14 @@ impl Runner<'_> {
         // A check with no `reroll` rolls once, here (the most frequent roll: measured faster than
         // going through the loop below).
         match self.p.checks[c as usize].reroll {
-            None => self.roll_once(c, setup, f),
-            Some(_) => self.roll_until_it_stands(c, setup, f, keep),
+            None => self.roll_once::<SIM>(c, setup, f),
+            Some(_) => self.roll_until_it_stands::<SIM>(c, setup, f, keep),
         }
     }
 
     /// [`Runner::roll_and_settle`] for a check with `reroll when …`.
     #[inline(never)]
-    fn roll_until_it_stands(
+    fn roll_until_it_stands<const SIM: bool>(
         &mut self,
         c: CheckId,
         setup: &Setup,
@@ -750,7 +750,7 @@ impl Runner<'_> {
         let check = &self.p.checks[c as usize];
         let mut again = 0;
         loop {
-            let settled = self.roll_once(c, setup, f)?;
+            let settled = self.roll_once::<SIM>(c, setup, f)?;
             let Some(reroll) = &check.reroll else { return Ok(settled) };
             if again >= reroll.bound() || !self.rerolls(c, settled.2, f)? {
                 return Ok(settled);
@@ -771,11 +771,16 @@ impl Runner<'_> {
 
     /// Rolls check `c`'s dice once and settles them ([`Runner::settle_check`]).
     #[inline(always)]
-    fn roll_once(&mut self, c: CheckId, setup: &Setup, f: &mut Vec<Value>) -> R<(i64, Option<i64>, usize)> {
+    fn roll_once<const SIM: bool>(
+        &mut self,
+        c: CheckId,
+        setup: &Setup,
+        f: &mut Vec<Value>,
+    ) -> R<(i64, Option<i64>, usize)> {
         let pool = match &self.p.checks[c as usize].roll {
             Some(r) => {
                 self.span = r.span;
-                let classed = self.class_dice(c, &r.dice.mods);
+                let classed = self.class_dice::<SIM>(c, &r.dice.mods);
                 let pool = self.roll_pool(&r.dice, setup.extra, &setup.labels, f);
                 if classed {
                     self.unclass_dice();
@@ -784,7 +789,7 @@ impl Runner<'_> {
             }
             None => None,
         };
-        self.settle_check(c, setup, pool, f)
+        self.settle_check::<SIM>(c, setup, pool, f)
     }
 
     /// Whether a roll of check `c` that landed on outcome `oi` (its values in frame `f`) is rolled
@@ -807,7 +812,7 @@ impl Runner<'_> {
     /// the roll line, and the outcome (its index in `check.outcomes`). Applies no effects.
     // Inlined where it is called, which measured faster for the quiet roll.
     #[inline]
-    pub fn settle_check(
+    pub fn settle_check<const SIM: bool>(
         &mut self,
         c: CheckId,
         setup: &Setup,
@@ -846,7 +851,7 @@ impl Runner<'_> {
         }
         for step in &check.steps[setup.after..] {
             if let CheckStep::Let(slot, e) = step {
-                let v = self.let_value(e, f)?;
+                let v = self.let_value::<SIM>(e, f)?;
                 set(&mut f[*slot as usize], v);
             }
         }

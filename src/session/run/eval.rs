@@ -42,7 +42,7 @@ impl Runner<'_> {
             Expr::Dice(d) => {
                 let pool = self.roll_dice(d, 0, &[], f)?;
                 if self.mode.log {
-                    self.push(LogEntry::Roll {
+                    self.push::<false>(LogEntry::Roll {
                         text: d.text.clone(),
                         faces: pool.dice.iter().map(|d| d.face).collect(),
                         value: pool.value,

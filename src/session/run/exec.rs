@@ -16,20 +16,26 @@ impl Runner<'_> {
         let n = self.p.events[event as usize].frame.max(facts.len() as u32) as usize;
         if n == 0 {
             // Nothing to keep: no frame is taken.
-            return self.fire_in(event, &mut Vec::new(), 0, span);
+            return self.fire_in::<false>(event, &mut Vec::new(), 0, span);
         }
         let mut f = self.frame(n);
         for (slot, v) in f.iter_mut().zip(facts) {
             put(slot, v);
         }
-        let r = self.fire_in(event, &mut f, facts.len(), span);
+        let r = self.fire_in::<false>(event, &mut f, facts.len(), span);
         self.recycle(f);
         r
     }
 
     /// Fires `event` with its `n` facts in the first slots of frame `f`, which has the slots its
     /// triggers need (the event's `frame`): they run in it one after another.
-    fn fire_in(&mut self, event: EventId, f: &mut Vec<Value>, n: usize, span: Span) -> R<()> {
+    fn fire_in<const SIM: bool>(
+        &mut self,
+        event: EventId,
+        f: &mut Vec<Value>,
+        n: usize,
+        span: Span,
+    ) -> R<()> {
         if let Some(over) = &self.st.over {
             return Err(Box::new(fail(
                 "game_over",
@@ -41,14 +47,14 @@ impl Runner<'_> {
         self.tick(1)?;
         self.deeper()?;
         let decl = &self.p.events[event as usize];
-        if self.mode.log {
+        if self.kept::<SIM>().log {
             let shown = decl
                 .facts
                 .iter()
                 .zip(&f[..n])
                 .map(|(f, v)| (f.name.clone(), self.log_fact(&f.ty, v)))
                 .collect();
-            self.push(LogEntry::Event { name: decl.name.clone(), facts: shown });
+            self.push::<SIM>(LogEntry::Event { name: decl.name.clone(), facts: shown });
         }
         match event {
             0 => {
@@ -66,20 +72,22 @@ impl Runner<'_> {
                 let due = t.expiry == Expiry::Event(event)
                     && t.fact.as_ref().is_none_or(|(i, v)| f.get(*i as usize).is_some_and(|x| x == v));
                 if due {
-                    self.undo_timed(t);
+                    self.undo_timed::<SIM>(t);
                 }
                 !due
             });
             self.st.timed = timed;
         }
         self.nest += 1;
-        let r = self.run_triggers(event, f, n);
+        let r = self.run_triggers::<SIM>(event, f, n);
         if r.is_ok() {
             match event {
-                2 => self.expire(|e| e == Expiry::TurnEnd),
+                2 => self.expire::<SIM>(|e| e == Expiry::TurnEnd),
                 3 => {
                     let round = self.st.round;
-                    self.expire(|e| matches!(e, Expiry::RoundEnd(r) if r <= round) || e == Expiry::TurnEnd);
+                    self.expire::<SIM>(|e| {
+                        matches!(e, Expiry::RoundEnd(r) if r <= round) || e == Expiry::TurnEnd
+                    });
                 }
                 _ => {}
             }
@@ -89,7 +97,7 @@ impl Runner<'_> {
         r
     }
 
-    fn run_triggers(&mut self, event: EventId, f: &mut Vec<Value>, n: usize) -> R<()> {
+    fn run_triggers<const SIM: bool>(&mut self, event: EventId, f: &mut Vec<Value>, n: usize) -> R<()> {
         let p = self.p;
         for (k, &t) in p.events[event as usize].triggers.iter().enumerate() {
             if k > 0 {
@@ -98,7 +106,7 @@ impl Runner<'_> {
                     set(v, Value::None);
                 }
             }
-            self.run_trigger(t, event, f)?;
+            self.run_trigger::<SIM>(t, event, f)?;
             if self.st.over.is_some() {
                 break;
             }
@@ -107,7 +115,7 @@ impl Runner<'_> {
     }
 
     /// Applies trigger `t` if its condition holds, in frame `f` (its facts filled in).
-    fn run_trigger(&mut self, t: u32, event: EventId, f: &mut Vec<Value>) -> R<()> {
+    fn run_trigger<const SIM: bool>(&mut self, t: u32, event: EventId, f: &mut Vec<Value>) -> R<()> {
         let p = self.p;
         let trig = &p.triggers[t as usize];
         self.span = trig.head;
@@ -115,23 +123,23 @@ impl Runner<'_> {
         if let Some(w) = &trig.when
             && !self.holds(w, f)?
         {
-            if self.mode.log {
+            if self.kept::<SIM>().log {
                 self.log_skipped(t, event, f);
             }
             return Ok(());
         }
-        if self.mode.log {
-            self.push(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
+        if self.kept::<SIM>().log {
+            self.push::<SIM>(LogEntry::Rule { text: trig.text.clone(), span: trig.head });
         }
         let outer = self.rule.replace((trig.head, trig.text.as_str()));
-        let r = self.exec_body(&trig.body, f);
+        let r = self.exec_body::<SIM>(&trig.body, f);
         self.rule = outer;
         r
     }
 
     /// Undoes timed changes that are due. For numbers only the timed change itself is undone: what
     /// other rules added or removed meanwhile stays.
-    fn expire(&mut self, due: impl Fn(Expiry) -> bool) {
+    fn expire<const SIM: bool>(&mut self, due: impl Fn(Expiry) -> bool) {
         if self.st.timed.is_empty() {
             return;
         }
@@ -142,14 +150,15 @@ impl Runner<'_> {
             if !due(t.expiry) {
                 return true;
             }
-            self.undo_timed(t);
+            self.undo_timed::<SIM>(t);
             false
         });
         self.st.timed = timed;
     }
 
     /// Undoes timed change `t`, which is due.
-    fn undo_timed(&mut self, t: &Timed) {
+    fn undo_timed<const SIM: bool>(&mut self, t: &Timed) {
+        let quiet = self.kept::<SIM>().quiet;
         let e = &mut self.st.entities[t.entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[t.field as usize];
         let slot = &mut e.fields[t.field as usize];
@@ -164,13 +173,13 @@ impl Runner<'_> {
             (restore, _, _) => copied(restore),
         };
         // Quiet and unobserved, nobody reads what it was.
-        if self.mode.quiet {
+        if quiet {
             set(slot, back);
             return;
         }
         let before = std::mem::replace(slot, back);
         let after = &self.st.entities[t.entity as usize];
-        if self.mode.watched && after.fields[t.field as usize] != before {
+        if self.kept::<SIM>().watched && after.fields[t.field as usize] != before {
             let change = Change::Attribute {
                 entity: t.entity,
                 name: after.name.clone(),
@@ -179,14 +188,14 @@ impl Runner<'_> {
                 to: after.fields[t.field as usize].clone(),
                 span: t.span,
             };
-            self.changed(|| change);
+            self.changed::<SIM>(|| change);
         }
-        if self.mode.log {
+        if self.kept::<SIM>().log {
             let e = &self.st.entities[t.entity as usize];
             let entity = e.name.clone();
             let field = def.name.clone();
             let to = self.log_value(&self.st.entities[t.entity as usize].fields[t.field as usize]);
-            self.push(LogEntry::Expired { entity, field, to, span: t.span });
+            self.push::<SIM>(LogEntry::Expired { entity, field, to, span: t.span });
         }
     }
 
@@ -195,20 +204,20 @@ impl Runner<'_> {
     /// Runs the body of a rule or an outcome: the `if`s around whoever fired it or rolled it are
     /// not what makes this body's changes.
     #[inline]
-    pub(super) fn exec_body(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn exec_body<const SIM: bool>(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
         // Only a logged run notes the `if`s (see `Stmt::If`).
-        if !self.mode.log {
-            return self.exec_block(stmts, f);
+        if !self.kept::<SIM>().log {
+            return self.exec_block::<SIM>(stmts, f);
         }
         let outer = std::mem::take(&mut self.because);
-        let r = self.exec_block(stmts, f);
+        let r = self.exec_block::<SIM>(stmts, f);
         self.because = outer;
         r
     }
 
-    pub(super) fn exec_block(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn exec_block<const SIM: bool>(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
         for s in stmts {
-            self.exec(s, f)?;
+            self.exec::<SIM>(s, f)?;
             if self.st.over.is_some() {
                 break;
             }
@@ -219,14 +228,14 @@ impl Runner<'_> {
     /// [`Runner::write`] for a statement's `place`: quiet and unobserved, a value within the
     /// attribute's range (or not a number) is written straight into the entity of the place's kind.
     #[inline(always)]
-    fn write_place(&mut self, entity: u32, place: &Place, v: Value, span: Span) -> R<()> {
+    fn write_place<const SIM: bool>(&mut self, entity: u32, place: &Place, v: Value, span: Span) -> R<()> {
         let fits = match v {
             Value::Int(x) => place.range.0 <= x && x <= place.range.1,
             Value::Pool(_) => false,
             _ => true,
         };
         if fits
-            && self.mode.quiet
+            && self.kept::<SIM>().quiet
             && let Some(slot) = self
                 .st
                 .entities
@@ -237,11 +246,17 @@ impl Runner<'_> {
             set(slot, v);
             return Ok(());
         }
-        self.write(entity, place.field, v, span)
+        self.write::<SIM>(entity, place.field, v, span)
     }
 
     /// Writes an attribute, keeping it within bounds (or failing, for `strict` attributes).
-    pub(in crate::session) fn write(&mut self, entity: u32, field: u32, v: Value, span: Span) -> R<()> {
+    pub(in crate::session) fn write<const SIM: bool>(
+        &mut self,
+        entity: u32,
+        field: u32,
+        v: Value,
+        span: Span,
+    ) -> R<()> {
         let e = &self.st.entities[entity as usize];
         let def = &self.p.kinds[e.kind as usize].fields[field as usize];
         let mut v = v;
@@ -263,30 +278,30 @@ impl Runner<'_> {
                     .with_label(def.span, format!("`{}` is strict: {}", def.name, crate::check::range_words(*lo, *hi)))
                     .with_help("the rules forbid this; check the rule's condition, or drop `strict` to clamp instead")));
                 }
-                if self.mode.log {
+                if self.kept::<SIM>().log {
                     note = Some(format!("{x} kept within {}", crate::check::range_words(*lo, *hi)));
                 }
                 v = Value::Int(clamped);
             }
         }
         // Quiet and unobserved, nobody reads the old value: it is written over in place.
-        if self.mode.quiet {
+        if self.kept::<SIM>().quiet {
             set(&mut self.st.entities[entity as usize].fields[field as usize], v);
             return Ok(());
         }
         let old = std::mem::replace(&mut self.st.entities[entity as usize].fields[field as usize], v.clone());
-        if old != v && self.mode.watched {
+        if old != v && self.kept::<SIM>().watched {
             let name = self.st.entities[entity as usize].name.clone();
             let (attribute, to) = (def.name.clone(), v.clone());
             let from = old.clone();
-            self.changed(|| Change::Attribute { entity, name, attribute, from, to, span });
+            self.changed::<SIM>(|| Change::Attribute { entity, name, attribute, from, to, span });
         }
-        if self.mode.log && old != v {
+        if self.kept::<SIM>().log && old != v {
             let e = &self.st.entities[entity as usize];
             let (entity, field) = (e.name.clone(), def.name.clone());
             let (from, to) = (self.log_value(&old), self.log_value(&v));
             let because = self.because.clone();
-            self.push(LogEntry::Change { entity, field, from, to, note, because, span });
+            self.push::<SIM>(LogEntry::Change { entity, field, from, to, note, because, span });
         }
         Ok(())
     }
@@ -300,7 +315,7 @@ impl Runner<'_> {
             }
             e.fields[i as usize] = v;
         }
-        Ok(self.add(e, name, span))
+        Ok(self.add::<false>(e, name, span))
     }
 
     /// An entity of `kind`, every attribute at its default and no name yet, in the buffers of one
@@ -354,18 +369,23 @@ impl Runner<'_> {
     }
 
     /// Puts entity `e` in play as `name`; gives its id.
-    pub(super) fn add(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
+    pub(super) fn add<const SIM: bool>(&mut self, mut e: Entity, name: &str, span: Span) -> u32 {
         let kind = &self.p.kinds[e.kind as usize].name;
         e.name.push_str(name);
         let id = self.st.entities.push(e);
-        self.changed(|| Change::Created { entity: id, name: name.to_string(), kind: kind.clone(), span });
-        if self.mode.log {
-            self.push(LogEntry::New { entity: name.to_string(), kind: kind.clone(), span });
+        self.changed::<SIM>(|| Change::Created {
+            entity: id,
+            name: name.to_string(),
+            kind: kind.clone(),
+            span,
+        });
+        if self.kept::<SIM>().log {
+            self.push::<SIM>(LogEntry::New { entity: name.to_string(), kind: kind.clone(), span });
         }
         id
     }
 
-    pub(super) fn exec(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn exec<const SIM: bool>(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
         // Each statement is a step, charged where it stands (its span, for a budget's error). The
         // statements a rule runs over and over are here; the others, which a scenario runs once or a
         // rule seldom, are in `exec_seldom`.
@@ -378,12 +398,12 @@ impl Runner<'_> {
                     None => self.eval(value, f)?,
                 };
                 if let Some(u) = until {
-                    return self.set_until(id, place, v, u, *span, f);
+                    return self.set_until::<SIM>(id, place, v, u, *span, f);
                 }
                 if self.st.timed.iter().any(|t| t.entity == id && t.field == place.field) {
                     self.st.timed.retain(|t| !(t.entity == id && t.field == place.field));
                 }
-                self.write_place(id, place, v, *span)
+                self.write_place::<SIM>(id, place, v, *span)
             }
             Stmt::Add { place, amount, negate, span } => {
                 self.at(*span)?;
@@ -392,11 +412,11 @@ impl Runner<'_> {
                 let cur = self.st.entities[id as usize].fields[place.field as usize].int();
                 let new = if *negate { cur.checked_sub(n) } else { cur.checked_add(n) };
                 let new = new.ok_or_else(|| self.overflow())?;
-                self.write_place(id, place, Value::Int(new), *span)
+                self.write_place::<SIM>(id, place, Value::Int(new), *span)
             }
             Stmt::Let(slot, e) => {
                 self.tick(1)?;
-                let v = self.let_value(e, f)?;
+                let v = self.let_value::<SIM>(e, f)?;
                 set(&mut f[*slot as usize], v);
                 Ok(())
             }
@@ -407,19 +427,19 @@ impl Runner<'_> {
                 Ok(())
             }
             Stmt::Roll { check, subject, args, span } => {
-                self.roll_stmt(*check, subject.as_ref(), args, *span, f)
+                self.roll_stmt::<SIM>(*check, subject.as_ref(), args, *span, f)
             }
             Stmt::If(c, a, b) => {
                 self.tick(1)?;
                 let held = self.holds(c, f)?;
                 let block = if held { a } else { b };
-                if self.mode.log && !c.span.is_empty() {
+                if self.kept::<SIM>().log && !c.span.is_empty() {
                     self.because.push((c.span, held));
-                    let r = self.exec_block(block, f);
+                    let r = self.exec_block::<SIM>(block, f);
                     self.because.pop();
                     r
                 } else {
-                    self.exec_block(block, f)
+                    self.exec_block::<SIM>(block, f)
                 }
             }
             Stmt::ForEach { kind, slot, filter, body } => {
@@ -428,7 +448,7 @@ impl Runner<'_> {
                 // kinds while the body runs, so they are visited without listing them first. A
                 // removed entity's tombstone is of no kind a loop asks for.
                 let n = self.st.entities.slots() as u32;
-                let mark = self.outer_mark();
+                let mark = self.outer_mark::<SIM>();
                 for id in 0..n {
                     if self.st.entities.slot(id).is_none_or(|e| e.kind != *kind) {
                         continue;
@@ -441,7 +461,7 @@ impl Runner<'_> {
                         continue;
                     }
                     self.enter_at(mark, crate::dice::Outer::Each(id, n));
-                    let r = self.exec_block(body, f);
+                    let r = self.exec_block::<SIM>(body, f);
                     self.leave(mark);
                     r?;
                 }
@@ -453,43 +473,44 @@ impl Runner<'_> {
                 // once the event is over.
                 let n = self.p.events[*event as usize].frame.max(args.len() as u32) as usize;
                 if n == 0 {
-                    let mark = self.enter_call(*span, f);
-                    let r = self.fire_in(*event, &mut Vec::new(), 0, *span);
+                    let mark = self.enter_call::<SIM>(*span, f);
+                    let r = self.fire_in::<SIM>(*event, &mut Vec::new(), 0, *span);
                     self.leave(mark);
                     return r;
                 }
-                let mut values = self.event_frame(*event, n);
+                let mut values = self.event_frame::<SIM>(*event, n);
                 for (k, (slot, a)) in values.iter_mut().zip(args).enumerate() {
                     if let Some(v) = self.peek(a, f) {
                         put(slot, v);
                         continue;
                     }
-                    match self.typed(a, self.p.events[*event as usize].facts.get(k).map(|d| &d.ty), f) {
+                    match self.typed::<SIM>(a, self.p.events[*event as usize].facts.get(k).map(|d| &d.ty), f)
+                    {
                         Ok(v) => set(slot, v),
                         Err(e) => {
-                            self.keep_event_frame(*event, values);
+                            self.keep_event_frame::<SIM>(*event, values);
                             return Err(e);
                         }
                     }
                 }
-                let mark = self.enter_call(*span, f);
-                let r = self.fire_in(*event, &mut values, args.len(), *span);
+                let mark = self.enter_call::<SIM>(*span, f);
+                let r = self.fire_in::<SIM>(*event, &mut values, args.len(), *span);
                 self.leave(mark);
-                self.keep_event_frame(*event, values);
+                self.keep_event_frame::<SIM>(*event, values);
                 r
             }
             Stmt::Choose { choice, slot, options, default, asker, span } => {
                 self.at(*span)?;
-                self.choose(*choice, *slot, options, default.as_ref(), *asker, *span, f)
+                self.choose::<SIM>(*choice, *slot, options, default.as_ref(), *asker, *span, f)
             }
             Stmt::Note(text, span) => {
                 self.at(*span)?;
                 if let Some(o) = self.host.outcome.as_deref_mut() {
                     o.notes.push(crate::session::Note { text: text.clone(), span: *span });
                 }
-                if self.mode.log {
+                if self.kept::<SIM>().log {
                     let because = self.because.clone();
-                    self.push(LogEntry::Note { text: text.clone(), because, span: *span });
+                    self.push::<SIM>(LogEntry::Note { text: text.clone(), because, span: *span });
                 }
                 Ok(())
             }
@@ -506,13 +527,13 @@ impl Runner<'_> {
             | Stmt::Record { .. }
             | Stmt::ExpectOrder { .. }
             | Stmt::ExpectNoDice { .. }
-            | Stmt::Expect { .. } => self.exec_seldom(s, f),
+            | Stmt::Expect { .. } => self.exec_seldom::<SIM>(s, f),
         }
     }
 
     /// `set … until …`: the change is written and noted with when it ends and what to go back to.
     #[inline(never)]
-    fn set_until(
+    fn set_until<const SIM: bool>(
         &mut self,
         id: u32,
         place: &Place,
@@ -558,7 +579,7 @@ impl Runner<'_> {
             }
         };
         // (Writing an attribute leaves the timed changes as they are: `at` still names this one.)
-        self.write_place(id, place, v, span)?;
+        self.write_place::<SIM>(id, place, v, span)?;
         if let Value::Int(after) = self.st.entities[id as usize].fields[place.field as usize]
             && let Some(t) = self.st.timed.get_mut(at)
             && let Value::Int(before) = t.restore
@@ -571,7 +592,7 @@ impl Runner<'_> {
     /// A `roll` statement: the check's inputs worked out into its frame, then the check rolled in
     /// the rule.
     #[inline(never)]
-    fn roll_stmt(
+    fn roll_stmt<const SIM: bool>(
         &mut self,
         check: CheckId,
         subject: Option<&Expr>,
@@ -585,7 +606,7 @@ impl Runner<'_> {
             None => None,
         };
         // The inputs are written straight into the check's frame.
-        let mut values = self.stale_check_frame(check);
+        let mut values = self.stale_check_frame::<SIM>(check);
         let mut given = Given::new(self.p.checks[check as usize].inputs.len());
         for (i, e) in args {
             let slot = &mut values[*i as usize];
@@ -593,7 +614,7 @@ impl Runner<'_> {
                 put(slot, v);
             } else {
                 let ty = self.p.checks[check as usize].inputs.get(*i as usize).map(|x| &x.field.ty);
-                match self.typed(e, ty, f) {
+                match self.typed::<SIM>(e, ty, f) {
                     Ok(v) => set(slot, v),
                     Err(e) => {
                         self.recycle(values);
@@ -608,13 +629,13 @@ impl Runner<'_> {
             return Err(e);
         }
         let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
-        let mark = self.enter_call(span, f);
-        let r = self.roll_check_in_rule(check, subject, &mut values, &given, span);
+        let mark = self.enter_call::<SIM>(span, f);
+        let r = self.roll_check_in_rule::<SIM>(check, subject, &mut values, &given, span);
         self.leave(mark);
         self.depth -= 1;
         self.let_go(values);
         r?;
-        self.rolled(span, entered, f)
+        self.rolled::<SIM>(span, entered, f)
     }
 
     /// Asks choice `choice` (its answer into `slot`): an answer the scenario gave, the host's, or the
@@ -624,7 +645,7 @@ impl Runner<'_> {
         clippy::too_many_arguments,
         reason = "the parts of one `choose` statement, read where they stand"
     )]
-    fn choose(
+    fn choose<const SIM: bool>(
         &mut self,
         choice: u32,
         slot: u32,
@@ -684,7 +705,7 @@ impl Runner<'_> {
                 },
                 None => first.unwrap_or(Value::None),
             };
-            self.answered(choice, slot, answer, "default", span, f);
+            self.answered::<SIM>(choice, slot, answer, "default", span, f);
             return Ok(());
         }
         let candidates: Vec<Value> = match options {
@@ -782,17 +803,25 @@ impl Runner<'_> {
                 }
             }
         };
-        self.answered(choice, slot, answer, by, span, f);
+        self.answered::<SIM>(choice, slot, answer, by, span, f);
         Ok(())
     }
 
     /// Puts choice `choice`'s answer in `slot`, and logs who gave it (`by`).
     #[inline(always)]
-    fn answered(&mut self, choice: u32, slot: u32, answer: Value, by: &str, span: Span, f: &mut [Value]) {
-        if self.mode.log {
+    fn answered<const SIM: bool>(
+        &mut self,
+        choice: u32,
+        slot: u32,
+        answer: Value,
+        by: &str,
+        span: Span,
+        f: &mut [Value],
+    ) {
+        if self.kept::<SIM>().log {
             let decl = &self.p.choices[choice as usize];
             let answer = self.log_value(&answer);
-            self.push(LogEntry::Choice {
+            self.push::<SIM>(LogEntry::Choice {
                 name: decl.name.clone(),
                 question: decl.question.clone(),
                 answer,
@@ -808,8 +837,8 @@ impl Runner<'_> {
     /// same values, draws, steps and errors), without building a `Value` at each step (a die given
     /// for a number is drawn with no pool made).
     #[inline]
-    fn typed(&mut self, e: &Expr, ty: Option<&Ty>, f: &mut Vec<Value>) -> R<Value> {
-        if !self.mode.log {
+    fn typed<const SIM: bool>(&mut self, e: &Expr, ty: Option<&Ty>, f: &mut Vec<Value>) -> R<Value> {
+        if !self.kept::<SIM>().log {
             match ty {
                 Some(Ty::Int { .. }) => return self.int(e, f).map(Value::Int),
                 Some(Ty::Flag) => return self.truth(e, f).map(Value::Bool),
@@ -823,7 +852,7 @@ impl Runner<'_> {
     /// however they are read: they are worked out as `int` works them out (the same steps, errors
     /// and answer as `eval`), without building a `Value` for each side (a die's pool, say).
     #[inline]
-    pub(super) fn let_value(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
+    pub(super) fn let_value<const SIM: bool>(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
         match e {
             Expr::NumberOf { kind, slot, filter } => {
                 Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
@@ -843,8 +872,8 @@ impl Runner<'_> {
     /// every slot a rule reads is written first in the same firing (the facts, then each value
     /// before it is read, as the checker's scopes make sure), so nothing is emptied in between.
     #[inline]
-    fn event_frame(&mut self, event: EventId, n: usize) -> Vec<Value> {
-        if self.mode.reuse
+    fn event_frame<const SIM: bool>(&mut self, event: EventId, n: usize) -> Vec<Value> {
+        if self.kept::<SIM>().reuse
             && let Some(f) = self
                 .kit
                 .bufs
@@ -861,8 +890,8 @@ impl Runner<'_> {
 
     /// Gives back the frame of a firing of `event` (see [`Runner::event_frame`]).
     #[inline]
-    fn keep_event_frame(&mut self, event: EventId, f: Vec<Value>) {
-        if self.mode.reuse
+    fn keep_event_frame<const SIM: bool>(&mut self, event: EventId, f: Vec<Value>) {
+        if self.kept::<SIM>().reuse
             && let Some(slot @ None) =
                 self.kit.bufs.as_mut().and_then(|b| b.event_frames.get_mut(event as usize))
         {
@@ -914,6 +943,12 @@ impl Runner<'_> {
     }
 
     pub fn scenario(&mut self, s: usize) -> R<()> {
+        // A simulated game played quietly runs the statements compiled for it (see `Runner::kept`).
+        if self.mode == super::Mode::SIM { self.scenario_as::<true>(s) } else { self.scenario_as::<false>(s) }
+    }
+
+    /// [`Runner::scenario`], its statements compiled for a simulated game (`SIM`) or not.
+    fn scenario_as<const SIM: bool>(&mut self, s: usize) -> R<()> {
         let sc = &self.p.scenarios[s];
         self.rule = Some((sc.span, sc.name.as_str()));
         let mut f = self.frame(sc.slots as usize);
@@ -921,7 +956,7 @@ impl Runner<'_> {
         // Unlike a rule, a scenario goes on after the game ends, so it can test how it ended.
         let mut r = Ok(());
         for step in &sc.body {
-            r = self.exec(step, &mut f);
+            r = self.exec::<SIM>(step, &mut f);
             if let Err(d) = r {
                 // Say which step of the scenario led to the error, when it is not the step itself.
                 r = Err(match step.span() {

@@ -94,9 +94,9 @@ impl Runner<'_> {
             forget(v);
         }
         let kind = self.p.kinds[gone.kind as usize].name.clone();
-        self.changed(|| Change::Removed { entity: id, name: gone.name.clone() });
+        self.changed::<false>(|| Change::Removed { entity: id, name: gone.name.clone() });
         if self.mode.log {
-            self.push(LogEntry::Removed { entity: gone.name, kind });
+            self.push::<false>(LogEntry::Removed { entity: gone.name, kind });
         }
         Ok(())
     }

@@ -216,6 +216,10 @@ pub(super) struct Mode {
 }
 
 impl Mode {
+    /// A simulated game played quietly ([`Runner::play`] with the log off, no observers, no walk):
+    /// the run mode whose statements are compiled apart (see [`Runner::kept`]).
+    pub(super) const SIM: Mode = Mode::new(false, false, true, false);
+
     const fn new(log: bool, watched: bool, game: bool, pauses: bool) -> Mode {
         Mode { log, watched, game, quiet: !log && !watched, reuse: game && !log, pauses }
     }
@@ -449,8 +453,8 @@ impl<'a> Runner<'a> {
     }
 
     /// Notes `change` for the observers and the outcome, if they want it.
-    pub(super) fn changed(&mut self, change: impl FnOnce() -> Change) {
-        if self.mode.watched {
+    pub(super) fn changed<const SIM: bool>(&mut self, change: impl FnOnce() -> Change) {
+        if self.kept::<SIM>().watched {
             self.host.changes.push(change());
         }
     }
@@ -483,6 +487,17 @@ impl<'a> Runner<'a> {
         // The action's scripts share one budget of operations and stop on the same flag.
         crate::script::begin_action(scripts, cancel);
         self.script_given = Some(scripts.max(1));
+    }
+
+    /// What this run keeps, as its statements ask it. The statements a run goes through over and
+    /// over (`exec` and what it calls) are compiled twice: for a simulated game played quietly
+    /// (`SIM`, [`Mode::SIM`], chosen once where the scenario starts: [`Runner::scenario`]), where
+    /// what it keeps is known and everything kept only for a log, observers or a walk is left out;
+    /// and for any other run, which asks the mode it was given.
+    #[inline(always)]
+    pub(super) fn kept<const SIM: bool>(&self) -> Mode {
+        debug_assert!(!SIM || self.mode == Mode::SIM, "a run compiled for a simulated game is not one");
+        if SIM { Mode::SIM } else { self.mode }
     }
 
     /// Counts `n` steps against the action's budget, and stops the action if it was cancelled or its
@@ -569,11 +584,11 @@ impl<'a> Runner<'a> {
         self.p
     }
 
-    fn push(&mut self, entry: LogEntry) {
+    fn push<const SIM: bool>(&mut self, entry: LogEntry) {
         if let LogEntry::Expect { passed, .. } = &entry
-            && self.mode.game
+            && self.kept::<SIM>().game
         {
-            self.game_expect(*passed);
+            self.game_expect::<SIM>(*passed);
             return;
         }
         if self.logged() >= self.log_limit {
@@ -591,7 +606,7 @@ impl<'a> Runner<'a> {
 
     /// Counts an expectation of a simulated game: as an entry of the log for its budget, and as failed
     /// unless it `passed`.
-    pub(super) fn game_expect(&mut self, passed: bool) {
+    pub(super) fn game_expect<const SIM: bool>(&mut self, passed: bool) {
         if self.logged() >= self.log_limit {
             self.log_full = true;
             self.stop_at = 0;
@@ -602,7 +617,7 @@ impl<'a> Runner<'a> {
     }
 
     /// Keeps a value a simulated game recorded, counted as an entry of the log for its budget.
-    pub(super) fn game_record(&mut self, label: &Arc<str>, value: i64) {
+    pub(super) fn game_record<const SIM: bool>(&mut self, label: &Arc<str>, value: i64) {
         if self.logged() >= self.log_limit {
             self.log_full = true;
             self.stop_at = 0;
@@ -707,7 +722,7 @@ impl<'a> Runner<'a> {
     /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
     pub fn prompt(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
         for s in stmts {
-            self.exec_block(std::slice::from_ref(s), f)?;
+            self.exec_block::<false>(std::slice::from_ref(s), f)?;
         }
         Ok(())
     }

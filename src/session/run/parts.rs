@@ -21,7 +21,11 @@ impl Runner<'_> {
         let why: Vec<String> = read.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
         // Nothing read that can change: the condition is no whatever happens.
         let why = if why.is_empty() { "it reads no fact and no state".to_string() } else { why.join(", ") };
-        self.push(crate::session::LogEntry::Skipped { text: trig.text.clone(), why, span: trig.head });
+        self.push::<false>(crate::session::LogEntry::Skipped {
+            text: trig.text.clone(),
+            why,
+            span: trig.head,
+        });
     }
 
     /// The facts (`hp_lost`) and their attributes (`unit.hp`) that `e` reads, with their values.
@@ -183,7 +187,7 @@ impl Runner<'_> {
         let keys = keys.iter().map(|k| self.log_value(k)).collect();
         let table = self.p.tables[table as usize].name.clone();
         let value = self.log_value(value);
-        self.push(crate::session::LogEntry::Lookup { table, keys, value, span: row });
+        self.push::<false>(crate::session::LogEntry::Lookup { table, keys, value, span: row });
     }
 
     /// `e` written with the values it was worked out from, or `None` when that says no more than the

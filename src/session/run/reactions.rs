@@ -26,12 +26,12 @@ impl Runner<'_> {
         }
         if fresh {
             if self.mode.log {
-                self.push(LogEntry::Reaction { name: r.name.clone(), span });
+                self.push::<false>(LogEntry::Reaction { name: r.name.clone(), span });
             }
             self.st.orders.clear();
         }
         self.deeper()?;
-        let done = self.exec_body(&r.body, &mut frame);
+        let done = self.exec_body::<false>(&r.body, &mut frame);
         self.depth -= 1;
         self.recycle(frame);
         done
@@ -50,7 +50,7 @@ impl Runner<'_> {
             }
         }
         if self.mode.log {
-            self.push(LogEntry::Order { text: text.clone(), span, from: None });
+            self.push::<false>(LogEntry::Order { text: text.clone(), span, from: None });
         }
         self.st.orders.push(crate::script::Order { who: None, verb: "order".into(), target: None, text });
         Ok(())

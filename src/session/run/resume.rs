@@ -24,7 +24,13 @@ impl Runner<'_> {
     /// At turn `turn` of the `repeat` at `span` (begun when the walk had used `entered` faces), in a
     /// walk that pauses: counts the turn, and pauses there once past the turns it was to skip.
     #[inline]
-    pub(super) fn loop_turn(&mut self, span: Span, turn: usize, entered: usize, f: &[Value]) -> R<()> {
+    pub(super) fn loop_turn<const SIM: bool>(
+        &mut self,
+        span: Span,
+        turn: usize,
+        entered: usize,
+        f: &[Value],
+    ) -> R<()> {
         if !self.pausing() {
             return Ok(());
         }
@@ -46,8 +52,8 @@ impl Runner<'_> {
     /// was to skip, when the roll used dice, so that paths whose rolls left the same game state go on
     /// as one. A roll that is a statement of the scenario's blocks pauses before the next one instead.
     #[inline(always)]
-    pub(super) fn rolled(&mut self, span: Span, entered: usize, f: &[Value]) -> R<()> {
-        if !self.mode.pauses {
+    pub(super) fn rolled<const SIM: bool>(&mut self, span: Span, entered: usize, f: &[Value]) -> R<()> {
+        if !self.kept::<SIM>().pauses {
             return Ok(());
         }
         self.rolled_in_walk(span, entered, f)
@@ -81,8 +87,8 @@ impl Runner<'_> {
     /// faces (`dice::Walk::class`). Whether it did, for [`Runner::unclass_dice`] after the roll;
     /// outside such a walk, one test of the run's mode.
     #[inline(always)]
-    pub(super) fn class_dice(&mut self, c: CheckId, mods: &[crate::ast::DiceMod]) -> bool {
-        self.mode.pauses && self.note_class(c, mods)
+    pub(super) fn class_dice<const SIM: bool>(&mut self, c: CheckId, mods: &[crate::ast::DiceMod]) -> bool {
+        self.kept::<SIM>().pauses && self.note_class(c, mods)
     }
 
     /// [`Runner::class_dice`] in a run that may pause.
@@ -108,8 +114,8 @@ impl Runner<'_> {
     /// Where the constructs around the running statement are noted, while a walk that pauses is
     /// under way: `None` otherwise, and then a call or loop costs one test of the run's mode.
     #[inline(always)]
-    pub(super) fn outer_mark(&self) -> Option<usize> {
-        if !self.mode.pauses {
+    pub(super) fn outer_mark<const SIM: bool>(&self) -> Option<usize> {
+        if !self.kept::<SIM>().pauses {
             return None;
         }
         self.noted_so_far()
@@ -126,8 +132,8 @@ impl Runner<'_> {
     /// was given nothing to go by, and none, the call then left undescribed, for a statement it
     /// does not know). Returns where to go back to with [`Runner::leave`].
     #[inline(always)]
-    pub(super) fn enter_call(&mut self, span: Span, f: &[Value]) -> Option<usize> {
-        if !self.mode.pauses {
+    pub(super) fn enter_call<const SIM: bool>(&mut self, span: Span, f: &[Value]) -> Option<usize> {
+        if !self.kept::<SIM>().pauses {
             return None;
         }
         self.note_call(span, f)
@@ -307,13 +313,13 @@ impl Runner<'_> {
                     if let Some(w) = self.st.walk.as_mut() {
                         w.step_roll = true;
                     }
-                    let r = self.exec(st, f);
+                    let r = self.exec::<false>(st, f);
                     if let Some(w) = self.st.walk.as_mut() {
                         w.step_roll = false;
                     }
                     r?
                 }
-                _ => self.exec(st, f)?,
+                _ => self.exec::<false>(st, f)?,
             }
             path.pop();
         }

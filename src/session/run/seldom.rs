@@ -9,7 +9,7 @@ use crate::session::{GameOver, LogEntry};
 impl Runner<'_> {
     /// The statements [`Runner::exec`] leaves out of its own body.
     #[inline(never)]
-    pub(super) fn exec_seldom(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn exec_seldom<const SIM: bool>(&mut self, s: &Stmt, f: &mut Vec<Value>) -> R<()> {
         match s {
             Stmt::EndGame { result, winner, span } => {
                 self.at(*span)?;
@@ -23,9 +23,9 @@ impl Runner<'_> {
                 };
                 let winner = winner_id.and_then(|e| self.st.entities.get(e)).map(|e| e.name.clone());
                 let name = set.names[*result as usize].clone();
-                if self.mode.log {
+                if self.kept::<SIM>().log {
                     let label = set.labels[*result as usize].clone().unwrap_or_else(|| name.clone());
-                    self.push(LogEntry::GameOver {
+                    self.push::<SIM>(LogEntry::GameOver {
                         result: name.clone(),
                         label,
                         winner: winner.clone(),
@@ -38,15 +38,15 @@ impl Runner<'_> {
             Stmt::Repeat { body, until, span } => {
                 self.at(*span)?;
                 let entered = self.st.walk.as_ref().map_or(0, |w| w.used);
-                let mark = self.outer_mark();
+                let mark = self.outer_mark::<SIM>();
                 for turn in 0..MAX_REPEAT {
                     if turn > 0 {
-                        self.loop_turn(*span, turn, entered, f)?;
+                        self.loop_turn::<SIM>(*span, turn, entered, f)?;
                     }
                     self.span = *span;
                     self.tick(1)?;
                     self.enter_at(mark, crate::dice::Outer::Turn(turn));
-                    let r = self.exec_block(body, f);
+                    let r = self.exec_block::<SIM>(body, f);
                     self.leave(mark);
                     r?;
                     self.span = *span;
@@ -84,7 +84,7 @@ impl Runner<'_> {
                         return Err(err);
                     }
                 }
-                let id = self.add(e, name, *span);
+                let id = self.add::<SIM>(e, name, *span);
                 f[*slot as usize] = Value::Entity(id);
                 Ok(())
             }
@@ -101,7 +101,7 @@ impl Runner<'_> {
                 if let Some(slot) = self.st.options.get_mut(*option as usize) {
                     *slot = v;
                 }
-                self.push(LogEntry::Note {
+                self.push::<SIM>(LogEntry::Note {
                     text: format!("house rule: option {} = {shown}", decl.name),
                     because: vec![],
                     span: *span,
@@ -117,7 +117,7 @@ impl Runner<'_> {
             Stmt::Follow { func, args, span } => {
                 self.at(*span)?;
                 // A script's actions are not described (see `Runner::context`).
-                let mark = self.outer_mark();
+                let mark = self.outer_mark::<SIM>();
                 self.enter_at(mark, crate::dice::Outer::Opaque);
                 let r = self.follow(*func, args, *span, f);
                 self.leave(mark);
@@ -125,7 +125,7 @@ impl Runner<'_> {
             }
             Stmt::React { reaction, args, fresh, span } => {
                 self.at(*span)?;
-                let mark = self.enter_call(*span, f);
+                let mark = self.enter_call::<SIM>(*span, f);
                 let r = self.react(*reaction, args, *fresh, *span, f);
                 self.leave(mark);
                 r
@@ -144,7 +144,7 @@ impl Runner<'_> {
                 // Logged even with the log off, like a record: the odds of a scenario read it.
                 match self.game.as_mut() {
                     Some(g) => g.reported = Some(values),
-                    None => self.push(LogEntry::Report {
+                    None => self.push::<SIM>(LogEntry::Report {
                         values: values.into_iter().map(|(l, v)| (l.to_string(), v)).collect(),
                         span: *span,
                     }),
@@ -154,15 +154,15 @@ impl Runner<'_> {
             Stmt::Record { label, value, span } => {
                 self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.
-                if self.mode.game {
+                if self.kept::<SIM>().game {
                     let value = self.int(value, f)?;
-                    self.game_record(label, value);
+                    self.game_record::<SIM>(label, value);
                     return Ok(());
                 }
                 let v = self.eval(value, f)?;
                 let value = v.int();
                 let shown = self.show(&v);
-                self.push(LogEntry::Record { label: label.to_string(), value, shown, span: *span });
+                self.push::<SIM>(LogEntry::Record { label: label.to_string(), value, shown, span: *span });
                 Ok(())
             }
             Stmt::ExpectOrder { text, absent, message, span } => {
@@ -179,7 +179,7 @@ impl Runner<'_> {
                     }
                 });
                 let not = if *absent { "not " } else { "" };
-                self.push(LogEntry::Expect {
+                self.push::<SIM>(LogEntry::Expect {
                     passed,
                     text: format!("{not}order \"{text}\""),
                     found,
@@ -200,7 +200,7 @@ impl Runner<'_> {
                         faces.join(", ")
                     )
                 });
-                self.push(LogEntry::Expect {
+                self.push::<SIM>(LogEntry::Expect {
                     passed,
                     text: "no dice waiting".into(),
                     found,
@@ -212,12 +212,12 @@ impl Runner<'_> {
             Stmt::Expect { cond, message, text, span } => {
                 self.at(*span)?;
                 let passed = self.holds(cond, f)?;
-                if self.mode.game {
-                    self.game_expect(passed);
+                if self.kept::<SIM>().game {
+                    self.game_expect::<SIM>(passed);
                     return Ok(());
                 }
                 let found = if passed { None } else { self.explain_failure(&cond.expr, f) };
-                self.push(LogEntry::Expect {
+                self.push::<SIM>(LogEntry::Expect {
                     passed,
                     text: text.clone(),
                     found,
@@ -235,7 +235,7 @@ impl Runner<'_> {
             | Stmt::ForEach { .. }
             | Stmt::Trigger { .. }
             | Stmt::Choose { .. }
-            | Stmt::Note(..) => self.exec(s, f),
+            | Stmt::Note(..) => self.exec::<SIM>(s, f),
         }
     }
 }
