@@ -524,7 +524,7 @@ impl Runner<'_> {
 
     /// Checks the inputs `given` in frame `f` against their ranges and fills in the others of check
     /// `c`: from `subject`'s attribute of the same name, a default, or an error.
-    #[inline]
+    #[inline(always)]
     fn fill_inputs(
         &mut self,
         c: CheckId,
@@ -649,6 +649,7 @@ impl Runner<'_> {
 
     /// Applies the modifiers of check `c` that may apply under the options (`live`) to `setup`. Its
     /// place for errors is set only where one may arise: reading a flag or a local cannot fail.
+    #[inline(always)]
     fn apply_modifiers(
         &mut self,
         c: CheckId,
