@@ -3,6 +3,7 @@
 
 use super::host::{Change, Chooser, ObserverId};
 use super::outcome::Outcome;
+use super::run::ANY_RUN;
 use super::{Session, api_error, check_value, find, run};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
@@ -206,7 +207,7 @@ impl Session {
         )?;
         let ty = &kind.fields[i].ty;
         check_value(p, &self.state, &value, ty, &format!("attribute `{attribute}` of `{entity}`"))?;
-        self.host_change(|r| r.write::<false>(e, i as u32, value, Span::default())).map(|((), o)| o)
+        self.host_change(|r| r.write::<ANY_RUN>(e, i as u32, value, Span::default())).map(|((), o)| o)
     }
 
     /// Takes entity `entity` out of play, as the host (a unit routed off the table): attributes that

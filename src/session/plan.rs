@@ -2,6 +2,7 @@
 //! to settle any roll of them (total, target, outcome) without changing the session.
 
 use super::Session;
+use super::run::ANY_RUN;
 use super::run::{Runner, Setup};
 use crate::ast::{DiceMod, Span};
 use crate::diagnostics::Diagnostic;
@@ -170,8 +171,12 @@ impl Session {
             let mut out = vec![];
             for pool in pools {
                 let mut slots = prepared.frame.clone();
-                let (total, target, outcome) =
-                    r.settle_check::<false>(prepared.check, &prepared.setup, pool.map(Arc::new), &mut slots)?;
+                let (total, target, outcome) = r.settle_check::<ANY_RUN>(
+                    prepared.check,
+                    &prepared.setup,
+                    pool.map(Arc::new),
+                    &mut slots,
+                )?;
                 let reroll = r.rerolls(prepared.check, outcome, &mut slots)?;
                 let check = &r.program().checks[prepared.check as usize];
                 let after = match prepared.subject {
@@ -306,7 +311,7 @@ impl Session {
         let mut r = self.quiet_runner(&mut log);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, subject, inputs.as_ref())?;
-            let (total, target, outcome) = r.roll_and_settle::<false>(check, &setup, &mut slots, None)?;
+            let (total, target, outcome) = r.roll_and_settle::<ANY_RUN>(check, &setup, &mut slots, None)?;
             r.keep_check_frame(check, slots);
             Ok(QuietRoll { total, target, outcome })
         })();
@@ -329,7 +334,7 @@ impl Session {
         let mut r = self.quiet_runner(&mut log);
         let rolled = (|| {
             let (mut slots, setup) = r.prepare_quietly(check, Some(subject), inputs.as_ref())?;
-            let (total, target, outcome) = r.roll_and_settle::<false>(check, &setup, &mut slots, None)?;
+            let (total, target, outcome) = r.roll_and_settle::<ANY_RUN>(check, &setup, &mut slots, None)?;
             let after = if r.program().checks[check as usize].outcomes[outcome].body.is_empty() {
                 None
             } else {

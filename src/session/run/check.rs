@@ -1,5 +1,6 @@
 //! Rolling a check: inputs, modifiers, the roll, the outcome it lands on and that outcome's rules.
 
+use super::ANY_RUN;
 use super::fold::{Amount, Cond, Live};
 use super::{R, Runner, fail, put, set};
 use crate::ast::Span;
@@ -21,7 +22,7 @@ impl Runner<'_> {
         span: Span,
     ) -> R<Arc<CheckResult>> {
         let (mut f, given) = self.args_frame(c, &args, span)?;
-        let r = self.roll_check_inner::<Arc<CheckResult>, false>(c, subject, &mut f, &given, span);
+        let r = self.roll_check_inner::<Arc<CheckResult>, ANY_RUN>(c, subject, &mut f, &given, span);
         self.let_go(f);
         self.no_subject(c, subject, r)
     }
@@ -275,7 +276,7 @@ impl Runner<'_> {
             target.map(|t| if check.under { t.saturating_sub(total) } else { total.saturating_sub(t) });
         let settled = Settled { subject: Some(subject), total, target, margin, oi: oi as u32 };
         self.keep_result(c, &settled, f, Shown::default());
-        let r = self.exec_body::<false>(&check.outcomes[oi].body, f);
+        let r = self.exec_body::<ANY_RUN>(&check.outcomes[oi].body, f);
         let rolled = self.st.walk.as_ref().is_some_and(|w| w.needs.is_some());
         let after = match r {
             Ok(()) => Ok(self.st.entities[subject as usize].fields.clone()),
@@ -453,7 +454,7 @@ impl Runner<'_> {
     ) -> R<(Vec<Value>, Setup)> {
         let (mut f, given) = self.args_frame(c, args, span)?;
         let mut setup = Setup::default();
-        if let Err(e) = self.prepare_frame::<false>(c, subject, &mut f, &given, span, labels, &mut setup) {
+        if let Err(e) = self.prepare_frame::<ANY_RUN>(c, subject, &mut f, &given, span, labels, &mut setup) {
             self.recycle(f);
             return Err(e);
         }
@@ -475,7 +476,7 @@ impl Runner<'_> {
         };
         let given = self.write_args(c, &mut f, args, Span::default())?;
         let mut setup = Setup::default();
-        self.prepare_frame::<false>(c, subject, &mut f, &given, Span::default(), false, &mut setup)?;
+        self.prepare_frame::<ANY_RUN>(c, subject, &mut f, &given, Span::default(), false, &mut setup)?;
         Ok((f, setup))
     }
 

@@ -1,5 +1,6 @@
 //! Evaluating expressions: operators, formulas, tables, built-in functions and dice rolls.
 
+use super::ANY_RUN;
 use super::{R, Runner, fail};
 use crate::ast::{ArithError, BinOp, DiceMod};
 use crate::dice::{self, Faces, Source};
@@ -42,7 +43,7 @@ impl Runner<'_> {
             Expr::Dice(d) => {
                 let pool = self.roll_dice(d, 0, &[], f)?;
                 if self.mode.log {
-                    self.push::<false>(LogEntry::Roll {
+                    self.push::<ANY_RUN>(LogEntry::Roll {
                         text: d.text.clone(),
                         faces: pool.dice.iter().map(|d| d.face).collect(),
                         value: pool.value,

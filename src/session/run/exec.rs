@@ -2,6 +2,7 @@
 
 use super::check::Given;
 use super::host::shown_options;
+use super::{ANY_RUN, SIM_GAME};
 use super::{R, Runner, copied, fail, put, set};
 use crate::ast::{BinOp, Span};
 use crate::diagnostics::Diagnostic;
@@ -16,13 +17,13 @@ impl Runner<'_> {
         let n = self.p.events[event as usize].frame.max(facts.len() as u32) as usize;
         if n == 0 {
             // Nothing to keep: no frame is taken.
-            return self.fire_in::<false>(event, &mut Vec::new(), 0, span);
+            return self.fire_in::<ANY_RUN>(event, &mut Vec::new(), 0, span);
         }
         let mut f = self.frame(n);
         for (slot, v) in f.iter_mut().zip(facts) {
             put(slot, v);
         }
-        let r = self.fire_in::<false>(event, &mut f, facts.len(), span);
+        let r = self.fire_in::<ANY_RUN>(event, &mut f, facts.len(), span);
         self.recycle(f);
         r
     }
@@ -315,7 +316,7 @@ impl Runner<'_> {
             }
             e.fields[i as usize] = v;
         }
-        Ok(self.add::<false>(e, name, span))
+        Ok(self.add::<ANY_RUN>(e, name, span))
     }
 
     /// An entity of `kind`, every attribute at its default and no name yet, in the buffers of one
@@ -944,7 +945,11 @@ impl Runner<'_> {
 
     pub fn scenario(&mut self, s: usize) -> R<()> {
         // A simulated game played quietly runs the statements compiled for it (see `Runner::kept`).
-        if self.mode == super::Mode::SIM { self.scenario_as::<true>(s) } else { self.scenario_as::<false>(s) }
+        if self.mode == super::Mode::SIM {
+            self.scenario_as::<SIM_GAME>(s)
+        } else {
+            self.scenario_as::<ANY_RUN>(s)
+        }
     }
 
     /// [`Runner::scenario`], its statements compiled for a simulated game (`SIM`) or not.

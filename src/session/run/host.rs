@@ -1,5 +1,6 @@
 //! What a run does for the host: the answers a question takes, and taking an entity out of play.
 
+use super::ANY_RUN;
 use super::{R, Runner, fail};
 use crate::ast::Span;
 use crate::diagnostics::Diagnostic;
@@ -94,9 +95,9 @@ impl Runner<'_> {
             forget(v);
         }
         let kind = self.p.kinds[gone.kind as usize].name.clone();
-        self.changed::<false>(|| Change::Removed { entity: id, name: gone.name.clone() });
+        self.changed::<ANY_RUN>(|| Change::Removed { entity: id, name: gone.name.clone() });
         if self.mode.log {
-            self.push::<false>(LogEntry::Removed { entity: gone.name, kind });
+            self.push::<ANY_RUN>(LogEntry::Removed { entity: gone.name, kind });
         }
         Ok(())
     }

@@ -215,6 +215,13 @@ pub(super) struct Mode {
     pub pauses: bool,
 }
 
+/// The form of the statements compiled for any run, which asks the mode it was given (the `SIM` of
+/// [`Runner::kept`] that is not known).
+pub(in crate::session) const ANY_RUN: bool = false;
+
+/// The form of the statements compiled for a simulated game played quietly ([`Mode::SIM`]).
+const SIM_GAME: bool = true;
+
 impl Mode {
     /// A simulated game played quietly ([`Runner::play`] with the log off, no observers, no walk):
     /// the run mode whose statements are compiled apart (see [`Runner::kept`]).
@@ -722,7 +729,7 @@ impl<'a> Runner<'a> {
     /// Statements typed at a prompt: run like scenario steps, each even after the game has ended.
     pub fn prompt(&mut self, stmts: &[Stmt], f: &mut Vec<Value>) -> R<()> {
         for s in stmts {
-            self.exec_block::<false>(std::slice::from_ref(s), f)?;
+            self.exec_block::<ANY_RUN>(std::slice::from_ref(s), f)?;
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! The parts of a worked-out number, for explanations: a target `6 + triangular(stress)` is shown as
 //! `6 + 1 + 2 + 3 + 4`.
 
+use super::ANY_RUN;
 use super::Runner;
 use crate::ast::BinOp;
 use crate::program::{Builtin, Expr, Value};
@@ -21,7 +22,7 @@ impl Runner<'_> {
         let why: Vec<String> = read.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
         // Nothing read that can change: the condition is no whatever happens.
         let why = if why.is_empty() { "it reads no fact and no state".to_string() } else { why.join(", ") };
-        self.push::<false>(crate::session::LogEntry::Skipped {
+        self.push::<ANY_RUN>(crate::session::LogEntry::Skipped {
             text: trig.text.clone(),
             why,
             span: trig.head,
@@ -187,7 +188,7 @@ impl Runner<'_> {
         let keys = keys.iter().map(|k| self.log_value(k)).collect();
         let table = self.p.tables[table as usize].name.clone();
         let value = self.log_value(value);
-        self.push::<false>(crate::session::LogEntry::Lookup { table, keys, value, span: row });
+        self.push::<ANY_RUN>(crate::session::LogEntry::Lookup { table, keys, value, span: row });
     }
 
     /// `e` written with the values it was worked out from, or `None` when that says no more than the

@@ -1,6 +1,7 @@
 //! Running the ruleset's reactions (`follow join(f)`), their orders, and reading the host's data:
 //! a field of a record, and the entry `nearest` or `first` chooses from a list.
 
+use super::ANY_RUN;
 use super::{R, Runner, fail, set};
 use crate::ast::Span;
 use crate::program::*;
@@ -26,12 +27,12 @@ impl Runner<'_> {
         }
         if fresh {
             if self.mode.log {
-                self.push::<false>(LogEntry::Reaction { name: r.name.clone(), span });
+                self.push::<ANY_RUN>(LogEntry::Reaction { name: r.name.clone(), span });
             }
             self.st.orders.clear();
         }
         self.deeper()?;
-        let done = self.exec_body::<false>(&r.body, &mut frame);
+        let done = self.exec_body::<ANY_RUN>(&r.body, &mut frame);
         self.depth -= 1;
         self.recycle(frame);
         done
@@ -50,7 +51,7 @@ impl Runner<'_> {
             }
         }
         if self.mode.log {
-            self.push::<false>(LogEntry::Order { text: text.clone(), span, from: None });
+            self.push::<ANY_RUN>(LogEntry::Order { text: text.clone(), span, from: None });
         }
         self.st.orders.push(crate::script::Order { who: None, verb: "order".into(), target: None, text });
         Ok(())

@@ -2,6 +2,7 @@
 //! each step of the scenario, at each turn of a `repeat`, and after each roll inside a rule (see
 //! `odds::states`).
 
+use super::ANY_RUN;
 use super::{MAX_REPEAT, R, Runner, fail};
 use crate::ast::Span;
 use crate::dice::{Outer, Paused};
@@ -313,13 +314,13 @@ impl Runner<'_> {
                     if let Some(w) = self.st.walk.as_mut() {
                         w.step_roll = true;
                     }
-                    let r = self.exec::<false>(st, f);
+                    let r = self.exec::<ANY_RUN>(st, f);
                     if let Some(w) = self.st.walk.as_mut() {
                         w.step_roll = false;
                     }
                     r?
                 }
-                _ => self.exec::<false>(st, f)?,
+                _ => self.exec::<ANY_RUN>(st, f)?,
             }
             path.pop();
         }

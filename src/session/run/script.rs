@@ -1,6 +1,7 @@
 //! Calling scripts from running rules. Values go to a script as read-only copies (an entity as a map of
 //! its attributes); what comes back is checked before anything changes.
 
+use super::ANY_RUN;
 use super::{R, Runner};
 use crate::ast::Span;
 use crate::diagnostics::{Diagnostic, suggest};
@@ -93,7 +94,7 @@ impl Runner<'_> {
         let called = scripts.call(func as usize, values, span)?;
         if self.mode.log {
             for text in called.printed {
-                self.push::<false>(LogEntry::Print { text, span });
+                self.push::<ANY_RUN>(LogEntry::Print { text, span });
             }
         }
         Ok(called.value)
@@ -145,7 +146,7 @@ impl Runner<'_> {
         let scripts = self.scripts()?;
         let name = scripts.functions[func as usize].name.clone();
         if self.mode.log {
-            self.push::<false>(LogEntry::Reaction { name: name.clone(), span });
+            self.push::<ANY_RUN>(LogEntry::Reaction { name: name.clone(), span });
         }
         let v = self.call_script(func, args, span, f)?;
         let actions = scripts.actions(v, &name, span)?;
@@ -171,7 +172,7 @@ impl Runner<'_> {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
                 let v = self.script_value_for(id, field, value, at, &bad)?;
                 // The log points at the script line that asked, when it is in the ruleset.
-                self.write::<false>(id, field, v, self.log_span(scripts, at, span))
+                self.write::<ANY_RUN>(id, field, v, self.log_span(scripts, at, span))
             }
             Action::Add { who, attr, amount, at } => {
                 let (id, field) = self.target(&who, &attr, at, &bad)?;
@@ -186,12 +187,12 @@ impl Runner<'_> {
                 }
                 let cur = self.st.entities[id as usize].fields[field as usize].int();
                 let new = cur.checked_add(amount).ok_or_else(|| self.overflow())?;
-                self.write::<false>(id, field, Value::Int(new), self.log_span(scripts, at, span))
+                self.write::<ANY_RUN>(id, field, Value::Int(new), self.log_span(scripts, at, span))
             }
             Action::Order(order, at) => {
                 if self.mode.log {
                     let (inline, from) = scripts.origin(at);
-                    self.push::<false>(LogEntry::Order {
+                    self.push::<ANY_RUN>(LogEntry::Order {
                         text: order.text.clone(),
                         span: inline.unwrap_or(span),
                         from,
