@@ -370,8 +370,8 @@ enum Key {
 }
 
 impl Key {
-    // Tested one kind after another, most common first: a `match` here became one indirect jump,
-    // whose target changes with every comparison a program makes, and was mispredicted often.
+    // Tested one kind after another, the most common first (numbers, then names, entities, flags):
+    // measured faster than one `match` over the kinds.
     #[inline(always)]
     fn of(v: &Value) -> Option<Key> {
         if let Value::Int(i) = v {
