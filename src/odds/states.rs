@@ -8,7 +8,7 @@ use super::live::Live;
 use super::{Dist, Fraction, work};
 use crate::dice::Paused;
 use crate::program::Value;
-use crate::session::{QuietGame, State, state_key};
+use crate::session::{QuietGame, State, state_key, write_key};
 use crate::{Ruleset, Session};
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -314,7 +314,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                     .iter()
                                     .map(|i| frame.get(*i as usize).unwrap_or(&Value::None))
                                     .collect();
-                                let _ = serde_json::to_writer(&mut key, &(&at, values, &game.records));
+                                write_key(&mut key, &(&at, values, &game.records));
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(l) = from {
                                     l.add_out(key.clone(), &w, Out::Step(at.clone()));
@@ -327,7 +327,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 }
                                 keys.insert(key, nodes.len());
                                 states += 1;
-                                let snap = Snap { state: s.take_state(), frame, game, at, id: ids };
+                                let snap = Snap { state: kept(&s, &keep.at_step), frame, game, at, id: ids };
                                 ids += 1;
                                 nodes.push(start(Arc::new(snap), w));
                             }
@@ -387,7 +387,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let end = End { facts, w: W::one() };
                                 if let Some(l) = from {
                                     let mut key = vec![b'E'];
-                                    let _ = serde_json::to_writer(&mut key, &end.facts);
+                                    write_key(&mut key, &end.facts);
                                     l.add_out(key, &w, Out::End(end.clone()));
                                 }
                                 add_end(&mut ends, end, &w);
@@ -441,6 +441,20 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     finish(ends, states, runs, remainder)
 }
 
+/// The game state of session `s`, to go on from at a step of the scenario, without the last
+/// results of the checks that `at_step` leaves unmarked: nothing reads those again before rolling
+/// the check anew (which is why they are left out of the key), so the paths merged into this one
+/// differ there and none of them needs what it holds.
+fn kept(s: &Session, at_step: &[bool]) -> State {
+    let mut st = s.take_state();
+    for (l, k) in st.last.iter_mut().zip(at_step) {
+        if !k {
+            *l = None;
+        }
+    }
+    st
+}
+
 /// What tells apart the places inside a statement of the scenario where paths pause (tagged
 /// `tag`): the `roll` or `repeat` at `span`, and what encloses it. When the runner describes all of
 /// that (`context`: each call on the way, with the caller's live values, each turn of a loop), the
@@ -456,16 +470,15 @@ fn outer_key(
     span: (usize, usize),
 ) -> Vec<u8> {
     let mut key = vec![tag];
-    // Serialising plain values into a vector cannot fail.
     match context {
         Some(c) => {
             key.push(b'c');
-            let _ = serde_json::to_writer(&mut key, &(&snap.at, span));
+            write_key(&mut key, &(&snap.at, span));
             key.extend_from_slice(&c);
         }
         None => {
             key.push(b'f');
-            let _ = serde_json::to_writer(&mut key, &(snap.id, &faces[..entered.min(faces.len())], span));
+            write_key(&mut key, &(snap.id, &faces[..entered.min(faces.len())], span));
         }
     }
     key
@@ -532,7 +545,7 @@ fn too_many(max_states: u64, at: Option<String>) -> String {
 /// Adds end `e` with chance `w` to `ends`.
 fn add_end(ends: &mut HashMap<Vec<u8>, End>, e: End, w: &W) {
     let mut key = vec![];
-    let _ = serde_json::to_writer(&mut key, &e.facts);
+    write_key(&mut key, &e.facts);
     match ends.get_mut(&key) {
         Some(old) => old.w.add(w),
         None => {
