@@ -34,6 +34,11 @@ pub const EARLY_RUNS: u64 = 20_000;
 /// place where paths merge joined a state already reached there.
 pub const EARLY_SHARE: u64 = 10;
 
+/// Game states kept whole where paths merge before the later ones are kept as the way to them
+/// (see `Src`): making a snapshot again costs a run, which a small budget of work feels, while
+/// the room snapshots take matters only when there are many.
+const MADE_STATES: u64 = 100_000;
+
 /// What is left unresolved once a scenario's open paths weigh less than this fraction of all of
 /// them (2^-60) is reported as a remainder instead of followed further.
 pub const REMAINDER_BITS: u64 = 60;
@@ -147,10 +152,19 @@ struct Snap {
     id: usize,
 }
 
+/// Where paths go on from: a snapshot, or the way to one from an earlier snapshot. A way takes a
+/// small part of the room of the game it leads to, and its snapshot is made again (the piece of the
+/// scenario run again with the same dice) only when its paths go on; the earlier snapshot is kept
+/// meanwhile, but one stands for many ways, and the paths merged into a way keep none.
+enum Src {
+    Made(Arc<Snap>),
+    Way { from: Arc<Snap>, faces: Box<[i64]>, skip: u32, id: usize },
+}
+
 /// Paths to follow on from a snapshot: its dice show `faces`, and they pass `skip` turns of
 /// `repeat`s inside rules before they pause.
 struct Node {
-    snap: Arc<Snap>,
+    src: Src,
     faces: Vec<i64>,
     skip: u32,
     w: W,
@@ -264,6 +278,16 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                     if runs >= EARLY_RUNS && merges * EARLY_SHARE < found + merges {
                         return Err(hardly_merge(runs, found, merges, here()));
                     }
+                    let snap = match node.src {
+                        Src::Made(snap) => snap,
+                        Src::Way { from, faces, skip, id } => {
+                            match remade(&mut s, &mut live, scenario, &from, &faces, skip, id) {
+                                Some(snap) => Arc::new(snap),
+                                None if work::dry() => return Err(out_of_work(found, here())),
+                                None => return Err(not_again(here())),
+                            }
+                        }
+                    };
                     let group = node.from.clone();
                     let mut stack = vec![(node.faces.clone(), node.w.clone())];
                     while let Some((faces, w)) = stack.pop() {
@@ -272,13 +296,13 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         if !work::charge(100) {
                             return Err(out_of_work(found, here()));
                         }
-                        let mut frame = node.snap.frame.clone();
-                        let mut game = node.snap.game.clone();
-                        let keep = live.keep(node.snap.at.first().copied().unwrap_or(0));
+                        let mut frame = snap.frame.clone();
+                        let mut game = snap.game.clone();
+                        let keep = live.keep(snap.at.first().copied().unwrap_or(0));
                         let (r, paused) = s.run_from(
-                            &node.snap.state,
+                            &snap.state,
                             scenario,
-                            &node.snap.at,
+                            &snap.at,
                             &mut frame,
                             &mut game,
                             &faces,
@@ -327,15 +351,21 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 }
                                 keys.insert(key, nodes.len());
                                 states += 1;
-                                let snap = Snap { state: kept(&s, &keep.at_step), frame, game, at, id: ids };
+                                let src = if states <= MADE_STATES {
+                                    let kept = kept(&s, &keep.at_step);
+                                    Src::Made(Arc::new(Snap { state: kept, frame, game, at, id: ids }))
+                                } else {
+                                    let faces = faces.into_boxed_slice();
+                                    Src::Way { from: snap.clone(), faces, skip: node.skip, id: ids }
+                                };
                                 ids += 1;
-                                nodes.push(start(Arc::new(snap), w));
+                                nodes.push(Node { src, faces: vec![], skip: 0, w, turn: None, from: None });
                             }
                             Some(Paused::Roll { entered, context, key: inner_key, span }) => {
                                 // Paths at the same roll, within the same calls and turns, whose
                                 // dice left the same state (or, where not all that encloses the
                                 // roll is described, that took the same way to it).
-                                let mut key = outer_key(b'R', &node.snap, &faces, entered, context, span);
+                                let mut key = outer_key(b'R', &snap, &faces, entered, context, span);
                                 // Paths a `repeat`'s turn led here merge only with paths of the same
                                 // turn: what they reach is counted as that `repeat`'s (see `Loop`).
                                 let from = group.as_deref().unwrap_or_default();
@@ -350,12 +380,12 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 }
                                 inner_seen.insert(key, inner.len());
                                 let skip = node.skip + 1;
-                                let (snap, from) = (node.snap.clone(), group.clone());
-                                inner.push(Node { snap, faces, skip, w, turn: None, from });
+                                let (src, from) = (Src::Made(snap.clone()), group.clone());
+                                inner.push(Node { src, faces, skip, w, turn: None, from });
                             }
                             Some(Paused::Loop { entered, context, key: inner, turn, span }) => {
                                 // The `repeat`: where it is, and what encloses it.
-                                let g = outer_key(b'L', &node.snap, &faces, entered, context, span);
+                                let g = outer_key(b'L', &snap, &faces, entered, context, span);
                                 let mut key = g.clone();
                                 key.extend_from_slice(&inner);
                                 work::charge(key.len() as u64 / 8);
@@ -379,7 +409,8 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let skip = node.skip + 1;
                                 let from = Some(g.clone());
                                 let at = Some(Turn { group: g, key, turn });
-                                next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at, from });
+                                let src = Src::Made(snap.clone());
+                                next.push(Node { src, faces, skip, w, turn: at, from });
                             }
                             None => {
                                 let facts =
@@ -441,6 +472,40 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     finish(ends, states, runs, remainder)
 }
 
+/// The snapshot a way leads to (see `Src`), number `id`: the piece of scenario `scenario` run
+/// again from snapshot `from` with dice showing `faces`, past `skip` turns of `repeat`s inside
+/// rules, as the path that found it ran, to the same step. `None` when the work ran out, or (never
+/// expected: a run depends on nothing else) the run did not pause at a step.
+#[allow(clippy::too_many_arguments, reason = "one path again: from where, with what")]
+fn remade(
+    s: &mut Session,
+    live: &mut Live,
+    scenario: usize,
+    from: &Snap,
+    faces: &[i64],
+    skip: u32,
+    id: usize,
+) -> Option<Snap> {
+    let (mut frame, mut game) = (from.frame.clone(), from.game.clone());
+    let keep = live.keep(from.at.first().copied().unwrap_or(0));
+    let (_, paused) = s.run_from(&from.state, scenario, &from.at, &mut frame, &mut game, faces, skip, &keep);
+    let Some(Paused::Step { at }) = paused else { return None };
+    if work::dry() || s.walk_needs().is_some() {
+        return None;
+    }
+    super::ends::last_per_label(&mut game.records);
+    let keep = live.keep(at.first().copied().unwrap_or(0));
+    Some(Snap { state: kept(s, &keep.at_step), frame, game, at, id })
+}
+
+/// Why merging stopped when a path run again did not reach the step it reached before.
+fn not_again(at: Option<String>) -> String {
+    format!(
+        "a path run again from where it merged did not reach the same step{}",
+        at.map(|a| format!(" ({a})")).unwrap_or_default()
+    )
+}
+
 /// The game state of session `s`, to go on from at a step of the scenario, without the last
 /// results of the checks that `at_step` leaves unmarked: nothing reads those again before rolling
 /// the check anew (which is why they are left out of the key), so the paths merged into this one
@@ -490,7 +555,7 @@ type Places = BTreeMap<Vec<usize>, (Vec<Node>, HashMap<Vec<u8>, usize>)>;
 
 /// A path that starts at snapshot `snap`, with chance `w`.
 fn start(snap: Arc<Snap>, w: W) -> Node {
-    Node { snap, faces: vec![], skip: 0, w, turn: None, from: None }
+    Node { src: Src::Made(snap), faces: vec![], skip: 0, w, turn: None, from: None }
 }
 
 /// The answer, once every path has ended (or what is left was let go).
