@@ -217,6 +217,12 @@ pub fn scenario_states(
 /// The ends of scenario number `scenario` by merging equal game states, or why that is out of reach.
 /// Runs inside the caller's budget of work.
 pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String> {
+    merged_from(rules, scenario, MADE_STATES)
+}
+
+/// [`merged`], keeping the first `made` states whole where paths merge and the later ones as
+/// the way to them.
+fn merged_from(rules: &Ruleset, scenario: usize, made: u64) -> Result<Merged, String> {
     let p = rules.program();
     let sc = &p.scenarios[scenario];
     let mut live = Live::new(p, rules.scripts().is_some(), scenario);
@@ -351,7 +357,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 }
                                 keys.insert(key, nodes.len());
                                 states += 1;
-                                let src = if states <= MADE_STATES {
+                                let src = if states <= made {
                                     let kept = kept(&s, &keep.at_step);
                                     Src::Made(Arc::new(Snap { state: kept, frame, game, at, id: ids }))
                                 } else {
@@ -719,3 +725,6 @@ fn geometric(rules: &Ruleset, then: &Loop, now: &Loop) -> Option<(W, Option<End>
     });
     Some((sum, stuck))
 }
+
+#[cfg(test)]
+mod tests;

@@ -32,6 +32,18 @@ const TUPLE_VARIANT: u8 = 14;
 const RECORD_VARIANT: u8 = 15;
 const SKIPPED: u8 = 16;
 const END: u8 = 0;
+// What is small takes one byte, tag and all: whole numbers from -16 to 47, variants 0 to 31 of each
+// shape, text of up to 31 bytes (then the bytes). Each value has one writing: the short one when
+// it fits, the long one otherwise.
+const SMALL_INT: u8 = 32;
+const SMALL_INT_LOW: i128 = -16;
+const SMALL_INT_HIGH: i128 = 47;
+const SMALL_UNIT_VARIANT: u8 = 96;
+const SMALL_NEWTYPE_VARIANT: u8 = 128;
+const SMALL_RECORD_VARIANT: u8 = 160;
+const SMALL_TUPLE_VARIANT: u8 = 192;
+const SMALL_STR: u8 = 224;
+const SMALL: u32 = 32;
 
 /// Appends the compact key of `v` to `out`.
 pub(crate) fn write_key<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
@@ -56,11 +68,19 @@ impl Writer<'_> {
         }
     }
     fn int(&mut self, n: i128) {
+        if (SMALL_INT_LOW..=SMALL_INT_HIGH).contains(&n) {
+            self.out.push(SMALL_INT + (n - SMALL_INT_LOW) as u8);
+            return;
+        }
         self.out.push(INT);
         // Zigzag: small numbers of either sign take one byte.
         self.varint(((n << 1) ^ (n >> 127)) as u128);
     }
-    fn tagged(&mut self, tag: u8, index: u32) {
+    fn tagged(&mut self, tag: u8, small: u8, index: u32) {
+        if index < SMALL {
+            self.out.push(small + index as u8);
+            return;
+        }
         self.out.push(tag);
         self.varint(u128::from(index));
     }
@@ -161,6 +181,11 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> R {
+        if v.len() < SMALL as usize {
+            self.out.push(SMALL_STR + v.len() as u8);
+            self.out.extend_from_slice(v.as_bytes());
+            return Ok(());
+        }
         self.text(STR, v.as_bytes());
         Ok(())
     }
@@ -182,7 +207,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         self.serialize_unit()
     }
     fn serialize_unit_variant(self, _: &'static str, index: u32, _: &'static str) -> R {
-        self.tagged(UNIT_VARIANT, index);
+        self.tagged(UNIT_VARIANT, SMALL_UNIT_VARIANT, index);
         Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
@@ -195,7 +220,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         _: &'static str,
         v: &T,
     ) -> R {
-        self.tagged(NEWTYPE_VARIANT, index);
+        self.tagged(NEWTYPE_VARIANT, SMALL_NEWTYPE_VARIANT, index);
         v.serialize(self)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self, Never> {
@@ -215,7 +240,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         _: &'static str,
         _: usize,
     ) -> Result<Self, Never> {
-        self.tagged(TUPLE_VARIANT, index);
+        self.tagged(TUPLE_VARIANT, SMALL_TUPLE_VARIANT, index);
         Ok(self)
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self, Never> {
@@ -233,7 +258,7 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
         _: &'static str,
         _: usize,
     ) -> Result<Self, Never> {
-        self.tagged(RECORD_VARIANT, index);
+        self.tagged(RECORD_VARIANT, SMALL_RECORD_VARIANT, index);
         Ok(self)
     }
 }
@@ -330,5 +355,71 @@ impl ser::SerializeStructVariant for &mut Writer<'_> {
     fn end(self) -> R {
         self.out.push(END);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_key;
+    use crate::program::Value;
+    use serde::Serialize;
+
+    fn key<T: Serialize>(v: &T) -> Vec<u8> {
+        let mut out = vec![];
+        write_key(&mut out, v);
+        out
+    }
+
+    /// Every pair of `values` has equal keys exactly when it has equal JSON texts.
+    fn alike_as_json<T: Serialize + std::fmt::Debug>(values: &[T]) {
+        for a in values {
+            for b in values {
+                let json = serde_json::to_string(a).unwrap() == serde_json::to_string(b).unwrap();
+                assert_eq!(key(a) == key(b), json, "{a:?} and {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn keys_are_equal_exactly_when_json_texts_are() {
+        // Numbers on both sides of the short forms' edges, names, entities, nothing.
+        let mut values: Vec<Value> = [-17, -16, 0, 1, 47, 48, 300, i64::MIN, i64::MAX].map(Value::Int).into();
+        values.extend([
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::None,
+            Value::Entity(0),
+            Value::Entity(1),
+        ]);
+        values.extend([(0, 0), (0, 1), (1, 0), (40, 2)].map(|(set, index)| Value::Name { set, index }));
+        alike_as_json(&values);
+        // Texts on both sides of 31 bytes, and lists of them.
+        let texts: Vec<String> = [0, 1, 30, 31, 32, 200].iter().map(|n| "x".repeat(*n)).collect();
+        alike_as_json(&texts);
+        let lists: Vec<Vec<String>> =
+            vec![vec![], vec![String::new()], vec![String::new(); 2], texts.clone()];
+        alike_as_json(&lists);
+        // What JSON writes alike: a number of any width, `None` and `()`, `Some(x)` and `x`.
+        assert_eq!(key(&(5u8, Some(3i64), ())), key(&(5i64, 3u32, None::<u8>)));
+        // Records whose fields are left out in different places differ.
+        #[derive(Serialize, Debug)]
+        struct Two {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            a: Option<u8>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            b: Option<u8>,
+        }
+        alike_as_json(&[Two { a: Some(1), b: None }, Two { a: None, b: Some(1) }, Two { a: None, b: None }]);
+    }
+
+    #[test]
+    fn keys_written_one_after_another_do_not_run_into_each_other() {
+        // ["a", "bc"] and ["ab", "c"]: the same letters, split differently.
+        let (mut one, mut two) = (vec![], vec![]);
+        write_key(&mut one, "a");
+        write_key(&mut one, "bc");
+        write_key(&mut two, "ab");
+        write_key(&mut two, "c");
+        assert_ne!(one, two);
     }
 }
