@@ -10,9 +10,9 @@ use crate::dice::Paused;
 use crate::program::Value;
 use crate::session::{QuietGame, State, state_key, write_key};
 use crate::{Ruleset, Session};
+use chance::W;
 use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, Zero};
+use num_traits::One;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -59,88 +59,6 @@ pub struct Merged {
     /// The chance of paths still open when they weighed less than 2^-60 of all: the ends' chances
     /// are exact lower bounds, short of the truth by at most this.
     pub remainder: Option<Fraction>,
-}
-
-/// An exact chance as a fraction in lowest terms.
-#[derive(Debug, Clone)]
-struct W {
-    num: BigUint,
-    den: BigUint,
-}
-
-impl Default for W {
-    fn default() -> W {
-        W::zero()
-    }
-}
-
-impl W {
-    fn one() -> W {
-        W { num: BigUint::one(), den: BigUint::one() }
-    }
-    /// The branch of this that `share` of `all` equally likely faces lead to (one face of `k`:
-    /// `part(1, k)`).
-    fn part(&self, share: u64, all: u64) -> W {
-        let all = all.max(1);
-        let g = share.gcd(&all).max(1);
-        let (share, all) = (BigUint::from(share / g), BigUint::from(all / g));
-        // Each numerator against the other's denominator: the result is then in lowest terms.
-        let (g1, g2) = (gcd(&self.num, &all), gcd(&share, &self.den));
-        W { num: (&self.num / &g1) * (share / &g2), den: (&self.den / &g2) * (all / &g1) }
-    }
-    fn add(&mut self, o: &W) {
-        let words = (self.den.bits() + o.den.bits()) / 64 + 1;
-        work::charge(words * 4);
-        if self.den == o.den {
-            self.num += &o.num;
-            let g = gcd(&self.num, &self.den);
-            if !g.is_one() {
-                self.num /= &g;
-                self.den /= &g;
-            }
-            return;
-        }
-        // Over the least common denominator: the chances of a `repeat` summed at once have
-        // thousands of bits, and most of their denominators are shared.
-        let g = gcd(&self.den, &o.den);
-        let (mine, theirs) = (&self.den / &g, &o.den / &g);
-        let t = &self.num * &theirs + &o.num * &mine;
-        let g2 = gcd(&t, &g);
-        self.num = t / &g2;
-        self.den = mine * (&o.den / g2);
-    }
-    fn zero() -> W {
-        W { num: BigUint::zero(), den: BigUint::one() }
-    }
-    fn is_zero(&self) -> bool {
-        self.num.is_zero()
-    }
-    fn mul(&self, o: &W) -> W {
-        work::charge(((self.den.bits() + o.den.bits()) / 64 + 1) * 8);
-        // Each numerator against the other's denominator: the result is then in lowest terms.
-        let (g1, g2) = (gcd(&self.num, &o.den), gcd(&o.num, &self.den));
-        W { num: (&self.num / &g1) * (&o.num / &g2), den: (&self.den / &g2) * (&o.den / &g1) }
-    }
-    fn div(&self, o: &W) -> W {
-        self.mul(&W { num: o.den.clone(), den: o.num.clone() })
-    }
-    fn eq(&self, o: &W) -> bool {
-        self.num == o.num && self.den == o.den
-    }
-    fn fraction(&self) -> Fraction {
-        Fraction::new(self.num.clone(), self.den.clone())
-    }
-}
-
-/// The greatest common divisor of `a` and `b`, the larger first brought below the smaller by one
-/// division when their sizes differ much (the binary method alone takes the larger down bit by bit,
-/// and a chance times the sum of a `repeat`'s turns has thousands of bits).
-fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
-    let (big, small) = if a.bits() >= b.bits() { (a, b) } else { (b, a) };
-    if small.is_zero() {
-        return big.clone();
-    }
-    if big.bits() > small.bits() + 64 { (big % small).gcd(small) } else { big.gcd(small) }
 }
 
 /// A place in the scenario where paths merged, with the game there.
@@ -726,5 +644,6 @@ fn geometric(rules: &Ruleset, then: &Loop, now: &Loop) -> Option<(W, Option<End>
     Some((sum, stuck))
 }
 
+mod chance;
 #[cfg(test)]
 mod tests;
