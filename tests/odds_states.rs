@@ -529,3 +529,38 @@ fn paths_that_never_merge_stop_early_and_say_why() {
     let How::Estimated { reason, .. } = &r.how else { panic!("{:?}", r.how) };
     assert!(reason.contains("stopped early"), "{reason}");
 }
+
+/// Two shots at a unit that turns angry when the first one hits: what the states hold can be
+/// counted by hand, place by place.
+const TWO_SHOTS: &str = r#"
+    kind unit { hits: 0.. = 0  mood: calm | angry = calm }
+    check shot for unit { roll d6  outcome hit when total >= 5 { add 1 to unit.hits }  otherwise miss }
+    scenario two {
+      new unit u
+      roll shot for u
+      if last shot is hit { set u.mood to angry }
+      roll shot for u
+      record "hits" = u.hits
+    }
+"#;
+
+#[test]
+fn states_merge_exactly_when_what_is_read_again_is_equal() {
+    // States where paths merge, before each statement: 1 at the start, 1 before the first shot;
+    // 2 before the `if` (only the shot's outcome is read: its six totals make two states); 1
+    // before the `set` inside it; 2 before the second shot (the first shot is never read again);
+    // 4 before the record: hits 0, 1 and 2, and one hit both calm (a miss, then a hit) and angry
+    // (a hit, then a miss), different states although their hits are equal. Keying what nothing
+    // reads again (each total) would make that 1 + 1 + 6 + 2 + 2 + 4; merging the calm and the
+    // angry hit, 1 + 1 + 2 + 1 + 2 + 3.
+    let m = scenario_states(&Ruleset::from_str("shots.mettle", TWO_SHOTS).unwrap(), "two").unwrap().unwrap();
+    assert_eq!(m.states, 1 + 1 + 2 + 1 + 2 + 4);
+    // Each shot hits with 1/3: no hit 4/9, one 4/9, two 1/9.
+    let d = &m.values[0].1;
+    for (h, w) in [4u32, 4, 1].iter().enumerate() {
+        let p = d.probability(h as i64);
+        assert_eq!(&p.num * 9u32, &p.den * *w, "{h}: {p}");
+    }
+    // The ends tell the moods apart: the calm and the angry single hit are two ends.
+    assert_eq!(m.ends.len(), 4, "{:?}", m.ends);
+}

@@ -8,11 +8,11 @@ use super::live::Live;
 use super::{Dist, Fraction, work};
 use crate::dice::Paused;
 use crate::program::Value;
-use crate::session::{QuietGame, State, state_key};
+use crate::session::{QuietGame, State, state_key, write_key};
 use crate::{Ruleset, Session};
+use chance::W;
 use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, Zero};
+use num_traits::One;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -33,6 +33,11 @@ pub const EARLY_RUNS: u64 = 20_000;
 /// Merging gives up after [`EARLY_RUNS`] runs when fewer than one path in this many that reached a
 /// place where paths merge joined a state already reached there.
 pub const EARLY_SHARE: u64 = 10;
+
+/// Game states kept whole where paths merge before the later ones are kept as the way to them
+/// (see `Src`): making a snapshot again costs a run, which a small budget of work feels, while
+/// the room snapshots take matters only when there are many.
+const MADE_STATES: u64 = 100_000;
 
 /// What is left unresolved once a scenario's open paths weigh less than this fraction of all of
 /// them (2^-60) is reported as a remainder instead of followed further.
@@ -56,88 +61,6 @@ pub struct Merged {
     pub remainder: Option<Fraction>,
 }
 
-/// An exact chance as a fraction in lowest terms.
-#[derive(Debug, Clone)]
-struct W {
-    num: BigUint,
-    den: BigUint,
-}
-
-impl Default for W {
-    fn default() -> W {
-        W::zero()
-    }
-}
-
-impl W {
-    fn one() -> W {
-        W { num: BigUint::one(), den: BigUint::one() }
-    }
-    /// The branch of this that `share` of `all` equally likely faces lead to (one face of `k`:
-    /// `part(1, k)`).
-    fn part(&self, share: u64, all: u64) -> W {
-        let all = all.max(1);
-        let g = share.gcd(&all).max(1);
-        let (share, all) = (BigUint::from(share / g), BigUint::from(all / g));
-        // Each numerator against the other's denominator: the result is then in lowest terms.
-        let (g1, g2) = (gcd(&self.num, &all), gcd(&share, &self.den));
-        W { num: (&self.num / &g1) * (share / &g2), den: (&self.den / &g2) * (all / &g1) }
-    }
-    fn add(&mut self, o: &W) {
-        let words = (self.den.bits() + o.den.bits()) / 64 + 1;
-        work::charge(words * 4);
-        if self.den == o.den {
-            self.num += &o.num;
-            let g = gcd(&self.num, &self.den);
-            if !g.is_one() {
-                self.num /= &g;
-                self.den /= &g;
-            }
-            return;
-        }
-        // Over the least common denominator: the chances of a `repeat` summed at once have
-        // thousands of bits, and most of their denominators are shared.
-        let g = gcd(&self.den, &o.den);
-        let (mine, theirs) = (&self.den / &g, &o.den / &g);
-        let t = &self.num * &theirs + &o.num * &mine;
-        let g2 = gcd(&t, &g);
-        self.num = t / &g2;
-        self.den = mine * (&o.den / g2);
-    }
-    fn zero() -> W {
-        W { num: BigUint::zero(), den: BigUint::one() }
-    }
-    fn is_zero(&self) -> bool {
-        self.num.is_zero()
-    }
-    fn mul(&self, o: &W) -> W {
-        work::charge(((self.den.bits() + o.den.bits()) / 64 + 1) * 8);
-        // Each numerator against the other's denominator: the result is then in lowest terms.
-        let (g1, g2) = (gcd(&self.num, &o.den), gcd(&o.num, &self.den));
-        W { num: (&self.num / &g1) * (&o.num / &g2), den: (&self.den / &g2) * (&o.den / &g1) }
-    }
-    fn div(&self, o: &W) -> W {
-        self.mul(&W { num: o.den.clone(), den: o.num.clone() })
-    }
-    fn eq(&self, o: &W) -> bool {
-        self.num == o.num && self.den == o.den
-    }
-    fn fraction(&self) -> Fraction {
-        Fraction::new(self.num.clone(), self.den.clone())
-    }
-}
-
-/// The greatest common divisor of `a` and `b`, the larger first brought below the smaller by one
-/// division when their sizes differ much (the binary method alone takes the larger down bit by bit,
-/// and a chance times the sum of a `repeat`'s turns has thousands of bits).
-fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
-    let (big, small) = if a.bits() >= b.bits() { (a, b) } else { (b, a) };
-    if small.is_zero() {
-        return big.clone();
-    }
-    if big.bits() > small.bits() + 64 { (big % small).gcd(small) } else { big.gcd(small) }
-}
-
 /// A place in the scenario where paths merged, with the game there.
 struct Snap {
     state: State,
@@ -147,10 +70,19 @@ struct Snap {
     id: usize,
 }
 
+/// Where paths go on from: a snapshot, or the way to one from an earlier snapshot. A way takes a
+/// small part of the room of the game it leads to, and its snapshot is made again (the piece of the
+/// scenario run again with the same dice) only when its paths go on; the earlier snapshot is kept
+/// meanwhile, but one stands for many ways, and the paths merged into a way keep none.
+enum Src {
+    Made(Arc<Snap>),
+    Way { from: Arc<Snap>, faces: Box<[i64]>, skip: u32, id: usize },
+}
+
 /// Paths to follow on from a snapshot: its dice show `faces`, and they pass `skip` turns of
 /// `repeat`s inside rules before they pause.
 struct Node {
-    snap: Arc<Snap>,
+    src: Src,
     faces: Vec<i64>,
     skip: u32,
     w: W,
@@ -203,6 +135,12 @@ pub fn scenario_states(
 /// The ends of scenario number `scenario` by merging equal game states, or why that is out of reach.
 /// Runs inside the caller's budget of work.
 pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String> {
+    merged_from(rules, scenario, MADE_STATES)
+}
+
+/// [`merged`], keeping the first `made` states whole where paths merge and the later ones as
+/// the way to them.
+fn merged_from(rules: &Ruleset, scenario: usize, made: u64) -> Result<Merged, String> {
     let p = rules.program();
     let sc = &p.scenarios[scenario];
     let mut live = Live::new(p, rules.scripts().is_some(), scenario);
@@ -264,6 +202,16 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                     if runs >= EARLY_RUNS && merges * EARLY_SHARE < found + merges {
                         return Err(hardly_merge(runs, found, merges, here()));
                     }
+                    let snap = match node.src {
+                        Src::Made(snap) => snap,
+                        Src::Way { from, faces, skip, id } => {
+                            match remade(&mut s, &mut live, scenario, &from, &faces, skip, id) {
+                                Some(snap) => Arc::new(snap),
+                                None if work::dry() => return Err(out_of_work(found, here())),
+                                None => return Err(not_again(here())),
+                            }
+                        }
+                    };
                     let group = node.from.clone();
                     let mut stack = vec![(node.faces.clone(), node.w.clone())];
                     while let Some((faces, w)) = stack.pop() {
@@ -272,13 +220,13 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                         if !work::charge(100) {
                             return Err(out_of_work(found, here()));
                         }
-                        let mut frame = node.snap.frame.clone();
-                        let mut game = node.snap.game.clone();
-                        let keep = live.keep(node.snap.at.first().copied().unwrap_or(0));
+                        let mut frame = snap.frame.clone();
+                        let mut game = snap.game.clone();
+                        let keep = live.keep(snap.at.first().copied().unwrap_or(0));
                         let (r, paused) = s.run_from(
-                            &node.snap.state,
+                            &snap.state,
                             scenario,
-                            &node.snap.at,
+                            &snap.at,
                             &mut frame,
                             &mut game,
                             &faces,
@@ -314,7 +262,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                     .iter()
                                     .map(|i| frame.get(*i as usize).unwrap_or(&Value::None))
                                     .collect();
-                                let _ = serde_json::to_writer(&mut key, &(&at, values, &game.records));
+                                write_key(&mut key, &(&at, values, &game.records));
                                 work::charge(key.len() as u64 / 8);
                                 if let Some(l) = from {
                                     l.add_out(key.clone(), &w, Out::Step(at.clone()));
@@ -327,15 +275,21 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 }
                                 keys.insert(key, nodes.len());
                                 states += 1;
-                                let snap = Snap { state: s.take_state(), frame, game, at, id: ids };
+                                let src = if states <= made {
+                                    let kept = kept(&s, &keep.at_step);
+                                    Src::Made(Arc::new(Snap { state: kept, frame, game, at, id: ids }))
+                                } else {
+                                    let faces = faces.into_boxed_slice();
+                                    Src::Way { from: snap.clone(), faces, skip: node.skip, id: ids }
+                                };
                                 ids += 1;
-                                nodes.push(start(Arc::new(snap), w));
+                                nodes.push(Node { src, faces: vec![], skip: 0, w, turn: None, from: None });
                             }
                             Some(Paused::Roll { entered, context, key: inner_key, span }) => {
                                 // Paths at the same roll, within the same calls and turns, whose
                                 // dice left the same state (or, where not all that encloses the
                                 // roll is described, that took the same way to it).
-                                let mut key = outer_key(b'R', &node.snap, &faces, entered, context, span);
+                                let mut key = outer_key(b'R', &snap, &faces, entered, context, span);
                                 // Paths a `repeat`'s turn led here merge only with paths of the same
                                 // turn: what they reach is counted as that `repeat`'s (see `Loop`).
                                 let from = group.as_deref().unwrap_or_default();
@@ -350,12 +304,12 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 }
                                 inner_seen.insert(key, inner.len());
                                 let skip = node.skip + 1;
-                                let (snap, from) = (node.snap.clone(), group.clone());
-                                inner.push(Node { snap, faces, skip, w, turn: None, from });
+                                let (src, from) = (Src::Made(snap.clone()), group.clone());
+                                inner.push(Node { src, faces, skip, w, turn: None, from });
                             }
                             Some(Paused::Loop { entered, context, key: inner, turn, span }) => {
                                 // The `repeat`: where it is, and what encloses it.
-                                let g = outer_key(b'L', &node.snap, &faces, entered, context, span);
+                                let g = outer_key(b'L', &snap, &faces, entered, context, span);
                                 let mut key = g.clone();
                                 key.extend_from_slice(&inner);
                                 work::charge(key.len() as u64 / 8);
@@ -379,7 +333,8 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let skip = node.skip + 1;
                                 let from = Some(g.clone());
                                 let at = Some(Turn { group: g, key, turn });
-                                next.push(Node { snap: node.snap.clone(), faces, skip, w, turn: at, from });
+                                let src = Src::Made(snap.clone());
+                                next.push(Node { src, faces, skip, w, turn: at, from });
                             }
                             None => {
                                 let facts =
@@ -387,7 +342,7 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
                                 let end = End { facts, w: W::one() };
                                 if let Some(l) = from {
                                     let mut key = vec![b'E'];
-                                    let _ = serde_json::to_writer(&mut key, &end.facts);
+                                    write_key(&mut key, &end.facts);
                                     l.add_out(key, &w, Out::End(end.clone()));
                                 }
                                 add_end(&mut ends, end, &w);
@@ -441,6 +396,54 @@ pub(crate) fn merged(rules: &Ruleset, scenario: usize) -> Result<Merged, String>
     finish(ends, states, runs, remainder)
 }
 
+/// The snapshot a way leads to (see `Src`), number `id`: the piece of scenario `scenario` run
+/// again from snapshot `from` with dice showing `faces`, past `skip` turns of `repeat`s inside
+/// rules, as the path that found it ran, to the same step. `None` when the work ran out, or (never
+/// expected: a run depends on nothing else) the run did not pause at a step.
+#[allow(clippy::too_many_arguments, reason = "one path again: from where, with what")]
+fn remade(
+    s: &mut Session,
+    live: &mut Live,
+    scenario: usize,
+    from: &Snap,
+    faces: &[i64],
+    skip: u32,
+    id: usize,
+) -> Option<Snap> {
+    let (mut frame, mut game) = (from.frame.clone(), from.game.clone());
+    let keep = live.keep(from.at.first().copied().unwrap_or(0));
+    let (_, paused) = s.run_from(&from.state, scenario, &from.at, &mut frame, &mut game, faces, skip, &keep);
+    let Some(Paused::Step { at }) = paused else { return None };
+    if work::dry() || s.walk_needs().is_some() {
+        return None;
+    }
+    super::ends::last_per_label(&mut game.records);
+    let keep = live.keep(at.first().copied().unwrap_or(0));
+    Some(Snap { state: kept(s, &keep.at_step), frame, game, at, id })
+}
+
+/// Why merging stopped when a path run again did not reach the step it reached before.
+fn not_again(at: Option<String>) -> String {
+    format!(
+        "a path run again from where it merged did not reach the same step{}",
+        at.map(|a| format!(" ({a})")).unwrap_or_default()
+    )
+}
+
+/// The game state of session `s`, to go on from at a step of the scenario, without the last
+/// results of the checks that `at_step` leaves unmarked: nothing reads those again before rolling
+/// the check anew (which is why they are left out of the key), so the paths merged into this one
+/// differ there and none of them needs what it holds.
+fn kept(s: &Session, at_step: &[bool]) -> State {
+    let mut st = s.take_state();
+    for (l, k) in st.last.iter_mut().zip(at_step) {
+        if !k {
+            *l = None;
+        }
+    }
+    st
+}
+
 /// What tells apart the places inside a statement of the scenario where paths pause (tagged
 /// `tag`): the `roll` or `repeat` at `span`, and what encloses it. When the runner describes all of
 /// that (`context`: each call on the way, with the caller's live values, each turn of a loop), the
@@ -456,16 +459,15 @@ fn outer_key(
     span: (usize, usize),
 ) -> Vec<u8> {
     let mut key = vec![tag];
-    // Serialising plain values into a vector cannot fail.
     match context {
         Some(c) => {
             key.push(b'c');
-            let _ = serde_json::to_writer(&mut key, &(&snap.at, span));
+            write_key(&mut key, &(&snap.at, span));
             key.extend_from_slice(&c);
         }
         None => {
             key.push(b'f');
-            let _ = serde_json::to_writer(&mut key, &(snap.id, &faces[..entered.min(faces.len())], span));
+            write_key(&mut key, &(snap.id, &faces[..entered.min(faces.len())], span));
         }
     }
     key
@@ -477,7 +479,7 @@ type Places = BTreeMap<Vec<usize>, (Vec<Node>, HashMap<Vec<u8>, usize>)>;
 
 /// A path that starts at snapshot `snap`, with chance `w`.
 fn start(snap: Arc<Snap>, w: W) -> Node {
-    Node { snap, faces: vec![], skip: 0, w, turn: None, from: None }
+    Node { src: Src::Made(snap), faces: vec![], skip: 0, w, turn: None, from: None }
 }
 
 /// The answer, once every path has ended (or what is left was let go).
@@ -532,7 +534,7 @@ fn too_many(max_states: u64, at: Option<String>) -> String {
 /// Adds end `e` with chance `w` to `ends`.
 fn add_end(ends: &mut HashMap<Vec<u8>, End>, e: End, w: &W) {
     let mut key = vec![];
-    let _ = serde_json::to_writer(&mut key, &e.facts);
+    write_key(&mut key, &e.facts);
     match ends.get_mut(&key) {
         Some(old) => old.w.add(w),
         None => {
@@ -641,3 +643,7 @@ fn geometric(rules: &Ruleset, then: &Loop, now: &Loop) -> Option<(W, Option<End>
     });
     Some((sum, stuck))
 }
+
+mod chance;
+#[cfg(test)]
+mod tests;

@@ -29,7 +29,7 @@ pub use outcome::{Note, Outcome, QueuedAnswer};
 pub(crate) use plan::{DiceSpec, FaceSpec, Prepared, QuietRoll, Settled};
 pub use save::{SAVE_FORMAT, SaveOptions, fingerprint};
 pub use show::{render_log, render_log_verbose};
-pub(crate) use states::{Keep, LastRead, state_key};
+pub(crate) use states::{Keep, LastRead, state_key, write_key};
 
 use crate::Ruleset;
 use crate::ast::Span;

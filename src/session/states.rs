@@ -8,6 +8,9 @@ use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+mod key;
+pub(crate) use key::write_key;
+
 /// What of check results and frames tells paused paths apart (worked out by `odds::live`): what
 /// nothing reads again is left out, so that paths differing only there merge, and so that what a
 /// frame used again held before (which differs between builds) never counts.
@@ -75,8 +78,7 @@ pub(crate) fn state_key(st: &State, lasts: Option<(&[bool], &[LastRead])>, out: 
             })
         })
         .collect();
-    // Serialising plain values into a vector cannot fail.
-    let _ = serde_json::to_writer(
+    write_key(
         out,
         &(
             st.round,

@@ -215,8 +215,7 @@ impl Runner<'_> {
             return None;
         }
         let mut out = vec![];
-        // Serialising plain values into a vector cannot fail.
-        let _ = serde_json::to_writer(&mut out, &w.outer);
+        crate::session::states::write_key(&mut out, &w.outer);
         Some(out)
     }
 
@@ -231,15 +230,14 @@ impl Runner<'_> {
         crate::session::state_key(self.st, lasts, &mut key);
         let records = self.game.as_ref().map(|g| g.records.as_slice()).unwrap_or(&[]);
         let live = keep.as_deref().and_then(|k| k.frames.get(&(span.start, span.end)));
-        // Serialising plain values into a vector cannot fail.
-        let _ = match live {
+        match live {
             Some(live) => {
                 let f: Vec<&Value> =
                     live.iter().map(|i| f.get(*i as usize).unwrap_or(&Value::None)).collect();
-                serde_json::to_writer(&mut key, &(f, records))
+                crate::session::states::write_key(&mut key, &(f, records));
             }
-            None => serde_json::to_writer(&mut key, &(f, records)),
-        };
+            None => crate::session::states::write_key(&mut key, &(f, records)),
+        }
         key
     }
 
