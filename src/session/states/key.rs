@@ -263,53 +263,29 @@ impl<'a, 'b> ser::Serializer for &'a mut Writer<'b> {
     }
 }
 
-impl ser::SerializeSeq for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        self.out.push(END);
-        Ok(())
-    }
+// Lists, tuples and a tuple variant's fields: each element in turn, then `END`.
+macro_rules! elements {
+    ($($list:ident :: $add:ident),*) => {$(
+        impl ser::$list for &mut Writer<'_> {
+            type Ok = ();
+            type Error = Never;
+            fn $add<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                v.serialize(&mut **self)
+            }
+            fn end(self) -> R {
+                self.out.push(END);
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        self.out.push(END);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        self.out.push(END);
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        self.out.push(END);
-        Ok(())
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for &mut Writer<'_> {
     type Ok = ();
