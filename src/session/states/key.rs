@@ -302,37 +302,29 @@ impl ser::SerializeMap for &mut Writer<'_> {
     }
 }
 
-impl ser::SerializeStruct for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> R {
-        self.out.push(SKIPPED);
-        Ok(())
-    }
-    fn end(self) -> R {
-        self.out.push(END);
-        Ok(())
-    }
+// Records and a record variant's fields: each field's value in turn (its name fixed by the type), a
+// field left out as `SKIPPED` in its place, then `END`.
+macro_rules! fields {
+    ($($record:ident),*) => {$(
+        impl ser::$record for &mut Writer<'_> {
+            type Ok = ();
+            type Error = Never;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
+                v.serialize(&mut **self)
+            }
+            fn skip_field(&mut self, _: &'static str) -> R {
+                self.out.push(SKIPPED);
+                Ok(())
+            }
+            fn end(self) -> R {
+                self.out.push(END);
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> R {
-        self.out.push(SKIPPED);
-        Ok(())
-    }
-    fn end(self) -> R {
-        self.out.push(END);
-        Ok(())
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {
