@@ -205,7 +205,7 @@ fn merged_from(rules: &Ruleset, scenario: usize, made: u64) -> Result<Merged, St
                     let snap = match node.src {
                         Src::Made(snap) => snap,
                         Src::Way { from, faces, skip, id } => {
-                            match remade(&mut s, &mut live, scenario, &from, &faces, skip, id) {
+                            match remade(&mut s, &mut live, scenario, &from, (&faces, skip), (&place, id)) {
                                 Some(snap) => Arc::new(snap),
                                 None if work::dry() => return Err(out_of_work(found, here())),
                                 None => return Err(not_again(here())),
@@ -396,25 +396,23 @@ fn merged_from(rules: &Ruleset, scenario: usize, made: u64) -> Result<Merged, St
     finish(ends, states, runs, remainder)
 }
 
-/// The snapshot a way leads to (see `Src`), number `id`: the piece of scenario `scenario` run
-/// again from snapshot `from` with dice showing `faces`, past `skip` turns of `repeat`s inside
-/// rules, as the path that found it ran, to the same step. `None` when the work ran out, or (never
-/// expected: a run depends on nothing else) the run did not pause at a step.
-#[allow(clippy::too_many_arguments, reason = "one path again: from where, with what")]
+/// The snapshot a way leads to (see `Src`), number `id` at step `place`: the piece of scenario
+/// `scenario` run again from snapshot `from` with dice showing `faces`, past `skip` turns of
+/// `repeat`s inside rules, as the path that found it ran, to the same step. `None` when the work
+/// ran out, or (never expected: a run depends on nothing else) the run did not pause at that step.
 fn remade(
     s: &mut Session,
     live: &mut Live,
     scenario: usize,
     from: &Snap,
-    faces: &[i64],
-    skip: u32,
-    id: usize,
+    (faces, skip): (&[i64], u32),
+    (place, id): (&[usize], usize),
 ) -> Option<Snap> {
     let (mut frame, mut game) = (from.frame.clone(), from.game.clone());
     let keep = live.keep(from.at.first().copied().unwrap_or(0));
     let (_, paused) = s.run_from(&from.state, scenario, &from.at, &mut frame, &mut game, faces, skip, &keep);
     let Some(Paused::Step { at }) = paused else { return None };
-    if work::dry() || s.walk_needs().is_some() {
+    if at != place || work::dry() || s.walk_needs().is_some() {
         return None;
     }
     super::ends::last_per_label(&mut game.records);
