@@ -451,7 +451,7 @@ pub fn simple_effects(body: &[Stmt]) -> bool {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum CheckStep {
     /// `let`: work out a value into a slot.
-    Let(u32, Expr),
+    Let(u32, Calc),
     /// The roll, with all modifiers and the target.
     Roll,
 }
@@ -786,6 +786,33 @@ impl Test {
     }
 }
 
+/// An expression a statement reads, as the rules wrote it (the value `set` gives, the amount `add`
+/// adds, a `let`'s value, a fact given to an event or an input to a check), and the number of the way
+/// the runtime reads it (see `session::run::lower`), as a [`Test`] names its compiled form.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Calc {
+    /// The expression.
+    pub expr: Expr,
+    /// Its number, below [`Program::calcs`]; [`Test::ALONE`] for one the checker did not number
+    /// (typed at a prompt), which the reference evaluator reads.
+    pub(crate) id: u32,
+}
+
+impl Calc {
+    /// Expression `expr`, outside the program's list (read by the reference evaluator).
+    pub(crate) fn alone(expr: Expr) -> Calc {
+        Calc { expr, id: Test::ALONE }
+    }
+}
+
+impl std::ops::Deref for Calc {
+    type Target = Expr;
+
+    fn deref(&self) -> &Expr {
+        &self.expr
+    }
+}
+
 /// How many sides a die has.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum SidesExpr {
@@ -917,7 +944,7 @@ pub enum Stmt {
         /// Target.
         place: Place,
         /// Value.
-        value: Expr,
+        value: Calc,
         /// Duration.
         until: Option<Until>,
         /// Where.
@@ -928,14 +955,14 @@ pub enum Stmt {
         /// Target.
         place: Place,
         /// Amount.
-        amount: Expr,
+        amount: Calc,
         /// `remove`.
         negate: bool,
         /// Where.
         span: Span,
     },
     /// `let`
-    Let(u32, Expr),
+    Let(u32, Calc),
     /// `let` of a yes/no worked out by a condition (`let extra = spend_ap and unit.ap > 0`), which
     /// is compiled as an `if`'s is.
     LetFlag(u32, Box<Test>),
@@ -946,7 +973,7 @@ pub enum Stmt {
         /// Subject.
         subject: Option<Expr>,
         /// Input values by input index.
-        args: Vec<(u32, Expr)>,
+        args: Vec<(u32, Calc)>,
         /// Where.
         span: Span,
     },
@@ -968,7 +995,7 @@ pub enum Stmt {
         /// Event.
         event: EventId,
         /// One value per fact.
-        args: Vec<Expr>,
+        args: Vec<Calc>,
         /// Where.
         span: Span,
     },
@@ -1053,7 +1080,7 @@ pub enum Stmt {
         /// The script function.
         func: u32,
         /// Its arguments.
-        args: Vec<Expr>,
+        args: Vec<Calc>,
         /// Where.
         span: Span,
     },
@@ -1062,7 +1089,7 @@ pub enum Stmt {
         /// The reaction, by its index in `Program::reactions`.
         reaction: u32,
         /// One value per parameter.
-        args: Vec<Expr>,
+        args: Vec<Calc>,
         /// Followed by a rule, not by another reaction: the orders start afresh, and the log names
         /// the reaction (one followed inside it adds its orders to the same list).
         fresh: bool,
@@ -1150,6 +1177,9 @@ pub struct Program {
     /// How many conditions the checker numbered: each [`Test`] of the rules has an id below this
     /// (copies of one condition share its id), which the lowering compiles once per ruleset.
     pub conditions: u32,
+    /// How many expressions statements read the checker numbered (each [`Calc`]'s id is below
+    /// this), whose readings the lowering makes once per ruleset.
+    pub calcs: u32,
     /// The ruleset's reactions (`reaction NAME(…) { … }`).
     pub reactions: Vec<Reaction>,
 }

@@ -262,7 +262,7 @@ impl<'a> Checker<'a> {
                     }
                     named.push((name.name.clone(), slot, t.ty.clone()));
                     lets.push((name.name.clone(), slot));
-                    steps.push(CheckStep::Let(slot, t.e));
+                    steps.push(CheckStep::Let(slot, self.calc(t.e)));
                 }
                 CheckLineKind::Roll { dice, name } => {
                     if rolled {

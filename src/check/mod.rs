@@ -187,6 +187,7 @@ impl<'a> Checker<'a> {
                 options: vec![],
                 shapes: vec![],
                 conditions: 0,
+                calcs: 0,
                 reactions: vec![],
             },
             scripts: None,
@@ -245,6 +246,17 @@ impl<'a> Checker<'a> {
             self.prog.conditions += 1;
         }
         t
+    }
+
+    /// Expression `e`, read by a statement, listed in the program for the lowering as conditions are
+    /// (see `Calc`).
+    pub(super) fn calc(&mut self, e: Expr) -> Calc {
+        let mut c = Calc::alone(e);
+        if self.listing {
+            c.id = self.prog.calcs;
+            self.prog.calcs += 1;
+        }
+        c
     }
 
     /// Condition `e` written at `span` (an `if`'s, which explanations quote), listed as by `test`.

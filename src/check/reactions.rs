@@ -187,7 +187,7 @@ impl<'a> Checker<'a> {
             let t = self.expr(e, Some(&p.ty));
             let t = self.as_int(t);
             self.expect_ty(&t, &p.ty, e.span, &format!("`{}` of reaction `{}`", p.name, name.name));
-            out.push(t.e);
+            out.push(self.calc(t.e));
         }
         if let Some(from) = self.reacting {
             self.reaction_calls.push((from, r, name.span));

@@ -171,7 +171,7 @@ impl<'a> Checker<'a> {
                     Some((d, s)) => Some(self.until(d, *s)?),
                     None => None,
                 };
-                Stmt::Set { place, value, until, span }
+                Stmt::Set { place, value: self.calc(value), until, span }
             }
             StmtKind::Add { amount, .. } | StmtKind::Remove { amount, .. } => {
                 let negate = matches!(s.kind, StmtKind::Remove { .. });
@@ -195,7 +195,7 @@ impl<'a> Checker<'a> {
                     );
                     return None;
                 }
-                Stmt::Add { place, amount: amount.e, negate, span }
+                Stmt::Add { place, amount: self.calc(amount.e), negate, span }
             }
             StmtKind::Var(name, e) => return self.var_stmt(name, e),
             StmtKind::Let(name, e) => {
@@ -230,7 +230,7 @@ impl<'a> Checker<'a> {
                 if t.ty == Ty::Flag && condition {
                     Stmt::LetFlag(slot, Box::new(self.test(t.e)))
                 } else {
-                    Stmt::Let(slot, t.e)
+                    Stmt::Let(slot, self.calc(t.e))
                 }
             }
             StmtKind::Roll { check, subject, args } => self.roll_stmt(check, subject.as_ref(), args, span)?,
@@ -270,7 +270,10 @@ impl<'a> Checker<'a> {
                 let values = self.named_args(&event.name, "fact", &facts, args, span, false);
                 Stmt::Trigger {
                     event: ev,
-                    args: values.into_iter().map(|v| v.unwrap_or(Expr::Const(Value::None))).collect(),
+                    args: values
+                        .into_iter()
+                        .map(|v| self.calc(v.unwrap_or(Expr::Const(Value::None))))
+                        .collect(),
                     span,
                 }
             }
@@ -520,7 +523,7 @@ impl<'a> Checker<'a> {
                     );
                     return None;
                 };
-                let args = self.script_args(f, args, span);
+                let args = self.script_args(f, args, span).into_iter().map(|e| self.calc(e)).collect();
                 Stmt::Follow { func: f, args, span }
             }
             StmtKind::Chance { chance, sides, head, then, otherwise } => {
@@ -688,7 +691,11 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        let args = values.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i as u32, v))).collect();
+        let args = values
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i as u32, self.calc(v))))
+            .collect();
         Some(Stmt::Roll { check: c, subject, args, span })
     }
 }

@@ -19,7 +19,7 @@ impl<'a> Checker<'a> {
         self.declared_twice(name, true);
         let slot = self.scope.bind(&name.name, ty, name.span, true);
         self.scope.declared.insert(slot, true);
-        Some(Stmt::Let(slot, t.e))
+        Some(Stmt::Let(slot, self.calc(t.e)))
     }
 
     /// An error when `name` is already a `let` or `var` of this rule that is still in scope: a
@@ -125,7 +125,7 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        Some(Stmt::Let(slot, value))
+        Some(Stmt::Let(slot, self.calc(value)))
     }
 
     /// `add AMOUNT to NAME` and `remove AMOUNT from NAME` for a `var`.
@@ -156,6 +156,6 @@ impl<'a> Checker<'a> {
             return None;
         }
         let op = if negate { BinOp::Sub } else { BinOp::Add };
-        Some(Stmt::Let(slot, Expr::Bin(op, Box::new(Expr::Local(slot)), Box::new(amount))))
+        Some(Stmt::Let(slot, self.calc(Expr::Bin(op, Box::new(Expr::Local(slot)), Box::new(amount)))))
     }
 }

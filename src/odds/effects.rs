@@ -360,9 +360,8 @@ impl Reads {
                 self.place(place);
                 self.expr(amount);
             }
-            Stmt::Let(_, e) | Stmt::SetOption { value: e, .. } | Stmt::Answer { value: e, .. } => {
-                self.expr(e)
-            }
+            Stmt::Let(_, c) => self.expr(c),
+            Stmt::SetOption { value: e, .. } | Stmt::Answer { value: e, .. } => self.expr(e),
             Stmt::Record { value, .. } => self.expr(value),
             Stmt::Report { items, .. } => items.iter().for_each(|(_, e)| self.expr(e)),
             Stmt::LetFlag(_, t) => self.expr(&t.expr),

@@ -319,12 +319,12 @@ impl<'p> Live<'p> {
                     Some(Until::Event { fact: Some((_, e)), .. }) => Some(e),
                     _ => None,
                 };
-                self.exprs([&place.entity, value].into_iter().chain(fact), &mut out);
+                self.exprs([&place.entity, &value.expr].into_iter().chain(fact), &mut out);
             }
-            Stmt::Add { place, amount, .. } => self.exprs([&place.entity, amount], &mut out),
+            Stmt::Add { place, amount, .. } => self.exprs([&place.entity, &amount.expr], &mut out),
             Stmt::Let(slot, e) => {
                 out.remove(slot);
-                self.exprs([e], &mut out);
+                self.exprs([&e.expr], &mut out);
             }
             Stmt::LetFlag(slot, t) => {
                 out.remove(slot);
@@ -332,7 +332,7 @@ impl<'p> Live<'p> {
             }
             Stmt::Roll { subject, args, span, .. } => {
                 self.frames.entry((span.start, span.end)).or_default().extend(out.iter().copied());
-                self.exprs(subject.iter().chain(args.iter().map(|(_, e)| e)), &mut out);
+                self.exprs(subject.iter().chain(args.iter().map(|(_, e)| &e.expr)), &mut out);
             }
             Stmt::If(t, a, b) => {
                 let mut live = self.live_in(a, out.clone());
@@ -346,9 +346,9 @@ impl<'p> Live<'p> {
             // A call keys the caller's values read after it returns (`Runner::enter_call`).
             Stmt::Trigger { args, span, .. } | Stmt::React { args, span, .. } => {
                 self.frames.entry((span.start, span.end)).or_default().extend(out.iter().copied());
-                self.exprs(args, &mut out)
+                self.exprs(args.iter().map(|c| &c.expr), &mut out)
             }
-            Stmt::Follow { args, .. } => self.exprs(args, &mut out),
+            Stmt::Follow { args, .. } => self.exprs(args.iter().map(|c| &c.expr), &mut out),
             Stmt::Choose { slot, options, default, asker, .. } => {
                 out.remove(slot);
                 self.exprs(default, &mut out);
@@ -450,12 +450,12 @@ impl<'p> Live<'p> {
                     es.push(e);
                 }
             }
-            Stmt::Add { place, amount, .. } => es.extend([&place.entity, amount]),
-            Stmt::Let(_, e) => es.push(e),
+            Stmt::Add { place, amount, .. } => es.extend([&place.entity, &amount.expr]),
+            Stmt::Let(_, e) => es.push(&e.expr),
             Stmt::LetFlag(_, t) => es.push(&t.expr),
             Stmt::Roll { subject, args, .. } => {
                 es.extend(subject);
-                es.extend(args.iter().map(|(_, e)| e));
+                es.extend(args.iter().map(|(_, e)| &e.expr));
             }
             Stmt::If(t, a, b) => {
                 es.push(&t.expr);
@@ -476,7 +476,7 @@ impl<'p> Live<'p> {
                 }
             }
             Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
-                es.extend(args)
+                es.extend(args.iter().map(|c| &c.expr))
             }
             Stmt::Choose { options, default, .. } => {
                 es.extend(default);

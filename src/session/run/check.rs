@@ -623,7 +623,7 @@ impl Runner<'_> {
         for (i, step) in check.steps.iter().enumerate() {
             match step {
                 CheckStep::Let(slot, e) => {
-                    let v = self.let_value::<SIM>(e, f)?;
+                    let v = self.calc::<SIM>(e, f)?;
                     f[*slot as usize] = v;
                 }
                 CheckStep::Roll => {
@@ -853,7 +853,7 @@ impl Runner<'_> {
         }
         for step in &check.steps[setup.after..] {
             if let CheckStep::Let(slot, e) = step {
-                let v = self.let_value::<SIM>(e, f)?;
+                let v = self.calc::<SIM>(e, f)?;
                 set(&mut f[*slot as usize], v);
             }
         }

@@ -465,12 +465,12 @@ fn both(r: &mut Runner<'_>, f: &mut Vec<Value>, x: &IntFn, y: &IntFn, cmp: fn(i6
     }
 }
 
-type IntFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<i64> + Send + Sync;
+pub(super) type IntFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<i64> + Send + Sync;
 
 /// Expression `e` read as a number, as [`Runner::int`] reads it (the same steps, errors and
 /// answers), by a closure: counts, arithmetic (as [`BinOp::arith`] says) and `if … then … else` of
 /// numbers are read without going through the evaluator.
-fn number(e: &Expr) -> Box<IntFn> {
+pub(super) fn number(e: &Expr) -> Box<IntFn> {
     match e {
         Expr::Const(Value::Int(k)) => {
             let k = *k;

@@ -394,10 +394,7 @@ impl Runner<'_> {
             Stmt::Set { place, value, until, span } => {
                 self.at(*span)?;
                 let id = self.entity(&place.entity, f)?;
-                let v = match self.peek(value, f) {
-                    Some(v) => copied(v),
-                    None => self.eval(value, f)?,
-                };
+                let v = self.calc::<SIM>(value, f)?;
                 if let Some(u) = until {
                     return self.set_until::<SIM>(id, place, v, u, *span, f);
                 }
@@ -409,7 +406,7 @@ impl Runner<'_> {
             Stmt::Add { place, amount, negate, span } => {
                 self.at(*span)?;
                 let id = self.entity(&place.entity, f)?;
-                let n = self.int(amount, f)?;
+                let n = self.calc_int(amount, f)?;
                 let cur = self.st.entities[id as usize].fields[place.field as usize].int();
                 let new = if *negate { cur.checked_sub(n) } else { cur.checked_add(n) };
                 let new = new.ok_or_else(|| self.overflow())?;
@@ -417,7 +414,7 @@ impl Runner<'_> {
             }
             Stmt::Let(slot, e) => {
                 self.tick(1)?;
-                let v = self.let_value::<SIM>(e, f)?;
+                let v = self.calc::<SIM>(e, f)?;
                 set(&mut f[*slot as usize], v);
                 Ok(())
             }
@@ -480,13 +477,12 @@ impl Runner<'_> {
                     return r;
                 }
                 let mut values = self.event_frame::<SIM>(*event, n);
-                for (k, (slot, a)) in values.iter_mut().zip(args).enumerate() {
-                    if let Some(v) = self.peek(a, f) {
+                for (slot, a) in values.iter_mut().zip(args) {
+                    if let Some(v) = self.calc_peek(a, f) {
                         put(slot, v);
                         continue;
                     }
-                    match self.typed::<SIM>(a, self.p.events[*event as usize].facts.get(k).map(|d| &d.ty), f)
-                    {
+                    match self.calc::<SIM>(a, f) {
                         Ok(v) => set(slot, v),
                         Err(e) => {
                             self.keep_event_frame::<SIM>(*event, values);
@@ -597,7 +593,7 @@ impl Runner<'_> {
         &mut self,
         check: CheckId,
         subject: Option<&Expr>,
-        args: &[(u32, Expr)],
+        args: &[(u32, Calc)],
         span: Span,
         f: &mut Vec<Value>,
     ) -> R<()> {
@@ -611,11 +607,10 @@ impl Runner<'_> {
         let mut given = Given::new(self.p.checks[check as usize].inputs.len());
         for (i, e) in args {
             let slot = &mut values[*i as usize];
-            if let Some(v) = self.peek(e, f) {
+            if let Some(v) = self.calc_peek(e, f) {
                 put(slot, v);
             } else {
-                let ty = self.p.checks[check as usize].inputs.get(*i as usize).map(|x| &x.field.ty);
-                match self.typed::<SIM>(e, ty, f) {
+                match self.calc::<SIM>(e, f) {
                     Ok(v) => set(slot, v),
                     Err(e) => {
                         self.recycle(values);
@@ -831,41 +826,6 @@ impl Runner<'_> {
             });
         }
         set(&mut f[slot as usize], answer);
-    }
-
-    /// The value of `e`, given for a fact or an input of type `ty`. Quiet, a number is only ever read
-    /// as a number and a yes/no as one: they are worked out as `int` and `truth` work them out (the
-    /// same values, draws, steps and errors), without building a `Value` at each step (a die given
-    /// for a number is drawn with no pool made).
-    #[inline]
-    fn typed<const SIM: bool>(&mut self, e: &Expr, ty: Option<&Ty>, f: &mut Vec<Value>) -> R<Value> {
-        if !self.kept::<SIM>().log {
-            match ty {
-                Some(Ty::Int { .. }) => return self.int(e, f).map(Value::Int),
-                Some(Ty::Flag) => return self.truth(e, f).map(Value::Bool),
-                _ => {}
-            }
-        }
-        self.eval(e, f)
-    }
-
-    /// The value a `let` gives its name. A count, a sum, a difference, a product and a quotient are numbers
-    /// however they are read: they are worked out as `int` works them out (the same steps, errors
-    /// and answer as `eval`), without building a `Value` for each side (a die's pool, say).
-    #[inline]
-    pub(super) fn let_value<const SIM: bool>(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
-        match e {
-            Expr::NumberOf { kind, slot, filter } => {
-                Ok(Value::Int(self.number_of(*kind, *slot, filter.as_deref(), f)?))
-            }
-            Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => {
-                Ok(Value::Int(self.int(e, f)?))
-            }
-            Expr::Builtin(Builtin::Count(_), args) if matches!(args[0], Expr::Local(_)) => {
-                Ok(Value::Int(self.int(e, f)?))
-            }
-            _ => self.eval(e, f),
-        }
     }
 
     /// A frame of `n` slots for firing `event` from a rule. In a quiet simulated game it is the frame

@@ -1,8 +1,10 @@
 //! Lowering: the checked program's conditions compiled, once per ruleset, into the table of closures
-//! the runner tests them with, kept beside the program with the ruleset's compiled scripts. The
-//! program stays plain data; each `Test` names its compiled form by its id, and one without a
-//! compiled form is tested by the reference evaluator.
+//! the runner tests them with, and the expressions its statements read into the table of how each
+//! is read (`super::calc`), kept beside the program with the ruleset's compiled scripts. The program
+//! stays plain data; each `Test` and each `Calc` names its lowered form by its id, and one without
+//! one is read by the reference evaluator.
 
+use super::calc::{Reading, Want, reading};
 use super::compile::{Compiled, compile};
 use crate::program::*;
 use std::sync::Arc;
@@ -12,6 +14,8 @@ use std::sync::Arc;
 /// scripts.
 pub(crate) struct Lowered {
     tests: Box<[Compiled]>,
+    /// How each expression statements read is read, by `Calc`'s id.
+    calcs: Box<[Reading]>,
     /// By check, then input: [`Program::subject_attribute`], asked at every roll.
     from_subject: Box<[Box<[Option<u32>]>]>,
     scripts: Option<Arc<crate::script::Scripts>>,
@@ -19,7 +23,13 @@ pub(crate) struct Lowered {
 
 impl std::fmt::Debug for Lowered {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lowered({} conditions, scripts: {})", self.tests.len(), self.scripts.is_some())
+        write!(
+            f,
+            "Lowered({} conditions, {} expressions, scripts: {})",
+            self.tests.len(),
+            self.calcs.len(),
+            self.scripts.is_some()
+        )
     }
 }
 
@@ -27,6 +37,11 @@ impl Lowered {
     /// The compiled forms of the program's conditions, by `Test`'s id.
     pub(super) fn tests(&self) -> &[Compiled] {
         &self.tests
+    }
+
+    /// How each expression statements read is read, by `Calc`'s id.
+    pub(super) fn calcs(&self) -> &[Reading] {
+        &self.calcs
     }
 
     /// The attribute of check `c`'s maker that input `input` is taken from, if any (see
@@ -44,7 +59,7 @@ impl Lowered {
     /// A table of the given compiled forms, for tests that need one made otherwise.
     #[cfg(test)]
     pub(super) fn of(tests: Vec<Compiled>) -> Lowered {
-        Lowered { tests: tests.into(), from_subject: Box::new([]), scripts: None }
+        Lowered { tests: tests.into(), calcs: Box::new([]), from_subject: Box::new([]), scripts: None }
     }
 }
 
@@ -63,28 +78,43 @@ pub(crate) fn lower(p: &Program, scripts: Option<Arc<crate::script::Scripts>>) -
         }
     }
     let mut tests: Vec<Option<Compiled>> = (0..p.conditions).map(|_| None).collect();
-    each_test(p, &mut |t| {
-        if let Some(slot) = tests.get_mut(t.id as usize)
-            && slot.is_none()
-        {
-            *slot = Some(compile(&t.expr));
-        }
-    });
-    // Every numbered condition is found (debug builds assert it, and a test walks every shipped
-    // ruleset); were one not, testing it would say so as an error of mettle's, not answer.
+    let mut calcs: Vec<Option<Reading>> = (0..p.calcs).map(|_| None).collect();
+    walk(
+        p,
+        &mut |t| {
+            if let Some(slot) = tests.get_mut(t.id as usize)
+                && slot.is_none()
+            {
+                *slot = Some(compile(&t.expr));
+            }
+        },
+        &mut |c, want| {
+            if let Some(slot) = calcs.get_mut(c.id as usize)
+                && slot.is_none()
+            {
+                *slot = Some(reading(&c.expr, want));
+            }
+        },
+    );
+    // Every numbered condition and expression is found (debug builds assert it, and a test walks
+    // every shipped ruleset); were a condition not, testing it would say so as an error of
+    // mettle's, not answer; an expression not found is read by the evaluator.
     debug_assert!(tests.iter().all(Option::is_some), "a numbered condition was not found");
+    debug_assert!(calcs.iter().all(Option::is_some), "a numbered expression was not found");
     let tests = tests.into_iter().map(|t| t.unwrap_or_else(super::compile::lost)).collect();
+    let calcs = calcs.into_iter().map(|c| c.unwrap_or(Reading::Eval)).collect();
     let from_subject = (0..p.checks.len() as CheckId)
         .map(|c| (0..p.checks[c as usize].inputs.len() as u32).map(|i| p.subject_attribute(c, i)).collect())
         .collect();
-    Lowered { tests, from_subject, scripts }
+    Lowered { tests, calcs, from_subject, scripts }
 }
 
-/// Calls `f` with every condition of program `p`, wherever the rules keep it (a copy of one as
-/// often as it is kept). The matches below are exhaustive, so that a new statement or expression
-/// that holds a condition is not passed over.
-pub(crate) fn each_test(p: &Program, f: &mut dyn FnMut(&Test)) {
-    let mut w = Walk(f);
+/// Calls `test` with every condition of program `p` and `calc` with every expression a statement
+/// reads, with what the statement wants of it, wherever the rules keep them (a copy of one as often
+/// as it is kept). The matches below are exhaustive, so that a new statement or expression that
+/// holds a condition or an expression read is not passed over.
+fn walk<'p>(p: &'p Program, test: &mut dyn FnMut(&Test), calc: &mut dyn FnMut(&Calc, Want<'p>)) {
+    let mut w = Walk { test, calc, p };
     for t in &p.triggers {
         w.maybe(t.when.as_ref());
         w.stmts(&t.body);
@@ -102,7 +132,7 @@ pub(crate) fn each_test(p: &Program, f: &mut dyn FnMut(&Test)) {
         c.inputs.iter().filter_map(|i| i.default.as_ref()).for_each(|e| w.expr(e));
         for s in &c.steps {
             match s {
-                CheckStep::Let(_, e) => w.expr(e),
+                CheckStep::Let(_, c) => w.calc(c, Want::Value),
                 CheckStep::Roll => {}
             }
         }
@@ -128,12 +158,21 @@ pub(crate) fn each_test(p: &Program, f: &mut dyn FnMut(&Test)) {
     }
 }
 
-struct Walk<'f>(&'f mut dyn FnMut(&Test));
+struct Walk<'f, 'p> {
+    test: &'f mut dyn FnMut(&Test),
+    calc: &'f mut dyn FnMut(&Calc, Want<'p>),
+    p: &'p Program,
+}
 
-impl Walk<'_> {
+impl<'p> Walk<'_, 'p> {
     fn test(&mut self, t: &Test) {
-        (self.0)(t);
+        (self.test)(t);
         self.expr(&t.expr);
+    }
+
+    fn calc(&mut self, c: &Calc, want: Want<'p>) {
+        (self.calc)(c, want);
+        self.expr(&c.expr);
     }
 
     fn maybe(&mut self, t: Option<&Test>) {
@@ -186,7 +225,8 @@ impl Walk<'_> {
     fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Set { place, value, until, .. } => {
-                self.exprs([&place.entity, value]);
+                self.expr(&place.entity);
+                self.calc(value, Want::Value);
                 match until {
                     Some(Until::Event { fact: Some((_, e)), .. }) => self.expr(e),
                     Some(
@@ -198,16 +238,23 @@ impl Walk<'_> {
                     | None => {}
                 }
             }
-            Stmt::Add { place, amount, .. } => self.exprs([&place.entity, amount]),
-            Stmt::Let(_, e)
-            | Stmt::SetOption { value: e, .. }
+            Stmt::Add { place, amount, .. } => {
+                self.expr(&place.entity);
+                self.calc(amount, Want::Number);
+            }
+            Stmt::Let(_, c) => self.calc(c, Want::Value),
+            Stmt::SetOption { value: e, .. }
             | Stmt::Answer { value: e, .. }
             | Stmt::Record { value: e, .. } => self.expr(e),
             Stmt::Report { items, .. } => self.exprs(items.iter().map(|(_, e)| e)),
             Stmt::LetFlag(_, t) => self.test(t),
-            Stmt::Roll { subject, args, .. } => {
+            Stmt::Roll { check, subject, args, .. } => {
                 self.exprs(subject);
-                self.exprs(args.iter().map(|(_, e)| e));
+                let p = self.p;
+                for (i, c) in args {
+                    let input = p.checks[*check as usize].inputs.get(*i as usize);
+                    self.calc(c, Want::Given(input.map(|x| &x.field.ty)));
+                }
             }
             Stmt::If(c, a, b) => {
                 self.test(c);
@@ -218,8 +265,15 @@ impl Walk<'_> {
                 self.maybe(filter.as_ref());
                 self.stmts(body);
             }
-            Stmt::Trigger { args, .. } | Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
-                self.exprs(args)
+            Stmt::Trigger { event, args, .. } => {
+                let p = self.p;
+                for (k, c) in args.iter().enumerate() {
+                    let fact = p.events[*event as usize].facts.get(k);
+                    self.calc(c, Want::Given(fact.map(|d| &d.ty)));
+                }
+            }
+            Stmt::Follow { args, .. } | Stmt::React { args, .. } => {
+                args.iter().for_each(|c| self.calc(c, Want::Value))
             }
             Stmt::Choose { options, default, .. } => {
                 match options {
@@ -304,11 +358,11 @@ mod tests {
         assert!(!r.holds(&ge(4), &mut f).unwrap());
     }
 
-    /// Every condition the checker numbered in every shipped ruleset and every test ruleset that
-    /// loads is found where the rules keep it, and the conditions found under one number are copies
-    /// of one.
+    /// Every condition and every expression read the checker numbered in every shipped ruleset and
+    /// every test ruleset that loads is found where the rules keep it, and those found under one
+    /// number are copies of one.
     #[test]
-    fn the_walk_finds_every_numbered_condition() {
+    fn the_walk_finds_every_numbered_condition_and_expression() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = vec![];
         let mut dirs = vec![root.join("rulesets"), root.join("tests/inputs")];
@@ -327,19 +381,21 @@ mod tests {
             let Ok(rules) = Ruleset::from_path(&file) else { continue };
             let p = rules.program();
             let mut found: Vec<Option<String>> = vec![None; p.conditions as usize];
-            super::each_test(p, &mut |t| {
-                let text = format!("{:?}", t.expr);
-                let seen = &mut found[t.id as usize];
-                assert!(
-                    seen.as_ref().is_none_or(|s| *s == text),
-                    "{}: two conditions numbered {}",
-                    file.display(),
-                    t.id
-                );
+            let mut read: Vec<Option<String>> = vec![None; p.calcs as usize];
+            let once = |seen: &mut Option<String>, text: String, what: &str, id: u32| {
+                assert!(seen.as_ref().is_none_or(|s| *s == text), "{}: two {what} numbered {id}", file.display());
                 *seen = Some(text);
-            });
+            };
+            super::walk(
+                p,
+                &mut |t| once(&mut found[t.id as usize], format!("{:?}", t.expr), "conditions", t.id),
+                &mut |c, _| once(&mut read[c.id as usize], format!("{:?}", c.expr), "expressions", c.id),
+            );
             let missing: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_none()).collect();
             assert!(missing.is_empty(), "{}: conditions {missing:?} not found", file.display());
+            let missing: Vec<usize> = (0..read.len()).filter(|&i| read[i].is_none()).collect();
+            assert!(missing.is_empty(), "{}: expressions {missing:?} not found", file.display());
+            assert_eq!(rules.lowered().calcs().len(), read.len());
             loaded += 1;
         }
         assert!(loaded > 20, "{loaded} rulesets");

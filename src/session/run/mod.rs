@@ -1,5 +1,6 @@
 //! Running compiled rules: evaluating expressions, applying statements, firing triggers, rolling checks.
 
+mod calc;
 mod check;
 mod compile;
 // Comparing compiled conditions with the reference evaluator: debug builds, and the compiler's
@@ -135,6 +136,9 @@ pub(super) struct Runner<'a> {
     /// reached with one step less each time a condition is tested (set with `code`, see
     /// [`Runner::lowered_by`]).
     tests: &'a [super::run::compile::Compiled],
+    /// How each expression statements read is read, by `Calc`'s id: `code`'s own list, held here
+    /// as `tests` is.
+    calcs: &'a [calc::Reading],
     st: &'a mut State,
     log: &'a mut Vec<LogLine>,
     /// What this run keeps of what it does (see [`Mode`]).
@@ -393,6 +397,7 @@ impl<'a> Runner<'a> {
             p,
             code,
             tests: code.tests(),
+            calcs: code.calcs(),
             st,
             log,
             mode: Mode::new(logging, false, false, pauses),
@@ -427,6 +432,7 @@ impl<'a> Runner<'a> {
     pub(super) fn lowered_by(&mut self, code: &'a Lowered) {
         self.code = code;
         self.tests = code.tests();
+        self.calcs = code.calcs();
     }
 
     /// Makes first the results of rolls left to be made when read (see `check::Pending`), before the

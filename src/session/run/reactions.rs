@@ -14,7 +14,7 @@ impl Runner<'_> {
     pub(super) fn react(
         &mut self,
         reaction: u32,
-        args: &[Expr],
+        args: &[Calc],
         fresh: bool,
         span: Span,
         f: &mut Vec<Value>,

@@ -83,7 +83,13 @@ impl Runner<'_> {
         Ok(m.into())
     }
 
-    fn call_script(&mut self, func: u32, args: &[Expr], span: Span, f: &mut Vec<Value>) -> R<Dynamic> {
+    fn call_script<'e>(
+        &mut self,
+        func: u32,
+        args: impl ExactSizeIterator<Item = &'e Expr>,
+        span: Span,
+        f: &mut Vec<Value>,
+    ) -> R<Dynamic> {
         self.span = span;
         let mut values = Vec::with_capacity(args.len());
         for a in args {
@@ -110,7 +116,7 @@ impl Runner<'_> {
         flag: bool,
         f: &mut Vec<Value>,
     ) -> R<Value> {
-        let v = self.call_script(func, args, span, f)?;
+        let v = self.call_script(func, args.iter(), span, f)?;
         let scripts = self.scripts()?;
         let name = &scripts.functions[func as usize].name;
         let (value, code, needs, label, fix) = if flag {
@@ -142,13 +148,13 @@ impl Runner<'_> {
     }
 
     /// `follow REACTION(…)`: run the reaction, check every action it gives, then apply them in order.
-    pub(super) fn follow(&mut self, func: u32, args: &[Expr], span: Span, f: &mut Vec<Value>) -> R<()> {
+    pub(super) fn follow(&mut self, func: u32, args: &[Calc], span: Span, f: &mut Vec<Value>) -> R<()> {
         let scripts = self.scripts()?;
         let name = scripts.functions[func as usize].name.clone();
         if self.mode.log {
             self.push::<ANY_RUN>(LogEntry::Reaction { name: name.clone(), span });
         }
-        let v = self.call_script(func, args, span, f)?;
+        let v = self.call_script(func, args.iter().map(|c| &c.expr), span, f)?;
         let actions = scripts.actions(v, &name, span)?;
         self.st.orders.clear();
         // The whole event is undone if any action fails, so applying as we go is safe.

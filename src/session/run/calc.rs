@@ -1,0 +1,126 @@
+//! How a statement reads each expression it is given (`set`'s value, `add`'s amount, a `let`, a
+//! fact given to an event, an input given to a check): decided once per ruleset by the lowering
+//! (`super::lower`), from the expression's shape and what the statement wants of it, and kept in
+//! the runtime's table by the expression's id ([`Calc`]). Every reading gives what the reference
+//! evaluator gives (`eval`, or `int` for a number): the same value, dice, steps and errors; it only
+//! skips building a `Value` for each step where nobody will read one.
+
+use super::compile::{Compiled, IntFn, compile, number};
+use super::{R, Runner};
+use crate::ast::BinOp;
+use crate::program::*;
+
+/// What a statement wants of an expression it reads, as the lowering is told it.
+#[derive(Clone, Copy)]
+pub(super) enum Want<'p> {
+    /// Its value (`set`, `let`).
+    Value,
+    /// A number (`add`'s amount).
+    Number,
+    /// A value for a fact or an input of this type (none for a fact the event does not declare).
+    Given(Option<&'p Ty>),
+}
+
+/// How the runner reads one expression (see the module's notes).
+pub(crate) enum Reading {
+    /// A constant, read where it is written.
+    Const(Value),
+    /// A local, read in its slot.
+    Local(u32),
+    /// Attribute `field` of the entity local `slot` holds, read where it is.
+    Attr(u32, u32),
+    /// A number however it is read (a count, arithmetic, `add`'s amount): worked out by its
+    /// compiled closure, as `int` works it out.
+    Number(Box<IntFn>),
+    /// A number given for a number when nothing is logged (a die drawn with no pool made); the
+    /// evaluator when the log keeps the roll.
+    QuietNumber(Box<IntFn>),
+    /// A yes/no given for a yes/no when nothing is logged; the evaluator when the log keeps it.
+    QuietFlag(Compiled),
+    /// Anything else: the reference evaluator.
+    Eval,
+}
+
+/// How expression `e` is read by a statement that wants `want` of it.
+pub(super) fn reading(e: &Expr, want: Want<'_>) -> Reading {
+    match e {
+        Expr::Const(v) => return Reading::Const(v.clone()),
+        Expr::Local(s) => return Reading::Local(*s),
+        Expr::Field(base, i) => {
+            if let Expr::Local(s) = &**base {
+                return Reading::Attr(*s, *i);
+            }
+        }
+        _ => {}
+    }
+    // A count, a sum, a difference, a product and a quotient are numbers however they are read; a
+    // count of a pool a local holds too.
+    let a_number = match e {
+        Expr::NumberOf { .. } | Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => true,
+        Expr::Builtin(Builtin::Count(_), args) => matches!(args.first(), Some(Expr::Local(_))),
+        _ => false,
+    };
+    match want {
+        Want::Number => Reading::Number(number(e)),
+        _ if a_number => Reading::Number(number(e)),
+        Want::Given(Some(Ty::Int { .. })) => Reading::QuietNumber(number(e)),
+        Want::Given(Some(Ty::Flag)) => Reading::QuietFlag(compile(e)),
+        Want::Value | Want::Given(_) => Reading::Eval,
+    }
+}
+
+impl Runner<'_> {
+    /// How `c` is read: its reading in the lowered table, or none for one the checker did not
+    /// number (typed at a prompt), which the evaluator reads.
+    #[inline(always)]
+    fn reading_of(&self, c: &Calc) -> Option<&Reading> {
+        let calcs = self.calcs;
+        calcs.get(c.id as usize)
+    }
+
+    /// The value `c` gives, where it already is: a constant, a local, an attribute of a local's
+    /// entity; `None` for anything else (and an attribute of no entity, which `calc` reports).
+    #[inline(always)]
+    pub(super) fn calc_peek<'v>(&'v self, c: &'v Calc, f: &'v [Value]) -> Option<&'v Value> {
+        match self.reading_of(c)? {
+            Reading::Const(v) => Some(v),
+            Reading::Local(s) => f.get(*s as usize),
+            Reading::Attr(s, i) => self.attribute_of(*s, *i, f),
+            Reading::Number(_) | Reading::QuietNumber(_) | Reading::QuietFlag(_) | Reading::Eval => None,
+        }
+    }
+
+    /// The value `c` gives, read as its reading says.
+    #[inline(always)]
+    pub(super) fn calc<const SIM: bool>(&mut self, c: &Calc, f: &mut Vec<Value>) -> R<Value> {
+        let calcs = self.calcs;
+        match calcs.get(c.id as usize) {
+            Some(Reading::Const(v)) => Ok(super::copied(v)),
+            Some(Reading::Local(s)) => Ok(f.get(*s as usize).map_or(Value::None, super::copied)),
+            Some(Reading::Attr(s, i)) => match self.attribute_of(*s, *i, f) {
+                Some(v) => Ok(super::copied(v)),
+                None => self.eval(c, f),
+            },
+            Some(Reading::Number(n)) => Ok(Value::Int(n(self, f)?)),
+            Some(Reading::QuietNumber(n)) if !self.kept::<SIM>().log => Ok(Value::Int(n(self, f)?)),
+            Some(Reading::QuietFlag(t)) if !self.kept::<SIM>().log => Ok(Value::Bool(self.test(t, f)?)),
+            _ => self.eval(c, f),
+        }
+    }
+
+    /// The number `c` gives, as `int` reads it.
+    #[inline(always)]
+    pub(super) fn calc_int(&mut self, c: &Calc, f: &mut Vec<Value>) -> R<i64> {
+        let calcs = self.calcs;
+        match calcs.get(c.id as usize) {
+            Some(Reading::Const(v)) => Ok(v.int()),
+            Some(Reading::Local(s)) => Ok(f.get(*s as usize).map_or(0, Value::int)),
+            Some(Reading::Attr(s, i)) => match self.attribute_of(*s, *i, f) {
+                Some(v) => Ok(v.int()),
+                None => self.int(c, f),
+            },
+            Some(Reading::Number(n) | Reading::QuietNumber(n)) => n(self, f),
+            _ => self.int(c, f),
+        }
+    }
+}
