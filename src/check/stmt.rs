@@ -691,11 +691,8 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        let args = values
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, v)| v.map(|v| (i as u32, self.calc(v))))
-            .collect();
+        let args =
+            values.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i as u32, self.calc(v)))).collect();
         Some(Stmt::Roll { check: c, subject, args, span })
     }
 }

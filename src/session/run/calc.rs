@@ -5,7 +5,7 @@
 //! evaluator gives (`eval`, or `int` for a number): the same value, dice, steps and errors; it only
 //! skips building a `Value` for each step where nobody will read one.
 
-use super::compile::{Compiled, IntFn, compile, number};
+use super::compile::{Compiled, IntFn, Leaf, compile, number};
 use super::{R, Runner};
 use crate::ast::BinOp;
 use crate::program::*;
@@ -25,10 +25,8 @@ pub(super) enum Want<'p> {
 pub(crate) enum Reading {
     /// A constant, read where it is written.
     Const(Value),
-    /// A local, read in its slot.
-    Local(u32),
-    /// Attribute `field` of the entity local `slot` holds, read where it is.
-    Attr(u32, u32),
+    /// A local, or an attribute of the entity a local holds, read where it is.
+    At(Leaf),
     /// A number however it is read (a count, arithmetic, `add`'s amount): worked out by its
     /// compiled closure, as `int` works it out.
     Number(Box<IntFn>),
@@ -43,15 +41,11 @@ pub(crate) enum Reading {
 
 /// How expression `e` is read by a statement that wants `want` of it.
 pub(super) fn reading(e: &Expr, want: Want<'_>) -> Reading {
-    match e {
-        Expr::Const(v) => return Reading::Const(v.clone()),
-        Expr::Local(s) => return Reading::Local(*s),
-        Expr::Field(base, i) => {
-            if let Expr::Local(s) = &**base {
-                return Reading::Attr(*s, *i);
-            }
-        }
-        _ => {}
+    if let Expr::Const(v) = e {
+        return Reading::Const(v.clone());
+    }
+    if let Some(leaf) = Leaf::of(e) {
+        return Reading::At(leaf);
     }
     // A count, a sum, a difference, a product and a quotient are numbers however they are read; a
     // count of a pool a local holds too.
@@ -84,8 +78,7 @@ impl Runner<'_> {
     pub(super) fn calc_peek<'v>(&'v self, c: &'v Calc, f: &'v [Value]) -> Option<&'v Value> {
         match self.reading_of(c)? {
             Reading::Const(v) => Some(v),
-            Reading::Local(s) => f.get(*s as usize),
-            Reading::Attr(s, i) => self.attribute_of(*s, *i, f),
+            Reading::At(leaf) => leaf.read(self, f),
             Reading::Number(_) | Reading::QuietNumber(_) | Reading::QuietFlag(_) | Reading::Eval => None,
         }
     }
@@ -96,8 +89,7 @@ impl Runner<'_> {
         let calcs = self.calcs;
         match calcs.get(c.id as usize) {
             Some(Reading::Const(v)) => Ok(super::copied(v)),
-            Some(Reading::Local(s)) => Ok(f.get(*s as usize).map_or(Value::None, super::copied)),
-            Some(Reading::Attr(s, i)) => match self.attribute_of(*s, *i, f) {
+            Some(Reading::At(leaf)) => match leaf.read(self, f) {
                 Some(v) => Ok(super::copied(v)),
                 None => self.eval(c, f),
             },
@@ -114,8 +106,7 @@ impl Runner<'_> {
         let calcs = self.calcs;
         match calcs.get(c.id as usize) {
             Some(Reading::Const(v)) => Ok(v.int()),
-            Some(Reading::Local(s)) => Ok(f.get(*s as usize).map_or(0, Value::int)),
-            Some(Reading::Attr(s, i)) => match self.attribute_of(*s, *i, f) {
+            Some(Reading::At(leaf)) => match leaf.read(self, f) {
                 Some(v) => Ok(v.int()),
                 None => self.int(c, f),
             },

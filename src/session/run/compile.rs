@@ -14,7 +14,7 @@
 
 use super::{R, Runner};
 use crate::ast::{ArithError, BinOp};
-use crate::program::{Expr, Global, Value};
+use crate::program::{Builtin, DiceExpr, Expr, Global, Value};
 
 type TestFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> Truth + Send + Sync;
 
@@ -127,9 +127,9 @@ impl Runner<'_> {
     }
 }
 
-/// Where a leaf of a comparison is read from.
+/// Where a leaf of a comparison, or an expression a statement reads (`super::calc`), is read from.
 #[derive(Clone, Copy)]
-enum Leaf {
+pub(super) enum Leaf {
     /// A local slot.
     Local(u32),
     /// Attribute `field` of the entity held in local `slot`.
@@ -137,7 +137,7 @@ enum Leaf {
 }
 
 impl Leaf {
-    fn of(e: &Expr) -> Option<Leaf> {
+    pub(super) fn of(e: &Expr) -> Option<Leaf> {
         match e {
             Expr::Local(s) => Some(Leaf::Local(*s)),
             Expr::Field(base, i) => match &**base {
@@ -150,7 +150,7 @@ impl Leaf {
 
     /// The value, where it is; `None` for an attribute of no entity in play.
     #[inline(always)]
-    fn read<'v>(self, r: &'v Runner<'_>, f: &'v [Value]) -> Option<&'v Value> {
+    pub(super) fn read<'v>(self, r: &'v Runner<'_>, f: &'v [Value]) -> Option<&'v Value> {
         match self {
             Leaf::Local(s) => f.get(s as usize),
             Leaf::Attr(s, i) => r.attribute_of(s, i, f),
@@ -431,16 +431,12 @@ fn order(e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Box<TestFn> {
     // A single die against a number (`with chance 2/3`'s `d3 <= 2`): its face drawn as `int` draws
     // it when the log is off.
     if let (Expr::Dice(d), Expr::Const(Value::Int(k))) = (a, b) {
-        let (d, k, whole) = (d.clone(), *k, e.clone());
-        let one = move |r: &mut Runner<'_>, f: &mut Vec<Value>, cmp: fn(i64, i64) -> bool| {
-            if !r.mode.log {
-                match r.one_die(&d) {
-                    Ok(Some(face)) => return Truth::of(cmp(face, k)),
-                    Ok(None) => {}
-                    Err(e) => return r.fail(e),
-                }
-            }
-            r.slow_truth(&whole, f)
+        let (d, k, dice) = ((**d).clone(), *k, a.clone());
+        let one = move |r: &mut Runner<'_>, f: &mut Vec<Value>, cmp: fn(i64, i64) -> bool| match die(
+            r, &d, &dice, f,
+        ) {
+            Ok(face) => Truth::of(cmp(face, k)),
+            Err(e) => r.fail(e),
         };
         return by_order!(op, slow(e), cmp => Box::new(move |r, f| one(r, f, cmp)));
     }
@@ -468,8 +464,9 @@ fn both(r: &mut Runner<'_>, f: &mut Vec<Value>, x: &IntFn, y: &IntFn, cmp: fn(i6
 pub(super) type IntFn = dyn for<'a> Fn(&mut Runner<'a>, &mut Vec<Value>) -> R<i64> + Send + Sync;
 
 /// Expression `e` read as a number, as [`Runner::int`] reads it (the same steps, errors and
-/// answers), by a closure: counts, arithmetic (as [`BinOp::arith`] says) and `if … then … else` of
-/// numbers are read without going through the evaluator.
+/// answers), by a closure: counts, arithmetic (as [`BinOp::arith`] says), `min` and `max`, a single
+/// die, a condition read as a number and `if … then … else` of numbers are read without going
+/// through the evaluator.
 pub(super) fn number(e: &Expr) -> Box<IntFn> {
     match e {
         Expr::Const(Value::Int(k)) => {
@@ -495,11 +492,19 @@ pub(super) fn number(e: &Expr) -> Box<IntFn> {
                     op(p, q).map_err(|why| Box::new(r.arith_error(why)))
                 })
             }
-            None => {
-                let e = e.clone();
-                Box::new(move |r, f| r.int(&e, f))
-            }
+            // Any other operator makes a condition, read as a number (a yes or no a scenario
+            // records): 1 when it holds, 0 when not, as `eval` gives it.
+            None => yes_or_no(e),
         },
+        Expr::Not(_) => yes_or_no(e),
+        Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => {
+            let (b, xs): (Builtin, Vec<Box<IntFn>>) = (*b, args.iter().map(|a| number(a)).collect());
+            Box::new(move |r, f| super::eval::extreme(b, xs.len(), |i| xs[i](r, f)))
+        }
+        Expr::Dice(d) => {
+            let (d, whole) = ((**d).clone(), e.clone());
+            Box::new(move |r, f| die(r, &d, &whole, f))
+        }
         Expr::If(c, a, b) => {
             let (c, a, b) = (closure(c), number(a), number(b));
             let c = Compiled(c);
@@ -519,6 +524,25 @@ pub(super) fn number(e: &Expr) -> Box<IntFn> {
             }
         },
     }
+}
+
+/// Condition `e` read as a number: 1 when it holds, 0 when not.
+fn yes_or_no(e: &Expr) -> Box<IntFn> {
+    let c = compile(e);
+    Box::new(move |r, f| Ok(i64::from(r.test(&c, f)?)))
+}
+
+/// The face of die `d` (`whole`, a roll of one die or of more), read as `int` reads it: drawn
+/// alone when nothing is logged and it is one plain die, else by the evaluator, which logs the
+/// roll.
+#[inline(always)]
+fn die(r: &mut Runner<'_>, d: &DiceExpr, whole: &Expr, f: &mut Vec<Value>) -> R<i64> {
+    if !r.mode.log
+        && let Some(face) = r.one_die(d)?
+    {
+        return Ok(face);
+    }
+    r.int(whole, f)
 }
 
 /// An arithmetic operator's meaning ([`BinOp::arith`]) with the operator fixed.

@@ -148,7 +148,7 @@ impl Runner<'_> {
             BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
                 let x = self.value(a, f)?;
                 let y = self.value(b, f)?;
-                Value::Bool(super::fast::same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
+                Value::Bool(super::read::same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let x = self.int(a, f)?;
@@ -192,7 +192,7 @@ impl Runner<'_> {
         let ints =
             |r: &mut Self, f: &mut Vec<Value>| -> R<Vec<i64>> { args.iter().map(|a| r.int(a, f)).collect() };
         Ok(match b {
-            Builtin::Min | Builtin::Max => Value::Int(self.extreme(b, args, f)?),
+            Builtin::Min | Builtin::Max => Value::Int(extreme(b, args.len(), |i| self.int(&args[i], f))?),
             Builtin::Abs => Value::Int(self.int(&args[0], f)?.checked_abs().ok_or_else(|| self.overflow())?),
             Builtin::Triangular => {
                 let n = self.int(&args[0], f)?.max(0);
@@ -445,6 +445,22 @@ fn too_many_dice(count: i64, d: &DiceExpr) -> Box<crate::diagnostics::Diagnostic
 #[cold]
 fn bad_sides(n: i64, d: &DiceExpr) -> Box<crate::diagnostics::Diagnostic> {
     Box::new(fail("bad_dice", format!("a die cannot have {n} sides"), d.span, "give dice 1 or more sides"))
+}
+
+/// The least (`min`) or greatest (`max`) of the numbers `each` gives for arguments `0..n`, read left
+/// to right; 0 for none.
+#[inline]
+pub(super) fn extreme(b: Builtin, n: usize, mut each: impl FnMut(usize) -> R<i64>) -> R<i64> {
+    let mut best: Option<i64> = None;
+    for i in 0..n {
+        let v = each(i)?;
+        best = Some(match best {
+            Some(x) if b == Builtin::Min => x.min(v),
+            Some(x) => x.max(v),
+            None => v,
+        });
+    }
+    Ok(best.unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! of modifiers that may apply keeps what a roll reads of each (see `Live`).
 
 use super::Runner;
-use super::fast::same;
+use super::read::same;
 use crate::ast::BinOp;
 use crate::program::*;
 

@@ -383,7 +383,11 @@ mod tests {
             let mut found: Vec<Option<String>> = vec![None; p.conditions as usize];
             let mut read: Vec<Option<String>> = vec![None; p.calcs as usize];
             let once = |seen: &mut Option<String>, text: String, what: &str, id: u32| {
-                assert!(seen.as_ref().is_none_or(|s| *s == text), "{}: two {what} numbered {id}", file.display());
+                assert!(
+                    seen.as_ref().is_none_or(|s| *s == text),
+                    "{}: two {what} numbered {id}",
+                    file.display()
+                );
                 *seen = Some(text);
             };
             super::walk(

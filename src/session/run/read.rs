@@ -1,63 +1,27 @@
-//! The evaluator's short ways for what rules do most: a number, a condition or an entity worked out
-//! without building a `Value` for each step of the expression, and a single die (a `with chance`)
-//! drawn without building a pool when nobody will read it. Each gives the same result, draws the same
-//! dice and charges the same steps as the general `eval`, which it falls back to for anything else.
+//! How the reference evaluator reads an expression as a number, a yes/no, a value or an entity:
+//! a constant, a local or an attribute of a local's entity where it is, anything else by `eval`.
+//! (The compiled forms of conditions and of the expressions statements read are made by the
+//! lowering, `super::lower`, and fall back to these.) Also a single die drawn without building a
+//! pool when nobody will read it, for the compiled forms.
 
 use super::{R, Runner, fail};
-use crate::ast::BinOp;
 use crate::dice::{DrawError, Faces, Source};
 use crate::program::*;
 
 impl Runner<'_> {
-    /// The integer an expression of number (or pool, or flag) type gives.
-    // Constants, locals and attributes of a local's entity, the most common leaves, are read here;
-    // the rest in `int_node` (the split measured faster in whole games).
+    /// The integer an expression of number (or pool, or flag) type gives: a leaf where it is,
+    /// anything else as `eval` gives it.
     #[inline(always)]
     pub(super) fn int(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
         match self.leaf_int(e, f) {
             Some(i) => Ok(i),
-            None => self.int_node(e, f),
+            None => self.int_by_eval(e, f),
         }
     }
 
     #[inline(never)]
-    fn int_node(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
-        match e {
-            Expr::Field(base, i) => {
-                let id = self.entity(base, f)?;
-                Ok(self.st.entities[id as usize].fields[*i as usize].int())
-            }
-            Expr::Global(Global::Turn) => Ok(self.st.turn),
-            Expr::Global(Global::Round) => Ok(self.st.round),
-            // Every operator sorted here: arithmetic by `arith`, the rest make a condition, read as a
-            // number (a yes or no a scenario records): 1 when it holds, 0 when not, as `eval` gives it.
-            Expr::Bin(op, a, b) => match op {
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => self.arith(*op, a, b, f),
-                BinOp::And
-                | BinOp::Or
-                | BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-                | BinOp::Is
-                | BinOp::IsNot => Ok(i64::from(self.truth(e, f)?)),
-            },
-            Expr::Not(_) => Ok(i64::from(self.truth(e, f)?)),
-            Expr::NumberOf { kind, slot, filter } => self.number_of(*kind, *slot, filter.as_deref(), f),
-            Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => self.extreme(*b, args, f),
-            Expr::Builtin(Builtin::Count(c), args) => self.tally(*c, args, f, |hits, _| hits as i64),
-            Expr::If(c, a, b) => {
-                let e = self.branch(c, a, b, f)?;
-                self.int(e, f)
-            }
-            Expr::Dice(d) if !self.mode.log => match self.one_die(d)? {
-                Some(face) => Ok(face),
-                None => Ok(self.eval(e, f)?.int()),
-            },
-            _ => Ok(self.eval(e, f)?.int()),
-        }
+    fn int_by_eval(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<i64> {
+        Ok(self.eval(e, f)?.int())
     }
 
     /// Which side `if c then a else b` takes: `a` when `c` holds, else `b`.
@@ -72,86 +36,19 @@ impl Runner<'_> {
         Ok(if self.truth(c, f)? { a } else { b })
     }
 
-    /// The least (`min`) or greatest (`max`) of `args`, read left to right; 0 for none.
-    pub(super) fn extreme(&mut self, b: Builtin, args: &[Expr], f: &mut Vec<Value>) -> R<i64> {
-        let mut best: Option<i64> = None;
-        for a in args {
-            let v = self.int(a, f)?;
-            best = Some(match best {
-                Some(x) if b == Builtin::Min => x.min(v),
-                Some(x) => x.max(v),
-                None => v,
-            });
-        }
-        Ok(best.unwrap_or(0))
-    }
-
-    /// Whether a condition (an expression of flag type) holds.
-    // So are `and`, and comparisons of two such leaves (a check's `total >= target`, `base == 1`,
-    // a filter's `u.side == s`).
+    /// Whether a condition (an expression of flag type) holds: a leaf where it is, anything else
+    /// as `eval` gives it.
     #[inline]
     pub(super) fn truth(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
-        match e {
-            Expr::Const(Value::Bool(b)) => Ok(*b),
-            Expr::Local(s) => Ok(f.get(*s as usize).is_some_and(Value::truth)),
-            Expr::Field(base, i) => match self.attribute(base, *i, f) {
-                Some(v) => Ok(v.truth()),
-                None => self.truth_node(e, f),
-            },
-            // Each operator in an arm of its own, so that what `decides` says of it is known here.
-            Expr::Bin(BinOp::And, a, b) => {
-                let left = self.truth(a, f)?;
-                match BinOp::And.decides(left) {
-                    Some(answer) => Ok(answer),
-                    None => self.truth(b, f),
-                }
-            }
-            Expr::Bin(BinOp::Or, a, b) => {
-                let left = self.truth(a, f)?;
-                match BinOp::Or.decides(left) {
-                    Some(answer) => Ok(answer),
-                    None => self.truth(b, f),
-                }
-            }
-            Expr::Bin(op, a, b) if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
-                match (self.leaf_int(a, f), self.leaf_int(b, f)) {
-                    (Some(x), Some(y)) => Ok(op.holds(x, y)),
-                    _ => self.truth_node(e, f),
-                }
-            }
-            Expr::Bin(op, a, b) if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot) => {
-                match (self.leaf_key(a, f), self.leaf_key(b, f)) {
-                    (Some(x), Some(y)) => Ok((x == y) == matches!(op, BinOp::Eq | BinOp::Is)),
-                    _ => self.truth_node(e, f),
-                }
-            }
-            _ => self.truth_node(e, f),
+        match self.peek(e, f) {
+            Some(v) => Ok(v.truth()),
+            None => self.truth_by_eval(e, f),
         }
     }
 
-    /// [`Runner::truth`] for what it does not read itself. (Constants, locals, `and` and `or` it
-    /// reads itself, and an attribute it cannot read is read by `eval`, as here.)
     #[inline(never)]
-    fn truth_node(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
-        match e {
-            Expr::Not(x) => Ok(!self.truth(x, f)?),
-            Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
-                let x = self.int(a, f)?;
-                let y = self.int(b, f)?;
-                Ok(op.holds(x, y))
-            }
-            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot), a, b) => {
-                let eq = matches!(op, BinOp::Eq | BinOp::Is);
-                // Constants, locals and attributes are compared where they are, without copies.
-                if let (Some(x), Some(y)) = (self.key(a, f), self.key(b, f)) {
-                    return Ok((x == y) == eq);
-                }
-                let x = self.value(a, f)?;
-                let y = self.value(b, f)?;
-                Ok(same(&x, &y) == eq)
-            }
-            _ => Ok(self.eval(e, f)?.truth()),
-        }
+    fn truth_by_eval(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<bool> {
+        Ok(self.eval(e, f)?.truth())
     }
 
     /// The value of a constant, a local or an attribute without going through `eval`; anything else
@@ -209,29 +106,6 @@ impl Runner<'_> {
             Expr::Field(base, i) => self.attribute(base, *i, f).map(Value::int),
             Expr::Global(Global::Turn) => Some(self.st.turn),
             _ => None,
-        }
-    }
-
-    /// What `==` compares of a constant, a local or an attribute of a local's entity; `None` for
-    /// anything else (and for a check's result or host data, compared the long way).
-    #[inline]
-    fn leaf_key(&self, e: &Expr, f: &[Value]) -> Option<Key> {
-        Key::of(self.peek(e, f)?)
-    }
-
-    /// What `==` and `is` compare of a constant, a local, an attribute of a local's entity, the
-    /// game's result or a check's last outcome, read where it is; `None` for anything else, and
-    /// where `eval` would report an error.
-    fn key(&self, e: &Expr, f: &[Value]) -> Option<Key> {
-        match e {
-            Expr::Outcome(r) => match &**r {
-                Expr::Last(c) => Some(Key::Name(self.last_outcome(*c as usize)?)),
-                _ => None,
-            },
-            Expr::Global(Global::Game) => {
-                Some(self.st.over.as_ref().map_or(Key::None, |o| Key::Name(o.index)))
-            }
-            _ => Key::of(self.peek(e, f)?),
         }
     }
 
