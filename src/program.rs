@@ -1119,7 +1119,7 @@ pub enum Stmt {
         /// The label (shared: a simulation counts it in every run without copying it).
         label: Arc<str>,
         /// A number or yes/no.
-        value: Expr,
+        value: Calc,
         /// Where.
         span: Span,
     },

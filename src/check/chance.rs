@@ -133,7 +133,7 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        Some(Stmt::Record { label: label.0.as_str().into(), value: t.e, span })
+        Some(Stmt::Record { label: label.0.as_str().into(), value: self.calc(t.e), span })
     }
 }
 

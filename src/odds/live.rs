@@ -373,9 +373,8 @@ impl<'p> Live<'p> {
                 out.remove(slot);
                 self.exprs(with.iter().map(|(_, e, _)| e), &mut out);
             }
-            Stmt::SetOption { value, .. } | Stmt::Answer { value, .. } | Stmt::Record { value, .. } => {
-                self.exprs([value], &mut out)
-            }
+            Stmt::SetOption { value, .. } | Stmt::Answer { value, .. } => self.exprs([value], &mut out),
+            Stmt::Record { value, .. } => self.exprs([&value.expr], &mut out),
             // Read at the scenario's end: what it reads is live until then.
             Stmt::Report { items, .. } => self.exprs(items.iter().map(|(_, e)| e), &mut out),
             Stmt::Order { parts, .. } => self.exprs(
@@ -486,9 +485,8 @@ impl<'p> Live<'p> {
             }
             Stmt::EndGame { winner, .. } => es.extend(winner),
             Stmt::New { with, .. } => es.extend(with.iter().map(|(_, e, _)| e)),
-            Stmt::SetOption { value, .. } | Stmt::Answer { value, .. } | Stmt::Record { value, .. } => {
-                es.push(value)
-            }
+            Stmt::SetOption { value, .. } | Stmt::Answer { value, .. } => es.push(value),
+            Stmt::Record { value, .. } => es.push(&value.expr),
             Stmt::Report { items, .. } => es.extend(items.iter().map(|(_, e)| e)),
             Stmt::Order { parts, .. } => es.extend(parts.iter().filter_map(|p| match p {
                 OrderPart::Value(e) => Some(e),

@@ -67,7 +67,7 @@ impl Runner<'_> {
 
     /// Whether condition `t` holds, by its compiled closure. In a debug build under
     /// [`super::differ::watch`], the reference evaluator answers too (see that module).
-    #[inline]
+    #[inline(always)]
     pub(super) fn holds(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
         #[cfg(debug_assertions)]
         if super::differ::on() && pure(&t.expr) {
@@ -78,13 +78,20 @@ impl Runner<'_> {
 
     /// Whether condition `t` holds, by its compiled form in the lowered table, or by the reference
     /// evaluator for a condition the table does not hold (one typed at a prompt).
-    #[inline]
+    #[inline(always)]
     pub(super) fn compiled(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
         let tests = self.tests;
         match tests.get(t.id as usize) {
             Some(c) => self.test(c, f),
-            None => self.truth(&t.expr, f),
+            None => self.alone(t, f),
         }
+    }
+
+    /// Whether a condition the lowering did not see holds, by the reference evaluator.
+    #[cold]
+    #[inline(never)]
+    fn alone(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
+        self.truth(&t.expr, f)
     }
 
     /// [`Runner::holds`], and the same condition by `eval` on a copy of the frame, whose steps are
@@ -497,9 +504,22 @@ pub(super) fn number(e: &Expr) -> Box<IntFn> {
             None => yes_or_no(e),
         },
         Expr::Not(_) => yes_or_no(e),
+        // An attribute of an entity named otherwise than by a local (`winner.opponent.mp`).
+        Expr::Field(base, i) if Leaf::of(e).is_none() => {
+            let (base, i) = ((**base).clone(), *i as usize);
+            Box::new(move |r, f| {
+                let id = r.entity(&base, f)?;
+                Ok(r.st.entities[id as usize].fields[i].int())
+            })
+        }
         Expr::Builtin(b @ (Builtin::Min | Builtin::Max), args) => {
             let (b, xs): (Builtin, Vec<Box<IntFn>>) = (*b, args.iter().map(|a| number(a)).collect());
             Box::new(move |r, f| super::eval::extreme(b, xs.len(), |i| xs[i](r, f)))
+        }
+        // How many dice of a pool show what `c` asks for.
+        Expr::Builtin(Builtin::Count(c), args) => {
+            let (c, args) = (*c, args.clone());
+            Box::new(move |r, f| r.tally(c, &args, f, |hits, _| hits as i64))
         }
         Expr::Dice(d) => {
             let (d, whole) = ((**d).clone(), e.clone());

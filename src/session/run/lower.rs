@@ -243,9 +243,8 @@ impl<'p> Walk<'_, 'p> {
                 self.calc(amount, Want::Number);
             }
             Stmt::Let(_, c) => self.calc(c, Want::Value),
-            Stmt::SetOption { value: e, .. }
-            | Stmt::Answer { value: e, .. }
-            | Stmt::Record { value: e, .. } => self.expr(e),
+            Stmt::Record { value, .. } => self.calc(value, Want::Number),
+            Stmt::SetOption { value: e, .. } | Stmt::Answer { value: e, .. } => self.expr(e),
             Stmt::Report { items, .. } => self.exprs(items.iter().map(|(_, e)| e)),
             Stmt::LetFlag(_, t) => self.test(t),
             Stmt::Roll { check, subject, args, .. } => {

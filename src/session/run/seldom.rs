@@ -155,7 +155,7 @@ impl Runner<'_> {
                 self.at(*span)?;
                 // Logged even with the log off: a simulation reads the values recorded in each run.
                 if self.kept::<SIM>().game {
-                    let value = self.int(value, f)?;
+                    let value = self.calc_int(value, f)?;
                     self.game_record::<SIM>(label, value);
                     return Ok(());
                 }
