@@ -1,7 +1,8 @@
-//! The compiled conditions against the reference evaluator, on real games: every scenario of every
+//! The lowered forms against the reference evaluator, on real games: every scenario of every
 //! shipped ruleset, test ruleset and example in the language reference's folder is played with
-//! several seeds while `internals::differ` evaluates each condition the runner tests a second time
-//! with `eval`. The answers, the errors and the steps charged must be the same every time. (That a
+//! several seeds while `internals::differ` evaluates each condition the runner tests, and each
+//! expression a statement reads, a second time with `eval`. The answers, the errors and the steps
+//! charged must be the same every time. (That a
 //! watch does see a difference is tested beside the runner, in `session/run/compile.rs`.)
 
 use mettle::internals::differ;
@@ -108,12 +109,14 @@ fn a_condition() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// Generated conditions, tested in a scenario's `expect`s and `if`s, with
-    /// the log on and off: the compiled form and the reference evaluator give the same answer or
-    /// the same error (an overflow, a division by zero), and charge the same steps.
+    /// Generated conditions, tested in a scenario's `expect`s and `if`s, and generated numbers, read
+    /// by `var`, `add` (to a `var` and to an attribute) and `let`, with the log on and off: the lowered form and the reference
+    /// evaluator give the same answer or the same error (an overflow, a division by zero), and
+    /// charge the same steps.
     #[test]
     fn generated_conditions_agree_with_the_evaluator(
         conds in proptest::collection::vec(a_condition(), 3),
+        nums in proptest::collection::vec(a_number(), 3),
         hp in (0i64..10, 0i64..10),
         big in prop_oneof![Just(0i64), Just(3), Just(4611686018427387904)],
     ) {
@@ -128,8 +131,14 @@ proptest! {
                expect {c2}\n\
                set v.hp to {hu}\n\
                expect {c0}\n\
+               var n = {n0}\n\
+               add {n1} to n\n\
+               let m = {n2}\n\
+               let k = {c2}\n\
+               add {n2} to u.big\n\
              }}\n",
             c0 = conds[0], c1 = conds[1], c2 = conds[2], hu = hp.0, hv = hp.1,
+            n0 = nums[0], n1 = nums[1], n2 = nums[2],
         );
         // A condition the checker refuses (a constant division by zero, say) says nothing here.
         let rules = Ruleset::from_str("generated.mettle", &text);

@@ -83,9 +83,21 @@ impl Runner<'_> {
         }
     }
 
-    /// The value `c` gives, read as its reading says.
+    /// The value `c` gives, read as its reading says. In a debug build under
+    /// [`super::differ::watch`], the reference evaluator reads it too (see that module).
     #[inline(always)]
     pub(super) fn calc<const SIM: bool>(&mut self, c: &Calc, f: &mut Vec<Value>) -> R<Value> {
+        #[cfg(debug_assertions)]
+        if super::differ::on() && super::compile::pure(&c.expr) {
+            let by_eval = |r: &mut Self, f: &mut Vec<Value>| r.eval(c, f);
+            return self.both_ways(c, f, |r, f| r.calc_lowered::<SIM>(c, f), by_eval);
+        }
+        self.calc_lowered::<SIM>(c, f)
+    }
+
+    /// [`Runner::calc`] by the lowered table.
+    #[inline(always)]
+    fn calc_lowered<const SIM: bool>(&mut self, c: &Calc, f: &mut Vec<Value>) -> R<Value> {
         let calcs = self.calcs;
         match calcs.get(c.id as usize) {
             Some(Reading::Const(v)) => Ok(super::copied(v)),
@@ -100,9 +112,21 @@ impl Runner<'_> {
         }
     }
 
-    /// The number `c` gives, as `int` reads it.
+    /// The number `c` gives, as `int` reads it (compared with the reference as [`Runner::calc`]
+    /// is).
     #[inline(always)]
     pub(super) fn calc_int(&mut self, c: &Calc, f: &mut Vec<Value>) -> R<i64> {
+        #[cfg(debug_assertions)]
+        if super::differ::on() && super::compile::pure(&c.expr) {
+            let by_eval = |r: &mut Self, f: &mut Vec<Value>| Ok(r.eval(c, f)?.int());
+            return self.both_ways(c, f, |r, f| r.calc_int_lowered(c, f), by_eval);
+        }
+        self.calc_int_lowered(c, f)
+    }
+
+    /// [`Runner::calc_int`] by the lowered table.
+    #[inline(always)]
+    fn calc_int_lowered(&mut self, c: &Calc, f: &mut Vec<Value>) -> R<i64> {
         let calcs = self.calcs;
         match calcs.get(c.id as usize) {
             Some(Reading::Const(v)) => Ok(v.int()),

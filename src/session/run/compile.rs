@@ -71,7 +71,8 @@ impl Runner<'_> {
     pub(super) fn holds(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
         #[cfg(debug_assertions)]
         if super::differ::on() && pure(&t.expr) {
-            return self.holds_both_ways(t, f);
+            let by_eval = |r: &mut Self, f: &mut Vec<Value>| Ok(r.eval(&t.expr, f)?.truth());
+            return self.both_ways(&t.expr, f, |r, f| r.compiled(t, f), by_eval);
         }
         self.compiled(t, f)
     }
@@ -92,29 +93,6 @@ impl Runner<'_> {
     #[inline(never)]
     fn alone(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
         self.truth(&t.expr, f)
-    }
-
-    /// [`Runner::holds`], and the same condition by `eval` on a copy of the frame, whose steps are
-    /// then given back: the game goes on as if only the closure had run.
-    #[cfg(debug_assertions)]
-    #[cold]
-    fn holds_both_ways(&mut self, t: &crate::program::Test, f: &mut Vec<Value>) -> R<bool> {
-        let mut copy = f.clone();
-        let start = self.steps;
-        let compiled = self.compiled(t, f);
-        let after = self.steps;
-        let reference = self.eval(&t.expr, &mut copy).map(|v| v.truth());
-        let (by_closure, by_eval) = (after.wrapping_sub(start), self.steps.wrapping_sub(after));
-        self.steps = after;
-        let say = |r: &R<bool>| match r {
-            Ok(b) => b.to_string(),
-            Err(d) => d.code.clone(),
-        };
-        let (a, b) = (say(&compiled), say(&reference));
-        super::differ::compared((a != b || by_closure != by_eval).then(|| {
-            format!("{:?}: compiled {a} in {by_closure} steps, evaluated {b} in {by_eval} steps", t.expr)
-        }));
-        compiled
     }
 
     /// Keeps a closure's error for [`Runner::test`].
@@ -179,7 +157,7 @@ pub(super) fn lost() -> Compiled {
 /// Whether evaluating `e` twice leaves the game as once: no dice, scripts, formulas (which may roll)
 /// or table lookups (which are logged).
 #[cfg(debug_assertions)]
-fn pure(e: &Expr) -> bool {
+pub(super) fn pure(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Local(_) | Expr::Global(_) | Expr::Last(_) => true,
         Expr::Field(x, _) | Expr::Neg(x) | Expr::Not(x) | Expr::Outcome(x) | Expr::ResultSlot(x, _) => {

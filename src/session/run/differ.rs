@@ -1,7 +1,9 @@
-//! The compiled conditions held to the reference evaluator while a game is played: in a debug build
-//! with [`watch`] on, every condition the runner tests through its compiled closure is evaluated
-//! again by `eval` on a copy of its frame, and any difference in the answer, the error or the steps
-//! charged is kept for [`Watch::differences`]. Release builds compile none of it in.
+//! The lowered forms held to the reference evaluator while a game is played: in a debug build with
+//! [`watch`] on, every condition the runner tests through its compiled closure and every expression a
+//! statement reads through its lowered reading (without dice, scripts, formulas or tables, which
+//! cannot be read twice) is evaluated again by `eval` on a copy of its frame, and any difference in
+//! the answer, the error or the steps charged is kept for [`Watch::differences`]. Release builds
+//! compile none of it in.
 
 use std::cell::RefCell;
 
@@ -68,4 +70,38 @@ pub(super) fn compared(difference: Option<String>) {
             }
         }
     });
+}
+
+#[cfg(debug_assertions)]
+impl super::Runner<'_> {
+    /// `e` read by `lowered`, and again by `reference` on a copy of the frame, whose steps are then
+    /// given back: the game goes on as if only the lowered form had run. A difference in the
+    /// answer, the error or the steps is kept for the watch.
+    #[cold]
+    pub(super) fn both_ways<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        e: &crate::program::Expr,
+        f: &mut Vec<crate::program::Value>,
+        lowered: impl FnOnce(&mut Self, &mut Vec<crate::program::Value>) -> super::R<T>,
+        reference: impl FnOnce(&mut Self, &mut Vec<crate::program::Value>) -> super::R<T>,
+    ) -> super::R<T> {
+        let mut copy = f.clone();
+        let start = self.steps;
+        let answer = lowered(self, f);
+        let after = self.steps;
+        let again = reference(self, &mut copy);
+        let (by_lowered, by_eval) = (after.wrapping_sub(start), self.steps.wrapping_sub(after));
+        self.steps = after;
+        let say = |r: &super::R<T>| match r {
+            Ok(v) => format!("{v:?}"),
+            Err(d) => d.code.clone(),
+        };
+        let (a, b) = (say(&answer), say(&again));
+        compared(
+            (a != b || by_lowered != by_eval).then(|| {
+                format!("{e:?}: compiled {a} in {by_lowered} steps, evaluated {b} in {by_eval} steps")
+            }),
+        );
+        answer
+    }
 }
