@@ -146,8 +146,8 @@ impl Runner<'_> {
                 })
             }
             BinOp::Eq | BinOp::Ne | BinOp::Is | BinOp::IsNot => {
-                let x = self.value(a, f)?;
-                let y = self.value(b, f)?;
+                let x = self.eval(a, f)?;
+                let y = self.eval(b, f)?;
                 Value::Bool(super::read::same(&x, &y) == matches!(op, BinOp::Eq | BinOp::Is))
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {

@@ -4,6 +4,7 @@
 //! lowering, `super::lower`, and fall back to these.) Also a single die drawn without building a
 //! pool when nobody will read it, for the compiled forms.
 
+use super::compile::Leaf;
 use super::{R, Runner, fail};
 use crate::dice::{DrawError, Faces, Source};
 use crate::program::*;
@@ -51,38 +52,14 @@ impl Runner<'_> {
         Ok(self.eval(e, f)?.truth())
     }
 
-    /// The value of a constant, a local or an attribute without going through `eval`; anything else
-    /// through it.
-    pub(super) fn value(&mut self, e: &Expr, f: &mut Vec<Value>) -> R<Value> {
-        match e {
-            Expr::Const(v) => Ok(v.clone()),
-            Expr::Local(s) => Ok(f.get(*s as usize).cloned().unwrap_or(Value::None)),
-            Expr::Field(base, i) => {
-                let id = self.entity(base, f)?;
-                Ok(self.st.entities[id as usize].fields[*i as usize].clone())
-            }
-            _ => self.eval(e, f),
-        }
-    }
-
     /// Where the value of a constant, a local or an attribute of a local's entity already is; `None`
-    /// for anything else (and for an attribute of no entity, which `value` reports).
+    /// for anything else (and for an attribute of no entity, which `eval` reports).
     #[inline]
     pub(super) fn peek<'e>(&'e self, e: &'e Expr, f: &'e [Value]) -> Option<&'e Value> {
         match e {
             Expr::Const(v) => Some(v),
-            Expr::Local(s) => f.get(*s as usize),
-            Expr::Field(base, i) => self.attribute(base, *i, f),
-            _ => None,
+            _ => Leaf::of(e)?.read(self, f),
         }
-    }
-
-    /// Attribute `i` of the entity a local holds, where it is; `None` if `base` is not a local or
-    /// holds no entity in play (which `eval` reports).
-    #[inline]
-    fn attribute<'e>(&'e self, base: &Expr, i: u32, f: &'e [Value]) -> Option<&'e Value> {
-        let Expr::Local(s) = base else { return None };
-        self.attribute_of(*s, i, f)
     }
 
     /// Attribute `i` of the entity local `s` holds, where it is; `None` if it holds no entity in
@@ -102,10 +79,8 @@ impl Runner<'_> {
     fn leaf_int(&self, e: &Expr, f: &[Value]) -> Option<i64> {
         match e {
             Expr::Const(Value::Int(i)) => Some(*i),
-            Expr::Local(s) => Some(f.get(*s as usize).map_or(0, Value::int)),
-            Expr::Field(base, i) => self.attribute(base, *i, f).map(Value::int),
             Expr::Global(Global::Turn) => Some(self.st.turn),
-            _ => None,
+            _ => Leaf::of(e)?.read(self, f).map(Value::int),
         }
     }
 
@@ -158,8 +133,8 @@ impl Runner<'_> {
     #[inline(never)]
     fn entity_node(&mut self, e: &Expr, f: &mut Vec<Value>, what: &str) -> R<u32> {
         // An entity a local's entity names (`group.opponent`), read where it is.
-        if let Expr::Field(base, i) = e
-            && let Some(Value::Entity(id)) = self.attribute(base, *i, f)
+        if let Expr::Field(..) = e
+            && let Some(Value::Entity(id)) = self.peek(e, f)
             && (*id as usize) < self.st.entities.slots()
         {
             return Ok(*id);
