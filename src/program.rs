@@ -393,13 +393,13 @@ pub struct Modifier {
     /// Doc comment.
     pub doc: Option<String>,
     /// Signed amount.
-    pub amount: Expr,
+    pub amount: Calc,
     /// A number of dice.
     pub dice: bool,
     /// Condition.
     pub when: Option<Test>,
     /// Cap on the size of the amount.
-    pub cap: Option<Expr>,
+    pub cap: Option<Calc>,
     /// Where.
     pub span: Span,
 }
@@ -488,7 +488,7 @@ pub struct Input {
     /// Name, type, default.
     pub field: FieldDef,
     /// A default that is an expression over earlier inputs and the subject.
-    pub default: Option<Expr>,
+    pub default: Option<Calc>,
 }
 
 /// A check.
@@ -522,7 +522,7 @@ pub struct Check {
     /// Modifiers.
     pub modifiers: Vec<Modifier>,
     /// Target.
-    pub target: Option<Expr>,
+    pub target: Option<Calc>,
     /// Outcomes tried in order.
     pub outcomes: Vec<Outcome>,
     /// Roll-under: the check passes with a total at most its target, and its margin is

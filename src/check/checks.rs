@@ -118,7 +118,7 @@ impl<'a> Checker<'a> {
                         self.in_bounds(&v, &input.field.ty, d.span, &f.name.name);
                         input.field.default = Some(v);
                     }
-                    None => input.default = Some(t.e),
+                    None => input.default = Some(self.calc(t.e)),
                 }
                 // A plain default does not hide the subject's own; one worked out from something does.
                 if let (Some(k), None) = (subject, &input.default) {
@@ -327,6 +327,7 @@ impl<'a> Checker<'a> {
         let outcomes = self.outcomes(ch, id);
         let groups = self.groups(ch);
         let lets_for = lets.iter().map(|(name, _)| self.let_for(ch, name)).collect();
+        let target = target.map(|e| self.calc(e));
         let c = &mut self.prog.checks[id as usize];
         c.groups = groups;
         c.reroll = reroll;
@@ -402,10 +403,10 @@ impl<'a> Checker<'a> {
                     modifiers.push(Modifier {
                         label: m.label.0.clone(),
                         doc: line.doc.clone(),
-                        amount: amount.e,
+                        amount: self.calc(amount.e),
                         dice: m.dice,
                         when: when.map(|w| self.test(w.e)),
-                        cap: cap.map(|c| c.e),
+                        cap: cap.map(|c| self.calc(c.e)),
                         span: line.span,
                     });
                 }

@@ -669,16 +669,16 @@ impl<'a> Checker<'a> {
         };
         let inputs: Vec<FieldDef> =
             self.prog.checks[c as usize].inputs.iter().map(|i| i.field.clone()).collect();
-        let has_default: Vec<Option<Expr>> = self.prog.checks[c as usize]
+        let has_default: Vec<bool> = self.prog.checks[c as usize]
             .inputs
             .iter()
-            .map(|i| i.default.clone().or_else(|| i.field.default.clone().map(Expr::Const)))
+            .map(|i| i.default.is_some() || i.field.default.is_some())
             .collect();
         let values = self.named_args(&check.name, "input", &inputs, args, span, true);
         for (i, f) in inputs.iter().enumerate() {
             // A check made by someone takes an input its subject has as an attribute from it.
             let from_subject = subject.is_some() && self.prog.subject_attribute(c, i as u32).is_some();
-            if values[i].is_none() && has_default[i].is_none() && !from_subject {
+            if values[i].is_none() && !has_default[i] && !from_subject {
                 self.error(
                     Diagnostic::error(
                         "resolve::missing_input",

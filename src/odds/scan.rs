@@ -35,7 +35,7 @@ pub struct Blocker {
 
 /// The parts of a check: those worked out before its dice, and those after.
 pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
-    let mut before: Vec<&Expr> = c.inputs.iter().filter_map(|i| i.default.as_ref()).collect();
+    let mut before: Vec<&Expr> = c.inputs.iter().filter_map(|i| i.default.as_deref()).collect();
     let mut after: Vec<&Expr> = vec![];
     let mut rolled = false;
     for s in &c.steps {
@@ -48,7 +48,7 @@ pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
     for m in &c.modifiers {
         before.push(&m.amount);
         before.extend(m.when.as_ref().map(|w| &w.expr));
-        before.extend(m.cap.as_ref());
+        before.extend(m.cap.as_deref());
     }
     if let Some(r) = &c.roll {
         before.push(&r.dice.count);
@@ -56,7 +56,7 @@ pub fn parts(c: &Check) -> (Vec<&Expr>, Vec<&Expr>) {
             before.push(e);
         }
     }
-    after.extend(c.target.as_ref());
+    after.extend(c.target.as_deref());
     after.extend(c.outcomes.iter().filter_map(|o| o.when.as_ref().map(|w| &w.expr)));
     // Whether a roll is rolled again is read from it, as its outcome is.
     after.extend(c.reroll.as_ref().and_then(|r| r.when.as_ref()).map(|w| &w.expr));

@@ -585,7 +585,7 @@ impl Runner<'_> {
                 put(&mut f[i], v);
             } else if let Some(e) = &input.default {
                 self.span = input.field.span;
-                f[i] = self.eval(e, f)?;
+                f[i] = self.calc::<ANY_RUN>(e, f)?;
             } else {
                 return Err(Box::new(fail(
                     crate::diagnostics::Code::MissingInput.name(),
@@ -681,11 +681,11 @@ impl Runner<'_> {
                 Amount::Rule => {
                     self.span = live.span;
                     let m = &check.modifiers[live.index as usize];
-                    let amount = self.int(&m.amount, f)?;
+                    let amount = self.calc_int(&m.amount, f)?;
                     match &m.cap {
                         // A cap of i64::MIN reads as the largest cap there is, not as an overflow.
                         Some(cap) => {
-                            let cap = self.int(cap, f)?.checked_abs().unwrap_or(i64::MAX);
+                            let cap = self.calc_int(cap, f)?.checked_abs().unwrap_or(i64::MAX);
                             amount.clamp(-cap, cap)
                         }
                         None => amount,
@@ -842,7 +842,7 @@ impl Runner<'_> {
         let mut target = None;
         if let Some(t) = &check.target {
             self.span = check.roll.as_ref().map(|r| r.span).unwrap_or(check.span);
-            let t = self.int(t, f)?;
+            let t = self.calc_int(t, f)?;
             target = Some(t);
             set(&mut f[check.slots.target as usize], Value::Int(t));
             let margin = if check.under { t.checked_sub(total) } else { total.checked_sub(t) };

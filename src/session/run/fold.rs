@@ -105,7 +105,7 @@ impl Runner<'_> {
                     Some(Folded::Other) => Cond::Rule,
                 };
                 // `-1` may be written as a negated number: read as `int` reads it.
-                let amount = match (&m.amount, &m.cap) {
+                let amount = match (&m.amount.expr, &m.cap) {
                     (Expr::Const(Value::Int(k)), None) => Amount::Const(*k),
                     (Expr::Local(s), None) => Amount::Local(*s),
                     (Expr::Neg(x), None) => match &**x {

@@ -129,7 +129,7 @@ fn walk<'p>(p: &'p Program, test: &mut dyn FnMut(&Test), calc: &mut dyn FnMut(&C
         t.rows.iter().for_each(|(_, e, _)| w.expr(e));
     }
     for c in &p.checks {
-        c.inputs.iter().filter_map(|i| i.default.as_ref()).for_each(|e| w.expr(e));
+        c.inputs.iter().filter_map(|i| i.default.as_ref()).for_each(|e| w.calc(e, Want::Value));
         for s in &c.steps {
             match s {
                 CheckStep::Let(_, c) => w.calc(c, Want::Value),
@@ -140,11 +140,11 @@ fn walk<'p>(p: &'p Program, test: &mut dyn FnMut(&Test), calc: &mut dyn FnMut(&C
             w.dice(&r.dice);
         }
         for m in &c.modifiers {
-            w.expr(&m.amount);
+            w.calc(&m.amount, Want::Number);
             w.maybe(m.when.as_ref());
-            m.cap.iter().for_each(|e| w.expr(e));
+            m.cap.iter().for_each(|e| w.calc(e, Want::Number));
         }
-        c.target.iter().for_each(|e| w.expr(e));
+        c.target.iter().for_each(|e| w.calc(e, Want::Number));
         for o in &c.outcomes {
             w.maybe(o.when.as_ref());
             w.stmts(&o.body);
