@@ -811,7 +811,7 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
-        /// Generated conditions: the compiled closure, the fast reading (`truth`) and the reference
+        /// Generated conditions: the compiled closure, the evaluator's reader (`truth`) and the reference
         /// evaluator (`eval`) give the same answer or the same error, and charge the same steps.
         #[test]
         fn generated_conditions_agree_in_every_tier(c in a_condition(1, 2, 0, 1)) {
