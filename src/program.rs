@@ -786,9 +786,10 @@ impl Test {
     }
 }
 
-/// An expression a statement reads, as the rules wrote it (the value `set` gives, the amount `add`
-/// adds, a `let`'s value, a fact given to an event or an input to a check), and the number of the way
-/// the runtime reads it (see `session::run::lower`), as a [`Test`] names its compiled form.
+/// An expression a statement or a check reads, as the rules wrote it (the value `set` gives, the
+/// amount `add` adds, a `let`'s value, a fact given to an event or an input to a check, a modifier's
+/// amount, a target, a record), and the number of the way the runtime reads it (see
+/// `session::run::lower`), as a [`Test`] names its compiled form.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Calc {
     /// The expression.

@@ -1,5 +1,6 @@
-//! How a statement reads each expression it is given (`set`'s value, `add`'s amount, a `let`, a
-//! fact given to an event, an input given to a check): decided once per ruleset by the lowering
+//! How the rules read each expression a statement or a check is given (`set`'s value, `add`'s
+//! amount, a `let` or `var`, a fact given to an event, an input given to a check or worked out by its
+//! default, a modifier's amount and cap, a target, a record): decided once per ruleset by the lowering
 //! (`super::lower`), from the expression's shape and what the statement wants of it, and kept in
 //! the runtime's table by the expression's id ([`Calc`]). Every reading gives what the reference
 //! evaluator gives (`eval`, or `int` for a number): the same value, dice, steps and errors; it only
@@ -13,9 +14,9 @@ use crate::program::*;
 /// What a statement wants of an expression it reads, as the lowering is told it.
 #[derive(Clone, Copy)]
 pub(super) enum Want<'p> {
-    /// Its value (`set`, `let`).
+    /// Its value (`set`, `let`, an input's default).
     Value,
-    /// A number (`add`'s amount).
+    /// A number (`add`'s amount, a modifier's amount and cap, a target, a record).
     Number,
     /// A value for a fact or an input of this type (none for a fact the event does not declare).
     Given(Option<&'p Ty>),
