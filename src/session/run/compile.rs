@@ -1,4 +1,6 @@
-//! Conditions compiled into closures that test them (once per ruleset, by `super::lower`).
+//! Conditions compiled into closures that test them, and numbers into closures that work them out
+//! (once per ruleset, by `super::lower`, for its two tables: conditions, and the expressions
+//! statements read, `super::calc`).
 
 // A filter's `u.side == s and u.on_field`, a rule's `when`, an `if`: each comparison of an
 // attribute, a local or a constant reads its values where they are and compares them as their kinds
