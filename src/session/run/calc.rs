@@ -1,8 +1,9 @@
 //! How the rules read each expression a statement or a check is given (`set`'s value, `add`'s
 //! amount, a `let` or `var`, a fact given to an event, an input given to a check or worked out by its
-//! default, a modifier's amount and cap, a target, a record): decided once per ruleset by the lowering
-//! (`super::lower`), from the expression's shape and what the statement wants of it, and kept in
-//! the runtime's table by the expression's id ([`Calc`]). Every reading gives what the reference
+//! default, a modifier's amount and cap, a target, a record, an argument given to a reaction or a
+//! script a rule follows): decided once per ruleset by the lowering (`super::lower`), from the
+//! expression's shape and what the statement wants of it, and kept in the runtime's table by the
+//! expression's id ([`Calc`]). Every reading gives what the reference
 //! evaluator gives (`eval`, or `int` for a number): the same value, dice, steps and errors; it only
 //! skips building a `Value` for each step where nobody will read one.
 
@@ -14,7 +15,7 @@ use crate::program::*;
 /// What a statement wants of an expression it reads, as the lowering is told it.
 #[derive(Clone, Copy)]
 pub(super) enum Want<'p> {
-    /// Its value (`set`, `let`, an input's default).
+    /// Its value (`set`, `let`, an input's default, a reaction's or a followed script's argument).
     Value,
     /// A number (`add`'s amount, a modifier's amount and cap, a target, a record).
     Number,

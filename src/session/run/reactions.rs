@@ -22,7 +22,7 @@ impl Runner<'_> {
         let r = &self.p.reactions[reaction as usize];
         let mut frame = self.frame(r.slots.max(args.len() as u32) as usize);
         for (i, a) in args.iter().enumerate() {
-            let v = self.eval(a, f)?;
+            let v = self.calc::<ANY_RUN>(a, f)?;
             set(&mut frame[i], v);
         }
         if fresh {

@@ -83,17 +83,20 @@ impl Runner<'_> {
         Ok(m.into())
     }
 
-    fn call_script<'e>(
+    /// Calls script function `func` with `args`, each read by `read` (the evaluator for a script
+    /// used in an expression, the lowered table for one a statement follows).
+    fn call_script<A>(
         &mut self,
         func: u32,
-        args: impl ExactSizeIterator<Item = &'e Expr>,
+        args: &[A],
+        read: impl Fn(&mut Self, &A, &mut Vec<Value>) -> R<Value>,
         span: Span,
         f: &mut Vec<Value>,
     ) -> R<Dynamic> {
         self.span = span;
         let mut values = Vec::with_capacity(args.len());
         for a in args {
-            let v = self.eval(a, f)?;
+            let v = read(self, a, f)?;
             values.push(self.to_script(&v)?);
         }
         let scripts = self.scripts()?;
@@ -116,7 +119,7 @@ impl Runner<'_> {
         flag: bool,
         f: &mut Vec<Value>,
     ) -> R<Value> {
-        let v = self.call_script(func, args.iter(), span, f)?;
+        let v = self.call_script(func, args, |r, a, f| r.eval(a, f), span, f)?;
         let scripts = self.scripts()?;
         let name = &scripts.functions[func as usize].name;
         let (value, code, needs, label, fix) = if flag {
@@ -154,7 +157,7 @@ impl Runner<'_> {
         if self.mode.log {
             self.push::<ANY_RUN>(LogEntry::Reaction { name: name.clone(), span });
         }
-        let v = self.call_script(func, args.iter().map(|c| &c.expr), span, f)?;
+        let v = self.call_script(func, args, |r, c, f| r.calc::<ANY_RUN>(c, f), span, f)?;
         let actions = scripts.actions(v, &name, span)?;
         self.st.orders.clear();
         // The whole event is undone if any action fails, so applying as we go is safe.
