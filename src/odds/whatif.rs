@@ -235,3 +235,33 @@ fn always<'a>(before: &EndFacts, ends: impl Iterator<Item = &'a EndFacts>) -> Ve
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stop that comes after a run has begun but before its action starts (Ctrl-C while the game
+    /// is copied for the run) stops the runs; it is not cleared as a new action's would be.
+    #[test]
+    fn a_stop_between_runs_is_not_lost() {
+        let rules = crate::Ruleset::from_str(
+            "c.mettle",
+            "check c { roll d6  outcome hit when total == 6  otherwise miss }",
+        )
+        .unwrap();
+        let session = Session::new(&rules, 1);
+        let stop = session.cancel_flag();
+        let mut calls = 0;
+        let mut step = |s: &mut Session| {
+            calls += 1;
+            if calls == 4 {
+                s.cancel_flag().store(true, Ordering::Relaxed);
+            }
+            s.roll("c", &[]).map(drop)
+        };
+        let w = simulate(&session, "c", &mut step, 10, 1, &|_| {}, &stop);
+        // The fourth roll, too short to look at the flag, is counted; no fifth is made.
+        assert!(matches!(w.report.how, How::Estimated { runs: 4, .. }), "{:?}", w.report.how);
+        assert!(stop.load(Ordering::Relaxed));
+    }
+}

@@ -294,6 +294,8 @@ impl Repl {
     pub fn handle(&mut self, input: &str) -> Reply {
         // The session may have been replaced (`:load`, `:restore`, `:undo`): it answers to the same flag.
         self.world.session.set_cancel_flag(self.cancel.clone());
+        // A Ctrl-C that came before this line (or stopped the last) does not stop it.
+        self.cancel.store(false, std::sync::atomic::Ordering::Relaxed);
         let mut reply = Reply::default();
         let trimmed = input.trim();
         self.current = trimmed.lines().next().unwrap_or("").to_string();

@@ -41,8 +41,11 @@ impl Session {
         dice: Vec<i64>,
         f: impl FnOnce(&mut Runner<'_>) -> Result<T, Box<Diagnostic>>,
     ) -> Result<(Option<T>, Outcome), Diagnostic> {
-        // A Ctrl-C that came between actions does not stop the next one.
-        self.cancel.store(false, Ordering::Relaxed);
+        // A Ctrl-C that came between actions does not stop the next one (but the next run of a
+        // what-if stops).
+        if self.clears_cancel {
+            self.cancel.store(false, Ordering::Relaxed);
+        }
         // A new action drops the one waiting on a question.
         self.abandon_quietly();
         let saved = self.state.clone();

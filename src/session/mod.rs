@@ -257,6 +257,10 @@ pub struct Session {
     logging: bool,
     /// Set from another thread (Ctrl-C in the REPL) to stop the running action; the action is undone.
     cancel: Arc<AtomicBool>,
+    /// Whether an action starting clears `cancel`. Not in the sessions a what-if or a `:sim` plays
+    /// ([`Session::reseeded`]): their actions are parts of one question, and a stop that came between
+    /// two of them stops the question (were it cleared, the next run would go on as if none came).
+    clears_cancel: bool,
     /// The log of the last action that failed, undone.
     undone: Vec<LogLine>,
     /// The host's dice source, chooser and observers.
@@ -293,6 +297,7 @@ impl Session {
             log_start: 0,
             logging: true,
             cancel: Arc::default(),
+            clears_cancel: true,
             undone: vec![],
             hooks: host::Hooks::default(),
             waiting: None,
@@ -302,7 +307,8 @@ impl Session {
 
     /// The flag that stops the action running in this session: set it (from a Ctrl-C handler, say)
     /// and the running event, roll, scenario or script stops with `mettle::run::cancelled`, undone.
-    /// The session clears it when the next action starts.
+    /// The session clears it when the next action starts; the runs of a what-if or a simulation never
+    /// do, so a stop that comes between two of them stops the question.
     ///
     /// ```
     /// let rules = mettle::Ruleset::from_str("c.mettle", "check c { roll d6  otherwise done }").unwrap();
@@ -449,6 +455,7 @@ impl Session {
             log_start: self.log_start,
             logging: self.logging,
             cancel: self.cancel.clone(),
+            clears_cancel: self.clears_cancel,
             undone: vec![],
             hooks: self.hooks.clone(),
             waiting: None,

@@ -240,6 +240,7 @@ impl Session {
             log_start: 0,
             logging: false,
             cancel: self.cancel.clone(),
+            clears_cancel: false,
             undone: vec![],
             // A simulation rolls with the generator, and tells nobody.
             hooks: Default::default(),

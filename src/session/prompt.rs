@@ -31,6 +31,7 @@ impl Session {
             log_start: 0,
             logging: true,
             cancel: Default::default(),
+            clears_cancel: true,
             undone: vec![],
             hooks: Default::default(),
             waiting: None,

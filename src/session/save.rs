@@ -272,6 +272,7 @@ impl Session {
             log_start: log_dropped,
             logging: true,
             cancel: Arc::default(),
+            clears_cancel: true,
             undone: vec![],
             hooks: Default::default(),
             waiting: None,

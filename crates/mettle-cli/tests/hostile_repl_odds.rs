@@ -187,9 +187,13 @@ fn ctrl_c_stops_a_simulation_with_what_was_done() {
     let mut r = game();
     let before = r.session().state().clone();
     let flag = r.cancel_flag();
+    // Pressed again and again for a second, whenever it lands (between runs, while a run's game is
+    // copied, in the middle of a run) it stops the runs.
     let setter = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        for _ in 0..100 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     });
     let reply = r.handle(":sim 10000000 trigger damaged(unit: alpha, hp_lost: 3)");
     setter.join().unwrap();
@@ -198,6 +202,10 @@ fn ctrl_c_stops_a_simulation_with_what_was_done() {
     assert!(reply.out.contains("runs, seed 1"), "{}", reply.out);
     assert_eq!(r.session().state(), &before);
     assert!(!r.handle("alpha.spi").failed);
+    // The stop is not left standing for the next simulation.
+    let reply = r.handle(":sim 20 trigger damaged(unit: alpha, hp_lost: 3)");
+    assert!(!reply.failed, "{}", reply.err);
+    assert!(reply.out.contains("20 runs, seed 1"), "{}", reply.out);
 }
 
 // ---------------------------------------------------------------- :test, :card, :plot
