@@ -308,6 +308,26 @@ fn a_cancel_between_actions_does_not_stop_the_next() {
 }
 
 #[test]
+fn a_flag_the_host_gave_is_left_for_the_host_to_clear() {
+    let r = rules("on poke { repeat { add 1 to unit.tally } until unit.tally < 0 }");
+    let mut s = session(&r);
+    let state = s.state().clone();
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    s.set_cancel_flag(flag.clone());
+    // A stop that landed between two of the host's actions (a test run's games, say) stops the
+    // next, where the session's own flag would have been cleared (as in the test above).
+    flag.store(true, Ordering::Relaxed);
+    assert_eq!(s.apply("poke", &[("unit", Value::Entity(0))]).unwrap_err().code, "mettle::run::cancelled");
+    assert_eq!(s.state(), &state);
+    assert!(flag.load(Ordering::Relaxed), "the session cleared the host's flag");
+    flag.store(false, Ordering::Relaxed);
+    assert_eq!(
+        s.apply("poke", &[("unit", Value::Entity(0))]).unwrap_err().code,
+        "mettle::run::endless_repeat"
+    );
+}
+
+#[test]
 fn cancelling_while_running_stops_the_action() {
     // A billion steps: only the cancel flag can stop this early.
     let r = rules_with(

@@ -41,8 +41,8 @@ impl Session {
         dice: Vec<i64>,
         f: impl FnOnce(&mut Runner<'_>) -> Result<T, Box<Diagnostic>>,
     ) -> Result<(Option<T>, Outcome), Diagnostic> {
-        // A Ctrl-C that came between actions does not stop the next one (but the next run of a
-        // what-if stops).
+        // A stop that came between actions does not stop the next one, when the flag is the
+        // session's own (one the host gave, the host clears; a what-if's runs keep their question's).
         if self.clears_cancel {
             self.cancel.store(false, Ordering::Relaxed);
         }

@@ -257,9 +257,10 @@ pub struct Session {
     logging: bool,
     /// Set from another thread (Ctrl-C in the REPL) to stop the running action; the action is undone.
     cancel: Arc<AtomicBool>,
-    /// Whether an action starting clears `cancel`. Not in the sessions a what-if or a `:sim` plays
-    /// ([`Session::reseeded`]): their actions are parts of one question, and a stop that came between
-    /// two of them stops the question (were it cleared, the next run would go on as if none came).
+    /// Whether an action starting clears `cancel`: only a session's own flag. A flag given by the host
+    /// ([`Session::set_cancel_flag`]) is cleared by the host, and the sessions a what-if or a `:sim`
+    /// plays ([`Session::reseeded`]) share their question's: a stop that came between two of their
+    /// actions stops what they are part of (were it cleared, the next would go on as if none came).
     clears_cancel: bool,
     /// The log of the last action that failed, undone.
     undone: Vec<LogLine>,
@@ -307,7 +308,8 @@ impl Session {
 
     /// The flag that stops the action running in this session: set it (from a Ctrl-C handler, say)
     /// and the running event, roll, scenario or script stops with `mettle::run::cancelled`, undone.
-    /// The session clears it when the next action starts; the runs of a what-if or a simulation never
+    /// The session clears its own flag when the next action starts (one given by
+    /// [`Session::set_cancel_flag`] it leaves to the host); the runs of a what-if or a simulation never
     /// do, so a stop that comes between two of them stops the question.
     ///
     /// ```
@@ -321,9 +323,12 @@ impl Session {
     }
 
     /// Makes `flag` this session's cancel flag, so one flag (a REPL's Ctrl-C handler's) can serve the
-    /// sessions that replace each other on `:load`, `:restore` and `:undo`.
+    /// sessions that replace each other on `:load`, `:restore` and `:undo`, or every game of a test
+    /// run. The session never clears a flag it was given: the host clears it when what it stopped is
+    /// over (a REPL as each line begins), so a stop that lands between two actions is not lost.
     pub fn set_cancel_flag(&mut self, flag: Arc<AtomicBool>) {
         self.cancel = flag;
+        self.clears_cancel = false;
     }
 
     /// The ruleset.
