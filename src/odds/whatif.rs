@@ -7,6 +7,7 @@
 //! state-merging engine) without its callers noticing.
 
 use super::ends::{self, EndFacts};
+use super::walk::{Short, every_path};
 use super::{Chance, FALLBACK_RUNS, Fraction, How, MAX_PATHS, OutcomeOdds, Report, work};
 use crate::diagnostics::Diagnostic;
 use crate::session::Session;
@@ -37,23 +38,30 @@ enum Found {
 /// The ends `step` leads to from `session`, exactly when every way its dice can fall fits in
 /// [`MAX_PATHS`] runs and the budget's `odds_work`; otherwise estimated from as many as
 /// [`FALLBACK_RUNS`] seeded runs (fewer when the budget of work runs out first), saying why.
-/// `session` is not changed.
+/// `stop` set (Ctrl-C) stops the question with `mettle::odds::cancelled`: what was played by then
+/// is no answer. `session` is not changed.
 pub(crate) fn what_if(
     session: &Session,
     question: &str,
     step: &mut Step<'_>,
     seed: u64,
+    stop: &AtomicBool,
 ) -> Result<WhatIf, Diagnostic> {
     let units = session.ruleset().budget().odds_work;
-    let (exact, dry) = work::within(units, || exact(session, step));
+    let (exact, dry) = work::within(units, || exact(session, step, stop));
     let reason = match exact {
+        Err(Short::Failed(Stopped)) => return Err(stopped(question)),
         Ok(found) if !dry => return Ok(summarise(session, question, found, How::Exact)),
         Ok(_) => work::reason(),
-        Err(why) if dry => format!("{why}; {}", work::reason()),
-        Err(why) => why,
+        Err(short) if dry => format!("{}; {}", short_reason(short), work::reason()),
+        Err(short) => short_reason(short),
     };
-    let (sampled, _) = work::within(units, || sample(session, step, FALLBACK_RUNS, seed, &|_| {}, None));
+    let (sampled, _) =
+        work::within(units, || sample(session, step, FALLBACK_RUNS, seed, &|_| {}, Some(stop)));
     let (found, runs) = sampled;
+    if stop.load(Ordering::Relaxed) {
+        return Err(stopped(question));
+    }
     if runs == 0 {
         return Err(Diagnostic::plain(
             "odds::out_of_work",
@@ -87,16 +95,38 @@ pub(crate) fn simulate(
     summarise(session, question, found, How::Estimated { reason, runs: done, seed })
 }
 
+/// Why a what-if's ends were not all followed.
+fn short_reason(short: Short<Stopped>) -> String {
+    match short {
+        Short::Paths => format!("the step's dice can fall more than {MAX_PATHS} ways"),
+        Short::Work | Short::Failed(Stopped) => "the budget of work ran out".into(),
+    }
+}
+
+/// The walk was stopped by the user.
+struct Stopped;
+
+/// The error of a what-if the user stopped.
+fn stopped(question: &str) -> Diagnostic {
+    Diagnostic::plain("odds::cancelled", format!("{question}: stopped before its odds were worked out"))
+        .with_help("ask again to work them out")
+}
+
 /// Every way the dice can fall ([`super::walk::every_path`]), each path played again from the
-/// game as it stands with its faces; equal ends added up.
-fn exact(session: &Session, step: &mut Step<'_>) -> Result<Found, String> {
-    use super::walk::{Short, every_path};
-    let ends = every_path(|| session.reseeded(0), step, |s, result| Ok::<_, ()>(end(s, result)));
-    let ends = match ends {
-        Ok(ends) => ends,
-        Err(Short::Paths) => return Err(format!("the step's dice can fall more than {MAX_PATHS} ways")),
-        Err(Short::Work | Short::Failed(())) => return Err("the budget of work ran out".into()),
-    };
+/// game as it stands with its faces; equal ends added up. A path stopped by `stop` (its error, or
+/// `stop` set once it is played) stops the walk: the stop is no end of the step.
+fn exact(session: &Session, step: &mut Step<'_>, stop: &AtomicBool) -> Result<Found, Short<Stopped>> {
+    let ends = every_path(
+        || session.reseeded(0),
+        step,
+        |s, result| {
+            let cancelled = matches!(&result, Err(d) if d.is(crate::diagnostics::Code::Cancelled));
+            if cancelled || stop.load(Ordering::Relaxed) {
+                return Err(Stopped);
+            }
+            Ok(end(s, result))
+        },
+    )?;
     // Weights over one common denominator, so that they add up.
     let common = ends.iter().fold(BigUint::from(1u32), |acc, (_, d)| num_integer::Integer::lcm(&acc, d));
     let paths = ends.len();
@@ -239,6 +269,7 @@ fn always<'a>(before: &EndFacts, ends: impl Iterator<Item = &'a EndFacts>) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     /// A stop that comes after a run has begun but before its action starts (Ctrl-C while the game
     /// is copied for the run) stops the runs; it is not cleared as a new action's would be.
@@ -263,5 +294,39 @@ mod tests {
         // The fourth roll, too short to look at the flag, is counted; no fifth is made.
         assert!(matches!(w.report.how, How::Estimated { runs: 4, .. }), "{:?}", w.report.how);
         assert!(stop.load(Ordering::Relaxed));
+    }
+
+    /// A stop pressed while the ends of a what-if are worked out stops the question: no report is
+    /// made of the paths played so far, and none names the stop as one of the step's ends.
+    #[test]
+    fn a_stop_during_a_what_if_stops_it() {
+        let text = "kind unit { n: int = 0  m: int = 0 }\n\
+                    event long(u: unit)\n\
+                    on long { repeat { set u.m to 0  repeat { add 1 to u.m } until u.m >= 100  add 1 to u.n } \
+                    until u.n >= 30  if d6 >= 4 { add 1 to u.n } }";
+        let rules = crate::Ruleset::from_str("w.mettle", text).unwrap();
+        let mut session = Session::new(&rules, 1);
+        let u = session.create("unit", "a", &[]).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        session.set_cancel_flag(stop.clone());
+        // Each way through the step is past the runner's first look at the flag.
+        for press_at in [1, 4] {
+            stop.store(false, Ordering::Relaxed);
+            let mut calls = 0;
+            let mut step = |s: &mut Session| {
+                calls += 1;
+                if calls == press_at {
+                    s.cancel_flag().store(true, Ordering::Relaxed);
+                }
+                s.apply("long", &[("u", crate::Value::Entity(u))]).map(drop)
+            };
+            let err = what_if(&session, "q", &mut step, 1, &stop).unwrap_err();
+            assert_eq!(err.code, "mettle::odds::cancelled", "{err:?}");
+        }
+        stop.store(false, Ordering::Relaxed);
+        let mut step = |s: &mut Session| s.apply("long", &[("u", crate::Value::Entity(u))]).map(drop);
+        let w = what_if(&session, "q", &mut step, 1, &stop).unwrap();
+        assert!(matches!(w.report.how, How::Exact));
+        assert_eq!(w.report.outcomes.len(), 2, "{:?}", w.report.outcomes);
     }
 }

@@ -483,7 +483,7 @@ impl Repl {
             s.run_prompt(&stmts, &mut f)
         };
         let seed = self.seed;
-        let w = crate::odds::whatif::what_if(&self.world.session, &question, &mut step, seed)?;
+        let w = crate::odds::whatif::what_if(&self.world.session, &question, &mut step, seed, &self.cancel)?;
         self.show_what_if(&w, reply);
         self.last_odds = Some(LastOdds::Report(w.report));
         Ok(())
