@@ -208,6 +208,39 @@ fn ctrl_c_stops_a_simulation_with_what_was_done() {
     assert!(reply.out.contains("20 runs, seed 1"), "{}", reply.out);
 }
 
+#[test]
+fn ctrl_c_stops_a_what_if_and_is_no_end_of_it() {
+    let mut r = Repl::new(1, false, 80);
+    for line in [
+        "kind unit { n: int = 0  m: int = 0 }",
+        "event long(u: unit)",
+        // About 100,000 steps a way through, and seven ways: long enough to be pressed in.
+        "on long { repeat { set u.m to 0  repeat { add 1 to u.m } until u.m >= 999  add 1 to u.n } until u.n >= 100  if d6 >= 4 { add 1 to u.n } }",
+        "new unit a",
+    ] {
+        let reply = r.handle(line);
+        assert!(!reply.failed, "{line}: {}", reply.err);
+    }
+    let before = r.session().state().clone();
+    let flag = r.cancel_flag();
+    let setter = std::thread::spawn(move || {
+        for _ in 0..100 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    let reply = r.handle("odds trigger long(u: a)");
+    setter.join().unwrap();
+    assert!(reply.failed, "{}", reply.out);
+    assert!(reply.err.contains("mettle::odds::cancelled"), "{}", reply.err);
+    assert!(!reply.out.contains("cancelled"), "the stop is reported as an end: {}", reply.out);
+    assert_eq!(r.session().state(), &before);
+    // Asked again, unpressed, it is answered exactly.
+    let reply = r.handle("odds trigger long(u: a)");
+    assert!(!reply.failed, "{}", reply.err);
+    assert!(reply.out.contains("50.00%"), "{}", reply.out);
+}
+
 // ---------------------------------------------------------------- :test, :card, :plot
 
 #[test]
