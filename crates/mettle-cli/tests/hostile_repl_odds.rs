@@ -182,19 +182,24 @@ fn bad_simulations_are_refused() {
     refused(&mut r, ":sim 10 alpha.spi + 1", "mettle::repl::not_a_step");
 }
 
-#[test]
-fn ctrl_c_stops_a_simulation_with_what_was_done() {
-    let mut r = game();
-    let before = r.session().state().clone();
+/// Presses Ctrl-C at the REPL again and again for a second, from another thread.
+fn press_ctrl_c_for_a_second(r: &Repl) -> std::thread::JoinHandle<()> {
     let flag = r.cancel_flag();
-    // Pressed again and again for a second, whenever it lands (between runs, while a run's game is
-    // copied, in the middle of a run) it stops the runs.
-    let setter = std::thread::spawn(move || {
+    std::thread::spawn(move || {
         for _ in 0..100 {
             std::thread::sleep(std::time::Duration::from_millis(10));
             flag.store(true, std::sync::atomic::Ordering::Relaxed);
         }
-    });
+    })
+}
+
+#[test]
+fn ctrl_c_stops_a_simulation_with_what_was_done() {
+    let mut r = game();
+    let before = r.session().state().clone();
+    // Whenever the press lands (between runs, while a run's game is copied, in the middle of a
+    // run) it stops the runs.
+    let setter = press_ctrl_c_for_a_second(&r);
     let reply = r.handle(":sim 10000000 trigger damaged(unit: alpha, hp_lost: 3)");
     setter.join().unwrap();
     assert!(reply.failed);
@@ -222,13 +227,7 @@ fn ctrl_c_stops_a_what_if_and_is_no_end_of_it() {
         assert!(!reply.failed, "{line}: {}", reply.err);
     }
     let before = r.session().state().clone();
-    let flag = r.cancel_flag();
-    let setter = std::thread::spawn(move || {
-        for _ in 0..100 {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            flag.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    });
+    let setter = press_ctrl_c_for_a_second(&r);
     let reply = r.handle("odds trigger long(u: a)");
     setter.join().unwrap();
     assert!(reply.failed, "{}", reply.out);
